@@ -1,0 +1,109 @@
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+
+import { createListBody } from '../../../../src/mapping/lists';
+import type { CreateListParameters } from '../../../../src/mapping/lists';
+import { createListRequestSchema } from '../../../../src/schemas/lists';
+import { jsonBodyFrom } from '../../shared/hooks';
+
+const show = { resource: ['list'], operation: ['create'] };
+
+export const createListLabels = {
+	name: 'Name',
+	columns: 'Columns',
+	'columns.name': 'Columns › Name',
+	'columns.type': 'Columns › Type',
+	'columns.defaultValue': 'Columns › Default Value',
+	rows: 'Rows (JSON)',
+};
+
+/** preSend of List > Create: node parameters to the JSON body of POST /lists, validated by its schema. */
+export const buildCreateListBody = jsonBodyFrom(createListLabels, createListRequestSchema, (context: IExecuteSingleFunctions) => {
+	const parameters: CreateListParameters = {
+		name: context.getNodeParameter('name', '') as string,
+		columns: context.getNodeParameter('columns', {}) as CreateListParameters['columns'],
+		rows: context.getNodeParameter('rows', '[]'),
+	};
+	return createListBody(parameters);
+});
+
+export const createListFields: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Newsletter 2026',
+		description: 'Name of the new list',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Columns',
+		name: 'columns',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Column',
+		default: {},
+		description:
+			'Columns of the list. Every list also gets the automatic columns ID, email, mobile, devices and devices_type; a column with one of those names replaces the automatic one.',
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Column',
+				name: 'column',
+				values: [
+					{
+						displayName: 'Default Value',
+						name: 'defaultValue',
+						type: 'string',
+						default: '',
+						description: 'Value given to subscribers added without one, leave empty for none',
+					},
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. firstName',
+						description: 'Column name; rows use it as key',
+					},
+					{
+						displayName: 'Required',
+						name: 'required',
+						type: 'boolean',
+						default: false,
+						description: 'Whether every subscriber must have a value in this column',
+					},
+					{
+						displayName: 'Type',
+						name: 'type',
+						type: 'options',
+						default: 'STRING',
+						options: [
+							{ name: 'Boolean', value: 'BOOLEAN' },
+							{ name: 'Date', value: 'DATE' },
+							{ name: 'Number', value: 'NUMBER' },
+							{ name: 'String', value: 'STRING' },
+						],
+						description: 'Data type of the column. The platform documents STRING; use an expression for other types your account supports.',
+					},
+					{
+						displayName: 'Unique',
+						name: 'unique',
+						type: 'boolean',
+						default: false,
+						description: 'Whether values in this column cannot repeat',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Rows (JSON)',
+		name: 'rows',
+		type: 'json',
+		default: '[]',
+		description: 'Subscribers to add when the list is created: a JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com", "firstName": "Ada"}]',
+		displayOptions: { show },
+	},
+];

@@ -1,0 +1,146 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { assertCsvSize, csvHeader } from '../../../../src/csv';
+import { csvImportQuery } from '../../../../src/mapping/lists';
+import type { CsvImportOptions } from '../../../../src/mapping/lists';
+import { multipartFileBody } from '../../../../src/multipart';
+import { csvImportQuerySchema } from '../../../../src/schemas/lists';
+import { apiRequest, responseData } from '../../../../src/transport';
+import { binaryFile } from '../../shared/binary';
+import type { BinaryFile } from '../../shared/binary';
+import { runPerItem } from '../../shared/execute';
+import { asFieldError, validated } from '../../shared/hooks';
+import type { FieldLabels } from '../../../../src/errors';
+
+const show = { resource: ['list'], operation: ['createFromCsv'] };
+
+const labels = {
+	name: 'Name',
+	key: 'Options › Key',
+	binaryPropertyName: 'Input Binary Field',
+};
+
+export const createListFromCsvFields: INodeProperties[] = [
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. Imported customers',
+		description: 'Name of the new list',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		required: true,
+		default: 'data',
+		hint: 'The name of the input binary field holding the CSV file (at most 200 MB)',
+		description: 'The CSV file: its header line names the columns, each column type is inferred from its first value',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Case Sensitive Columns',
+				name: 'caseSensitive',
+				type: 'boolean',
+				default: false,
+				description: 'Whether column names are case sensitive',
+			},
+			{
+				displayName: 'Fill Empty Unique Columns',
+				name: 'usesGeneratedData',
+				type: 'boolean',
+				default: false,
+				description: 'Whether empty unique columns are filled with generated data',
+			},
+			{
+				displayName: 'Key',
+				name: 'key',
+				type: 'string',
+				default: '',
+				description: 'Column used as the list key; leave empty for an auto-generated key',
+			},
+			{
+				displayName: 'Track Last Activity',
+				name: 'trackLastActivity',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the list tracks each subscriber last activity',
+			},
+			{
+				displayName: 'Use Automatic Columns',
+				name: 'usesAutoColumns',
+				type: 'boolean',
+				default: true,
+				description: 'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
+			},
+		],
+	},
+];
+
+interface PreparedUpload {
+	query: IDataObject;
+	file: BinaryFile;
+}
+
+/** List > Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
+export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem<PreparedUpload>(
+		this,
+		async (itemIndex) => {
+			const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
+			const name = this.getNodeParameter('name', itemIndex) as string;
+			const options = this.getNodeParameter('options', itemIndex, {}) as CsvImportOptions;
+			const query = validated(this, itemIndex, labels, () => csvImportQuery(name, options), csvImportQuerySchema);
+			const file = await validatedCsvFile(this, itemIndex, propertyName);
+			return { query: query as IDataObject, file };
+		},
+		async ({ query, file }, itemIndex) => {
+			const { body, headers } = multipartFileBody({
+				name: 'csvFile',
+				fileName: file.fileName,
+				contentType: 'text/csv',
+				data: await file.open(),
+				size: file.size,
+			});
+			const response = await apiRequest.call(this, {
+				base: 'lists',
+				method: 'POST',
+				path: '/lists',
+				qs: query,
+				body,
+				headers,
+				itemIndex,
+				action: `create the list "${String(query.name)}" from a CSV file`,
+			});
+			return responseData(response.body);
+		},
+	);
+}
+
+/** The CSV binary of an item, refused before upload when missing, empty, over 200 MB or without a usable header. */
+export async function validatedCsvFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	fieldLabels: FieldLabels = labels,
+): Promise<BinaryFile> {
+	try {
+		const file = await binaryFile(context, itemIndex, propertyName, 'binaryPropertyName');
+		assertCsvSize(file.size, 'binaryPropertyName');
+		csvHeader(file.head, 'binaryPropertyName');
+		return file;
+	} catch (error) {
+		throw asFieldError(context, itemIndex, fieldLabels, error);
+	}
+}

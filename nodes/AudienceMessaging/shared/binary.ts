@@ -1,0 +1,45 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
+import type { Readable } from 'node:stream';
+
+import { InputError } from '../../../src/errors';
+
+export interface BinaryFile {
+	fileName: string;
+	size: number;
+	/** The first bytes, enough to check a CSV header before upload. */
+	head: Buffer;
+	/** Opens the content; a stream when n8n keeps binaries outside memory, so large files are never buffered. */
+	open: () => Promise<Buffer | Readable>;
+}
+
+const HEAD_BYTES = 64 * 1024;
+
+/** Reads a binary property of an input item without loading a file-system or S3 binary into memory. */
+export async function binaryFile(context: IExecuteFunctions, itemIndex: number, propertyName: string, field: string): Promise<BinaryFile> {
+	const item = context.getInputData()[itemIndex];
+	const binary = item.binary?.[propertyName];
+	if (!binary) {
+		const available = Object.keys(item.binary ?? {});
+		throw new InputError(
+			field,
+			`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
+		);
+	}
+	const fileName = binary.fileName ?? `${propertyName}.csv`;
+	if (binary.id) {
+		const id = binary.id;
+		const metadata = await context.helpers.getBinaryMetadata(id);
+		const size = Number(metadata.fileSize);
+		const headStream = await context.helpers.getBinaryStream(id, HEAD_BYTES);
+		let head = Buffer.alloc(0);
+		for await (const chunk of headStream) {
+			head = Buffer.concat([head, chunk as Buffer]);
+			if (head.length >= HEAD_BYTES) break;
+		}
+		headStream.destroy();
+		return { fileName, size, head, open: async () => await context.helpers.getBinaryStream(id) };
+	}
+	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
+	return { fileName, size: buffer.length, head: buffer.subarray(0, HEAD_BYTES), open: async () => buffer };
+}

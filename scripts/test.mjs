@@ -1,0 +1,35 @@
+// The test command (`npm test`, called by .ci/run): build, lint, type-check, make sure the real
+// n8n used by the end-to-end tests is installed, then every jest project. Stops at the first failure.
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+// Resolve a package's own file without going through its "exports" map.
+const bin = (pkg, file) => join(dirname(require.resolve(`${pkg}/package.json`)), file);
+const node = process.execPath;
+const jestArgs = process.argv.slice(2);
+
+const steps = [
+	['build', [join(root, 'scripts/build.mjs')]],
+	['lint', [bin('eslint', 'bin/eslint.js'), 'nodes', 'credentials', 'src', 'package.json', '--ext', '.ts,.json', '--max-warnings', '0']],
+	['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.test.json']],
+	['n8n runtime', [join(root, 'test/n8n-runtime/install.mjs')]],
+	['jest', [bin('jest', 'bin/jest.js'), '--ci', ...jestArgs]],
+];
+
+const summary = [];
+for (const [name, args] of steps) {
+	const started = Date.now();
+	console.log(`\n=== ${name} ===`);
+	const result = spawnSync(node, args, { cwd: root, stdio: 'inherit', env: process.env });
+	const seconds = ((Date.now() - started) / 1000).toFixed(1);
+	summary.push(`${name} ${result.status === 0 ? 'ok' : 'FAILED'} (${seconds}s)`);
+	if (result.status !== 0) {
+		console.log(`\nTEST SUMMARY: ${summary.join(', ')}`);
+		process.exit(result.status ?? 1);
+	}
+}
+console.log(`\nTEST SUMMARY: ${summary.join(', ')} on Node ${process.version}`);

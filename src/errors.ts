@@ -1,0 +1,130 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+import type { ZodError } from 'zod';
+
+/** Labels shown to users for request fields, keyed by the dotted path zod reports. */
+export type FieldLabels = Record<string, string>;
+
+/** How a validation message names an item: n8n's itemIndex, counted from 0 as in the editor's item list. */
+export function itemLabel(itemIndex: number): string {
+	return `item ${itemIndex}`;
+}
+
+/** A problem with one field of one input item, raised before any request is sent. */
+export function fieldError(node: INode, itemIndex: number, field: string, problem: string): NodeOperationError {
+	return new NodeOperationError(node, `Invalid "${field}" in ${itemLabel(itemIndex)}: ${problem}`, {
+		itemIndex,
+		description: `Fix the "${field}" value of ${itemLabel(itemIndex)} and run the node again. Nothing was sent to the platform.`,
+	});
+}
+
+/** Turns the first zod issue into a fieldError, naming the field with its UI label where one is known. */
+export function schemaError(node: INode, itemIndex: number, error: ZodError, labels: FieldLabels = {}): NodeOperationError {
+	const issue = error.issues[0];
+	const path = issue.path.map(String);
+	return fieldError(node, itemIndex, fieldName(path, labels), issue.message);
+}
+
+function fieldName(path: string[], labels: FieldLabels): string {
+	// Try the full path, then the path without array indexes, then the longest labelled prefix.
+	const dotted = path.join('.');
+	if (labels[dotted]) return labels[dotted];
+	const generic = path.filter((p) => !/^\d+$/.test(p)).join('.');
+	const indexes = path.filter((p) => /^\d+$/.test(p));
+	const suffix = indexes.length ? ` #${Number(indexes[0]) + 1}` : '';
+	if (labels[generic]) return `${labels[generic]}${suffix}`;
+	for (let i = path.length - 1; i > 0; i--) {
+		const prefix = path.slice(0, i).filter((p) => !/^\d+$/.test(p)).join('.');
+		if (labels[prefix]) return `${labels[prefix]}${suffix} › ${path.slice(i).join('.')}`;
+	}
+	return dotted || 'input';
+}
+
+const MESSAGE_KEYS = ['message', 'detail', 'error_description', 'title', 'description', 'reason'];
+
+/**
+ * The platform's error body shape is not specified: take the first human message found in
+ * `error`, `errors[0]`, or the top level, in that order.
+ */
+export function platformMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
+	if (!body || typeof body !== 'object') return undefined;
+	const record = body as Record<string, unknown>;
+	const candidates: unknown[] = [record.error, Array.isArray(record.errors) ? record.errors[0] : undefined, record];
+	for (const candidate of candidates) {
+		if (typeof candidate === 'string' && candidate.trim()) return candidate;
+		if (candidate && typeof candidate === 'object') {
+			for (const key of MESSAGE_KEYS) {
+				const value = (candidate as Record<string, unknown>)[key];
+				if (typeof value === 'string' && value.trim()) return value;
+			}
+		}
+	}
+	return undefined;
+}
+
+const STATUS_HINTS: Record<number, string> = {
+	401: 'The platform refused the API key. Check the key in the credential (Preferences > API tab) and that it has not expired or been revoked.',
+	403: 'The API key is not allowed to perform this operation.',
+	404: 'The platform could not find what was asked for. Check the ID and the base URL in the credential.',
+	413: 'The upload is larger than the platform accepts.',
+	429: 'The platform is rate limiting requests. Try again later.',
+};
+
+/** A platform answer with an HTTP error status, as a NodeApiError carrying the status and the platform's message. */
+export function apiError(
+	node: INode,
+	response: { statusCode: number; body: unknown },
+	options: { itemIndex?: number; action?: string } = {},
+): NodeApiError {
+	const { statusCode, body } = response;
+	const message = platformMessage(body) ?? `The platform answered HTTP ${statusCode}`;
+	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? '']
+		.filter(Boolean)
+		.join(' ');
+	const errorBody: JsonObject =
+		body && typeof body === 'object' ? (body as JsonObject) : { message: String(body ?? '') };
+	return new NodeApiError(node, errorBody, {
+		httpCode: String(statusCode),
+		message: `${message} [HTTP ${statusCode}]`,
+		description: description || undefined,
+		itemIndex: options.itemIndex,
+	});
+}
+
+/**
+ * A request that got no HTTP answer (DNS, refused connection, timeout). Built from the bare
+ * code and message only, so the request configuration and its Authorization header never
+ * reach the error.
+ */
+export function transportError(
+	node: INode,
+	error: unknown,
+	target: string,
+	options: { itemIndex?: number } = {},
+): NodeApiError {
+	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
+	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
+	const reason = String(err.message ?? code).replace(/Bearer\s+\S+/g, 'Bearer ***');
+	// Codes such as ECONNREFUSED stay out of the message: NodeApiError would swap it for a generic one.
+	return new NodeApiError(
+		node,
+		{ message: reason },
+		{
+			message: `Could not reach the platform at ${target}`,
+			description: `${reason} (${code}). Check the base URLs in the credential and that the platform is reachable from n8n.`,
+			itemIndex: options.itemIndex,
+		},
+	);
+}
+
+/** Raised by the pure mapping functions of src/ when a parameter cannot be turned into a request. */
+export class InputError extends Error {
+	constructor(
+		readonly field: string,
+		message: string,
+	) {
+		super(message);
+		this.name = 'InputError';
+	}
+}

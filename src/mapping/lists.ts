@@ -1,0 +1,84 @@
+import { InputError } from '../errors';
+import type { Column, SubscriberRow } from '../schemas/lists';
+import { parseObjectList } from './json';
+
+export interface ColumnParameter {
+	name?: string;
+	type?: string;
+	unique?: boolean;
+	required?: boolean;
+	defaultValue?: string;
+}
+
+export interface CreateListParameters {
+	name: string;
+	columns?: { column?: ColumnParameter[] };
+	rows?: unknown;
+}
+
+export interface CsvImportOptions {
+	key?: string;
+	usesAutoColumns?: boolean;
+	caseSensitive?: boolean;
+	usesGeneratedData?: boolean;
+	trackLastActivity?: boolean;
+}
+
+/** The editor's default-value field is text; give NUMBER and BOOLEAN columns a typed default. */
+export function typedDefaultValue(type: string, value: string | undefined): Column['defaultValue'] {
+	if (value === undefined || value === '') return undefined;
+	const upper = type.toUpperCase();
+	if (upper === 'NUMBER' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
+	if (upper === 'BOOLEAN' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	return value;
+}
+
+export function columnFromParameter(column: ColumnParameter): Record<string, unknown> {
+	const type = (column.type ?? 'STRING').trim();
+	const mapped: Record<string, unknown> = { name: (column.name ?? '').trim(), type };
+	if (column.unique !== undefined) mapped.unique = column.unique;
+	if (column.required !== undefined) mapped.required = column.required;
+	const defaultValue = typedDefaultValue(type, column.defaultValue);
+	if (defaultValue !== undefined) mapped.defaultValue = defaultValue;
+	return mapped;
+}
+
+/** Node parameters of List > Create to the JSON body of POST /lists (validated afterwards by its schema). */
+export function createListBody(parameters: CreateListParameters): Record<string, unknown> {
+	return {
+		name: parameters.name,
+		columns: (parameters.columns?.column ?? []).map(columnFromParameter),
+		rows: parseObjectList(parameters.rows, 'rows'),
+	};
+}
+
+/** Options of List > Create From CSV to the query of POST /lists; only options the user set are sent. */
+export function csvImportQuery(name: string, options: CsvImportOptions): Record<string, string | boolean> {
+	const query: Record<string, string | boolean> = { name };
+	if (options.key !== undefined && options.key.trim() !== '') query.key = options.key.trim();
+	for (const flag of ['usesAutoColumns', 'caseSensitive', 'usesGeneratedData', 'trackLastActivity'] as const) {
+		if (options[flag] !== undefined) query[flag] = options[flag] as boolean;
+	}
+	return query;
+}
+
+/**
+ * One input item's JSON as a subscriber row ("each input item is a subscriber"). Column values
+ * must be scalars; nested objects are refused rather than silently flattened.
+ */
+export function subscriberFromItem(json: Record<string, unknown>, columns?: string[]): SubscriberRow {
+	const row: SubscriberRow = {};
+	const keys = columns && columns.length ? columns : Object.keys(json);
+	for (const key of keys) {
+		const value = json[key];
+		if (value === undefined) continue;
+		if (value !== null && typeof value === 'object') {
+			throw new InputError(
+				key,
+				'it holds an object or a list; a list column takes text, a number, true/false or null (use a Set node to flatten it)',
+			);
+		}
+		row[key] = value as SubscriberRow[string];
+	}
+	return row;
+}

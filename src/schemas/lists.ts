@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Spec §8: CSV uploads for list creation and bulk subscriber add are limited to 200 MB. */
+export const CSV_MAX_BYTES = 200 * 1024 * 1024;
+
+
+/** Columns every new list gets (spec §2); a created column of the same name replaces one. */
+export const AUTOMATIC_COLUMNS = ['id', 'email', 'mobile', 'devices', 'devices_type'] as const;
+
+export const listIdSchema = z
+	.union([z.number(), z.string()])
+	.transform((value) => String(value).trim())
+	.pipe(z.string().regex(/^\d+$/, 'a list ID is a whole number, for example 42'));
+
+export const subscriberIdSchema = z
+	.union([z.number(), z.string()])
+	.transform((value) => String(value).trim())
+	.pipe(z.string().min(1, 'a subscriber ID is required'));
+
+const columnValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()], {
+	errorMap: () => ({ message: 'a column value must be text, a number, true/false or null' }),
+});
+
+/** One subscriber: an object keyed by column name (spec §4, rows and bulk body). */
+export const subscriberRowSchema = z.record(z.string().min(1, 'a column name cannot be empty'), columnValueSchema, {
+	errorMap: (issue, ctx) =>
+		issue.code === 'invalid_type' ? { message: 'each subscriber must be an object keyed by column name' } : { message: ctx.defaultError },
+});
+
+export const columnSchema = z.object({
+	name: z.string().trim().min(1, 'every column needs a name'),
+	type: z.string().trim().min(1, 'every column needs a type, for example STRING'),
+	unique: z.boolean().optional(),
+	required: z.boolean().optional(),
+	defaultValue: columnValueSchema.optional(),
+});
+
+export const createListRequestSchema = z
+	.object({
+		name: z.string().trim().min(1, 'the list needs a name'),
+		columns: z.array(columnSchema),
+		rows: z.array(subscriberRowSchema),
+	})
+	.superRefine((request, ctx) => {
+		const seen = new Set<string>();
+		request.columns.forEach((column, index) => {
+			if (seen.has(column.name)) {
+				ctx.addIssue({
+					code: z.ZodIssueCode.custom,
+					path: ['columns', index, 'name'],
+					message: `the column "${column.name}" is defined twice`,
+				});
+			}
+			seen.add(column.name);
+		});
+	});
+
+export const csvImportQuerySchema = z.object({
+	name: z.string().trim().min(1, 'the list needs a name'),
+	key: z.string().trim().optional(),
+	usesAutoColumns: z.boolean().optional(),
+	caseSensitive: z.boolean().optional(),
+	usesGeneratedData: z.boolean().optional(),
+	trackLastActivity: z.boolean().optional(),
+});
+
+export const bulkSubscribersRequestSchema = z.array(subscriberRowSchema);
+
+/** Response `data` of POST /lists/{listId}/subscribers/bulk; unknown extra fields are kept. */
+export const bulkSubscribersResultSchema = z
+	.object({
+		subscriberUpdated: z.number().default(0),
+		subscriberAdded: z.number().default(0),
+		subscribersError: z.array(z.unknown()).nullish().transform((value) => value ?? []),
+	})
+	.passthrough();
+
+export type Column = z.infer<typeof columnSchema>;
+export type SubscriberRow = z.infer<typeof subscriberRowSchema>;
+export type CreateListRequest = z.infer<typeof createListRequestSchema>;
+export type CsvImportQuery = z.infer<typeof csvImportQuerySchema>;
+export type BulkSubscribersResult = z.infer<typeof bulkSubscribersResultSchema>;

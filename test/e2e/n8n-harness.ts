@@ -1,0 +1,819 @@
+/**
+ * Drives a REAL n8n (2.x, installed by test/n8n-runtime/install.mjs into a cache
+ * folder outside the repo) the way a user runs it: a throwaway N8N_USER_FOLDER,
+ * community packages npm-installed into `<folder>/.n8n/nodes`, workflows and
+ * credentials imported with the n8n CLI, executions through `n8n execute`, and
+ * `n8n start` for webhook/trigger tests.
+ *
+ * Every n8n process runs under Node >= 24 with a fixed environment (see n8nEnv).
+ */
+import { ChildProcess, execFileSync, spawn } from 'child_process';
+import { randomBytes } from 'crypto';
+import { existsSync } from 'fs';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
+import { createServer } from 'net';
+import { tmpdir } from 'os';
+import { isAbsolute, join, resolve } from 'path';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+const runtimeScriptsDir = join(repoRoot, 'test', 'n8n-runtime');
+
+// ------------------------------------------------------------------ runtime
+
+export interface N8nRuntime {
+	version: string;
+	runtimeDir: string;
+	n8nBin: string;
+	markerFile: string;
+	/** Node >= 24 binary that runs n8n. */
+	node: string;
+	repoRoot: string;
+}
+
+let runtimeCache: N8nRuntime | undefined;
+
+/**
+ * Where n8n is installed and which Node runs it (asks test/n8n-runtime/paths.mjs,
+ * in a child process because jest's CommonJS runtime cannot import that ESM file).
+ */
+export function getRuntime(): N8nRuntime {
+	if (!runtimeCache) {
+		const out = execFileSync(process.execPath, [join(runtimeScriptsDir, 'paths.mjs')], {
+			encoding: 'utf8',
+			env: process.env,
+		});
+		runtimeCache = JSON.parse(out) as N8nRuntime;
+	}
+	return runtimeCache;
+}
+
+/**
+ * Runs test/n8n-runtime/install.mjs (a sub-second no-op once installed; about
+ * 6 minutes the first time on a machine). Its progress goes to the terminal.
+ */
+export async function ensureRuntime(timeoutMs = 30 * 60 * 1000): Promise<N8nRuntime> {
+	const res = await runProcess(process.execPath, [join(runtimeScriptsDir, 'install.mjs')], {
+		cwd: repoRoot,
+		env: process.env,
+		timeoutMs,
+		forward: true,
+	});
+	if (res.code !== 0) {
+		throw new Error(
+			`test/n8n-runtime/install.mjs failed (exit ${res.code ?? res.signal}):\n${tailText(res.stderr + res.stdout, 60)}`,
+		);
+	}
+	runtimeCache = undefined;
+	const rt = getRuntime();
+	if (!existsSync(rt.n8nBin)) throw new Error(`install.mjs succeeded but ${rt.n8nBin} does not exist`);
+	return rt;
+}
+
+// ------------------------------------------------------------------ processes
+
+interface ProcessResult {
+	code: number | null;
+	signal: NodeJS.Signals | null;
+	stdout: string;
+	stderr: string;
+	durationMs: number;
+	timedOut: boolean;
+}
+
+function runProcess(
+	cmd: string,
+	args: string[],
+	opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs: number; forward?: boolean },
+): Promise<ProcessResult> {
+	const started = Date.now();
+	return new Promise((resolvePromise, reject) => {
+		const child = spawn(cmd, args, {
+			cwd: opts.cwd,
+			env: opts.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true, // own process group, so a time-out also kills n8n's task runner
+		});
+		let stdout = '';
+		let stderr = '';
+		let timedOut = false;
+		child.stdout!.on('data', (d: Buffer) => {
+			stdout += d;
+			if (opts.forward) process.stdout.write(d);
+		});
+		child.stderr!.on('data', (d: Buffer) => {
+			stderr += d;
+			if (opts.forward) process.stderr.write(d);
+		});
+		const timer = setTimeout(() => {
+			timedOut = true;
+			killGroup(child, 'SIGKILL');
+		}, opts.timeoutMs);
+		child.on('error', (e) => {
+			clearTimeout(timer);
+			reject(new Error(`cannot run ${cmd}: ${e.message}`));
+		});
+		child.on('close', (code, signal) => {
+			clearTimeout(timer);
+			resolvePromise({ code, signal, stdout, stderr, durationMs: Date.now() - started, timedOut });
+		});
+	});
+}
+
+function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+	if (child.pid === undefined) return;
+	try {
+		process.kill(-child.pid, signal);
+	} catch {
+		try {
+			child.kill(signal);
+		} catch {
+			/* already gone */
+		}
+	}
+}
+
+function tailText(text: string, lines = 40): string {
+	return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+/** A free TCP port on 127.0.0.1 (tiny race between closing it and n8n binding it). */
+export function freePort(): Promise<number> {
+	return new Promise((resolvePromise, reject) => {
+		const srv = createServer();
+		srv.unref();
+		srv.on('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const addr = srv.address();
+			srv.close(() => (typeof addr === 'object' && addr ? resolvePromise(addr.port) : reject(new Error('no port'))));
+		});
+	});
+}
+
+// ------------------------------------------------------------------ n8n log output
+
+export interface N8nLogRecord {
+	level: string;
+	message: string;
+	metadata?: Record<string, unknown>;
+}
+
+/**
+ * n8n runs with N8N_LOG_FORMAT=json: each stdout line is one log record
+ * `{"level","message","metadata"}`. Lines that are not (output of some library,
+ * a node's console.log) become `{ level: 'raw', message: line }`.
+ */
+export function parseLogRecords(stdout: string): N8nLogRecord[] {
+	const records: N8nLogRecord[] = [];
+	for (const line of stdout.split('\n')) {
+		if (!line.trim()) continue;
+		if (line.startsWith('{')) {
+			try {
+				const rec = JSON.parse(line) as N8nLogRecord;
+				if (rec && typeof rec === 'object' && typeof rec.level === 'string' && 'message' in rec) {
+					records.push({ ...rec, message: String(rec.message) });
+					continue;
+				}
+			} catch {
+				/* not a log record */
+			}
+		}
+		records.push({ level: 'raw', message: line });
+	}
+	return records;
+}
+
+/** n8n's output as readable text (log messages rather than JSON records), for error messages. */
+export function readableLog(stdout: string, stderr = ''): string {
+	const text = parseLogRecords(stdout)
+		.map((r) => (r.level === 'raw' ? r.message : `[${r.level}] ${r.message}`))
+		.join('\n');
+	return [text, stderr.trim() ? `--- stderr ---\n${stderr.trimEnd()}` : ''].filter(Boolean).join('\n');
+}
+
+export class N8nCommandError extends Error {
+	constructor(
+		readonly args: string[],
+		readonly result: ProcessResult,
+		reason: string,
+	) {
+		super(
+			`n8n ${args.join(' ')}: ${reason} (exit ${result.code ?? result.signal}${result.timedOut ? ', timed out' : ''}, ` +
+				`${(result.durationMs / 1000).toFixed(1)}s). Last output:\n${tailText(readableLog(result.stdout, result.stderr), 40)}`,
+		);
+		this.name = 'N8nCommandError';
+	}
+}
+
+// ------------------------------------------------------------------ user folder
+
+export interface N8nUserFolder {
+	/** N8N_USER_FOLDER: n8n keeps its state in `<root>/.n8n`. */
+	root: string;
+	/** `<root>/.n8n` (database.sqlite, config, nodes). */
+	n8nDir: string;
+	/** `<root>/.n8n/nodes`: where users' community packages are npm-installed. */
+	nodesDir: string;
+	/** N8N_ENCRYPTION_KEY used by every n8n process on this folder. */
+	encryptionKey: string;
+	/** Removes the folder (kept when KEEP_N8N_FOLDERS=1, for debugging). */
+	cleanup(): Promise<void>;
+}
+
+/** A throwaway N8N_USER_FOLDER under os.tmpdir(). */
+export async function createUserFolder(prefix = 'n8n-e2e-'): Promise<N8nUserFolder> {
+	const root = await mkdtemp(join(tmpdir(), prefix));
+	const n8nDir = join(root, '.n8n');
+	const nodesDir = join(n8nDir, 'nodes');
+	await mkdir(n8nDir, { recursive: true });
+	const encryptionKey = randomBytes(24).toString('hex');
+	await writeFile(join(root, 'harness.json'), JSON.stringify({ encryptionKey, created: new Date().toISOString() }, null, 2));
+	return {
+		root,
+		n8nDir,
+		nodesDir,
+		encryptionKey,
+		async cleanup() {
+			if (process.env.KEEP_N8N_FOLDERS === '1') return;
+			await rm(root, { recursive: true, force: true, maxRetries: 3 });
+		},
+	};
+}
+
+/** Prefixes of inherited variables that could change how n8n behaves; dropped from n8n's environment. */
+const SCRUBBED_ENV = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_FUNCTION_ALLOW)/;
+
+/**
+ * The environment of every n8n process. Notes (measured on 2.40.7):
+ * - NODE_ENV: jest sets `test`, and n8n then refuses to load nodes ("Not available in tests"):
+ *   it must be overridden; `production` is what n8n's Docker image uses.
+ * - N8N_RUNNERS_ENABLED no longer exists (runners are always on; setting it only triggers a
+ *   deprecation warning). Each process starts a task broker on N8N_RUNNERS_BROKER_PORT (default
+ *   5679), so every process gets its own free port or two concurrent n8n processes collide.
+ * - N8N_LOG_FORMAT=json makes stdout one JSON record per line, which the parsers rely on.
+ */
+export function n8nEnv(
+	folder: N8nUserFolder,
+	extra: { logLevel?: 'error' | 'warn' | 'info' | 'debug'; brokerPort: number; env?: Record<string, string> },
+): NodeJS.ProcessEnv {
+	const env: NodeJS.ProcessEnv = {};
+	for (const [k, v] of Object.entries(process.env)) if (!SCRUBBED_ENV.test(k)) env[k] = v;
+	Object.assign(env, {
+		NODE_ENV: 'production',
+		N8N_USER_FOLDER: folder.root,
+		N8N_ENCRYPTION_KEY: folder.encryptionKey,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		N8N_LOG_LEVEL: extra.logLevel ?? 'warn',
+		N8N_LOG_FORMAT: 'json',
+		N8N_LOG_OUTPUT: 'console',
+		N8N_RUNNERS_BROKER_PORT: String(extra.brokerPort),
+		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true', // explicit: its default is announced to become false
+		N8N_DISABLED_MODULES: 'mcp-registry', // only fetches api.n8n.io at start-up: an error offline
+	});
+	Object.assign(env, extra.env ?? {});
+	return env;
+}
+
+export interface RunN8nOptions {
+	logLevel?: 'error' | 'warn' | 'info' | 'debug';
+	timeoutMs?: number;
+	env?: Record<string, string>;
+}
+
+/** Runs `n8n <args>` on a user folder under Node 24; resolves whatever the exit code. */
+export async function runN8n(folder: N8nUserFolder, args: string[], opts: RunN8nOptions = {}): Promise<ProcessResult> {
+	const rt = getRuntime();
+	const env = n8nEnv(folder, { logLevel: opts.logLevel, brokerPort: await freePort(), env: opts.env });
+	return runProcess(rt.node, [rt.n8nBin, ...args], { cwd: folder.root, env, timeoutMs: opts.timeoutMs ?? 180_000 });
+}
+
+async function runN8nOk(folder: N8nUserFolder, args: string[], opts: RunN8nOptions = {}): Promise<ProcessResult> {
+	const res = await runN8n(folder, args, opts);
+	if (res.code !== 0) throw new N8nCommandError(args, res, 'failed');
+	return res;
+}
+
+// ------------------------------------------------------------------ packages
+
+async function runNpm(args: string[], cwd: string, timeoutMs = 300_000): Promise<ProcessResult> {
+	const env = { ...process.env, npm_config_update_notifier: 'false' };
+	const res = await runProcess('npm', args, { cwd, env, timeoutMs });
+	if (res.code !== 0) {
+		throw new Error(
+			`npm ${args.join(' ')} (in ${cwd}) failed (exit ${res.code ?? res.signal}${res.timedOut ? ', timed out' : ''}):\n` +
+				tailText(res.stderr + '\n' + res.stdout, 40),
+		);
+	}
+	return res;
+}
+
+interface PackageJson {
+	name: string;
+	version: string;
+	n8n?: { nodes?: string[]; credentials?: string[] };
+	[k: string]: unknown;
+}
+
+/**
+ * `npm pack` of a package (default: this project) into `destDir` (default: a fresh temp dir,
+ * which the caller may delete with the tarball); returns the tarball path. Runs no scripts
+ * (the test command builds dist/ first): it checks instead that every file listed in
+ * package.json `n8n.nodes` / `n8n.credentials` exists and is in the tarball.
+ */
+export async function packPackage(projectDir: string = repoRoot, destDir?: string): Promise<string> {
+	const pkg = JSON.parse(await readFile(join(projectDir, 'package.json'), 'utf8')) as PackageJson;
+	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
+	const missing = declared.filter((f) => !existsSync(join(projectDir, f)));
+	if (missing.length) {
+		throw new Error(`cannot pack ${pkg.name}: missing ${missing.join(', ')} (build it first, e.g. npm run build)`);
+	}
+	const dest = destDir ?? (await mkdtemp(join(tmpdir(), 'n8n-e2e-pack-')));
+	await mkdir(dest, { recursive: true });
+	const res = await runNpm(['pack', projectDir, '--pack-destination', dest, '--json', '--ignore-scripts', '--loglevel=warn'], projectDir);
+	let info: Array<{ filename: string; files: Array<{ path: string }> }>;
+	try {
+		info = JSON.parse(res.stdout);
+	} catch {
+		throw new Error(`npm pack printed no JSON:\n${tailText(res.stdout + res.stderr)}`);
+	}
+	const tarball = join(dest, info[0].filename.replace(/^@/, '').replace(/\//g, '-'));
+	if (!existsSync(tarball)) throw new Error(`npm pack reported ${info[0].filename} but ${tarball} does not exist`);
+	const packed = new Set(info[0].files.map((f) => f.path));
+	const notPacked = declared.filter((f) => !packed.has(f.replace(/^\.\//, '')));
+	if (notPacked.length) throw new Error(`${tarball} lacks ${notPacked.join(', ')} (check "files" in package.json)`);
+	return tarball;
+}
+
+export interface InstalledPackage {
+	name: string;
+	version: string;
+	/** `<nodesDir>/node_modules/<name>` */
+	dir: string;
+}
+
+/**
+ * Installs a community package tarball the way a user does by hand:
+ * `cd ~/.n8n/nodes && npm install <tarball>`. Peer dependencies are not installed
+ * (`--legacy-peer-deps`), which is what n8n's own installer achieves by deleting
+ * peerDependencies from the package.json before its `npm install`: `n8n-workflow`
+ * then resolves to n8n's own copy (n8n adds its module paths to NODE_PATH).
+ * n8n only scans `node_modules/n8n-nodes-*` and `node_modules/@scope/n8n-nodes-*`.
+ */
+export async function installCommunityPackage(folder: N8nUserFolder, tarball: string): Promise<InstalledPackage> {
+	const tgz = isAbsolute(tarball) ? tarball : resolve(tarball);
+	if (!existsSync(tgz)) throw new Error(`no such tarball: ${tgz}`);
+	await mkdir(folder.nodesDir, { recursive: true });
+	const pkgJsonPath = join(folder.nodesDir, 'package.json');
+	if (!existsSync(pkgJsonPath)) {
+		await writeFile(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2) + '\n');
+	}
+	const before = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as { dependencies?: Record<string, string> };
+	await runNpm(
+		['install', tgz, '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--loglevel=warn'],
+		folder.nodesDir,
+	);
+	const after = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as { dependencies?: Record<string, string> };
+	const deps = after.dependencies ?? {};
+	const name =
+		Object.keys(deps).find((n) => deps[n].startsWith('file:') && resolve(folder.nodesDir, deps[n].slice(5)) === tgz) ??
+		Object.keys(deps).find((n) => !(n in (before.dependencies ?? {})));
+	if (!name) throw new Error(`npm install ${tgz} did not add a dependency to ${pkgJsonPath}`);
+	const dir = join(folder.nodesDir, 'node_modules', name);
+	const installed = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson;
+	if (!/^(@[^/]+\/)?n8n-nodes-/.test(name)) {
+		throw new Error(`n8n only loads packages named n8n-nodes-* or @scope/n8n-nodes-*; "${name}" would be ignored`);
+	}
+	return { name, version: installed.version, dir };
+}
+
+// ------------------------------------------------------------------ import
+
+export interface CredentialToImport {
+	id: string;
+	name: string;
+	type: string;
+	/** Plain object: n8n encrypts it with the folder's key on import. */
+	data: Record<string, unknown>;
+}
+
+async function withTempJson<T>(value: unknown, fn: (file: string) => Promise<T>): Promise<T> {
+	const dir = await mkdtemp(join(tmpdir(), 'n8n-e2e-json-'));
+	const file = join(dir, 'input.json');
+	await writeFile(file, JSON.stringify(value, null, 2));
+	try {
+		return await fn(file);
+	} finally {
+		await rm(dir, { recursive: true, force: true });
+	}
+}
+
+/** `n8n import:credentials` of the given credentials (ids kept). */
+export async function importCredentials(folder: N8nUserFolder, creds: CredentialToImport[]): Promise<void> {
+	const now = new Date().toISOString();
+	const rows = creds.map((c) => ({ createdAt: now, updatedAt: now, ...c }));
+	await withTempJson(rows, (file) => runN8nOk(folder, ['import:credentials', `--input=${file}`]).then(() => undefined));
+}
+
+/**
+ * `n8n import:workflow` of the given workflows (one n8n run for all). Each needs an `id`
+ * (execute/publish address workflows by id); a missing `active` is set to false.
+ * Returns the ids.
+ */
+export async function importWorkflows(folder: N8nUserFolder, workflows: object[]): Promise<string[]> {
+	const ids = workflows.map((w, i) => {
+		const wf = w as { id?: unknown; name?: unknown };
+		if (typeof wf.id !== 'string' || !wf.id) throw new Error(`workflow #${i} (${String(wf.name)}) needs a string id`);
+		return wf.id;
+	});
+	const rows = workflows.map((w) => ({ active: false, settings: {}, pinData: {}, ...w }));
+	await withTempJson(rows, (file) => runN8nOk(folder, ['import:workflow', `--input=${file}`]));
+	return ids;
+}
+
+// ------------------------------------------------------------------ execute
+
+export interface N8nItem {
+	json: Record<string, unknown>;
+	binary?: Record<string, unknown>;
+	pairedItem?: unknown;
+	[k: string]: unknown;
+}
+
+export interface TaskData {
+	startTime?: number;
+	executionTime?: number;
+	executionStatus?: string;
+	source?: unknown[];
+	data?: Record<string, Array<N8nItem[] | null>>;
+	error?: Record<string, unknown>;
+	[k: string]: unknown;
+}
+
+export type RunData = Record<string, TaskData[]>;
+
+/** The IRun n8n prints (execute) or snapshots (execute-batch). */
+export interface N8nRun {
+	data: {
+		resultData: { runData: RunData; lastNodeExecuted?: string; error?: Record<string, unknown> };
+		[k: string]: unknown;
+	};
+	status?: string;
+	finished?: boolean;
+	mode?: string;
+	startedAt?: string;
+	stoppedAt?: string;
+	[k: string]: unknown;
+}
+
+export interface ExecutionError {
+	message: string;
+	description?: string;
+	/** Name of the node that failed, when n8n says. */
+	node?: string;
+	name?: string;
+	raw: unknown;
+}
+
+export interface ExecuteResult {
+	/** n8n's execution status: 'success', 'error', ... */
+	status: string;
+	run: N8nRun;
+	runData: RunData;
+	lastNodeExecuted?: string;
+	/** `.json` of the items on output 0 of the last run of the last executed node. */
+	lastNodeOutput: Array<Record<string, unknown>>;
+	/** Set when the execution failed (n8n then exits 1). */
+	error?: ExecutionError;
+	exitCode: number | null;
+	durationMs: number;
+	stdout: string;
+	stderr: string;
+}
+
+function isRun(v: unknown): v is N8nRun {
+	const r = v as N8nRun | null;
+	return !!r && typeof r === 'object' && !!r.data && typeof r.data === 'object' && !!r.data.resultData;
+}
+
+/**
+ * Finds the IRun in `n8n execute --rawOutput` output. In 2.40.7 --rawOutput only drops the
+ * "Execution was successful:" header: the run is printed as JSON.stringify(run, null, 2)
+ * through n8n's logger at level *info* (with N8N_LOG_LEVEL=warn nothing is printed at all),
+ * interleaved with other log lines. On failure the run is logged (also at info) after
+ * "Execution error:" and n8n exits 1. With N8N_LOG_FORMAT=json it is the `message` of one
+ * record; with the text format it is a block of lines from `{` to `}`: both are handled.
+ */
+export function extractRun(stdout: string): N8nRun | undefined {
+	let found: N8nRun | undefined;
+	for (const rec of parseLogRecords(stdout)) {
+		const m = rec.message.trimStart();
+		if (!m.startsWith('{')) continue;
+		try {
+			const v = JSON.parse(m);
+			if (isRun(v)) found = v;
+		} catch {
+			/* not JSON */
+		}
+	}
+	if (found) return found;
+	// Text log format: look for a multi-line JSON block.
+	const lines = stdout.split('\n');
+	for (let i = lines.length - 1; i >= 0; i--) {
+		if (lines[i].trimEnd() !== '}') continue;
+		for (let j = i; j >= 0; j--) {
+			if (lines[j].trimEnd() !== '{') continue;
+			try {
+				const v = JSON.parse(lines.slice(j, i + 1).join('\n'));
+				if (isRun(v)) return v;
+			} catch {
+				/* keep looking */
+			}
+		}
+	}
+	return undefined;
+}
+
+/** `.json` of the items a node produced (output `output`, run `run`; default: last run). */
+export function nodeOutput(runData: RunData, nodeName: string, output = 0, run = -1): Array<Record<string, unknown>> {
+	return nodeItems(runData, nodeName, output, run).map((i) => i.json);
+}
+
+/** Full items (json, binary, pairedItem) a node produced. */
+export function nodeItems(runData: RunData, nodeName: string, output = 0, run = -1): N8nItem[] {
+	const runs = runData[nodeName];
+	if (!runs || runs.length === 0) {
+		throw new Error(`node "${nodeName}" did not run; nodes that ran: ${Object.keys(runData).join(', ') || '(none)'}`);
+	}
+	const task = runs.at(run);
+	return task?.data?.main?.[output] ?? [];
+}
+
+function toExecutionError(run: N8nRun): ExecutionError | undefined {
+	const err = run.data.resultData.error;
+	if (!err) return undefined;
+	const node = (err.node as { name?: string } | undefined)?.name ?? run.data.resultData.lastNodeExecuted;
+	return {
+		message: String(err.message ?? 'unknown error'),
+		description: typeof err.description === 'string' ? err.description : undefined,
+		node,
+		name: typeof err.name === 'string' ? err.name : undefined,
+		raw: err,
+	};
+}
+
+function toResult(run: N8nRun, proc: ProcessResult): ExecuteResult {
+	const runData = run.data.resultData.runData ?? {};
+	const last = run.data.resultData.lastNodeExecuted;
+	return {
+		status: run.status ?? (run.data.resultData.error ? 'error' : 'success'),
+		run,
+		runData,
+		lastNodeExecuted: last,
+		lastNodeOutput: last && runData[last] ? nodeOutput(runData, last) : [],
+		error: toExecutionError(run),
+		exitCode: proc.code,
+		durationMs: proc.durationMs,
+		stdout: proc.stdout,
+		stderr: proc.stderr,
+	};
+}
+
+/**
+ * `n8n execute --id=<id> --rawOutput` (a new n8n process: about 4 s). Resolves with the
+ * run, also when the workflow failed (then `error` is set); rejects when n8n printed no
+ * run (unknown id, crash, time-out) with n8n's output in the message.
+ */
+export async function executeWorkflow(folder: N8nUserFolder, id: string, opts: RunN8nOptions = {}): Promise<ExecuteResult> {
+	const args = ['execute', `--id=${id}`, '--rawOutput'];
+	const proc = await runN8n(folder, args, { ...opts, logLevel: 'info' });
+	const run = extractRun(proc.stdout);
+	if (!run) throw new N8nCommandError(args, proc, 'printed no execution result');
+	return toResult(run, proc);
+}
+
+export interface BatchResult {
+	workflowId: string;
+	/** 'success' | 'error' | 'warning' (n8n's batch statuses; a time-out is a warning) | 'missing' */
+	status: string;
+	/** n8n's one-line summary for a failed run: "<message> on node <name>". */
+	error?: string;
+	/** Full run (successful runs only: n8n snapshots nothing else). */
+	run?: N8nRun;
+	runData?: RunData;
+	lastNodeExecuted?: string;
+	lastNodeOutput?: Array<Record<string, unknown>>;
+	executionTimeS?: number;
+}
+
+/**
+ * `n8n execute-batch`: runs many workflows in ONE n8n process (one start-up instead of
+ * one per workflow). Successful runs come back in full (from --snapshot files); failed
+ * ones only with n8n's error summary: use executeWorkflow to inspect a failure.
+ * n8n ignores ids without a digit.
+ */
+export async function executeBatch(
+	folder: N8nUserFolder,
+	ids: string[],
+	opts: RunN8nOptions & { concurrency?: number } = {},
+): Promise<Record<string, BatchResult>> {
+	const bad = ids.filter((id) => !/\d/.test(id) || id.includes(','));
+	if (bad.length) throw new Error(`execute-batch ignores ids without a digit (or with commas): ${bad.join(', ')}`);
+	const work = await mkdtemp(join(tmpdir(), 'n8n-e2e-batch-'));
+	try {
+		const snapshots = join(work, 'snapshots');
+		await mkdir(snapshots);
+		const output = join(work, 'output.json');
+		const args = [
+			'execute-batch',
+			`--ids=${ids.join(',')}`,
+			`--snapshot=${snapshots}`,
+			`--output=${output}`,
+			'--retries=0',
+			`--concurrency=${opts.concurrency ?? 1}`,
+		];
+		const proc = await runN8n(folder, args, { timeoutMs: 600_000, ...opts, logLevel: opts.logLevel ?? 'warn' });
+		if (!existsSync(output)) throw new N8nCommandError(args, proc, 'wrote no --output file');
+		const summary = JSON.parse(await readFile(output, 'utf8')) as {
+			executions: Array<{ workflowId: string; executionStatus: string; error?: string; executionTime?: number }>;
+		};
+		const results: Record<string, BatchResult> = {};
+		for (const id of ids) results[id] = { workflowId: id, status: 'missing' };
+		for (const e of summary.executions) {
+			const r: BatchResult = {
+				workflowId: e.workflowId,
+				status: e.executionStatus,
+				error: e.error,
+				executionTimeS: e.executionTime,
+			};
+			const snap = join(snapshots, `${e.workflowId}-snapshot.json`);
+			if (existsSync(snap)) {
+				const run = JSON.parse(await readFile(snap, 'utf8')) as N8nRun;
+				const full = toResult(run, proc);
+				Object.assign(r, {
+					run,
+					runData: full.runData,
+					lastNodeExecuted: full.lastNodeExecuted,
+					lastNodeOutput: full.lastNodeOutput,
+				});
+			}
+			results[e.workflowId] = r;
+		}
+		return results;
+	} finally {
+		await rm(work, { recursive: true, force: true });
+	}
+}
+
+// ------------------------------------------------------------------ publish / start
+
+/** `n8n publish:workflow --id=<id>` (2.x's "activate"; run it while n8n is stopped, then startN8n). */
+export async function publishWorkflow(folder: N8nUserFolder, id: string): Promise<void> {
+	await runN8nOk(folder, ['publish:workflow', `--id=${id}`]);
+}
+
+export interface RunningN8n {
+	/** e.g. http://127.0.0.1:5678 (webhooks at `${url}/webhook/<path>`). */
+	url: string;
+	port: number;
+	process: ChildProcess;
+	/** n8n's output so far, readable. */
+	logs(): string;
+	/** SIGTERM (graceful, N8N_GRACEFUL_SHUTDOWN_TIMEOUT=5), SIGKILL after 20 s. */
+	stop(): Promise<void>;
+}
+
+export interface StartN8nOptions {
+	/** Default: a free port. */
+	port?: number;
+	/** Time allowed for readiness (and for the webhooks below). Default 120 s. */
+	timeoutMs?: number;
+	logLevel?: RunN8nOptions['logLevel'];
+	env?: Record<string, string>;
+	/**
+	 * Production webhooks to wait for, e.g. `[{ path: 'my-hook', method: 'POST' }]`. In 2.40.7
+	 * published workflows are activated asynchronously AFTER /healthz/readiness says ready
+	 * (a "publication outbox" processed in the background): a request sent right at readiness
+	 * gets 404 "webhook is not registered". See waitForWebhook.
+	 */
+	webhooks?: Array<{ path: string; method?: string }>;
+}
+
+/**
+ * `n8n start` on the folder; resolves when GET /healthz/readiness answers 200 (about 7 s)
+ * and every webhook in `opts.webhooks` is registered.
+ */
+export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}): Promise<RunningN8n> {
+	const rt = getRuntime();
+	const port = opts.port ?? (await freePort());
+	const url = `http://127.0.0.1:${port}`;
+	const env = n8nEnv(folder, {
+		logLevel: opts.logLevel ?? 'warn',
+		brokerPort: await freePort(),
+		env: {
+			N8N_PORT: String(port),
+			N8N_LISTEN_ADDRESS: '127.0.0.1',
+			N8N_HOST: '127.0.0.1',
+			N8N_PROTOCOL: 'http',
+			N8N_EDITOR_BASE_URL: `${url}/`,
+			N8N_WEBHOOK_URL: `${url}/`,
+			...opts.env,
+		},
+	});
+	const child = spawn(rt.node, [rt.n8nBin, 'start'], {
+		cwd: folder.root,
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
+	let stdout = '';
+	let stderr = '';
+	child.stdout!.on('data', (d: Buffer) => (stdout += d));
+	child.stderr!.on('data', (d: Buffer) => (stderr += d));
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const exitPromise = new Promise<void>((r) =>
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			r();
+		}),
+	);
+	const logs = () => readableLog(stdout, stderr);
+	const stop = async () => {
+		if (exited) return;
+		killGroup(child, 'SIGTERM');
+		const t = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
+		await exitPromise;
+		clearTimeout(t);
+		killGroup(child, 'SIGKILL'); // leftovers of the group (task runner), if any
+	};
+
+	const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
+	for (;;) {
+		if (exited) {
+			throw new Error(`n8n start exited early (${exited.code ?? exited.signal}). Last output:\n${tailText(logs(), 40)}`);
+		}
+		try {
+			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
+			if (res.status === 200) break;
+		} catch {
+			/* not listening yet */
+		}
+		if (Date.now() > deadline) {
+			await stop();
+			throw new Error(`n8n start not ready on ${url} within ${opts.timeoutMs ?? 120_000} ms. Last output:\n${tailText(logs(), 40)}`);
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+	const running: RunningN8n = { url, port, process: child, logs, stop };
+	try {
+		for (const hook of opts.webhooks ?? []) {
+			await waitForWebhook(running, hook.path, { method: hook.method, timeoutMs: Math.max(0, deadline - Date.now()) + 30_000 });
+		}
+	} catch (e) {
+		await stop();
+		throw e;
+	}
+	return running;
+}
+
+/**
+ * Waits until n8n has registered the production webhook `<url>/webhook/<path>` for `method`
+ * without triggering it: a CORS preflight (OPTIONS) lists the registered methods in
+ * Access-Control-Allow-Methods ("OPTIONS, POST" once registered, "OPTIONS" before).
+ */
+export async function waitForWebhook(
+	n8n: RunningN8n,
+	path: string,
+	opts: { method?: string; timeoutMs?: number } = {},
+): Promise<void> {
+	const method = (opts.method ?? 'POST').toUpperCase();
+	const target = `${n8n.url}/webhook/${path.replace(/^\//, '')}`;
+	const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
+	let last = '';
+	for (;;) {
+		try {
+			const res = await fetch(target, {
+				method: 'OPTIONS',
+				headers: { Origin: n8n.url, 'Access-Control-Request-Method': method },
+				signal: AbortSignal.timeout(2000),
+			});
+			const allowed = (res.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim().toUpperCase());
+			if (allowed.includes(method)) return;
+			last = `${res.status}, allowed: ${allowed.join(' ') || '-'}`;
+		} catch (e) {
+			last = (e as Error).message;
+		}
+		if (Date.now() > deadline) {
+			throw new Error(
+				`webhook ${method} ${target} not registered in time (last: ${last}); is the workflow published? ` +
+					`n8n output:\n${tailText(n8n.logs(), 40)}`,
+			);
+		}
+		await new Promise((r) => setTimeout(r, 250));
+	}
+}

@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { badRequest, data, isPlainObject, notFound, queryValue, type Query, type Reply } from './http';
+import type { RequestContext, Router } from './router';
+
+export const MESSAGING_PREFIX = '/messaging';
+
+export const BLACKLIST_TYPES = ['SMS', 'EMAIL', 'CHATAPP', 'RCS'] as const;
+export type BlacklistType = (typeof BLACKLIST_TYPES)[number];
+export const LIST_TYPES = ['BLACK'] as const;
+
+/** What POST /subscribers answers in `data`. */
+export interface BlacklistEntryData {
+	id: string;
+	to: string;
+	reason: string;
+	/** ISO 8601 UTC with milliseconds and `Z`: when the recipient was first blacklisted by this sender. */
+	date: string;
+}
+
+/** What GET /subscribers answers in `data`, and what blacklistEntries() returns. */
+export interface BlacklistEntry extends BlacklistEntryData {
+	type: BlacklistType;
+	from: string;
+	listType: 'BLACK';
+}
+
+/** Body of POST /subscribers, also the input of Sandbox.seedBlacklist. */
+export interface BlacklistInput {
+	to: string;
+	reason: string;
+	type: string;
+	from: string;
+	listType?: string;
+}
+
+const E164 = /^\+\d{8,15}$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Per-sender blacklists: one entry per (from, type, to); e-mail addresses match case-insensitively. */
+export class BlacklistModule {
+	private readonly entries = new Map<string, BlacklistEntry>();
+
+	register(router: Router): void {
+		router
+			.add('POST', `${MESSAGING_PREFIX}/subscribers`, (ctx) => this.add(ctx))
+			.add('GET', `${MESSAGING_PREFIX}/subscribers`, (ctx) => this.find(ctx));
+	}
+
+	reset(): void {
+		this.entries.clear();
+	}
+
+	/**
+	 * POST /subscribers rules without HTTP. Adding an existing (from, type, to) again keeps its
+	 * id, `to` and date and replaces the reason.
+	 */
+	upsert(body: unknown): BlacklistEntry {
+		if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with to, reason, type and from');
+		for (const field of ['to', 'reason', 'type', 'from'] as const) {
+			const value = body[field];
+			if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
+			if (typeof value !== 'string') throw badRequest(`${field} must be a string (got ${JSON.stringify(value)})`);
+			if (value.trim() === '') throw badRequest(`${field} must not be blank`);
+		}
+		const { to, reason, from } = body as Record<'to' | 'reason' | 'from', string>;
+		const type = checkType(body.type as string);
+		if (body.listType !== undefined && body.listType !== null) checkListType(body.listType);
+		checkRecipient(type, to);
+
+		const key = entryKey(from, type, to);
+		const existing = this.entries.get(key);
+		if (existing) {
+			existing.reason = reason;
+			return { ...existing };
+		}
+		const entry: BlacklistEntry = { id: randomUUID(), to, reason, date: new Date().toISOString(), type, from, listType: 'BLACK' };
+		this.entries.set(key, entry);
+		return { ...entry };
+	}
+
+	isBlacklisted(from: string, type: string, to: string): boolean {
+		return this.entries.has(entryKey(from, type, to));
+	}
+
+	all(): BlacklistEntry[] {
+		return [...this.entries.values()].map((entry) => ({ ...entry }));
+	}
+
+	private async add(ctx: RequestContext): Promise<Reply> {
+		const { id, to, reason, date } = this.upsert(await ctx.body.json());
+		return data({ id, to, reason, date });
+	}
+
+	private find(ctx: RequestContext): Reply {
+		const param = (name: string) => requiredQuery(ctx.query, name);
+		const type = checkType(param('type'));
+		const from = param('from');
+		checkListType(param('listType'));
+		const to = param('to');
+		checkRecipient(type, to);
+		const entry = this.entries.get(entryKey(from, type, to));
+		if (!entry) throw notFound(`${to} is not blacklisted by sender ${from} on ${type}`);
+		return data({ ...entry });
+	}
+}
+
+/** E-mail addresses compare case-insensitively; phone numbers and senders exactly. */
+const entryKey = (from: string, type: string, to: string) => JSON.stringify([from, type, type === 'EMAIL' ? to.toLowerCase() : to]);
+
+function requiredQuery(query: Query, name: string): string {
+	const value = queryValue(query, name);
+	if (value === undefined || value === '') throw badRequest(`Query parameter ${name} is required`);
+	return value;
+}
+
+function checkType(value: string): BlacklistType {
+	if (!(BLACKLIST_TYPES as readonly string[]).includes(value)) {
+		throw badRequest(`type must be one of ${BLACKLIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
+	}
+	return value as BlacklistType;
+}
+
+function checkListType(value: unknown): void {
+	if (!(LIST_TYPES as readonly unknown[]).includes(value)) {
+		throw badRequest(`listType must be one of ${LIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
+	}
+}
+
+function checkRecipient(type: BlacklistType, to: string): void {
+	if (type === 'EMAIL') {
+		if (!EMAIL.test(to)) throw badRequest(`to must be an e-mail address for type EMAIL (got ${JSON.stringify(to)})`);
+		return;
+	}
+	if (!E164.test(to)) {
+		const hint = /^ \d/.test(to) ? '; a "+" in a query string must be sent as %2B' : '';
+		throw badRequest(`to must be an E.164 phone number ("+" then 8 to 15 digits) for type ${type} (got ${JSON.stringify(to)})${hint}`);
+	}
+}

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+const ROOT = path.resolve(__dirname, '../..');
+
+function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcessWithoutNullStreams; firstLine: Promise<string> } {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+	const firstLine = new Promise<string>((resolve, reject) => {
+		readline.createInterface({ input: child.stdout }).once('line', resolve);
+		child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
+	});
+	return { child, firstLine };
+}
+
+const exited = (child: ChildProcessWithoutNullStreams) =>
+	new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+
+describe('cli', () => {
+	it('prints the URLs, serves with the given key and exits cleanly on SIGTERM', async () => {
+		const { child, firstLine } = startCli(['--port', '0', '--api-key', 'xyz']);
+		const urls = JSON.parse(await firstLine);
+		expect(urls).toEqual({
+			url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+			listsBaseUrl: `${urls.url}/audience/v3`,
+			walletBaseUrl: `${urls.url}/wallet`,
+			baseUrl: `${urls.url}/messaging`,
+		});
+		expect((await fetch(`${urls.url}/__sandbox/health`)).status).toBe(200);
+		expect((await fetch(`${urls.listsBaseUrl}/lists`, { headers: { authorization: 'Bearer xyz' } })).status).toBe(200);
+		const exit = exited(child);
+		child.kill('SIGTERM');
+		expect(await exit).toEqual({ code: 0, signal: null });
+	}, 30_000);
+
+	it('reads SANDBOX_PORT and SANDBOX_API_KEY and exits cleanly on SIGINT', async () => {
+		const probe = await import('node:net').then(
+			(net) =>
+				new Promise<number>((resolve) => {
+					const server = net.createServer().listen(0, '127.0.0.1', () => {
+						const { port } = server.address() as { port: number };
+						server.close(() => resolve(port));
+					});
+				}),
+		);
+		const { child, firstLine } = startCli([], { SANDBOX_PORT: String(probe), SANDBOX_API_KEY: 'from-env' });
+		const urls = JSON.parse(await firstLine);
+		expect(urls.url).toBe(`http://127.0.0.1:${probe}`);
+		expect((await fetch(`${urls.listsBaseUrl}/lists`, { headers: { authorization: 'Bearer from-env' } })).status).toBe(200);
+		const exit = exited(child);
+		child.kill('SIGINT');
+		expect(await exit).toEqual({ code: 0, signal: null });
+	}, 30_000);
+
+	it('loads wallet templates from --templates or SANDBOX_TEMPLATES and fails to start on a bad file', async () => {
+		const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-'));
+		try {
+			const file = path.join(dir, 'templates.json');
+			writeFileSync(file, JSON.stringify([{ serial: 'tpl-cli', name: 'From file', walletPayCompatible: true, creationDate: '2024-01-02T03:04:05Z' }]));
+			for (const [args, env] of [
+				[['--templates', file], {}],
+				[[], { SANDBOX_TEMPLATES: file }],
+			] as Array<[string[], Record<string, string>]>) {
+				const { child, firstLine } = startCli(args, env);
+				const urls = JSON.parse(await firstLine);
+				const res = await fetch(`${urls.walletBaseUrl}/v2/wallet/templates`, { headers: { authorization: 'Bearer sandbox-key' } });
+				expect(((await res.json()) as { items: unknown[] }).items).toEqual([
+					{ serial: 'tpl-cli', name: 'From file', description: '', walletPayCompatible: true, creationDate: '2024-01-02T03:04:05.000Z' },
+				]);
+				const exit = exited(child);
+				child.kill('SIGTERM');
+				expect(await exit).toEqual({ code: 0, signal: null });
+			}
+
+			const bad = path.join(dir, 'bad.json');
+			writeFileSync(bad, JSON.stringify({ serial: 'not-an-array' }));
+			const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', '--templates', bad], { cwd: ROOT });
+			let stderr = '';
+			child.stderr.on('data', (chunk) => (stderr += chunk));
+			const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+			expect(code).toBe(1);
+			expect(stderr).toMatch(/must hold a JSON array of wallet templates/);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}, 30_000);
+});

@@ -1,0 +1,70 @@
+/**
+ * Runs the sandbox as its own process:
+ *   node --import tsx test/sandbox/cli.ts [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
+ *     [--templates wallet-templates.json]
+ * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES, SANDBOX_TEMPLATES.
+ * --templates: a JSON file holding an array of wallet templates; it replaces the default ones.
+ * Prints one JSON line with the URLs once listening; SIGINT/SIGTERM close it and exit 0.
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { startSandbox } from './server';
+import type { WalletTemplateInput } from './wallet';
+
+function toNumber(value: string | undefined, name: string): number | undefined {
+	if (value === undefined || value === '') return undefined;
+	const n = Number(value);
+	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer (got "${value}")`);
+	return n;
+}
+
+function readTemplates(file: string | undefined): WalletTemplateInput[] | undefined {
+	if (!file) return undefined;
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(readFileSync(file, 'utf8'));
+	} catch (error) {
+		throw new Error(`cannot read templates file ${file}: ${(error as Error).message}`);
+	}
+	if (!Array.isArray(parsed)) throw new Error(`templates file ${file} must hold a JSON array of wallet templates`);
+	return parsed as WalletTemplateInput[];
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({
+		options: {
+			port: { type: 'string' },
+			'api-key': { type: 'string' },
+			host: { type: 'string' },
+			'csv-max-bytes': { type: 'string' },
+			templates: { type: 'string' },
+		},
+	});
+	const env = process.env;
+	const sandbox = await startSandbox({
+		port: toNumber(values.port ?? env.SANDBOX_PORT, 'port'),
+		apiKey: (values['api-key'] ?? env.SANDBOX_API_KEY) || undefined,
+		host: (values.host ?? env.SANDBOX_HOST) || undefined,
+		csvMaxBytes: toNumber(values['csv-max-bytes'] ?? env.SANDBOX_CSV_MAX_BYTES, 'csv-max-bytes'),
+		templates: readTemplates(values.templates ?? env.SANDBOX_TEMPLATES),
+	});
+	const { url, listsBaseUrl, walletBaseUrl, baseUrl } = sandbox;
+	process.stdout.write(`${JSON.stringify({ url, listsBaseUrl, walletBaseUrl, baseUrl })}\n`);
+
+	let stopping = false;
+	const stop = () => {
+		if (stopping) return;
+		stopping = true;
+		sandbox.close().then(
+			() => process.exit(0),
+			() => process.exit(1),
+		);
+	};
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+main().catch((error) => {
+	process.stderr.write(`sandbox failed to start: ${(error as Error).message}\n`);
+	process.exit(1);
+});

@@ -1,0 +1,10 @@
+export { startSandbox, ADMIN_PREFIX, DEFAULT_API_KEY, DEFAULT_CSV_MAX_BYTES } from './server';
+export type { Sandbox, SandboxOptions, RecordedRequest, RecordedPart } from './types';
+export type { Column, ListData, SubscriberRecord } from './list-store';
+export type { SubscriberError, ImportResult } from './subscriber-import';
+export type { ListInput } from './lists';
+export { DEFAULT_TEMPLATES, TEMPLATE_FIELDS } from './wallet';
+export type { WalletTemplate, WalletTemplateInput, TemplateField } from './wallet';
+export { BLACKLIST_TYPES } from './blacklist';
+export type { BlacklistEntry, BlacklistEntryData, BlacklistInput, BlacklistType } from './blacklist';
+export { HttpError } from './http';

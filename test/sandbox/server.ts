@@ -1,0 +1,163 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { BodyReader } from './body';
+import { HttpError, errorReply, meta, queryFrom, type Reply } from './http';
+import { BlacklistModule } from './blacklist';
+import { ListsModule } from './lists';
+import { Router } from './router';
+import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
+import { WalletModule } from './wallet';
+
+export const ADMIN_PREFIX = '/__sandbox';
+export const DEFAULT_API_KEY = 'sandbox-key';
+export const DEFAULT_CSV_MAX_BYTES = 200 * 1024 * 1024;
+
+/** A feature area (lists, wallet, blacklist; chat-app later) plugs its routes and state in here. */
+export interface SandboxModule {
+	register(router: Router): void;
+	reset(): void;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
+	const lists = new ListsModule({ csvMaxBytes: options.csvMaxBytes ?? DEFAULT_CSV_MAX_BYTES });
+	const wallet = new WalletModule(options.templates);
+	const blacklist = new BlacklistModule();
+	const modules: SandboxModule[] = [lists, wallet, blacklist];
+	const router = new Router();
+	for (const module of modules) module.register(router);
+
+	const requests: RecordedRequest[] = [];
+	const clearRequests = () => void requests.splice(0);
+	const reset = () => {
+		for (const module of modules) module.reset();
+		clearRequests();
+	};
+
+	const server = http.createServer((req, res) => {
+		// Prefixing keeps a path like `//x` a path instead of a protocol-relative host.
+		const url = new URL(`http://sandbox${req.url ?? '/'}`);
+		const admin = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`);
+		const handled = admin ? handleAdmin(req, res, url.pathname) : handleApi(req, res, url);
+		handled.catch((error) => {
+			console.error('[sandbox] unhandled error', error);
+			if (!res.headersSent) res.writeHead(500).end();
+		});
+	});
+
+	async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+		const record: RecordedRequest = {
+			method: req.method ?? 'GET',
+			path: url.pathname,
+			query: queryFrom(url.searchParams),
+			headers: flattenHeaders(req),
+			bodySize: 0,
+			status: 0,
+		};
+		const body = new BodyReader(req, record);
+		requests.push(record);
+
+		let reply: Reply;
+		try {
+			checkAuth(req, apiKey);
+			const match = router.match(record.method, record.path);
+			if (match.kind === 'not-found') throw new HttpError(404, 'ROUTE_NOT_FOUND', `No such endpoint: ${record.method} ${record.path}`);
+			if (match.kind === 'method-not-allowed') {
+				const allow = match.allowed.join(', ');
+				throw new HttpError(405, 'METHOD_NOT_ALLOWED', `Method ${record.method} is not allowed on ${record.path} (allowed: ${allow})`, { allow });
+			}
+			const { method, path, query, headers } = record;
+			reply = await match.handler({ method, path, query, headers, params: match.params, body, record });
+		} catch (error) {
+			reply = error instanceof HttpError ? errorReply(error) : internalError(error);
+		}
+		if (body.state === 'unread') await body.drain();
+		record.status = reply.status;
+		const aborted = body.state === 'aborted';
+		sendJson(res, reply.status, { meta: meta(), ...reply.body }, { ...reply.headers, ...(aborted && { connection: 'close' }) });
+		if (aborted) body.discardRest();
+	}
+
+	async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+		const route = `${req.method} ${path.replace(/\/$/, '')}`;
+		if (route === `GET ${ADMIN_PREFIX}/health`) return sendJson(res, 200, { status: 'ok', ...urls });
+		if (route === `GET ${ADMIN_PREFIX}/requests`) return sendJson(res, 200, requests);
+		if (route === `DELETE ${ADMIN_PREFIX}/requests`) {
+			const cleared = requests.length;
+			clearRequests();
+			return sendJson(res, 200, { cleared });
+		}
+		if (route === `POST ${ADMIN_PREFIX}/reset`) {
+			reset();
+			return sendJson(res, 200, { reset: true });
+		}
+		if (route === `GET ${ADMIN_PREFIX}/state`) {
+			const state = lists.store.all().map((list) => ({ ...list.toData(), subscribers: list.records() }));
+			return sendJson(res, 200, { lists: state, walletTemplates: wallet.all(), blacklist: blacklist.all() });
+		}
+		sendJson(res, 404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: `No such admin endpoint: ${route}` } });
+	}
+
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+	});
+	const { port } = server.address() as AddressInfo;
+	const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	const urls = { url, listsBaseUrl: `${url}/audience/v3`, walletBaseUrl: `${url}/wallet`, baseUrl: `${url}/messaging` };
+
+	return {
+		...urls,
+		apiKey,
+		get requests() {
+			return requests;
+		},
+		clearRequests,
+		reset,
+		close: () =>
+			new Promise<void>((resolve, reject) => {
+				server.close((error) => (error ? reject(error) : resolve()));
+				server.closeAllConnections();
+			}),
+		getList: (id) => lists.store.get(id)?.toData(),
+		allLists: () => lists.store.all().map((list) => list.toData()),
+		listSubscribers: (id) => lists.store.get(id)?.records(),
+		getSubscriber: (listId, subscriberId) => lists.store.get(listId)?.record(subscriberId),
+		seedList: (input) => lists.createFromJson({ columns: [], rows: [], ...input }),
+		walletTemplates: () => wallet.all(),
+		seedTemplate: (input) => wallet.seed(input),
+		isBlacklisted: (from, type, to) => blacklist.isBlacklisted(from, type, to),
+		blacklistEntries: () => blacklist.all(),
+		seedBlacklist: (input) => blacklist.upsert(input),
+	};
+}
+
+function checkAuth(req: IncomingMessage, apiKey: string): void {
+	const header = req.headers.authorization;
+	const fail = (message: string) => new HttpError(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer' });
+	if (!header) throw fail('Missing Authorization header; expected "Bearer <API key>"');
+	const match = /^Bearer\s+(.+)$/i.exec(header.trim());
+	if (!match) throw fail('Authorization header must use the Bearer scheme: "Bearer <API key>"');
+	if (match[1].trim() !== apiKey) throw fail('Invalid API key');
+}
+
+function internalError(error: unknown): Reply {
+	console.error('[sandbox] handler failed', error);
+	return errorReply(new HttpError(500, 'INTERNAL_ERROR', `Sandbox error: ${(error as Error)?.message ?? String(error)}`));
+}
+
+function flattenHeaders(req: IncomingMessage): Record<string, string> {
+	const headers: Record<string, string> = {};
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+	}
+	return headers;
+}
+
+function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+	if (res.headersSent || res.destroyed) return;
+	const text = JSON.stringify(payload);
+	res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+	res.end(text);
+}

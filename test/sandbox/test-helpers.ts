@@ -1,0 +1,50 @@
+import type { Sandbox } from './types';
+
+export interface CallOptions {
+	json?: unknown;
+	form?: FormData;
+	/** Raw body with its own content-type header (set via headers). */
+	raw?: string;
+	query?: Record<string, string>;
+	/** Appended to the URL as written (e.g. an unencoded `+`), after `query`. */
+	rawQuery?: string;
+	/** Base URL to call under; default `sandbox.listsBaseUrl`. */
+	baseUrl?: string;
+	headers?: Record<string, string>;
+	/** false: no Authorization header; a string: use that key. */
+	auth?: boolean | string;
+}
+
+export interface CallResult {
+	status: number;
+	headers: Headers;
+	body: any;
+}
+
+/** Calls the sandbox with a real HTTP request (the lists API unless `baseUrl` is given). */
+export async function call(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+	const url = new URL(`${options.baseUrl ?? sandbox.listsBaseUrl}${path}`);
+	for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
+	if (options.rawQuery) url.search = url.search ? `${url.search}&${options.rawQuery}` : `?${options.rawQuery}`;
+	const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+	if (options.auth !== false) headers.authorization = `Bearer ${typeof options.auth === 'string' ? options.auth : sandbox.apiKey}`;
+	let body: string | FormData | undefined = options.form ?? options.raw;
+	if (options.json !== undefined) {
+		headers['content-type'] = 'application/json';
+		body = JSON.stringify(options.json);
+	}
+	const res = await fetch(url, { method, headers, body });
+	const text = await res.text();
+	return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export function csvForm(csv: string, type = 'text/csv', filename = 'subscribers.csv'): FormData {
+	const form = new FormData();
+	form.append('csvFile', new Blob([csv], { type }), filename);
+	return form;
+}
+
+export const expectMeta = (body: { meta?: { timestamp?: unknown; transactionId?: unknown } }) => {
+	expect(Number.isInteger(body.meta?.timestamp)).toBe(true);
+	expect(typeof body.meta?.transactionId).toBe('string');
+};

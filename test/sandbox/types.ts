@@ -1,0 +1,79 @@
+import type { ListData, SubscriberRecord } from './list-store';
+import type { ListInput } from './lists';
+import type { BlacklistEntry, BlacklistInput } from './blacklist';
+import type { WalletTemplate, WalletTemplateInput } from './wallet';
+
+export interface SandboxOptions {
+	/** 0 (default) picks a free port. */
+	port?: number;
+	/** Default 'sandbox-key'. */
+	apiKey?: string;
+	/** Maximum csvFile size in bytes; default 200 MB. */
+	csvMaxBytes?: number;
+	/** Interface to listen on; default 127.0.0.1 (loopback). */
+	host?: string;
+	/** Wallet templates present at start and after every reset(); default DEFAULT_TEMPLATES (3 member cards). */
+	templates?: WalletTemplateInput[];
+}
+
+export interface RecordedPart {
+	name: string;
+	filename?: string;
+	contentType?: string;
+	size: number;
+	/** UTF-8 text of the part when it is under 1 MB. */
+	text?: string;
+}
+
+export interface RecordedRequest {
+	method: string;
+	/** Full path without the query string. */
+	path: string;
+	query: Record<string, string | string[]>;
+	/** Lowercased header names; repeated headers joined with ', '. */
+	headers: Record<string, string>;
+	/** Media type of the body without parameters, lowercased (e.g. 'multipart/form-data'). */
+	contentType?: string;
+	/** Parsed JSON when the body is JSON and valid. */
+	body?: unknown;
+	/** Text bodies (JSON, text/*, XML, urlencoded) under 1 MB. */
+	rawBody?: string;
+	/** multipart/form-data parts, in order. */
+	parts?: RecordedPart[];
+	/** Bytes of body received. */
+	bodySize: number;
+	/** Status the sandbox answered (0 while still in flight). */
+	status: number;
+}
+
+export interface Sandbox {
+	url: string;
+	listsBaseUrl: string;
+	walletBaseUrl: string;
+	baseUrl: string;
+	apiKey: string;
+	/** Every non-admin request received, in arrival order (live array). */
+	readonly requests: RecordedRequest[];
+	clearRequests(): void;
+	/** Clears all state (list ids restart at 1) and recorded requests. */
+	reset(): void;
+	close(): Promise<void>;
+	/** The list as GET /lists/{id} would return it, or undefined. */
+	getList(id: number): ListData | undefined;
+	allLists(): ListData[];
+	/** Subscriber records of a list as GET .../subscribers returns them, or undefined for an unknown list. */
+	listSubscribers(id: number): SubscriberRecord[] | undefined;
+	getSubscriber(listId: number, subscriberId: string): SubscriberRecord | undefined;
+	/** Creates a list directly, with the rules of POST /lists (JSON); throws on invalid input. */
+	seedList(input: ListInput): ListData;
+	/** Wallet templates in stored (seed) order, as GET /v2/wallet/templates returns them without sort/select. */
+	walletTemplates(): WalletTemplate[];
+	/** Adds a wallet template until the next reset(); throws HttpError on invalid input or a duplicate serial. */
+	seedTemplate(input: WalletTemplateInput): WalletTemplate;
+	/** Whether `to` is on the blacklist of sender `from` for channel `type` (e-mails case-insensitive). */
+	isBlacklisted(from: string, type: string, to: string): boolean;
+	/** Every blacklist entry of every sender, in insertion order. */
+	blacklistEntries(): BlacklistEntry[];
+	/** POST /subscribers (blacklist) rules without HTTP and without recording; throws HttpError on invalid input. */
+	seedBlacklist(input: BlacklistInput): BlacklistEntry;
+}

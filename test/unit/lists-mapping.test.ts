@@ -1,0 +1,106 @@
+import { InputError } from '../../src/errors';
+import { createListBody, csvImportQuery, subscriberFromItem, typedDefaultValue } from '../../src/mapping/lists';
+import { createListRequestSchema, csvImportQuerySchema, listIdSchema } from '../../src/schemas/lists';
+
+describe('createListBody', () => {
+	it('maps the editor parameters to the JSON body of POST /lists', () => {
+		const body = createListBody({
+			name: 'Newsletter',
+			columns: {
+				column: [
+					{ name: ' email ', type: 'STRING', unique: true, required: true, defaultValue: '' },
+					{ name: 'age', type: 'NUMBER', unique: false, required: false, defaultValue: '18' },
+					{ name: 'optIn', type: 'BOOLEAN', defaultValue: 'TRUE' },
+				],
+			},
+			rows: '[{"email":"ada@example.com","age":36}]',
+		});
+		expect(body).toEqual({
+			name: 'Newsletter',
+			columns: [
+				{ name: 'email', type: 'STRING', unique: true, required: true },
+				{ name: 'age', type: 'NUMBER', unique: false, required: false, defaultValue: 18 },
+				{ name: 'optIn', type: 'BOOLEAN', defaultValue: true },
+			],
+			rows: [{ email: 'ada@example.com', age: 36 }],
+		});
+		expect(createListRequestSchema.parse(body)).toEqual(body);
+	});
+
+	it('sends rows: [] when no rows are given, since the spec requires the field', () => {
+		expect(createListBody({ name: 'Empty', rows: '' })).toEqual({ name: 'Empty', columns: [], rows: [] });
+	});
+
+	it('refuses rows that are not JSON, naming the field', () => {
+		expect(() => createListBody({ name: 'x', rows: '[{' })).toThrow(InputError);
+		try {
+			createListBody({ name: 'x', rows: '[{' });
+		} catch (error) {
+			expect((error as InputError).field).toBe('rows');
+		}
+	});
+
+	it('the schema refuses a missing name, a nameless column, a duplicate column and a non-object row', () => {
+		const issues = (value: unknown) => {
+			const result = createListRequestSchema.safeParse(value);
+			return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+		};
+		expect(issues({ name: ' ', columns: [], rows: [] })).toEqual(['name: the list needs a name']);
+		expect(issues({ name: 'a', columns: [{ name: '', type: 'STRING' }], rows: [] })).toEqual(['columns.0.name: every column needs a name']);
+		expect(issues({ name: 'a', columns: [{ name: 'x', type: 'STRING' }, { name: 'x', type: 'STRING' }], rows: [] })).toEqual([
+			'columns.1.name: the column "x" is defined twice',
+		]);
+		expect(issues({ name: 'a', columns: [], rows: [42] })).toEqual(['rows.0: each subscriber must be an object keyed by column name']);
+		expect(issues({ name: 'a', columns: [], rows: [{ tags: ['a'] }] })[0]).toMatch(/^rows\.0\.tags: a column value must be text/);
+	});
+});
+
+describe('typedDefaultValue', () => {
+	it('types defaults of NUMBER and BOOLEAN columns and leaves the rest as text', () => {
+		expect(typedDefaultValue('NUMBER', '3.5')).toBe(3.5);
+		expect(typedDefaultValue('NUMBER', 'abc')).toBe('abc');
+		expect(typedDefaultValue('BOOLEAN', 'false')).toBe(false);
+		expect(typedDefaultValue('STRING', '007')).toBe('007');
+		expect(typedDefaultValue('STRING', '')).toBeUndefined();
+	});
+});
+
+describe('csvImportQuery', () => {
+	it('sends only the options the user set', () => {
+		expect(csvImportQuery('Customers', {})).toEqual({ name: 'Customers' });
+		expect(csvImportQuery('Customers', { key: ' email ', caseSensitive: false, trackLastActivity: true })).toEqual({
+			name: 'Customers',
+			key: 'email',
+			caseSensitive: false,
+			trackLastActivity: true,
+		});
+		expect(csvImportQuery('Customers', { key: '' })).toEqual({ name: 'Customers' });
+		expect(csvImportQuerySchema.safeParse({ name: '' }).success).toBe(false);
+	});
+});
+
+describe('subscriberFromItem', () => {
+	it('takes every field, or only the chosen columns', () => {
+		const json = { email: 'a@b.c', age: 3, vip: true, note: null, skipped: undefined };
+		expect(subscriberFromItem(json)).toEqual({ email: 'a@b.c', age: 3, vip: true, note: null });
+		expect(subscriberFromItem(json, ['email', 'missing'])).toEqual({ email: 'a@b.c' });
+	});
+
+	it('refuses nested objects, naming the field', () => {
+		expect(() => subscriberFromItem({ address: { city: 'Paris' } })).toThrow(/address|object/);
+		try {
+			subscriberFromItem({ address: { city: 'Paris' } });
+		} catch (error) {
+			expect((error as InputError).field).toBe('address');
+		}
+	});
+});
+
+describe('listIdSchema', () => {
+	it('accepts whole numbers as text or number and refuses the rest', () => {
+		expect(listIdSchema.parse(42)).toBe('42');
+		expect(listIdSchema.parse(' 7 ')).toBe('7');
+		expect(listIdSchema.safeParse('abc').success).toBe(false);
+		expect(listIdSchema.safeParse('').success).toBe(false);
+	});
+});

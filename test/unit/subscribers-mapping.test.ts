@@ -1,0 +1,39 @@
+import { rowOutcomes } from '../../src/mapping/subscribers';
+
+import type { SubscriberRow } from '../../src/schemas/lists';
+
+const rows: SubscriberRow[] = [{ email: 'a@x.io' }, { id: 's2', email: 'b@x.io' }, { email: 'c@x.io' }, { id: 's4', email: 'd@x.io' }];
+
+describe('rowOutcomes', () => {
+	it('marks failures by index and the rest added when nothing was updated', () => {
+		const { outcomes, unmatchedErrors } = rowOutcomes(rows, {
+			subscriberAdded: 3,
+			subscriberUpdated: 0,
+			subscribersError: [{ index: 2, column: 'email', code: 'UNIQUE_VALUE_DUPLICATED', message: 'email already exists' }],
+		});
+		expect(outcomes.map((o) => o.status)).toEqual(['added', 'added', 'failed', 'added']);
+		expect(outcomes[2].error).toMatchObject({ message: 'email already exists', column: 'email', code: 'UNIQUE_VALUE_DUPLICATED' });
+		expect(unmatchedErrors).toEqual([]);
+	});
+
+	it('tells updated from added when the keyed rows account for the update count', () => {
+		const { outcomes } = rowOutcomes(rows, { subscriberAdded: 2, subscriberUpdated: 2, subscribersError: [] });
+		expect(outcomes.map((o) => o.status)).toEqual(['added', 'updated', 'added', 'updated']);
+	});
+
+	it('says addedOrUpdated when the counts do not allow telling', () => {
+		const { outcomes } = rowOutcomes(rows, { subscriberAdded: 3, subscriberUpdated: 1, subscribersError: [] });
+		expect(new Set(outcomes.map((o) => o.status))).toEqual(new Set(['addedOrUpdated']));
+	});
+
+	it('matches errors by line, id or content when they carry no index, and keeps unmatched ones', () => {
+		const { outcomes, unmatchedErrors } = rowOutcomes(rows, {
+			subscriberAdded: 0,
+			subscriberUpdated: 1,
+			subscribersError: [{ line: 1, message: 'first' }, { subscriberId: 's4', message: 'by id' }, { row: { email: 'c@x.io' }, message: 'by content' }, { message: 'mystery' }],
+		});
+		expect(outcomes.map((o) => o.status)).toEqual(['failed', 'updated', 'failed', 'failed']);
+		expect(outcomes.map((o) => o.error?.message)).toEqual(['first', undefined, 'by content', 'by id']);
+		expect(unmatchedErrors.map((e) => e.message)).toEqual(['mystery']);
+	});
+});
