@@ -3,9 +3,12 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { baseUrlExpression } from '../../src/transport';
 import { audienceMessagingApiTest } from './methods/credentialTest';
-import { searchLists } from './methods/listSearch';
+import { searchLists, searchWalletTemplates } from './methods/listSearch';
+import { blacklistFields, blacklistOperations } from './resources/blacklist';
 import { createListFromCsv, listFields, listOperations } from './resources/list';
 import { addManySubscribers, subscriberFields, subscriberOperations } from './resources/subscriber';
+import { createWalletPasses, walletPassFields, walletPassOperations } from './resources/walletPass';
+import { walletTemplateFields, walletTemplateOperations } from './resources/walletTemplate';
 
 export class AudienceMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -15,7 +18,7 @@ export class AudienceMessaging implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage subscriber lists and subscribers of the audience messaging platform',
+		description: 'Manage subscriber lists, wallet passes and per-sender blacklists of the audience messaging platform',
 		defaults: { name: 'Audience Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -33,8 +36,11 @@ export class AudienceMessaging implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Blacklist', value: 'blacklist' },
 					{ name: 'List', value: 'list' },
 					{ name: 'Subscriber', value: 'subscriber' },
+					{ name: 'Wallet Pass', value: 'walletPass' },
+					{ name: 'Wallet Template', value: 'walletTemplate' },
 				],
 				default: 'list',
 			},
@@ -42,16 +48,23 @@ export class AudienceMessaging implements INodeType {
 			...listFields,
 			subscriberOperations,
 			...subscriberFields,
+			walletPassOperations,
+			...walletPassFields,
+			walletTemplateOperations,
+			...walletTemplateFields,
+			blacklistOperations,
+			...blacklistFields,
 		],
 	};
 
 	methods = {
-		listSearch: { searchLists },
+		listSearch: { searchLists, searchWalletTemplates },
 		credentialTest: { audienceMessagingApiTest },
 	};
 
 	customOperations = {
 		list: { createFromCsv: createListFromCsv },
 		subscriber: { addMany: addManySubscribers },
+		walletPass: { create: createWalletPasses },
 	};
 }

@@ -2,53 +2,11 @@
  * The package as users get it: packed, npm-installed into ~/.n8n/nodes of a throwaway n8n
  * 2.x user folder, a credential imported, workflows run by the n8n CLI against the sandbox.
  */
-import type { Sandbox } from '../sandbox';
-import { startSandbox } from '../sandbox';
-import {
-	createUserFolder,
-	ensureRuntime,
-	executeBatch,
-	executeWorkflow,
-	importCredentials,
-	importWorkflows,
-	installCommunityPackage,
-	nodeItems,
-	packPackage,
-} from './n8n-harness';
-import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
+import { executeBatch, executeWorkflow, nodeItems } from './n8n-harness';
+import { API_KEY, audienceNode as audience, chain, codeNode as code, manualTrigger as trigger, nodeAt as position, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(300_000);
 
-const API_KEY = 'e2e-key-4d1c0b';
-const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
-const CREDENTIAL = { audienceMessagingApi: { id: 'amSandboxCred1', name: 'Audience Messaging sandbox' } };
-
-let sandbox: Sandbox;
-let folder: N8nUserFolder;
-let installed: InstalledPackage;
-
-const position = (i: number): [number, number] => [i * 220, 0];
-const trigger = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: position(0), parameters: {} };
-const chain = (...names: string[]) =>
-	Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
-const audience = (name: string, i: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
-	id: `am-${i}`,
-	name,
-	type: NODE_TYPE,
-	typeVersion: 1,
-	position: position(i),
-	credentials: CREDENTIAL,
-	parameters,
-	...extra,
-});
-const code = (name: string, i: number, jsCode: string) => ({
-	id: `code-${i}`,
-	name,
-	type: 'n8n-nodes-base.code',
-	typeVersion: 2,
-	position: position(i),
-	parameters: { jsCode },
-});
 const listFrom = (node: string) => ({ __rl: true, mode: 'id', value: `={{ $('${node}').first().json.id }}` });
 
 /** Create a list, add members from items (one repeats a unique e-mail), read them back. */
@@ -110,35 +68,17 @@ const unknownListWorkflow = {
 	connections: chain('Start', 'Get Unknown'),
 };
 
-beforeAll(async () => {
-	await ensureRuntime();
-	sandbox = await startSandbox({ apiKey: API_KEY });
-	folder = await createUserFolder('am-e2e-lists-');
-	installed = await installCommunityPackage(folder, await packPackage());
-	await importCredentials(folder, [
-		{
-			...CREDENTIAL.audienceMessagingApi,
-			type: 'audienceMessagingApi',
-			data: { apiKey: API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
-		},
-	]);
-	await importWorkflows(folder, [membersWorkflow, csvWorkflow, unknownListWorkflow]);
-});
-
-afterAll(async () => {
-	await sandbox?.close();
-	await folder?.cleanup();
-});
+const ctx = usePackageInN8n('am-e2e-lists-', () => [membersWorkflow, csvWorkflow, unknownListWorkflow]);
 
 it('is installed from the packed tarball like a community package', () => {
-	expect(installed.name).toBe('n8n-nodes-audience-messaging');
-	expect(installed.dir).toContain(`${folder.nodesDir}/node_modules/n8n-nodes-audience-messaging`);
+	expect(ctx.installed.name).toBe('n8n-nodes-audience-messaging');
+	expect(ctx.installed.dir).toContain(`${ctx.folder.nodesDir}/node_modules/n8n-nodes-audience-messaging`);
 });
 
 describe('workflows run by the n8n CLI', () => {
 	let results: Awaited<ReturnType<typeof executeBatch>>;
 	beforeAll(async () => {
-		results = await executeBatch(folder, [membersWorkflow.id, csvWorkflow.id]);
+		results = await executeBatch(ctx.folder, [membersWorkflow.id, csvWorkflow.id]);
 	});
 
 	it('creates a list, adds members from items in bulk and reads them back', () => {
@@ -158,7 +98,7 @@ describe('workflows run by the n8n CLI', () => {
 			['alan@example.com', 'free'],
 			['grace@example.com', 'pro'],
 		]);
-		const bulk = sandbox.requests.filter((r) => r.path === `/audience/v3/lists/${String(list.json.id)}/subscribers/bulk`);
+		const bulk = ctx.sandbox.requests.filter((r) => r.path === `/audience/v3/lists/${String(list.json.id)}/subscribers/bulk`);
 		expect(bulk.map((r) => (r.body as unknown[]).length)).toEqual([3, 1]);
 		expect(bulk.every((r) => r.headers.authorization === `Bearer ${API_KEY}`)).toBe(true);
 	});
@@ -169,7 +109,7 @@ describe('workflows run by the n8n CLI', () => {
 		const runData = result.runData!;
 		const [created] = nodeItems(runData, 'Create From CSV');
 		expect(created.json).toMatchObject({ name: 'E2E CSV', size: 2, trackLastActivity: true });
-		const upload = sandbox.requests.find((r) => r.method === 'POST' && r.query.name === 'E2E CSV');
+		const upload = ctx.sandbox.requests.find((r) => r.method === 'POST' && r.query.name === 'E2E CSV');
 		expect(upload?.query).toEqual({ name: 'E2E CSV', trackLastActivity: 'true' });
 		expect(upload?.parts?.map((p) => [p.name, p.filename, p.contentType])).toEqual([['csvFile', 'people.csv', 'text/csv']]);
 		// n8n's Convert to File writes a byte-order mark; the file goes out exactly as n8n made it.
@@ -188,7 +128,7 @@ describe('workflows run by the n8n CLI', () => {
 });
 
 it('stops a workflow on an unknown list with the platform 404 naming it', async () => {
-	const result = await executeWorkflow(folder, unknownListWorkflow.id);
+	const result = await executeWorkflow(ctx.folder, unknownListWorkflow.id);
 	expect(result.status).toBe('error');
 	expect(result.error?.message).toContain('987654');
 	expect(result.error?.message).toContain('[HTTP 404]');

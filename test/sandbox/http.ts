@@ -20,9 +20,19 @@ export interface Reply {
 	status: number;
 	body: Record<string, unknown>;
 	headers?: Record<string, string>;
+	/** A non-JSON answer (a file download): sent as is instead of `body`, without `meta`. */
+	file?: { contentType: string; content: Buffer };
 }
 
 export const data = (value: unknown, status = 200): Reply => ({ status, body: { data: value } });
+
+/** 200 with a file body; `filename` becomes an attachment Content-Disposition. */
+export const fileReply = (contentType: string, content: Buffer, filename?: string): Reply => ({
+	status: 200,
+	body: {},
+	file: { contentType, content },
+	headers: filename ? { 'content-disposition': `attachment; filename="${filename}"` } : {},
+});
 
 export const errorReply = (error: HttpError): Reply => ({
 	status: error.status,

@@ -5,6 +5,8 @@ export type { SubscriberError, ImportResult } from './subscriber-import';
 export type { ListInput } from './lists';
 export { DEFAULT_TEMPLATES, TEMPLATE_FIELDS } from './wallet';
 export type { WalletTemplate, WalletTemplateInput, TemplateField } from './wallet';
+export { PASS_BATCH_MAX, PASS_PLACES } from './wallet-passes';
+export type { PassError, PassErrorCode, PassField, PassPlace, PassResult, WalletPass } from './wallet-passes';
 export { BLACKLIST_TYPES } from './blacklist';
 export type { BlacklistEntry, BlacklistEntryData, BlacklistInput, BlacklistType } from './blacklist';
 export { HttpError } from './http';

@@ -126,15 +126,18 @@ describe('admin endpoints', () => {
 	it('resets state', async () => {
 		sandbox.seedList({ name: 'L', rows: [{ email: 'a@x.io' }] });
 		sandbox.seedTemplate({ serial: 'tpl-extra', name: 'Extra' });
+		sandbox.seedPass('tpl-extra', 'r1');
 		sandbox.seedBlacklist({ to: '+33612345678', reason: 'UNSUBSCRIBED', type: 'SMS', from: 'ACME' });
 		expect(await (await admin('GET', '/state')).json()).toEqual({
 			lists: [expect.objectContaining({ id: 1, name: 'L', subscribers: [expect.objectContaining({ email: 'a@x.io' })] })],
 			walletTemplates: [...DEFAULT_TEMPLATES, expect.objectContaining({ serial: 'tpl-extra' })],
+			walletPasses: [expect.objectContaining({ serial: 'tpl-extra', recipientId: 'r1', fields: [] })],
 			blacklist: [expect.objectContaining({ to: '+33612345678', type: 'SMS', from: 'ACME', listType: 'BLACK' })],
 		});
 		expect((await admin('POST', '/reset')).status).toBe(200);
 		expect(sandbox.allLists()).toEqual([]);
 		expect(sandbox.walletTemplates()).toEqual(DEFAULT_TEMPLATES);
+		expect(sandbox.walletPasses()).toEqual([]);
 		expect(sandbox.blacklistEntries()).toEqual([]);
 		expect(sandbox.requests).toEqual([]);
 	});

@@ -74,7 +74,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (body.state === 'unread') await body.drain();
 		record.status = reply.status;
 		const aborted = body.state === 'aborted';
-		sendJson(res, reply.status, { meta: meta(), ...reply.body }, { ...reply.headers, ...(aborted && { connection: 'close' }) });
+		const headers = { ...reply.headers, ...(aborted && { connection: 'close' }) };
+		if (reply.file) sendFile(res, reply.status, reply.file, headers);
+		else sendJson(res, reply.status, { meta: meta(), ...reply.body }, headers);
 		if (aborted) body.discardRest();
 	}
 
@@ -93,7 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		if (route === `GET ${ADMIN_PREFIX}/state`) {
 			const state = lists.store.all().map((list) => ({ ...list.toData(), subscribers: list.records() }));
-			return sendJson(res, 200, { lists: state, walletTemplates: wallet.all(), blacklist: blacklist.all() });
+			return sendJson(res, 200, { lists: state, walletTemplates: wallet.all(), walletPasses: wallet.allPasses(), blacklist: blacklist.all() });
 		}
 		sendJson(res, 404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: `No such admin endpoint: ${route}` } });
 	}
@@ -105,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 	const { port } = server.address() as AddressInfo;
 	const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
 	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+	wallet.origin = url;
 	const urls = { url, listsBaseUrl: `${url}/audience/v3`, walletBaseUrl: `${url}/wallet`, baseUrl: `${url}/messaging` };
 
 	return {
@@ -127,6 +130,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		seedList: (input) => lists.createFromJson({ columns: [], rows: [], ...input }),
 		walletTemplates: () => wallet.all(),
 		seedTemplate: (input) => wallet.seed(input),
+		walletPasses: (serial) => wallet.allPasses(serial),
+		seedPass: (serial, recipientId, fields) => wallet.seedPass(serial, recipientId, fields),
 		isBlacklisted: (from, type, to) => blacklist.isBlacklisted(from, type, to),
 		blacklistEntries: () => blacklist.all(),
 		seedBlacklist: (input) => blacklist.upsert(input),
@@ -160,4 +165,10 @@ function sendJson(res: ServerResponse, status: number, payload: unknown, headers
 	const text = JSON.stringify(payload);
 	res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
 	res.end(text);
+}
+
+function sendFile(res: ServerResponse, status: number, file: { contentType: string; content: Buffer }, headers: Record<string, string> = {}): void {
+	if (res.headersSent || res.destroyed) return;
+	res.writeHead(status, { ...headers, 'content-type': file.contentType, 'content-length': file.content.length });
+	res.end(file.content);
 }

@@ -2,6 +2,7 @@ import type { ListData, SubscriberRecord } from './list-store';
 import type { ListInput } from './lists';
 import type { BlacklistEntry, BlacklistInput } from './blacklist';
 import type { WalletTemplate, WalletTemplateInput } from './wallet';
+import type { PassField, WalletPass } from './wallet-passes';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */
@@ -70,6 +71,14 @@ export interface Sandbox {
 	walletTemplates(): WalletTemplate[];
 	/** Adds a wallet template until the next reset(); throws HttpError on invalid input or a duplicate serial. */
 	seedTemplate(input: WalletTemplateInput): WalletTemplate;
+	/** Stored wallet passes (fields exactly as received) in creation order; only those of `serial` when given. */
+	walletPasses(serial?: string): WalletPass[];
+	/**
+	 * Creates a pass without HTTP and without recording (field rules of the batch request, default no
+	 * fields); throws HttpError on an unknown template (404), invalid input, an unknown place or a
+	 * recipient that already has a pass of the template (400).
+	 */
+	seedPass(serial: string, recipientId: string, fields?: PassField[]): WalletPass;
 	/** Whether `to` is on the blacklist of sender `from` for channel `type` (e-mails case-insensitive). */
 	isBlacklisted(from: string, type: string, to: string): boolean;
 	/** Every blacklist entry of every sender, in insertion order. */

@@ -27,3 +27,23 @@ export async function searchLists(this: ILoadOptionsFunctions, filter?: string, 
 		throw error;
 	}
 }
+
+/** Wallet templates of the account for the template picker (GET /v2/wallet/templates, by name). */
+export async function searchWalletTemplates(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+	const page = paginationToken ? Number(paginationToken) : 1;
+	const response = await apiRequest.call(this, {
+		base: 'wallet',
+		method: 'GET',
+		path: '/v2/wallet/templates',
+		qs: { page, limit: 100, sort: '+name', select: 'serial,name' },
+		action: 'list the wallet templates of the account',
+	});
+	const body = response.body as IDataObject;
+	const needle = filter?.toLowerCase();
+	const results = responseItems(body)
+		.filter((template) => !needle || `${String(template.name)} ${String(template.serial)}`.toLowerCase().includes(needle))
+		.map((template) => ({ name: `${String(template.name ?? template.serial)} (${String(template.serial)})`, value: String(template.serial) }));
+	const pagination = body.pagination as IDataObject | undefined;
+	const hasMore = pagination && Number(pagination.page ?? page) < Number(pagination.pages ?? 0);
+	return { results, paginationToken: hasMore ? String(page + 1) : undefined };
+}

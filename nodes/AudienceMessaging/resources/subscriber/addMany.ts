@@ -1,6 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { chunk } from '../../../../src/batching';
 import { InputError } from '../../../../src/errors';
 import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
@@ -10,7 +9,8 @@ import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema
 import type { SubscriberRow } from '../../../../src/schemas/lists';
 import { apiRequest, responseData } from '../../../../src/transport';
 import { listLocator } from '../../shared/descriptions';
-import { errorItem, runPerItem } from '../../shared/execute';
+import { runInBatches } from '../../shared/batches';
+import { runPerItem } from '../../shared/execute';
 import { asFieldError, validated } from '../../shared/hooks';
 import { validatedCsvFile } from '../list/createFromCsv';
 
@@ -159,23 +159,17 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 	);
 }
 
-interface PendingRow {
-	itemIndex: number;
-	listId: string;
-	row: SubscriberRow;
-}
-
 /**
  * "Each input item is a subscriber": every item is validated first, then the rows of each list
  * go out in batches; each item gets one output item (added, updated or failed) paired to it.
  */
 async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const continueOnFail = this.continueOnFail();
-	const output: INodeExecutionData[] = new Array(items.length);
-	const pending: PendingRow[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
+	const options = this.getNodeParameter('options', 0, {}) as { batchSize?: number; keyColumn?: string };
+	const keyColumn = options.keyColumn?.trim() || 'id';
+	return await runInBatches<SubscriberRow>(this, {
+		batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
+		prepare: async (itemIndex) => {
 			const listId = validated(this, itemIndex, labels, () => this.getNodeParameter('listId', itemIndex, undefined, { extractValue: true }), listIdSchema);
 			const columns = String(this.getNodeParameter('columnsToSend', itemIndex, ''))
 				.split(',')
@@ -185,48 +179,32 @@ async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExec
 			if (Object.keys(row).length === 0) {
 				throw asFieldError(this, itemIndex, {}, new InputError('input item', 'it has no fields to send as subscriber columns'));
 			}
-			pending.push({ itemIndex, listId, row });
-		} catch (error) {
-			if (!continueOnFail) throw error;
-			output[itemIndex] = errorItem(error as Error, itemIndex);
-		}
-	}
-	const options = this.getNodeParameter('options', 0, {}) as { batchSize?: number; keyColumn?: string };
-	const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
-	const keyColumn = options.keyColumn?.trim() || 'id';
-	const byList = new Map<string, PendingRow[]>();
-	for (const entry of pending) byList.set(entry.listId, [...(byList.get(entry.listId) ?? []), entry]);
-	for (const [listId, rows] of byList) {
-		for (const batch of chunk(rows, batchSize)) {
-			try {
-				const response = await apiRequest.call(this, {
-					base: 'lists',
-					method: 'POST',
-					path: `/lists/${listId}/subscribers/bulk`,
-					body: batch.map((entry) => entry.row) as IDataObject[],
-					itemIndex: batch[0].itemIndex,
-					action: `add ${batch.length} subscribers to list ${listId}`,
-				});
-				const result = bulkSubscribersResultSchema.parse(responseData(response.body));
-				const { outcomes, unmatchedErrors } = rowOutcomes(batch.map((entry) => entry.row), result, keyColumn);
-				batch.forEach((entry, position) => {
-					const outcome = outcomes[position];
-					output[entry.itemIndex] = {
-						json: {
-							status: outcome.status,
-							listId,
-							subscriber: entry.row,
-							...(outcome.error ? { error: outcome.error as unknown as IDataObject } : {}),
-							...(unmatchedErrors.length ? { batchErrors: unmatchedErrors as unknown as IDataObject[] } : {}),
-						},
-						pairedItem: { item: entry.itemIndex },
-					};
-				});
-			} catch (error) {
-				if (!continueOnFail) throw error;
-				for (const entry of batch) output[entry.itemIndex] = errorItem(error as Error, entry.itemIndex);
-			}
-		}
-	}
-	return [output];
+			return { group: listId, value: row };
+		},
+		send: async (listId, batch) => {
+			const rows = batch.map((entry) => entry.value);
+			const response = await apiRequest.call(this, {
+				base: 'lists',
+				method: 'POST',
+				path: `/lists/${listId}/subscribers/bulk`,
+				body: rows as IDataObject[],
+				itemIndex: batch[0].itemIndex,
+				action: `add ${batch.length} subscribers to list ${listId}`,
+			});
+			const result = bulkSubscribersResultSchema.parse(responseData(response.body));
+			const { outcomes, unmatchedErrors } = rowOutcomes(rows, result, keyColumn);
+			return new Map(
+				batch.map((entry, position): [number, IDataObject] => [
+					entry.itemIndex,
+					{
+						status: outcomes[position].status,
+						listId,
+						subscriber: entry.value,
+						...(outcomes[position].error ? { error: outcomes[position].error as unknown as IDataObject } : {}),
+						...(unmatchedErrors.length ? { batchErrors: unmatchedErrors as unknown as IDataObject[] } : {}),
+					},
+				]),
+			);
+		},
+	});
 }

@@ -22,6 +22,5 @@ export const getManySubscribersFields: INodeProperties[] = [
 		default: 50,
 		description: 'Max number of results to return',
 		displayOptions: { show: { ...show, returnAll: [false] } },
-		routing: { output: { maxResults: '={{ $value }}' } },
 	},
 ];

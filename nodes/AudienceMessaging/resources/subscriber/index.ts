@@ -1,34 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { confirmation, listIdOf, throwOnPlatformError, validListId } from '../../shared/hooks';
-import { outputItems } from '../../shared/output';
+import { pageByPage } from '../../shared/pagination';
 import { addManySubscribersFields } from './addMany';
 import { deleteSubscriberFields } from './delete';
 import { getManySubscribersFields } from './getMany';
 
 export { addManySubscribers } from './addMany';
 
+/** GET /lists/{listId}/subscribers takes page/limit (the sandbox's choice where the spec shows none). */
 const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 1000;
-const pagination = '$response.body.pagination';
-
-/**
- * Pages of GET /lists/{listId}/subscribers (page/limit and `pagination`, the sandbox's choice
- * where the spec shows none); stops at the last page, or once Limit subscribers were fetched.
- * A response without `pagination` is taken as the only page.
- */
-const subscriberPages = {
-	type: 'generic' as const,
-	properties: {
-		continue: `={{ !!($response.body && ${pagination}) && Number(${pagination}.page) < Number(${pagination}.pages) && ($parameter.returnAll || Number(${pagination}.page) * Number(${pagination}.limit) < $parameter.limit) }}`,
-		request: {
-			qs: {
-				page: `={{ ($response.body && ${pagination}) ? Number(${pagination}.page) + 1 : 1 }}`,
-				limit: `={{ $parameter.returnAll ? ${PAGE_SIZE} : Math.min($parameter.limit, ${MAX_PAGE_SIZE}) }}`,
-			},
-		},
-	},
-};
 
 export const subscriberOperations: INodeProperties = {
 	displayName: 'Operation',
@@ -72,8 +54,7 @@ export const subscriberOperations: INodeProperties = {
 			routing: {
 				request: { method: 'GET' },
 				send: { preSend: [validListId], paginate: true },
-				operations: { pagination: subscriberPages },
-				output: { postReceive: [throwOnPlatformError, outputItems] },
+				operations: { pagination: pageByPage(PAGE_SIZE, MAX_PAGE_SIZE) },
 			},
 		},
 	],

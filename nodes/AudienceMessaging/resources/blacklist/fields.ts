@@ -1,0 +1,82 @@
+import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
+import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
+
+export const blacklistLabels = {
+	to: 'Recipient',
+	from: 'Sender',
+	reason: 'Reason',
+	type: 'Channel',
+};
+
+/** The parameters both operations share, read for the current item. */
+export function blacklistParameters(context: IExecuteSingleFunctions): BlacklistParameters {
+	return {
+		channel: context.getNodeParameter('channel') as string,
+		from: context.getNodeParameter('from', ''),
+		to: context.getNodeParameter('to', ''),
+		reason: context.getNodeParameter('reason', REASON_UNSUBSCRIBED) as string,
+		customReason: context.getNodeParameter('customReason', '') as string,
+	};
+}
+
+const show = { resource: ['blacklist'] };
+
+export const blacklistFields: INodeProperties[] = [
+	{
+		displayName: 'Channel',
+		name: 'channel',
+		type: 'options',
+		default: 'SMS',
+		description: 'Each sender has its own blacklist per channel',
+		displayOptions: { show },
+		options: [
+			{ name: 'Chat App', value: 'CHATAPP' },
+			{ name: 'Email', value: 'EMAIL' },
+			{ name: 'RCS', value: 'RCS' },
+			{ name: 'SMS', value: 'SMS' },
+		],
+	},
+	{
+		displayName: 'Sender',
+		name: 'from',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. 33612345678 or news@example.com',
+		description: 'The sender identity on this channel (phone number, sender name or e-mail address) whose blacklist is used',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Recipient',
+		name: 'to',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +33 6 12 34 56 78',
+		description: 'E-mail address for Email; phone number with country code otherwise (spaces, dashes and 00 are accepted and sent as E.164)',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Reason',
+		name: 'reason',
+		type: 'options',
+		default: REASON_UNSUBSCRIBED,
+		displayOptions: { show: { ...show, operation: ['add'] } },
+		options: [
+			{ name: 'Unsubscribed', value: REASON_UNSUBSCRIBED },
+			{ name: 'Other (Type It)', value: 'custom' },
+		],
+	},
+	{
+		displayName: 'Other Reason',
+		name: 'customReason',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. COMPLAINT',
+		description: 'Free text stored with the entry',
+		displayOptions: { show: { ...show, operation: ['add'], reason: ['custom'] } },
+	},
+];

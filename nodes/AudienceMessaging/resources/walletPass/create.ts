@@ -1,0 +1,181 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { passFromParameters, passOutcomes } from '../../../../src/mapping/wallet';
+import type { PassFieldParameter } from '../../../../src/mapping/wallet';
+import { PASS_PLACE_BACK, passBatchResultSchema, passSchema, templateSerialSchema } from '../../../../src/schemas/wallet';
+import type { Pass } from '../../../../src/schemas/wallet';
+import { apiRequest } from '../../../../src/transport';
+import { runInBatches } from '../../shared/batches';
+import { fieldError } from '../../../../src/errors';
+import { validated } from '../../shared/hooks';
+
+const show = { resource: ['walletPass'], operation: ['create'] };
+
+export const DEFAULT_PASS_BATCH_SIZE = 100;
+
+const labels = {
+	'': 'Template',
+	recipientId: 'Recipient ID',
+	'uniqueValues.fields': 'Fields',
+	'uniqueValues.fields.place': 'Fields › Place',
+	'uniqueValues.fields.value': 'Fields › Value',
+	'uniqueValues.fields.label': 'Fields › Label',
+};
+
+export const createWalletPassFields: INodeProperties[] = [
+	{
+		displayName: 'Template',
+		name: 'templateSerial',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: true,
+		description: 'The wallet template the pass is made from',
+		displayOptions: { show },
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a template...',
+				typeOptions: { searchListMethod: 'searchWalletTemplates', searchable: true },
+			},
+			{
+				displayName: 'By Serial',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. tpl-gold-member',
+			},
+		],
+	},
+	{
+		displayName: 'Recipient ID',
+		name: 'recipientId',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. {{ $json.email }}',
+		description: 'Identifies the pass holder; each pass of a template needs a different one',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Fields',
+		name: 'fields',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Values of the template fields set as Unique (personalised per pass)',
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' },
+					{
+						displayName: 'Place',
+						name: 'place',
+						type: 'options',
+						default: PASS_PLACE_BACK,
+						description: 'Where the field sits on the pass',
+						options: [
+							{ name: 'Back of the Pass', value: PASS_PLACE_BACK },
+							{ name: 'Other (Type It)', value: 'custom' },
+						],
+					},
+					{
+						displayName: 'Other Place',
+						name: 'customPlace',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. AUXILIARY',
+						description: 'Placement name as the platform knows it; the documentation names only BACK',
+						displayOptions: { show: { place: ['custom'] } },
+					},
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. <a href="https://example.com/members/42">Your member page</a>',
+						description: 'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: DEFAULT_PASS_BATCH_SIZE,
+				description: 'Max number of passes sent in one batch request',
+			},
+		],
+	},
+];
+
+/**
+ * Wallet Pass > Create: each input item is one pass; passes go out in batches per template
+ * (POST /v2/wallet/templates/{serial}/passes/batch) and come back as { recipientId, url },
+ * matched to their item by recipientId.
+ */
+export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const options = this.getNodeParameter('options', 0, {}) as { batchSize?: number };
+	return await runInBatches<Pass>(this, {
+		batchSize: options.batchSize ?? DEFAULT_PASS_BATCH_SIZE,
+		prepare: async (itemIndex) => {
+			const serial = validated(this, itemIndex, labels, () => this.getNodeParameter('templateSerial', itemIndex, undefined, { extractValue: true }), templateSerialSchema);
+			const fields = (this.getNodeParameter('fields', itemIndex, {}) as { field?: PassFieldParameter[] }).field ?? [];
+			const pass = validated(this, itemIndex, labels, () => passFromParameters(this.getNodeParameter('recipientId', itemIndex, ''), fields), passSchema);
+			return { group: serial, value: pass };
+		},
+		crossCheck: (entries) => {
+			const errors = new Map<number, Error>();
+			const firstSeen = new Map<string, number>();
+			for (const { itemIndex, value } of entries) {
+				const key = value.recipientId;
+				const first = firstSeen.get(key);
+				if (first === undefined) firstSeen.set(key, itemIndex);
+				else errors.set(itemIndex, fieldError(this.getNode(), itemIndex, 'Recipient ID', `"${key}" is already the recipient of item ${first}; each pass needs a different recipient ID`));
+			}
+			return errors;
+		},
+		send: async (serial, batch) => {
+			const passes = batch.map((entry) => entry.value);
+			const response = await apiRequest.call(this, {
+				base: 'wallet',
+				method: 'POST',
+				path: `/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch`,
+				body: { items: passes } as unknown as IDataObject,
+				headers: { 'Content-Type': 'application/json;charset=UTF-8' },
+				itemIndex: batch[0].itemIndex,
+				action: `create ${passes.length} passes of wallet template ${serial}`,
+			});
+			const outcomes = passOutcomes(passes, passBatchResultSchema.parse(response.body ?? {}));
+			return new Map(
+				batch.map(({ itemIndex, value }): [number, IDataObject | Error] => {
+					const outcome = outcomes.get(value.recipientId) ?? {};
+					if (outcome.url) return [itemIndex, { recipientId: value.recipientId, url: outcome.url, templateSerial: serial }];
+					return [
+						itemIndex,
+						new NodeOperationError(this.getNode(), `The platform did not create the pass of recipient "${value.recipientId}": ${outcome.error}`, {
+							itemIndex,
+							description: 'The other passes of the batch were still created.',
+						}),
+					];
+				}),
+			);
+		},
+	});
+}

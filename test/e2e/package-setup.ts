@@ -1,0 +1,75 @@
+/**
+ * Shared set-up of the package end-to-end tests: the sandbox, a throwaway n8n user folder with
+ * the packed package npm-installed into ~/.n8n/nodes, a credential pointing at the sandbox,
+ * and small builders for workflow JSON.
+ */
+import { startSandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+import { createUserFolder, ensureRuntime, importCredentials, importWorkflows, installCommunityPackage, packPackage } from './n8n-harness';
+import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
+
+export const API_KEY = 'e2e-key-4d1c0b';
+export const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
+export const CREDENTIAL = { audienceMessagingApi: { id: 'amSandboxCred1', name: 'Audience Messaging sandbox' } };
+
+export interface PackageInN8n {
+	sandbox: Sandbox;
+	folder: N8nUserFolder;
+	installed: InstalledPackage;
+}
+
+/** Registers beforeAll/afterAll that install the package into a fresh n8n and import the workflows. */
+export function usePackageInN8n(prefix: string, workflows: () => object[]): PackageInN8n {
+	const context = {} as PackageInN8n;
+	beforeAll(async () => {
+		await ensureRuntime();
+		context.sandbox = await startSandbox({ apiKey: API_KEY });
+		context.folder = await createUserFolder(prefix);
+		context.installed = await installCommunityPackage(context.folder, await packPackage());
+		const { sandbox } = context;
+		await importCredentials(context.folder, [
+			{
+				...CREDENTIAL.audienceMessagingApi,
+				type: 'audienceMessagingApi',
+				data: { apiKey: API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
+			},
+		]);
+		await importWorkflows(context.folder, workflows());
+	});
+	afterAll(async () => {
+		await context.sandbox?.close();
+		await context.folder?.cleanup();
+	});
+	return context;
+}
+
+const position = (i: number): [number, number] => [i * 220, 0];
+
+export const manualTrigger = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: position(0), parameters: {} };
+
+/** Connections of nodes in a straight line. */
+export const chain = (...names: string[]) =>
+	Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+
+/** An Audience Messaging node using the sandbox credential. */
+export const audienceNode = (name: string, i: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+	id: `am-${i}`,
+	name,
+	type: NODE_TYPE,
+	typeVersion: 1,
+	position: position(i),
+	credentials: CREDENTIAL,
+	parameters,
+	...extra,
+});
+
+export const codeNode = (name: string, i: number, jsCode: string) => ({
+	id: `code-${i}`,
+	name,
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	position: position(i),
+	parameters: { jsCode },
+});
+
+export const nodeAt = position;

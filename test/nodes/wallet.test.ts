@@ -1,0 +1,174 @@
+import { NodeApiError } from 'n8n-workflow';
+
+import { callListSearch } from '../helpers/n8n';
+import { API_KEY, expectNoKey, node, outputOf, run, useSandbox } from './context';
+
+const ctx = useSandbox();
+
+const template = (value: string) => ({ __rl: true, mode: 'id', value });
+
+describe('Wallet Template > Get Many', () => {
+	it('sends limit, sort built from the rules, and select; one item per template', async () => {
+		const output = outputOf(
+			await run(ctx.credentials, {
+				resource: 'walletTemplate',
+				operation: 'getMany',
+				returnAll: false,
+				limit: 2,
+				sort: { rule: [{ field: 'creationDate', direction: 'descending' }, { field: 'name', direction: 'ascending' }] },
+				select: ['serial', 'name'],
+			}),
+		);
+		expect(ctx.sandbox.requests).toHaveLength(1);
+		const request = ctx.sandbox.requests[0];
+		expect(request).toMatchObject({ method: 'GET', path: '/wallet/v2/wallet/templates' });
+		expect(request.query).toEqual({ page: '1', limit: '2', sort: '-creationDate,+name', select: 'serial,name' });
+		expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
+		expect(output.map((i) => i.json)).toEqual([
+			{ serial: 'tpl-classic-member', name: 'Classic member card' },
+			{ serial: 'tpl-gold-member', name: 'Gold member card' },
+		]);
+	});
+
+	it('Return All walks every page of the pagination', async () => {
+		for (let i = 0; i < 250; i++) ctx.sandbox.seedTemplate({ serial: `tpl-${String(i).padStart(3, '0')}`, name: `Template ${i}` });
+		const output = outputOf(await run(ctx.credentials, { resource: 'walletTemplate', operation: 'getMany', returnAll: true }));
+		expect(output).toHaveLength(253);
+		expect(ctx.sandbox.requests.map((r) => `${String(r.query.page)}/${String(r.query.limit)}`)).toEqual(['1/100', '2/100', '3/100']);
+		expect(output[0].json).toEqual(expect.objectContaining({ serial: 'tpl-gold-member', walletPayCompatible: true }));
+	});
+
+	it('a limit above one page takes several pages of the same size', async () => {
+		for (let i = 0; i < 150; i++) ctx.sandbox.seedTemplate({ serial: `tpl-${i}`, name: `Template ${i}` });
+		const output = outputOf(await run(ctx.credentials, { resource: 'walletTemplate', operation: 'getMany', returnAll: false, limit: 120 }));
+		expect(output).toHaveLength(120);
+		expect(new Set(output.map((i) => i.json.serial)).size).toBe(120);
+		expect(ctx.sandbox.requests.map((r) => `${String(r.query.page)}/${String(r.query.limit)}`)).toEqual(['1/100', '2/100']);
+	});
+
+	it('lists templates in the template picker', async () => {
+		const result = await callListSearch(node, 'searchWalletTemplates', ctx.credentials, 'gold');
+		expect(result.results).toEqual([{ name: 'Gold member card (tpl-gold-member)', value: 'tpl-gold-member' }]);
+		expect(ctx.sandbox.requests[0].query).toEqual({ page: '1', limit: '100', sort: '+name', select: 'serial,name' });
+	});
+});
+
+describe('Wallet Pass > Create', () => {
+	const link = '<a href="https://example.com/members/ada?ref=wallet&amp;x=1">Your member page</a>';
+	const passParameters = (extra: Record<string, unknown> = {}) => ({
+		resource: 'walletPass',
+		operation: 'create',
+		templateSerial: template('tpl-gold-member'),
+		recipientId: '={{ $json.email }}',
+		fields: {
+			field: [
+				{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
+				{ place: 'BACK', label: 'Link', value: '={{ $json.link }}' },
+			],
+		},
+		...extra,
+	});
+	const members = ['ada', 'alan', 'grace', 'edsger', 'barbara'].map((name) => ({ json: { email: `${name}@example.com`, name: name.toUpperCase(), link } }));
+
+	it('sends the items in batches and gives every item its own { recipientId, url }', async () => {
+		const result = await run(ctx.credentials, passParameters({ options: { batchSize: 2 } }), members);
+		const output = outputOf(result);
+		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill('POST /wallet/v2/wallet/templates/tpl-gold-member/passes/batch'));
+		expect(ctx.sandbox.requests[0].headers['content-type']).toBe('application/json;charset=UTF-8');
+		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+		expect(ctx.sandbox.requests[0].body).toEqual({
+			items: [
+				{
+					recipientId: 'ada@example.com',
+					uniqueValues: {
+						fields: [
+							{ place: 'BACK', label: 'Member', fixed: false, value: 'ADA' },
+							{ place: 'BACK', label: 'Link', fixed: false, value: link },
+						],
+					},
+				},
+				{
+					recipientId: 'alan@example.com',
+					uniqueValues: {
+						fields: [
+							{ place: 'BACK', label: 'Member', fixed: false, value: 'ALAN' },
+							{ place: 'BACK', label: 'Link', fixed: false, value: link },
+						],
+					},
+				},
+			],
+		});
+		expect(ctx.sandbox.requests.map((r) => (r.body as { items: unknown[] }).items.length)).toEqual([2, 2, 1]);
+		expect(output.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
+		output.forEach((item, index) => {
+			expect(item.json).toEqual({
+				recipientId: members[index].json.email,
+				url: `${ctx.sandbox.walletBaseUrl}/v2/wallet/templates/tpl-gold-member/passes/${encodeURIComponent(members[index].json.email)}/download`,
+				templateSerial: 'tpl-gold-member',
+			});
+		});
+		expect(ctx.sandbox.walletPasses('tpl-gold-member').find((p) => p.recipientId === 'ada@example.com')?.fields[1].value).toBe(link);
+		expectNoKey(result);
+	});
+
+	it('a custom place is sent as typed', async () => {
+		outputOf(
+			await run(
+				ctx.credentials,
+				passParameters({ fields: { field: [{ place: 'custom', customPlace: 'AUXILIARY', label: '', value: 'Gold' }] } }),
+				[members[0]],
+			),
+		);
+		expect((ctx.sandbox.requests[0].body as { items: Array<{ uniqueValues: unknown }> }).items[0].uniqueValues).toEqual({
+			fields: [{ place: 'AUXILIARY', fixed: false, value: 'Gold' }],
+		});
+	});
+
+	it('refuses a missing recipient ID, naming the item, before any request', async () => {
+		const result = await run(ctx.credentials, passParameters(), [members[0], { json: { name: 'No email', link } }]);
+		expect(result.error?.message).toBe('Invalid "Recipient ID" in item 1: a pass needs a recipient ID');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses the same recipient twice in one run, naming both items, before any request', async () => {
+		const result = await run(ctx.credentials, passParameters(), [members[0], members[1], members[0]]);
+		expect(result.error?.message).toBe('Invalid "Recipient ID" in item 2: "ada@example.com" is already the recipient of item 0; each pass needs a different recipient ID');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses a field without a value, naming the item and the field', async () => {
+		const result = await run(ctx.credentials, passParameters({ fields: { field: [{ place: 'BACK', label: 'Member', value: '={{ $json.missing }}' }] } }), [members[0]]);
+		expect(result.error?.message).toBe('Invalid "Fields › Value #1" in item 0: every field needs a value');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('refuses a field without a place', async () => {
+		const result = await run(ctx.credentials, passParameters({ fields: { field: [{ place: 'custom', customPlace: ' ', value: 'x' }] } }), [members[0]]);
+		expect(result.error?.message).toBe('Invalid "Fields › Place #1" in item 0: every field needs a place, for example BACK');
+	});
+
+	it('a pass the platform refuses fails alone: the others are created and reported', async () => {
+		ctx.sandbox.seedPass('tpl-gold-member', 'grace@example.com');
+		const continued = outputOf(await run(ctx.credentials, passParameters(), members, true));
+		expect(continued.map((i) => (i.json.url ? 'created' : 'failed'))).toEqual(['created', 'created', 'failed', 'created', 'created']);
+		expect(continued[2].json.error).toMatch(/^The platform did not create the pass of recipient "grace@example.com": .*already has a pass/);
+		expect(continued[2].pairedItem).toEqual({ item: 2 });
+
+		ctx.sandbox.reset();
+		ctx.sandbox.seedPass('tpl-gold-member', 'grace@example.com');
+		const stopped = await run(ctx.credentials, passParameters({ options: { batchSize: 2 } }), members);
+		expect(stopped.error?.message).toMatch(/grace@example\.com/);
+		expect((stopped.error as unknown as { context: { itemIndex: number } }).context.itemIndex).toBe(2);
+		expect(ctx.sandbox.requests).toHaveLength(3);
+		expect(ctx.sandbox.walletPasses('tpl-gold-member').map((p) => p.recipientId).sort()).toEqual(
+			['ada@example.com', 'alan@example.com', 'barbara@example.com', 'edsger@example.com', 'grace@example.com'],
+		);
+	});
+
+	it('an unknown template fails with 404 naming it', async () => {
+		const result = await run(ctx.credentials, passParameters({ templateSerial: template('tpl-nope') }), [members[0]]);
+		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect((result.error as NodeApiError).httpCode).toBe('404');
+		expect(result.error?.message).toContain('tpl-nope');
+	});
+});
