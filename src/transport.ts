@@ -6,6 +6,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import type { Readable } from 'node:stream';
 
 import { apiError, transportError } from './errors';
@@ -35,6 +36,11 @@ export interface ApiRequest {
 	itemIndex?: number;
 	/** What the request does, in words, for error descriptions ("import the CSV into list 42"). */
 	action?: string;
+	/**
+	 * On 429, wait as the platform's Retry-After says and send again, for at most this long in
+	 * all. Safe because a 429 means the request was refused; nothing else is ever resent.
+	 */
+	rateLimitWaitMs?: number;
 }
 
 export interface ApiResponse {
@@ -65,15 +71,31 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		returnFullResponse: true,
 	};
 	let response: ApiResponse;
-	try {
-		response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as ApiResponse;
-	} catch (error) {
-		throw transportError(this.getNode(), error, `${baseURL}${request.path}`, { itemIndex: request.itemIndex });
+	let waited = 0;
+	for (;;) {
+		try {
+			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as ApiResponse;
+		} catch (error) {
+			throw transportError(this.getNode(), error, `${baseURL}${request.path}`, { itemIndex: request.itemIndex });
+		}
+		const wait = response.statusCode === 429 ? retryAfterMs(response.headers['retry-after']) : undefined;
+		if (wait === undefined || waited + wait > (request.rateLimitWaitMs ?? 0)) break;
+		await sleep(wait);
+		waited += wait;
 	}
 	if (response.statusCode >= 400) {
 		throw apiError(this.getNode(), response, { itemIndex: request.itemIndex, action: request.action });
 	}
 	return response;
+}
+
+/** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
+export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
+	const value = String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
+	if (!value) return undefined;
+	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
+	const date = Date.parse(value);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 /** `data` of a single-object response, tolerating a bare object. */

@@ -6,6 +6,9 @@ import { audienceMessagingApiTest } from './methods/credentialTest';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { blacklistFields, blacklistOperations } from './resources/blacklist';
 import { createListFromCsv, listFields, listOperations } from './resources/list';
+import { messageFields, messageOperations, sendMessages } from './resources/message';
+import { messageTemplateFields, messageTemplateOperations } from './resources/messageTemplate';
+import { senderFields, senderOperations } from './resources/sender';
 import { addManySubscribers, subscriberFields, subscriberOperations } from './resources/subscriber';
 import { createWalletPasses, walletPassFields, walletPassOperations } from './resources/walletPass';
 import { walletTemplateFields, walletTemplateOperations } from './resources/walletTemplate';
@@ -18,7 +21,7 @@ export class AudienceMessaging implements INodeType {
 		group: ['output'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Manage subscriber lists, wallet passes and per-sender blacklists of the audience messaging platform',
+		description: 'Subscriber lists, wallet passes, chat-app messages and per-sender blacklists of the audience messaging platform',
 		defaults: { name: 'Audience Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -38,6 +41,9 @@ export class AudienceMessaging implements INodeType {
 				options: [
 					{ name: 'Blacklist', value: 'blacklist' },
 					{ name: 'List', value: 'list' },
+					{ name: 'Message', value: 'message' },
+					{ name: 'Message Template', value: 'messageTemplate' },
+					{ name: 'Sender', value: 'sender' },
 					{ name: 'Subscriber', value: 'subscriber' },
 					{ name: 'Wallet Pass', value: 'walletPass' },
 					{ name: 'Wallet Template', value: 'walletTemplate' },
@@ -54,6 +60,12 @@ export class AudienceMessaging implements INodeType {
 			...walletTemplateFields,
 			blacklistOperations,
 			...blacklistFields,
+			senderOperations,
+			...senderFields,
+			messageTemplateOperations,
+			...messageTemplateFields,
+			messageOperations,
+			...messageFields,
 		],
 	};
 
@@ -66,5 +78,6 @@ export class AudienceMessaging implements INodeType {
 		list: { createFromCsv: createListFromCsv },
 		subscriber: { addMany: addManySubscribers },
 		walletPass: { create: createWalletPasses },
+		message: { send: sendMessages },
 	};
 }

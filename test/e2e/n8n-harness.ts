@@ -817,3 +817,43 @@ export async function waitForWebhook(
 		await new Promise((r) => setTimeout(r, 250));
 	}
 }
+
+// ------------------------------------------------------------------ executions
+
+export interface RecordedExecution {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	startedAt: string;
+	/** Items each node output on its first run, output 0. */
+	nodeItems: Record<string, Array<Record<string, unknown>>>;
+}
+
+/**
+ * The executions n8n recorded in the folder's SQLite database, oldest first, read with the
+ * runtime's own sqlite3 and flatted (n8n stores run data flatted). Works while n8n runs.
+ */
+export async function listExecutions(folder: N8nUserFolder, workflowId?: string): Promise<RecordedExecution[]> {
+	const rt = getRuntime();
+	const script = `
+		const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/sqlite3'))});
+		const { parse } = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/flatted'))});
+		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
+		db.all('SELECT e.id, e.workflowId, e.status, e.mode, e.startedAt, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id ORDER BY e.id', (error, rows) => {
+			if (error) { console.error(error.message); process.exit(1); }
+			const out = rows.map((row) => {
+				const nodeItems = {};
+				try {
+					const runData = parse(row.data).resultData.runData;
+					for (const [node, runs] of Object.entries(runData)) nodeItems[node] = ((runs[0] && runs[0].data && runs[0].data.main && runs[0].data.main[0]) || []).map((item) => item.json);
+				} catch {}
+				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt: String(row.startedAt), nodeItems };
+			});
+			process.stdout.write(JSON.stringify(out));
+		});`;
+	const result = await runProcess(rt.node, ['-e', script, join(folder.n8nDir, 'database.sqlite')], { cwd: folder.root, env: process.env, timeoutMs: 30_000 });
+	if (result.code !== 0) throw new Error(`reading executions failed: ${result.stderr}`);
+	const executions = JSON.parse(result.stdout) as RecordedExecution[];
+	return workflowId ? executions.filter((execution) => execution.workflowId === workflowId) : executions;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, data, isPlainObject, notFound, queryValue, type Query, type Reply } from './http';
 import type { RequestContext, Router } from './router';
+import type { SandboxClock } from './clock';
 
 export const MESSAGING_PREFIX = '/messaging';
 
@@ -40,6 +41,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export class BlacklistModule {
 	private readonly entries = new Map<string, BlacklistEntry>();
 
+	/** Entry dates come from the sandbox clock when one is given. */
+	constructor(private readonly clock?: SandboxClock) {}
+
 	register(router: Router): void {
 		router
 			.add('POST', `${MESSAGING_PREFIX}/subscribers`, (ctx) => this.add(ctx))
@@ -73,13 +77,25 @@ export class BlacklistModule {
 			existing.reason = reason;
 			return { ...existing };
 		}
-		const entry: BlacklistEntry = { id: randomUUID(), to, reason, date: new Date().toISOString(), type, from, listType: 'BLACK' };
+		const entry: BlacklistEntry = { id: randomUUID(), to, reason, date: (this.clock?.now() ?? new Date()).toISOString(), type, from, listType: 'BLACK' };
 		this.entries.set(key, entry);
 		return { ...entry };
 	}
 
 	isBlacklisted(from: string, type: string, to: string): boolean {
 		return this.entries.has(entryKey(from, type, to));
+	}
+
+	/**
+	 * Whether a chat-app message from the sender with these digits to `to` is stopped: a CHATAPP
+	 * entry whose `from` is the same number once `+`, spaces, dots, dashes and parentheses are
+	 * dropped (`+15550100` and `15550100` match), and whose `to` is exactly `to`.
+	 */
+	isChatappBlacklisted(senderDigits: string, to: string): boolean {
+		for (const entry of this.entries.values()) {
+			if (entry.type === 'CHATAPP' && entry.to === to && entry.from.replace(/[\s().+-]/g, '') === senderDigits) return true;
+		}
+		return false;
 	}
 
 	all(): BlacklistEntry[] {

@@ -86,4 +86,20 @@ describe('cli', () => {
 			rmSync(dir, { recursive: true, force: true });
 		}
 	}, 30_000);
+
+	it('passes the chat-app options and refuses invalid ones', async () => {
+		const { child, firstLine } = startCli(['--quota-exceeded', 'status', '--callback-statuses', 'QUEUE, DEQUEUED, SENT'], { SANDBOX_CALLBACK_MAX_ATTEMPTS: '2' });
+		const urls = JSON.parse(await firstLine);
+		const settings = await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json();
+		expect(settings).toEqual(expect.objectContaining({ quotaExceeded: 'status', callbackStatuses: ['QUEUE', 'DEQUEUED', 'SENT'], callbackMaxAttempts: 2, callbackDelayMs: 20 }));
+		const exit = exited(child);
+		child.kill('SIGTERM');
+		expect(await exit).toEqual({ code: 0, signal: null });
+
+		const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', '--quota-exceeded', 'drop'], { cwd: ROOT });
+		let stderr = '';
+		bad.stderr.on('data', (chunk) => (stderr += chunk));
+		expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
+		expect(stderr).toMatch(/sandbox failed to start: quotaExceeded must be "reject" or "status" \(got "drop"\)/);
+	}, 30_000);
 });

@@ -1,14 +1,19 @@
 /**
  * Runs the sandbox as its own process:
  *   node --import tsx test/sandbox/cli.ts [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
- *     [--templates wallet-templates.json]
- * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES, SANDBOX_TEMPLATES.
+ *     [--templates wallet-templates.json] [--quota-exceeded reject|status] [--callback-statuses QUEUE,DEQUEUED,SENT]
+ *     [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N] [--callback-timeout-ms N]
+ * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES, SANDBOX_TEMPLATES,
+ *   SANDBOX_QUOTA_EXCEEDED, SANDBOX_CALLBACK_STATUSES, SANDBOX_CALLBACK_DELAY_MS, SANDBOX_CALLBACK_MAX_ATTEMPTS,
+ *   SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS.
  * --templates: a JSON file holding an array of wallet templates; it replaces the default ones.
+ * The chat-app flags are the startSandbox options of the same name (all optional).
  * Prints one JSON line with the URLs once listening; SIGINT/SIGTERM close it and exit 0.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server';
+import type { QuotaExceededMode } from './chatapp-messages';
 import type { WalletTemplateInput } from './wallet';
 
 function toNumber(value: string | undefined, name: string): number | undefined {
@@ -30,6 +35,12 @@ function readTemplates(file: string | undefined): WalletTemplateInput[] | undefi
 	return parsed as WalletTemplateInput[];
 }
 
+/** `QUEUE, SENT` → ['QUEUE', 'SENT']; empty → undefined. */
+function list(value: string | undefined): string[] | undefined {
+	if (value === undefined || value.trim() === '') return undefined;
+	return value.split(',').map((item) => item.trim());
+}
+
 async function main(): Promise<void> {
 	const { values } = parseArgs({
 		options: {
@@ -38,6 +49,12 @@ async function main(): Promise<void> {
 			host: { type: 'string' },
 			'csv-max-bytes': { type: 'string' },
 			templates: { type: 'string' },
+			'quota-exceeded': { type: 'string' },
+			'callback-statuses': { type: 'string' },
+			'callback-delay-ms': { type: 'string' },
+			'callback-max-attempts': { type: 'string' },
+			'callback-retry-delay-ms': { type: 'string' },
+			'callback-timeout-ms': { type: 'string' },
 		},
 	});
 	const env = process.env;
@@ -47,6 +64,12 @@ async function main(): Promise<void> {
 		host: (values.host ?? env.SANDBOX_HOST) || undefined,
 		csvMaxBytes: toNumber(values['csv-max-bytes'] ?? env.SANDBOX_CSV_MAX_BYTES, 'csv-max-bytes'),
 		templates: readTemplates(values.templates ?? env.SANDBOX_TEMPLATES),
+		quotaExceeded: ((values['quota-exceeded'] ?? env.SANDBOX_QUOTA_EXCEEDED) || undefined) as QuotaExceededMode | undefined,
+		callbackStatuses: list(values['callback-statuses'] ?? env.SANDBOX_CALLBACK_STATUSES),
+		callbackDelayMs: toNumber(values['callback-delay-ms'] ?? env.SANDBOX_CALLBACK_DELAY_MS, 'callback-delay-ms'),
+		callbackMaxAttempts: toNumber(values['callback-max-attempts'] ?? env.SANDBOX_CALLBACK_MAX_ATTEMPTS, 'callback-max-attempts'),
+		callbackRetryDelayMs: toNumber(values['callback-retry-delay-ms'] ?? env.SANDBOX_CALLBACK_RETRY_DELAY_MS, 'callback-retry-delay-ms'),
+		callbackTimeoutMs: toNumber(values['callback-timeout-ms'] ?? env.SANDBOX_CALLBACK_TIMEOUT_MS, 'callback-timeout-ms'),
 	});
 	const { url, listsBaseUrl, walletBaseUrl, baseUrl } = sandbox;
 	process.stdout.write(`${JSON.stringify({ url, listsBaseUrl, walletBaseUrl, baseUrl })}\n`);

@@ -40,7 +40,8 @@ export const errorReply = (error: HttpError): Reply => ({
 	headers: error.headers,
 });
 
-export const meta = () => ({ timestamp: Date.now(), transactionId: randomUUID() });
+/** `now`: the sandbox clock's time in ms (default the real clock). */
+export const meta = (now = Date.now()) => ({ timestamp: now, transactionId: randomUUID() });
 
 export type Query = Record<string, string | string[]>;
 

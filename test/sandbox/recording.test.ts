@@ -133,6 +133,9 @@ describe('admin endpoints', () => {
 			walletTemplates: [...DEFAULT_TEMPLATES, expect.objectContaining({ serial: 'tpl-extra' })],
 			walletPasses: [expect.objectContaining({ serial: 'tpl-extra', recipientId: 'r1', fields: [] })],
 			blacklist: [expect.objectContaining({ to: '+33612345678', type: 'SMS', from: 'ACME', listType: 'BLACK' })],
+			chatapp: { senders: [], templates: [], messages: [], inbound: [], settings: expect.objectContaining({ quotaExceeded: 'reject' }) },
+			callbacks: [],
+			clock: { now: expect.any(String), offsetMs: 0, frozen: false },
 		});
 		expect((await admin('POST', '/reset')).status).toBe(200);
 		expect(sandbox.allLists()).toEqual([]);

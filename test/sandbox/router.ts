@@ -14,14 +14,14 @@ export interface RequestContext {
 
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
-interface Route {
+interface Route<H> {
 	method: string;
 	segments: string[];
-	handler: Handler;
+	handler: H;
 }
 
-export type RouteMatch =
-	| { kind: 'found'; handler: Handler; params: Record<string, string> }
+export type RouteMatch<H = Handler> =
+	| { kind: 'found'; handler: H; params: Record<string, string> }
 	| { kind: 'method-not-allowed'; allowed: string[] }
 	| { kind: 'not-found' };
 
@@ -36,16 +36,16 @@ const decode = (segment: string) => {
 	}
 };
 
-/** Minimal method + path router; `:name` segments become params. */
-export class Router {
-	private readonly routes: Route[] = [];
+/** Minimal method + path router; `:name` segments become params. `H` is the handler type (API or admin). */
+export class Router<H = Handler> {
+	private readonly routes: Route<H>[] = [];
 
-	add(method: string, pattern: string, handler: Handler): this {
+	add(method: string, pattern: string, handler: H): this {
 		this.routes.push({ method, segments: split(pattern), handler });
 		return this;
 	}
 
-	match(method: string, path: string): RouteMatch {
+	match(method: string, path: string): RouteMatch<H> {
 		const segments = split(path);
 		const allowed: string[] = [];
 		for (const route of this.routes) {

@@ -1,8 +1,11 @@
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AdminRouter, readAdminJson } from './admin';
 import { BodyReader } from './body';
-import { HttpError, errorReply, meta, queryFrom, type Reply } from './http';
+import { HttpError, badRequest, errorReply, isPlainObject, meta, queryFrom, type Reply } from './http';
 import { BlacklistModule } from './blacklist';
+import { ChatappModule } from './chatapp';
+import { SandboxClock } from './clock';
 import { ListsModule } from './lists';
 import { Router } from './router';
 import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
@@ -12,25 +15,55 @@ export const ADMIN_PREFIX = '/__sandbox';
 export const DEFAULT_API_KEY = 'sandbox-key';
 export const DEFAULT_CSV_MAX_BYTES = 200 * 1024 * 1024;
 
-/** A feature area (lists, wallet, blacklist; chat-app later) plugs its routes and state in here. */
+/** A feature area (lists, wallet, blacklist, chat-app) plugs its routes and state in here. */
 export interface SandboxModule {
 	register(router: Router): void;
+	/** Routes under /__sandbox (paths given without the prefix). */
+	registerAdmin?(admin: AdminRouter): void;
 	reset(): void;
+	/** Stops timers and outgoing requests when the sandbox closes. */
+	close?(): void;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
 	const apiKey = options.apiKey ?? DEFAULT_API_KEY;
 	const lists = new ListsModule({ csvMaxBytes: options.csvMaxBytes ?? DEFAULT_CSV_MAX_BYTES });
 	const wallet = new WalletModule(options.templates);
-	const blacklist = new BlacklistModule();
-	const modules: SandboxModule[] = [lists, wallet, blacklist];
+	const clock = new SandboxClock();
+	const blacklist = new BlacklistModule(clock);
+	const chatapp = new ChatappModule(clock, blacklist, {
+		quotaExceeded: options.quotaExceeded,
+		callbackStatuses: options.callbackStatuses,
+		callbackDelayMs: options.callbackDelayMs,
+		callbackMaxAttempts: options.callbackMaxAttempts,
+		callbackRetryDelayMs: options.callbackRetryDelayMs,
+		callbackTimeoutMs: options.callbackTimeoutMs,
+	});
+	const modules: SandboxModule[] = [lists, wallet, blacklist, chatapp];
 	const router = new Router();
-	for (const module of modules) module.register(router);
+	const admin = new AdminRouter();
+	for (const module of modules) {
+		module.register(router);
+		module.registerAdmin?.(admin);
+	}
+	admin
+		.add('GET', '/clock', () => clock.state())
+		.add('POST', '/clock', async (ctx) => {
+			const body = await ctx.json();
+			if (!isPlainObject(body)) throw badRequest('Body must be a JSON object { advanceMs?, freeze? }');
+			const { advanceMs, freeze } = body;
+			if (freeze !== undefined && typeof freeze !== 'boolean') throw badRequest(`freeze must be a boolean (got ${JSON.stringify(freeze)})`);
+			if (advanceMs !== undefined) clock.advance(advanceMs as number);
+			if (freeze === true) clock.freeze();
+			if (freeze === false) clock.unfreeze();
+			return clock.state();
+		});
 
 	const requests: RecordedRequest[] = [];
 	const clearRequests = () => void requests.splice(0);
 	const reset = () => {
 		for (const module of modules) module.reset();
+		clock.reset();
 		clearRequests();
 	};
 
@@ -38,7 +71,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		// Prefixing keeps a path like `//x` a path instead of a protocol-relative host.
 		const url = new URL(`http://sandbox${req.url ?? '/'}`);
 		const admin = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`);
-		const handled = admin ? handleAdmin(req, res, url.pathname) : handleApi(req, res, url);
+		const handled = admin ? handleAdmin(req, res, url.pathname, url.searchParams) : handleApi(req, res, url);
 		handled.catch((error) => {
 			console.error('[sandbox] unhandled error', error);
 			if (!res.headersSent) res.writeHead(500).end();
@@ -76,11 +109,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const aborted = body.state === 'aborted';
 		const headers = { ...reply.headers, ...(aborted && { connection: 'close' }) };
 		if (reply.file) sendFile(res, reply.status, reply.file, headers);
-		else sendJson(res, reply.status, { meta: meta(), ...reply.body }, headers);
+		else sendJson(res, reply.status, { meta: meta(clock.nowMs()), ...reply.body }, headers);
 		if (aborted) body.discardRest();
 	}
 
-	async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+	async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string, searchParams: URLSearchParams): Promise<void> {
 		const route = `${req.method} ${path.replace(/\/$/, '')}`;
 		if (route === `GET ${ADMIN_PREFIX}/health`) return sendJson(res, 200, { status: 'ok', ...urls });
 		if (route === `GET ${ADMIN_PREFIX}/requests`) return sendJson(res, 200, requests);
@@ -95,9 +128,34 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		if (route === `GET ${ADMIN_PREFIX}/state`) {
 			const state = lists.store.all().map((list) => ({ ...list.toData(), subscribers: list.records() }));
-			return sendJson(res, 200, { lists: state, walletTemplates: wallet.all(), walletPasses: wallet.allPasses(), blacklist: blacklist.all() });
+			return sendJson(res, 200, {
+				lists: state,
+				walletTemplates: wallet.all(),
+				walletPasses: wallet.allPasses(),
+				blacklist: blacklist.all(),
+				chatapp: {
+					senders: chatapp.senders.all(),
+					templates: chatapp.templates.all(),
+					messages: chatapp.messages.all(),
+					inbound: chatapp.messages.inboundMessages(),
+					settings: chatapp.config(),
+				},
+				callbacks: chatapp.callbacks.all(),
+				clock: clock.state(),
+			});
 		}
-		sendJson(res, 404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: `No such admin endpoint: ${route}` } });
+		const match = admin.match(req.method ?? 'GET', path.slice(ADMIN_PREFIX.length) || '/');
+		if (match.kind !== 'found') {
+			return sendJson(res, 404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: `No such admin endpoint: ${route}` } });
+		}
+		try {
+			const answer = await match.handler({ params: match.params, query: queryFrom(searchParams), json: () => readAdminJson(req) });
+			sendJson(res, 200, answer ?? null);
+		} catch (error) {
+			const failure = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL_ERROR', `Sandbox error: ${(error as Error)?.message ?? String(error)}`);
+			if (failure.status === 500) console.error('[sandbox] admin handler failed', error);
+			sendJson(res, failure.status, { error: { status: failure.status, code: failure.code, message: failure.message } }, failure.headers);
+		}
 	}
 
 	await new Promise<void>((resolve, reject) => {
@@ -120,6 +178,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		reset,
 		close: () =>
 			new Promise<void>((resolve, reject) => {
+				for (const module of modules) module.close?.();
 				server.close((error) => (error ? reject(error) : resolve()));
 				server.closeAllConnections();
 			}),
@@ -135,6 +194,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		isBlacklisted: (from, type, to) => blacklist.isBlacklisted(from, type, to),
 		blacklistEntries: () => blacklist.all(),
 		seedBlacklist: (input) => blacklist.upsert(input),
+		clock,
+		advanceTime: (ms) => clock.advance(ms),
+		seedSender: (input, opts) => chatapp.seedSender(input, opts),
+		approveSender: (id, opts) => chatapp.approveSender(id, opts),
+		senders: () => chatapp.senders.all(),
+		seedMessageTemplate: (input) => chatapp.templates.seed(input),
+		messageTemplates: () => chatapp.templates.all(),
+		simulateInbound: (user, senderAddress) => chatapp.messages.receive(user, senderAddress),
+		inboundMessages: () => chatapp.messages.inboundMessages(),
+		messages: () => chatapp.messages.all(),
+		callbackDeliveries: (messageId) => chatapp.callbacks.all(messageId),
+		waitForCallbacks: (messageId, opts) => chatapp.callbacks.waitForIdle(messageId, opts?.timeoutMs),
+		chatappSettings: () => chatapp.config(),
+		configureChatapp: (settings) => chatapp.configure(settings),
 	};
 }
 

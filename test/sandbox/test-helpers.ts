@@ -48,3 +48,53 @@ export const expectMeta = (body: { meta?: { timestamp?: unknown; transactionId?:
 	expect(Number.isInteger(body.meta?.timestamp)).toBe(true);
 	expect(typeof body.meta?.transactionId).toBe('string');
 };
+
+export interface ReceivedCallback {
+	body: any;
+	/** What the receiver answered. */
+	status: number;
+	headers: Record<string, string | string[] | undefined>;
+}
+
+export interface Receiver {
+	url: string;
+	port: number;
+	/** Every request received, in arrival order (answered or not). */
+	hits: ReceivedCallback[];
+	close(): Promise<void>;
+}
+
+/**
+ * A tiny HTTP server on loopback that records JSON POSTs and answers `answer(hitIndex)` (default
+ * 200). `port` 0 picks a free one; give a known port to bring a receiver "back up".
+ */
+export async function startReceiver(answer: (index: number, body: any) => number = () => 200, port = 0): Promise<Receiver> {
+	const http = await import('node:http');
+	const hits: ReceivedCallback[] = [];
+	const server = http.createServer((req, res) => {
+		let text = '';
+		req.setEncoding('utf8');
+		req.on('data', (chunk: string) => (text += chunk));
+		req.on('end', () => {
+			const body = text ? JSON.parse(text) : undefined;
+			const status = answer(hits.length, body);
+			hits.push({ body, status, headers: req.headers });
+			res.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+		});
+	});
+	await new Promise<void>((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(port, '127.0.0.1', () => resolve());
+	});
+	const actual = (server.address() as { port: number }).port;
+	return {
+		url: `http://127.0.0.1:${actual}/hook`,
+		port: actual,
+		hits,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}

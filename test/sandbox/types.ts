@@ -1,6 +1,12 @@
 import type { ListData, SubscriberRecord } from './list-store';
 import type { ListInput } from './lists';
 import type { BlacklistEntry, BlacklistInput } from './blacklist';
+import type { CallbackDelivery } from './callbacks';
+import type { ChatappSettings } from './chatapp';
+import type { ChatappMessage, InboundMessage, QuotaExceededMode } from './chatapp-messages';
+import type { ApproveOptions, Sender, SenderInput } from './chatapp-senders';
+import type { MessageTemplate, MessageTemplateInput } from './chatapp-templates';
+import type { SandboxClock } from './clock';
 import type { WalletTemplate, WalletTemplateInput } from './wallet';
 import type { PassField, WalletPass } from './wallet-passes';
 
@@ -15,6 +21,18 @@ export interface SandboxOptions {
 	host?: string;
 	/** Wallet templates present at start and after every reset(); default DEFAULT_TEMPLATES (3 member cards). */
 	templates?: WalletTemplateInput[];
+	/** Chat-app daily quota exceeded: 'reject' (default, 429 QUOTA_EXCEEDED) or 'status' (accepted, status QUOTA_EXCEEDED). */
+	quotaExceeded?: QuotaExceededMode;
+	/** Normal status path of a chat-app message, starting with QUEUE; default QUEUE, DEQUEUED, SENT, DELIVERED, READ. */
+	callbackStatuses?: string[];
+	/** Real ms between two status steps / two events to one URL; default 20. */
+	callbackDelayMs?: number;
+	/** Attempts per event and URL; default 5. */
+	callbackMaxAttempts?: number;
+	/** Real ms before the first retry, doubling; default 200. */
+	callbackRetryDelayMs?: number;
+	/** Real ms an attempt may wait for an answer; default 5000. */
+	callbackTimeoutMs?: number;
 }
 
 export interface RecordedPart {
@@ -85,4 +103,32 @@ export interface Sandbox {
 	blacklistEntries(): BlacklistEntry[];
 	/** POST /subscribers (blacklist) rules without HTTP and without recording; throws HttpError on invalid input. */
 	seedBlacklist(input: BlacklistInput): BlacklistEntry;
+
+	/** The sandbox clock every chat-app time rule and date (and meta.timestamp, blacklist dates) reads. */
+	readonly clock: SandboxClock;
+	/** Moves the sandbox clock forward by `ms`; answers the new time. */
+	advanceTime(ms: number): Date;
+	/** POST /chatapp/senders rules without HTTP; `active: true` approves it at once (default settings). */
+	seedSender(input: SenderInput, options?: { active?: boolean }): Sender;
+	/** PENDING_IMPLEMENTATION → ACTIVE (again allowed); throws HttpError 404 for an unknown id, 400 for bad options. */
+	approveSender(id: string, options?: ApproveOptions): Sender;
+	senders(): Sender[];
+	/** Adds a message template until the next reset(); throws HttpError on invalid input. */
+	seedMessageTemplate(input: MessageTemplateInput): MessageTemplate;
+	messageTemplates(): MessageTemplate[];
+	/** Records a message from `user` (E.164) to the sender at `senderAddress` (digits, `+` allowed), opening 24 h of conversation window. */
+	simulateInbound(user: string, senderAddress: string): InboundMessage;
+	inboundMessages(): InboundMessage[];
+	/** Accepted chat-app messages (request body, status history), in acceptance order. */
+	messages(): ChatappMessage[];
+	/** Every callback delivery attempt, in attempt order (only those of `messageId` when given). */
+	callbackDeliveries(messageId?: string): CallbackDelivery[];
+	/**
+	 * Resolves with the attempts (of `messageId`, or all) once no status step or delivery is pending;
+	 * rejects after `timeoutMs` (default 10000).
+	 */
+	waitForCallbacks(messageId?: string, options?: { timeoutMs?: number }): Promise<CallbackDelivery[]>;
+	chatappSettings(): ChatappSettings;
+	/** Changes chat-app settings until the next reset(); throws HttpError on an invalid one. */
+	configureChatapp(settings: Partial<ChatappSettings>): ChatappSettings;
 }

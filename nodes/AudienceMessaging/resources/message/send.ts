@@ -1,0 +1,292 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { InputError } from '../../../../src/errors';
+import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
+import type { MessageParameters } from '../../../../src/mapping/chatapp';
+import { MEDIA, MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../../../src/schemas/chatapp';
+import type { MediaType, Message } from '../../../../src/schemas/chatapp';
+import { apiRequest, responseData } from '../../../../src/transport';
+import { runPerItem } from '../../shared/execute';
+import { asFieldError, validated } from '../../shared/hooks';
+import { contactFields } from './contacts';
+
+const show = { resource: ['message'], operation: ['send'] };
+const forTypes = (...types: string[]) => ({ show: { ...show, messageType: types } });
+const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
+const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
+
+const labels = {
+	from: 'Sender Phone Number',
+	to: 'Recipient',
+	body: 'Text',
+	text: 'Text',
+	mediaUrl: 'Media URL',
+	externalId: 'Options › External ID',
+	callbacks: 'Options › Callback URLs',
+	contacts: 'Contacts',
+	'contacts.name.formatted_name': 'Contacts › Formatted Name',
+	'contacts.name.first_name': 'Contacts › First or Last Name',
+	'contacts.birthday': 'Contacts › Birthday',
+	'contacts.emails.email': 'Contacts › Emails › Email',
+	'contacts.phones.phone': 'Contacts › Phones › Phone',
+	'contacts.urls.url': 'Contacts › URLs › URL',
+	'location.latitude': 'Latitude',
+	'location.longitude': 'Longitude',
+	'location.name': 'Location Name',
+	'interactive.body.text': 'Body Text',
+	'interactive.action.buttons': 'Buttons',
+	'interactive.action.buttons.reply.id': 'Buttons › ID',
+	'interactive.action.buttons.reply.title': 'Buttons › Title',
+};
+
+const mediaNotice = (type: MediaType): INodeProperties => ({
+	displayName: `The ${type} must be one of ${MEDIA[type].contentTypes.join(', ')}, at most 5 MB after processing, and reachable by the platform at the URL`,
+	name: `${type}Notice`,
+	type: 'notice',
+	default: '',
+	displayOptions: forTypes(type),
+});
+
+export const sendMessageFields: INodeProperties[] = [
+	{
+		displayName: 'Message Type',
+		name: 'messageType',
+		type: 'options',
+		noDataExpression: true,
+		default: 'text',
+		displayOptions: { show },
+		options: [
+			{ name: 'Audio', value: 'audio' },
+			{ name: 'Contacts', value: 'contacts' },
+			{ name: 'Document', value: 'document' },
+			{ name: 'Image', value: 'image' },
+			{ name: 'Interactive (Reply Buttons)', value: 'interactive' },
+			{ name: 'Location', value: 'location' },
+			{ name: 'Text', value: 'text' },
+			{ name: 'Video', value: 'video' },
+		],
+	},
+	{
+		displayName: 'Sender Phone Number',
+		name: 'from',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +1 555 010 0100',
+		description: 'Phone number of an ACTIVE sender; sent as digits only',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Recipient',
+		name: 'to',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +33 6 12 34 56 78',
+		description: 'Phone number with country code; sent in E.164 form. Outside 24 hours after the user\'s last message, only template messages may be sent.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Text',
+		name: 'text',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		required: true,
+		default: '',
+		description: 'Message text; URLs are allowed',
+		displayOptions: forTypes('text'),
+	},
+	...MEDIA_TYPES.map(mediaNotice),
+	{
+		displayName: 'Media URL',
+		name: 'mediaUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://example.com/files/welcome.jpg',
+		description: 'Public URL of the file; a URL whose extension belongs to another type is refused',
+		displayOptions: forTypes(...MEDIA_TYPES),
+	},
+	...contactFields(forTypes('contacts')),
+	{
+		displayName: 'Latitude',
+		name: 'latitude',
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: -90, maxValue: 90, numberPrecision: 6 },
+		default: 0,
+		displayOptions: forTypes('location'),
+	},
+	{
+		displayName: 'Longitude',
+		name: 'longitude',
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: -180, maxValue: 180, numberPrecision: 6 },
+		default: 0,
+		displayOptions: forTypes('location'),
+	},
+	{
+		displayName: 'Location Name',
+		name: 'locationName',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. ACME Store',
+		displayOptions: forTypes('location'),
+	},
+	{
+		displayName: 'Location Address',
+		name: 'locationAddress',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. 1 Main Street, Springfield',
+		description: 'Shown only together with a name, so a name is required when an address is given',
+		displayOptions: forTypes('location'),
+	},
+	{
+		displayName: 'Body Text',
+		name: 'bodyText',
+		type: 'string',
+		typeOptions: { rows: 3 },
+		required: true,
+		default: '',
+		description: 'Text shown above the buttons',
+		displayOptions: forTypes('interactive'),
+	},
+	{
+		displayName: 'Buttons',
+		name: 'buttons',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true, maxValue: REPLY_BUTTONS_MAX },
+		placeholder: 'Add Reply Button',
+		default: {},
+		description: `Reply buttons: at least 1, at most ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters (the chat-app provider's limits)`,
+		displayOptions: forTypes('interactive'),
+		options: [
+			{
+				displayName: 'Button',
+				name: 'button',
+				values: [
+					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: 'Returned to you when the user taps the button' },
+					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: `Button label, at most ${REPLY_TITLE_MAX} characters` },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Callback URLs',
+				name: 'callbacks',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. https://n8n.example.com/webhook/…/audience-messaging/…',
+				description:
+					'Webhook URLs the platform notifies of this message\'s status events; separate several with commas. Paste the Production URL shown by an Audience Messaging Trigger node to start a workflow on each event.',
+			},
+			{
+				displayName: 'Check Media Before Sending',
+				name: 'checkMedia',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to ask the media URL for its content type and size (HEAD request) and refuse the message when they do not fit the type',
+			},
+			{
+				displayName: 'External ID',
+				name: 'externalId',
+				type: 'string',
+				default: '',
+				description: 'Your own ID for reporting; letters and digits only',
+			},
+			{
+				displayName: 'Max Wait When Rate Limited (Seconds)',
+				name: 'rateLimitWait',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+				description: 'When the platform answers 429, wait as it says and send again, for at most this long in total; a refused message is never sent twice',
+			},
+		],
+	},
+];
+
+interface SendOptions {
+	callbacks?: string;
+	checkMedia?: boolean;
+	externalId?: string;
+	rateLimitWait?: number;
+}
+
+/** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. */
+async function checkMedia(context: IExecuteFunctions, itemIndex: number, type: MediaType, url: string): Promise<void> {
+	let response: { statusCode: number; headers: Record<string, unknown> };
+	try {
+		response = (await context.helpers.httpRequest({ method: 'HEAD', url, returnFullResponse: true, ignoreHttpStatusErrors: true })) as typeof response;
+	} catch (error) {
+		throw asFieldError(context, itemIndex, labels, new InputError('mediaUrl', `the media URL could not be reached (${(error as Error).message})`));
+	}
+	const problem = (message: string) => asFieldError(context, itemIndex, labels, new InputError('mediaUrl', message));
+	if (response.statusCode >= 400) throw problem(`the media URL answered HTTP ${response.statusCode}`);
+	const contentType = String(response.headers['content-type'] ?? '');
+	if (contentType && !mediaContentTypeFits(type, contentType)) {
+		throw problem(`the file is ${contentType}; ${type} messages take ${MEDIA[type].contentTypes.join(', ')}`);
+	}
+	const size = Number(response.headers['content-length']);
+	if (Number.isFinite(size) && size > MEDIA_MAX_BYTES) {
+		throw problem(`the file is ${(size / 1024 / 1024).toFixed(1)} MB; media messages take at most 5 MB`);
+	}
+}
+
+function messageParameters(context: IExecuteFunctions, itemIndex: number, options: SendOptions): MessageParameters {
+	const type = context.getNodeParameter('messageType', itemIndex) as MessageParameters['type'];
+	const get = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
+	return {
+		type,
+		from: get('from', ''),
+		to: get('to', ''),
+		text: type === 'text' ? (get('text', '') as string) : undefined,
+		mediaUrl: MEDIA_TYPES.includes(type as MediaType) ? (get('mediaUrl', '') as string) : undefined,
+		contacts: type === 'contacts' ? (get('contacts', {}) as MessageParameters['contacts']) : undefined,
+		latitude: type === 'location' ? (get('latitude', undefined) as number) : undefined,
+		longitude: type === 'location' ? (get('longitude', undefined) as number) : undefined,
+		locationName: type === 'location' ? (get('locationName', '') as string) : undefined,
+		locationAddress: type === 'location' ? (get('locationAddress', '') as string) : undefined,
+		bodyText: type === 'interactive' ? (get('bodyText', '') as string) : undefined,
+		buttons: type === 'interactive' ? (get('buttons', {}) as MessageParameters['buttons']) : undefined,
+		externalId: options.externalId,
+		callbacks: options.callbacks,
+	};
+}
+
+/** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
+export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(
+		this,
+		async (itemIndex) => {
+			const options = this.getNodeParameter('options', itemIndex, {}) as SendOptions;
+			const message = validated(this, itemIndex, labels, () => messageBody(messageParameters(this, itemIndex, options)), messageSchema);
+			if (options.checkMedia && MEDIA_TYPES.includes(message.type as MediaType)) {
+				await checkMedia(this, itemIndex, message.type as MediaType, (message as { body: string }).body);
+			}
+			return { message, rateLimitWaitMs: (options.rateLimitWait ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS) * 1000 };
+		},
+		async ({ message, rateLimitWaitMs }, itemIndex) => {
+			const response = await apiRequest.call(this, {
+				base: 'messaging',
+				method: 'POST',
+				path: '/chatapp/messages',
+				body: message as unknown as IDataObject,
+				itemIndex,
+				rateLimitWaitMs,
+				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
+			});
+			return { from: message.from, to: message.to, type: message.type, ...responseData(response.body) };
+		},
+	);
+}

@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+
+/** Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed there). */
+export const CALLBACK_STATUSES = [
+	'QUEUE',
+	'DEQUEUED',
+	'SENT',
+	'DELIVERED',
+	'READ',
+	'CODE_NOT_ALLOWED',
+	'INCOMPLETE',
+	'BLACKLISTED',
+	'QUOTA_EXCEEDED',
+] as const;
+
+/** Callback bodies larger than this are refused (413): a status event is a few hundred bytes. */
+export const CALLBACK_MAX_BYTES = 256 * 1024;
+
+/** A secret for the callback URL must be long enough not to be guessed, and URL-safe. */
+export const CALLBACK_SECRET_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+export class CallbackRejection extends Error {
+	constructor(
+		readonly httpStatus: number,
+		message: string,
+	) {
+		super(message);
+	}
+}
+
+/** Compares two secrets in constant time, whatever their lengths. */
+export function secretMatches(given: string | undefined, expected: string): boolean {
+	const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+	return timingSafeEqual(digest(given ?? ''), digest(expected));
+}
+
+/** The events in a callback body: one JSON object, or an array of them. */
+export function parseCallbackBody(raw: Buffer | undefined): Array<Record<string, unknown>> {
+	if (raw && raw.length > CALLBACK_MAX_BYTES) throw new CallbackRejection(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
+	const text = (raw ?? Buffer.alloc(0)).toString('utf8').replace(/^\uFEFF/, '').trim();
+	if (!text) throw new CallbackRejection(400, 'Empty callback body: a JSON event was expected');
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch (error) {
+		throw new CallbackRejection(400, `Malformed JSON: ${(error as Error).message}`);
+	}
+	const events = Array.isArray(parsed) ? parsed : [parsed];
+	if (events.length === 0 || events.some((event) => !event || typeof event !== 'object' || Array.isArray(event))) {
+		throw new CallbackRejection(400, 'A callback body must be a JSON object (or an array of objects)');
+	}
+	return events as Array<Record<string, unknown>>;
+}
+
+const firstString = (event: Record<string, unknown>, keys: string[]) => {
+	for (const key of keys) {
+		const value = event[key];
+		if (typeof value === 'string' && value.trim()) return value;
+		if (typeof value === 'number') return String(value);
+	}
+	return undefined;
+};
+
+function isoDate(value: unknown): string | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	const millis = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
+	return Number.isNaN(millis) ? undefined : new Date(millis).toISOString();
+}
+
+/**
+ * The event as received plus normalised fields. The payload shape is not specified: the
+ * message id, destination and status are looked for under the names seen in the docs and
+ * their usual variants; `date` becomes an ISO string.
+ */
+export function normaliseEvent(event: Record<string, unknown>): Record<string, unknown> {
+	const status = firstString(event, ['status', 'state', 'event']);
+	return {
+		...event,
+		messageId: firstString(event, ['id', 'messageId', 'message_id']) ?? null,
+		status: status ? status.toUpperCase() : null,
+		to: firstString(event, ['to', 'destination', 'recipient', 'msisdn']) ?? null,
+		from: firstString(event, ['from', 'sender']) ?? null,
+		externalId: firstString(event, ['externalId', 'external_id']) ?? null,
+		date: isoDate(event.date ?? event.timestamp) ?? null,
+	};
+}

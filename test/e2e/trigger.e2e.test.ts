@@ -1,0 +1,113 @@
+/**
+ * The callback trigger in a real n8n server: published, reached over HTTP like the platform
+ * does, with the executions n8n recorded checked afterwards.
+ */
+import { listExecutions, publishWorkflow, startN8n } from './n8n-harness';
+import type { RunningN8n } from './n8n-harness';
+import { API_KEY, usePackageInN8n } from './package-setup';
+
+jest.setTimeout(300_000);
+
+const SECRET = 'e2eCallbackSecret_7c41d9a2';
+const WEBHOOK_ID = '5b0f9c3e-2d7a-4c61-9e8b-3a1f6d2c4b70';
+const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigger';
+
+const triggerWorkflow = {
+	id: 'amE2eTrigger1',
+	name: 'e2e: message callbacks',
+	nodes: [
+		{
+			id: 'trigger',
+			name: 'Message Events',
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId: WEBHOOK_ID,
+			parameters: { secret: SECRET, events: 'any' },
+		},
+	],
+	connections: {},
+};
+
+const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow]);
+let n8n: RunningN8n;
+const callbackPath = `${WEBHOOK_ID}/callbacks/${SECRET}`;
+const post = async (path: string, body: string, headers: Record<string, string> = {}) =>
+	await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+beforeAll(async () => {
+	await publishWorkflow(ctx.folder, triggerWorkflow.id);
+	n8n = await startN8n(ctx.folder, { webhooks: [{ path: callbackPath, method: 'POST' }] });
+});
+
+afterAll(async () => {
+	await n8n?.stop();
+});
+
+async function executionsSettled(expected: number, timeoutMs = 30_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = await listExecutions(ctx.folder, triggerWorkflow.id);
+		if ((executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) || Date.now() > deadline) return executions;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+it('answers a valid event 200 at once and starts one execution with the normalised event', async () => {
+	const event = { id: 'msg_probe', from: '15550100100', to: '+33612345678', externalId: 'probe1', campaignId: null, callback: 'x', date: '2026-11-21T21:05:24.123Z', status: 'SENT' };
+	const response = await post(callbackPath, JSON.stringify(event));
+	expect(response.status).toBe(200);
+	const [execution] = await executionsSettled(1);
+	expect(execution.status).toBe('success');
+	expect(execution.nodeItems['Message Events']).toEqual([{ ...event, messageId: 'msg_probe' }]);
+});
+
+it('records one execution per status event of a message sent with the trigger URL as callback, in order', async () => {
+	const sender = ctx.sandbox.seedSender({ providerId: 'p', name: 'ACME', address: '15550100100', accountTier: 1 }, { active: true });
+	ctx.sandbox.simulateInbound('+33612345678', sender.address);
+	ctx.sandbox.seedBlacklist({ from: sender.address, type: 'CHATAPP', to: '+33700000009', reason: 'UNSUBSCRIBED' });
+	ctx.sandbox.simulateInbound('+33700000009', sender.address);
+	const before = (await executionsSettled(1)).length;
+	const callbackUrl = `${n8n.url}/webhook/${callbackPath}`;
+	const sendMessage = async (to: string, externalId: string) => {
+		const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify({ from: sender.address, to, type: 'text', body: 'Hello', externalId, callbacks: callbackUrl }),
+		});
+		expect(response.status).toBe(200);
+		return ((await response.json()) as { data: { id: string } }).data.id;
+	};
+	const delivered = await sendMessage('+33612345678', 'roundtrip1');
+	await ctx.sandbox.waitForCallbacks(delivered, { timeoutMs: 60_000 });
+	const blocked = await sendMessage('+33700000009', 'roundtrip2');
+	await ctx.sandbox.waitForCallbacks(blocked, { timeoutMs: 60_000 });
+	expect(ctx.sandbox.callbackDeliveries().every((d) => d.ok && d.url === callbackUrl)).toBe(true);
+
+	const executions = (await executionsSettled(before + 7)).slice(before);
+	expect(executions.every((e) => e.status === 'success')).toBe(true);
+	const events = executions.map((e) => e.nodeItems['Message Events'][0]);
+	expect(events.map((e) => [e.messageId, e.status])).toEqual([
+		[delivered, 'QUEUE'],
+		[delivered, 'DEQUEUED'],
+		[delivered, 'SENT'],
+		[delivered, 'DELIVERED'],
+		[delivered, 'READ'],
+		[blocked, 'QUEUE'],
+		[blocked, 'BLACKLISTED'],
+	]);
+	expect(events[0]).toMatchObject({ to: '+33612345678', from: '15550100100', externalId: 'roundtrip1', date: expect.stringMatching(/Z$/) });
+});
+
+it('refuses a wrong secret (401), malformed JSON (400) and an oversized body (413), starting nothing', async () => {
+	const before = (await executionsSettled(1)).length;
+	const wrong = await post(`${WEBHOOK_ID}/callbacks/not-the-right-secret-123`, JSON.stringify({ id: 'x', status: 'SENT' }));
+	expect(wrong.status).toBe(401);
+	const malformed = await post(callbackPath, '{"id": "msg_1", "status": ');
+	expect(malformed.status).toBe(400);
+	const huge = await post(callbackPath, JSON.stringify({ id: 'x', status: 'SENT', padding: 'x'.repeat(400 * 1024) }));
+	expect(huge.status).toBe(413);
+	await new Promise((resolve) => setTimeout(resolve, 1500));
+	expect(await listExecutions(ctx.folder, triggerWorkflow.id)).toHaveLength(before);
+	expect(n8n.logs()).not.toContain(API_KEY);
+});

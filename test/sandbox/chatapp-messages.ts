@@ -1,0 +1,207 @@
+import { randomBytes } from 'node:crypto';
+import type { BlacklistModule } from './blacklist';
+import type { CallbackDispatcher, StatusEntry } from './callbacks';
+import { E164, PHONE, digitsOnly, requiredString, show } from './checks';
+import type { SenderStore } from './chatapp-senders';
+import { parseMessage, type MessageType } from './chatapp-validation';
+import type { SandboxClock } from './clock';
+import { HttpError, badRequest } from './http';
+
+export const CONVERSATION_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** Seconds a client is told to wait after RATE_LIMITED. */
+export const RATE_LIMIT_RETRY_AFTER_S = 1;
+
+/** The normal status path; `callbackStatuses` may shorten it (e.g. stop at SENT: read receipts off). */
+export const DEFAULT_CALLBACK_STATUSES = ['QUEUE', 'DEQUEUED', 'SENT', 'DELIVERED', 'READ'] as const;
+
+export type QuotaExceededMode = 'reject' | 'status';
+export type AcceptedStatus = 'QUEUE' | 'BLACKLISTED' | 'QUOTA_EXCEEDED';
+
+/** What POST /chatapp/messages answers in `data`. */
+export interface MessageAccepted {
+	id: string;
+	status: AcceptedStatus;
+	from: string;
+	to: string;
+	type: MessageType;
+	externalId?: string;
+}
+
+/** A stored message, as Sandbox.messages() returns it. */
+export interface ChatappMessage {
+	id: string;
+	senderId: string;
+	from: string;
+	to: string;
+	type: MessageType;
+	externalId: string | null;
+	callbacks: string[];
+	/** The latest status in `history`. */
+	status: string;
+	history: StatusEntry[];
+	/** Sandbox-clock time of acceptance, ISO 8601 UTC. */
+	createdAt: string;
+	/** The JSON body as received. */
+	request: unknown;
+}
+
+/** A user message recorded by simulateInbound: it opens the 24-hour window. */
+export interface InboundMessage {
+	/** The user, E.164. */
+	from: string;
+	/** The sender address, digits. */
+	to: string;
+	date: string;
+	windowExpiresAt: string;
+}
+
+export interface MessageRules {
+	quotaExceeded: QuotaExceededMode;
+	callbackStatuses: string[];
+}
+
+/** Regular chat-app messages: sender rules, conversation windows, rate limits, daily quotas, storage. */
+export class MessageService {
+	private messages: ChatappMessage[] = [];
+	private inbound: InboundMessage[] = [];
+	/** Key [sender digits, user] → clock ms of the user's last message. */
+	private readonly windows = new Map<string, number>();
+	/** Sender id → messages accepted in the current clock second. */
+	private readonly rates = new Map<string, { second: number; count: number }>();
+	/** Sender id → unique recipients of the current UTC day. */
+	private readonly quotas = new Map<string, { day: string; recipients: Set<string> }>();
+
+	constructor(
+		private readonly clock: SandboxClock,
+		private readonly senders: SenderStore,
+		private readonly blacklist: BlacklistModule,
+		private readonly dispatcher: CallbackDispatcher,
+		private readonly rules: () => MessageRules,
+	) {}
+
+	reset(): void {
+		this.messages = [];
+		this.inbound = [];
+		this.windows.clear();
+		this.rates.clear();
+		this.quotas.clear();
+	}
+
+	all(): ChatappMessage[] {
+		return this.messages.map((m) => structuredClone(m));
+	}
+
+	inboundMessages(): InboundMessage[] {
+		return this.inbound.map((m) => ({ ...m }));
+	}
+
+	/** Records a message from `user` (E.164) to the sender at `senderAddress`, opening a 24-hour window. */
+	receive(user: unknown, senderAddress: unknown): InboundMessage {
+		const from = requiredString(user, 'from', ' (the user, E.164)');
+		if (!E164.test(from)) throw badRequest(`from must be an E.164 phone number: "+" then 8 to 15 digits, no spaces (got ${show(from)})`);
+		const to = requiredString(senderAddress, 'to', ' (the sender address)');
+		if (!PHONE.test(to)) throw badRequest(`to must be a sender address: an optional "+" then 8 to 15 digits (got ${show(to)})`);
+		const digits = digitsOnly(to);
+		if (!this.senders.byAddress(digits)) throw unknownSender(digits);
+		const now = this.clock.nowMs();
+		this.windows.set(windowKey(digits, from), now);
+		const message = { from, to: digits, date: new Date(now).toISOString(), windowExpiresAt: new Date(now + CONVERSATION_WINDOW_MS).toISOString() };
+		this.inbound.push(message);
+		return { ...message };
+	}
+
+	/**
+	 * POST /chatapp/messages: body checks (400), then unknown sender (404), sender not ACTIVE (403),
+	 * conversation window (403), rate limit (429), blacklist (accepted as BLACKLISTED), daily
+	 * quota (429, or accepted as QUOTA_EXCEEDED).
+	 */
+	send(body: unknown): MessageAccepted {
+		const parsed = parseMessage(body);
+		const { from, to } = parsed;
+		const sender = this.senders.byAddress(from);
+		if (!sender) throw unknownSender(from);
+		if (sender.state !== 'ACTIVE') {
+			throw new HttpError(
+				403,
+				'SENDER_NOT_ACTIVE',
+				`Sender ${sender.id} (${from}) is ${sender.state}: it can send messages once the chat-app provider approves the account, which takes about 48 hours`,
+			);
+		}
+		const now = this.clock.nowMs();
+		const opened = this.windows.get(windowKey(from, to));
+		if (opened === undefined || now - opened >= CONVERSATION_WINDOW_MS) {
+			throw new HttpError(
+				403,
+				'OUTSIDE_CONVERSATION_WINDOW',
+				`No message from ${to} in the last 24 hours: outside the conversation window a pre-approved template message is required`,
+			);
+		}
+		const second = Math.floor(now / 1000);
+		const rate = this.rates.get(sender.id);
+		const sentThisSecond = rate?.second === second ? rate.count : 0;
+		if (sentThisSecond >= sender.rateLimit) {
+			throw new HttpError(
+				429,
+				'RATE_LIMITED',
+				`Sender ${from} exceeded its rate limit of ${sender.rateLimit} messages per second; retry after ${RATE_LIMIT_RETRY_AFTER_S} second`,
+				{ 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
+			);
+		}
+
+		let status: AcceptedStatus = 'QUEUE';
+		if (this.blacklist.isChatappBlacklisted(from, to)) status = 'BLACKLISTED';
+		else {
+			const day = new Date(now).toISOString().slice(0, 10);
+			let quota = this.quotas.get(sender.id);
+			if (!quota || quota.day !== day) this.quotas.set(sender.id, (quota = { day, recipients: new Set() }));
+			if (!quota.recipients.has(to) && quota.recipients.size >= sender.dailyQuota) {
+				if (this.rules().quotaExceeded === 'reject') {
+					const retryAfter = secondsUntilNextUtcDay(now);
+					throw new HttpError(
+						429,
+						'QUOTA_EXCEEDED',
+						`Sender ${from} reached its daily quota of ${sender.dailyQuota} unique recipients for ${day} (UTC) and ${to} would be a new one; retry after 00:00 UTC (in ${retryAfter} s)`,
+						{ 'retry-after': String(retryAfter) },
+					);
+				}
+				status = 'QUOTA_EXCEEDED';
+			} else quota.recipients.add(to);
+		}
+		this.rates.set(sender.id, { second, count: sentThisSecond + 1 });
+
+		const date = new Date(now).toISOString();
+		const history: StatusEntry[] = status === 'QUEUE' ? [{ status, date }] : [{ status: 'QUEUE', date }, { status, date }];
+		const message: ChatappMessage = {
+			id: `msg_${randomBytes(8).toString('hex')}`,
+			senderId: sender.id,
+			from,
+			to,
+			type: parsed.type,
+			externalId: parsed.externalId ?? null,
+			callbacks: parsed.callbacks,
+			status,
+			history,
+			createdAt: date,
+			request: structuredClone(body),
+		};
+		this.messages.push(message);
+		const later = status === 'QUEUE' ? this.rules().callbackStatuses.slice(1) : [];
+		this.dispatcher.track(message, history, later, (entry) => {
+			message.history.push(entry);
+			message.status = entry.status;
+		});
+		return { id: message.id, status, from, to, type: parsed.type, ...(parsed.externalId !== undefined && { externalId: parsed.externalId }) };
+	}
+}
+
+const windowKey = (senderDigits: string, user: string) => JSON.stringify([senderDigits, user]);
+
+const unknownSender = (address: string) =>
+	new HttpError(404, 'UNKNOWN_SENDER', `No sender with address ${address}: create one with POST /chatapp/senders (from must be its address, digits only)`);
+
+/** Whole seconds until the next 00:00 UTC of the clock, at least 1. */
+export function secondsUntilNextUtcDay(nowMs: number): number {
+	const next = new Date(nowMs);
+	next.setUTCHours(24, 0, 0, 0);
+	return Math.max(1, Math.ceil((next.getTime() - nowMs) / 1000));
+}

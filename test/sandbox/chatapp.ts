@@ -1,0 +1,172 @@
+import type { AdminRouter } from './admin';
+import { MESSAGING_PREFIX, type BlacklistModule } from './blacklist';
+import { CallbackDispatcher, DEFAULT_CALLBACK_SETTINGS } from './callbacks';
+import { isAbsent, noUnknownKeys, show } from './checks';
+import { DEFAULT_CALLBACK_STATUSES, MessageService, type QuotaExceededMode } from './chatapp-messages';
+import { SenderStore, type ApproveOptions, type Sender, type SenderInput } from './chatapp-senders';
+import { TemplateStore } from './chatapp-templates';
+import type { SandboxClock } from './clock';
+import { HttpError, badRequest, data, isPlainObject, queryValue } from './http';
+import type { Router } from './router';
+
+/** Behaviour switches of the chat-app part: start options, CLI flags, admin config, configureChatapp. */
+export interface ChatappSettings {
+	/** Over the daily quota: 'reject' (default) answers 429 QUOTA_EXCEEDED; 'status' accepts with status QUOTA_EXCEEDED. */
+	quotaExceeded: QuotaExceededMode;
+	/** Normal status path, starting with QUEUE; default QUEUE, DEQUEUED, SENT, DELIVERED, READ. */
+	callbackStatuses: string[];
+	callbackDelayMs: number;
+	callbackMaxAttempts: number;
+	callbackRetryDelayMs: number;
+	callbackTimeoutMs: number;
+}
+
+export const DEFAULT_CHATAPP_SETTINGS: Readonly<ChatappSettings> = {
+	quotaExceeded: 'reject',
+	callbackStatuses: [...DEFAULT_CALLBACK_STATUSES],
+	callbackDelayMs: DEFAULT_CALLBACK_SETTINGS.delayMs,
+	callbackMaxAttempts: DEFAULT_CALLBACK_SETTINGS.maxAttempts,
+	callbackRetryDelayMs: DEFAULT_CALLBACK_SETTINGS.retryDelayMs,
+	callbackTimeoutMs: DEFAULT_CALLBACK_SETTINGS.timeoutMs,
+};
+
+const SETTING_KEYS = Object.keys(DEFAULT_CHATAPP_SETTINGS) as (keyof ChatappSettings)[];
+const MINIMUMS: Partial<Record<keyof ChatappSettings, number>> = {
+	callbackDelayMs: 0,
+	callbackMaxAttempts: 1,
+	callbackRetryDelayMs: 0,
+	callbackTimeoutMs: 1,
+};
+
+/** `base` with the given keys replaced; 400 HttpError naming the bad one. Absent or undefined keys keep `base`. */
+export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSettings {
+	if (isAbsent(input)) return { ...base, callbackStatuses: [...base.callbackStatuses] };
+	if (!isPlainObject(input)) throw badRequest('Chat-app settings must be an object');
+	noUnknownKeys(input, SETTING_KEYS, 'Chat-app settings');
+	const merged: ChatappSettings = { ...base, callbackStatuses: [...base.callbackStatuses] };
+	const { quotaExceeded, callbackStatuses } = input;
+	if (quotaExceeded !== undefined) {
+		if (quotaExceeded !== 'reject' && quotaExceeded !== 'status') throw badRequest(`quotaExceeded must be "reject" or "status" (got ${show(quotaExceeded)})`);
+		merged.quotaExceeded = quotaExceeded;
+	}
+	if (callbackStatuses !== undefined) {
+		const valid = Array.isArray(callbackStatuses) && callbackStatuses.every((s) => typeof s === 'string' && /^[A-Z_]+$/.test(s));
+		if (!valid || callbackStatuses[0] !== 'QUEUE') {
+			throw badRequest(`callbackStatuses must be an array of status names (A-Z, _) starting with QUEUE (got ${show(callbackStatuses)})`);
+		}
+		merged.callbackStatuses = [...(callbackStatuses as string[])];
+	}
+	for (const [key, min] of Object.entries(MINIMUMS) as [keyof ChatappSettings, number][]) {
+		const value = input[key];
+		if (value === undefined) continue;
+		if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw badRequest(`${key} must be an integer >= ${min} (got ${show(value)})`);
+		(merged as unknown as Record<string, number>)[key] = value;
+	}
+	return merged;
+}
+
+/** Chat-app senders, message templates and regular messages under `${url}/messaging`. */
+export class ChatappModule {
+	readonly senders: SenderStore;
+	readonly templates: TemplateStore;
+	readonly messages: MessageService;
+	readonly callbacks: CallbackDispatcher;
+	private readonly initial: ChatappSettings;
+	private settings: ChatappSettings;
+
+	/** Throws HttpError (400) on invalid settings. */
+	constructor(clock: SandboxClock, blacklist: BlacklistModule, settings: Partial<ChatappSettings> = {}) {
+		this.initial = mergeSettings(DEFAULT_CHATAPP_SETTINGS, settings);
+		this.settings = mergeSettings(this.initial, undefined);
+		this.senders = new SenderStore(clock);
+		this.templates = new TemplateStore(this.senders);
+		this.callbacks = new CallbackDispatcher(clock, () => ({
+			delayMs: this.settings.callbackDelayMs,
+			maxAttempts: this.settings.callbackMaxAttempts,
+			retryDelayMs: this.settings.callbackRetryDelayMs,
+			timeoutMs: this.settings.callbackTimeoutMs,
+		}));
+		this.messages = new MessageService(clock, this.senders, blacklist, this.callbacks, () => this.settings);
+	}
+
+	register(router: Router): void {
+		const base = `${MESSAGING_PREFIX}/chatapp`;
+		router
+			.add('POST', `${base}/senders`, async (ctx) => data(this.senders.create(await ctx.body.json())))
+			.add('GET', `${base}/senders/:id`, (ctx) => data({ ...this.senders.require(ctx.params.id) }))
+			.add('GET', `${base}/templates`, (ctx) => ({ status: 200, body: { items: this.templates.list(ctx.query) } }))
+			.add('POST', `${base}/messages`, async (ctx) => data(this.messages.send(await ctx.body.json())));
+	}
+
+	registerAdmin(admin: AdminRouter): void {
+		admin
+			.add('GET', '/chatapp/senders', () => this.senders.all())
+			.add('POST', '/chatapp/senders', async (ctx) => {
+				const body = await ctx.json();
+				if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with providerId, name, address, accountTier (and active)');
+				const { active, ...input } = body;
+				if (active !== undefined && typeof active !== 'boolean') throw badRequest(`active must be a boolean (got ${show(active)})`);
+				return this.seedSender(input, { active });
+			})
+			.add('POST', '/chatapp/senders/:id/approve', async (ctx) => this.senders.approve(ctx.params.id, await ctx.json()))
+			.add('GET', '/chatapp/templates', () => this.templates.all())
+			.add('POST', '/chatapp/templates', async (ctx) => this.templates.seed(await ctx.json()))
+			.add('POST', '/chatapp/inbound', async (ctx) => {
+				const body = await ctx.json();
+				if (!isPlainObject(body)) throw badRequest('Body must be a JSON object { from: "+<user E.164>", to: "<sender address>" }');
+				return this.messages.receive(body.from, body.to);
+			})
+			.add('GET', '/chatapp/messages', () => this.messages.all())
+			.add('GET', '/chatapp/config', () => this.config())
+			.add('POST', '/chatapp/config', async (ctx) => this.configure(await ctx.json()))
+			.add('GET', '/callbacks', (ctx) => this.callbacks.all(queryValue(ctx.query, 'messageId') || undefined))
+			.add('POST', '/callbacks/wait', async (ctx) => {
+				const body = (await ctx.json()) ?? {};
+				if (!isPlainObject(body)) throw badRequest('Body must be a JSON object { messageId?, timeoutMs? }');
+				const { messageId, timeoutMs = 10_000 } = body;
+				if (messageId !== undefined && typeof messageId !== 'string') throw badRequest(`messageId must be a string (got ${show(messageId)})`);
+				if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > 600_000) {
+					throw badRequest(`timeoutMs must be an integer between 0 and 600000 (got ${show(timeoutMs)})`);
+				}
+				try {
+					return { done: true, deliveries: await this.callbacks.waitForIdle(messageId, timeoutMs) };
+				} catch (error) {
+					throw new HttpError(408, 'WAIT_TIMEOUT', (error as Error).message);
+				}
+			});
+	}
+
+	/** POST /chatapp/senders rules without HTTP; `active` approves it at once with the default settings. */
+	seedSender(input: SenderInput | Record<string, unknown>, options: { active?: boolean } = {}): Sender {
+		const sender = this.senders.create(input);
+		return options.active ? this.senders.approve(sender.id) : sender;
+	}
+
+	approveSender(id: string, options?: ApproveOptions): Sender {
+		return this.senders.approve(id, options);
+	}
+
+	config(): ChatappSettings {
+		return mergeSettings(this.settings, undefined);
+	}
+
+	/** Changes settings until the next reset(); answers the full settings. */
+	configure(input: unknown): ChatappSettings {
+		this.settings = mergeSettings(this.settings, input);
+		return this.config();
+	}
+
+	/** Clears senders, templates, messages, windows, counters and deliveries; settings back to the start ones. */
+	reset(): void {
+		this.callbacks.reset();
+		this.messages.reset();
+		this.templates.reset();
+		this.senders.reset();
+		this.settings = mergeSettings(this.initial, undefined);
+	}
+
+	/** Stops status steps, deliveries and retry timers at once. */
+	close(): void {
+		this.callbacks.stop();
+	}
+}
