@@ -17,6 +17,7 @@ const steps = [
 	['lint', [bin('eslint', 'bin/eslint.js'), 'nodes', 'credentials', 'src', 'package.json', '--ext', '.ts,.json', '--max-warnings', '0']],
 	['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.test.json']],
 	['n8n runtime', [join(root, 'test/n8n-runtime/install.mjs')]],
+	['chromium', [join(root, 'scripts/ensure-chromium.mjs')]],
 	['jest', [bin('jest', 'bin/jest.js'), '--ci', ...jestArgs]],
 ];
 

@@ -30,9 +30,3 @@ export function csvHeader(head: Buffer | string, field: string): string[] {
 	});
 	return columns;
 }
-
-/** Subscriber rows as CSV text with the union of their keys as header. */
-export function rowsToCsv(rows: Array<Record<string, unknown>>): string {
-	const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-	return Papa.unparse({ fields, data: rows.map((row) => fields.map((f) => row[f] ?? '')) });
-}

@@ -4,9 +4,6 @@ import { z } from 'zod';
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 
 
-/** Columns every new list gets (spec §2); a created column of the same name replaces one. */
-export const AUTOMATIC_COLUMNS = ['id', 'email', 'mobile', 'devices', 'devices_type'] as const;
-
 export const listIdSchema = z
 	.union([z.number(), z.string()])
 	.transform((value) => String(value).trim())

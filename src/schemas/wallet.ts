@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** Fields of a wallet template that `select` can ask for (spec §2). */
-export const WALLET_TEMPLATE_FIELDS = ['serial', 'name', 'description', 'walletPayCompatible'] as const;
-
 /** Placement of a pass field; the spec names only BACK (the back side) and says there are four kinds. */
 export const PASS_PLACE_BACK = 'BACK';
 
@@ -29,8 +26,6 @@ export const passSchema = z.object({
 	uniqueValues: z.object({ fields: z.array(passFieldSchema) }),
 });
 
-export const passBatchRequestSchema = z.object({ items: z.array(passSchema).min(1) });
-
 /** Response of the pass batch: `items` of created passes; per-pass failures are not shown by the spec, so any extra shape is kept. */
 export const passBatchResultSchema = z
 	.object({
@@ -41,5 +36,4 @@ export const passBatchResultSchema = z
 
 export type PassField = z.infer<typeof passFieldSchema>;
 export type Pass = z.infer<typeof passSchema>;
-export type PassBatchRequest = z.infer<typeof passBatchRequestSchema>;
 export type PassBatchResult = z.infer<typeof passBatchResultSchema>;

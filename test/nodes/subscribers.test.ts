@@ -210,3 +210,12 @@ describe('Subscriber > Delete', () => {
 		expect(result.error?.message).toContain('ghost');
 	});
 });
+
+describe('Subscriber > Delete, bad input', () => {
+	it('refuses an empty subscriber ID before sending', async () => {
+		const list = ctx.sandbox.seedList({ name: 'L' });
+		const result = await run(ctx.credentials, { resource: 'subscriber', operation: 'delete', listId: byId(list.id), subscriberId: '={{ "" }}' });
+		expect(result.error?.message).toBe('Invalid "Subscriber ID" in item 0: a subscriber ID is required');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+});

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 
 import { chunk } from '../../src/batching';
-import { assertCsvSize, csvHeader, rowsToCsv } from '../../src/csv';
+import { assertCsvSize, csvHeader } from '../../src/csv';
 import { InputError } from '../../src/errors';
 import { multipartFileBody } from '../../src/multipart';
 import { CSV_MAX_BYTES } from '../../src/schemas/lists';
@@ -23,12 +23,6 @@ describe('csvHeader', () => {
 		expect(() => csvHeader('\nrow', 'f')).toThrow(InputError);
 		expect(() => csvHeader('email,,age\n', 'f')).toThrow(/column 2 of the CSV header has no name/);
 		expect(() => csvHeader('email,age,email\n', 'f')).toThrow(/names the column "email" twice/);
-	});
-});
-
-describe('rowsToCsv', () => {
-	it('writes the union of the keys as header', () => {
-		expect(rowsToCsv([{ a: 1 }, { b: 'x,y' }])).toBe('a,b\r\n1,\r\n,"x,y"');
 	});
 });
 

@@ -31,3 +31,26 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 		...extra,
 	};
 }
+
+/** n8n's Return All / Limit pair of a Get Many operation (paging is done by shared/pagination). */
+export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
+	return [
+		{
+			displayName: 'Return All',
+			name: 'returnAll',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to return all results or only up to a given limit',
+			displayOptions: { show },
+		},
+		{
+			displayName: 'Limit',
+			name: 'limit',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 50,
+			description: 'Max number of results to return',
+			displayOptions: { show: { ...show, returnAll: [false] } },
+		},
+	];
+}

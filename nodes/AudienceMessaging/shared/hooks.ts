@@ -12,7 +12,7 @@ import type { ZodType } from 'zod';
 
 import { InputError, apiError, fieldError, schemaError } from '../../../src/errors';
 import type { FieldLabels } from '../../../src/errors';
-import { listIdSchema } from '../../../src/schemas/lists';
+import { listIdSchema, subscriberIdSchema } from '../../../src/schemas/lists';
 
 /** First postReceive of every declarative operation: a platform error becomes a NodeApiError with status and message. */
 export async function throwOnPlatformError(
@@ -76,5 +76,12 @@ export function listIdOf(context: IExecuteSingleFunctions): string {
 /** preSend: the list picked in the resource locator must be a numeric list ID (an expression may yield anything). */
 export const validListId: PreSendAction = async function (this: IExecuteSingleFunctions, requestOptions) {
 	validated(this, this.getItemIndex(), { '': 'List' }, () => this.getNodeParameter('listId', undefined, { extractValue: true }), listIdSchema);
+	return requestOptions;
+};
+
+/** preSend of subscriber operations: a numeric list ID and a non-empty subscriber ID. */
+export const validListAndSubscriberId: PreSendAction = async function (this: IExecuteSingleFunctions, requestOptions) {
+	await validListId.call(this, requestOptions);
+	validated(this, this.getItemIndex(), { '': 'Subscriber ID' }, () => this.getNodeParameter('subscriberId', ''), subscriberIdSchema);
 	return requestOptions;
 };

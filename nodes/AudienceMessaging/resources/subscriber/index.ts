@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { confirmation, listIdOf, throwOnPlatformError, validListId } from '../../shared/hooks';
+import { confirmation, listIdOf, throwOnPlatformError, validListAndSubscriberId, validListId } from '../../shared/hooks';
 import { pageByPage } from '../../shared/pagination';
 import { addManySubscribersFields } from './addMany';
 import { deleteSubscriberFields } from './delete';
@@ -33,7 +33,7 @@ export const subscriberOperations: INodeProperties = {
 			description: 'Delete one subscriber from a list',
 			routing: {
 				request: { method: 'DELETE' },
-				send: { preSend: [validListId] },
+				send: { preSend: [validListAndSubscriberId] },
 				output: {
 					postReceive: [
 						throwOnPlatformError,

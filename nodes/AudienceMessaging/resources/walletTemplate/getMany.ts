@@ -2,6 +2,7 @@ import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } fr
 
 import { templateSelect, templateSort } from '../../../../src/mapping/wallet';
 import type { SortParameter } from '../../../../src/mapping/wallet';
+import { returnAllAndLimit } from '../../shared/descriptions';
 
 const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
@@ -16,23 +17,7 @@ export async function templateQuery(this: IExecuteSingleFunctions, requestOption
 }
 
 export const getManyWalletTemplatesFields: INodeProperties[] = [
-	{
-		displayName: 'Return All',
-		name: 'returnAll',
-		type: 'boolean',
-		default: false,
-		description: 'Whether to return all results or only up to a given limit',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { ...show, returnAll: [false] } },
-	},
+	...returnAllAndLimit(show),
 	{
 		displayName: 'Sort',
 		name: 'sort',
