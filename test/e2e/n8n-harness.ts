@@ -221,12 +221,25 @@ export interface N8nUserFolder {
 
 /** A throwaway N8N_USER_FOLDER under os.tmpdir(). */
 export async function createUserFolder(prefix = 'n8n-e2e-'): Promise<N8nUserFolder> {
-	const root = await mkdtemp(join(tmpdir(), prefix));
+	return await openUserFolder(await mkdtemp(join(tmpdir(), prefix)));
+}
+
+/**
+ * An N8N_USER_FOLDER at `root`, created if needed and reused as it is otherwise (its
+ * encryption key is kept in `<root>/harness.json`), e.g. the persistent folder of `npm start`.
+ */
+export async function openUserFolder(root: string): Promise<N8nUserFolder> {
 	const n8nDir = join(root, '.n8n');
 	const nodesDir = join(n8nDir, 'nodes');
 	await mkdir(n8nDir, { recursive: true });
-	const encryptionKey = randomBytes(24).toString('hex');
-	await writeFile(join(root, 'harness.json'), JSON.stringify({ encryptionKey, created: new Date().toISOString() }, null, 2));
+	const keyFile = join(root, 'harness.json');
+	let encryptionKey: string;
+	if (existsSync(keyFile)) {
+		encryptionKey = (JSON.parse(await readFile(keyFile, 'utf8')) as { encryptionKey: string }).encryptionKey;
+	} else {
+		encryptionKey = randomBytes(24).toString('hex');
+		await writeFile(keyFile, JSON.stringify({ encryptionKey, created: new Date().toISOString() }, null, 2));
+	}
 	return {
 		root,
 		n8nDir,
@@ -702,6 +715,10 @@ export interface StartN8nOptions {
 	 * gets 404 "webhook is not registered". See waitForWebhook.
 	 */
 	webhooks?: Array<{ path: string; method?: string }>;
+	/** Stops n8n (and the wait for it) when aborted. */
+	signal?: AbortSignal;
+	/** Receives n8n's output (stdout and stderr) as it comes, e.g. to write a log file. */
+	onOutput?: (chunk: Buffer) => void;
 }
 
 /**
@@ -733,8 +750,14 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 	});
 	let stdout = '';
 	let stderr = '';
-	child.stdout!.on('data', (d: Buffer) => (stdout += d));
-	child.stderr!.on('data', (d: Buffer) => (stderr += d));
+	child.stdout!.on('data', (d: Buffer) => {
+		stdout += d;
+		opts.onOutput?.(d);
+	});
+	child.stderr!.on('data', (d: Buffer) => {
+		stderr += d;
+		opts.onOutput?.(d);
+	});
 	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	const exitPromise = new Promise<void>((r) =>
 		child.on('exit', (code, signal) => {
@@ -743,14 +766,20 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 		}),
 	);
 	const logs = () => readableLog(stdout, stderr);
-	const stop = async () => {
-		if (exited) return;
-		killGroup(child, 'SIGTERM');
-		const t = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
-		await exitPromise;
-		clearTimeout(t);
-		killGroup(child, 'SIGKILL'); // leftovers of the group (task runner), if any
-	};
+	// One SIGTERM only: n8n handles the first one (graceful shutdown, which removes its crash
+	// journal); a second one would kill it at once, and its next start would wait 10 s for "Last session crashed".
+	let stopping: Promise<void> | undefined;
+	const stop = () =>
+		(stopping ??= (async () => {
+			if (exited) return;
+			killGroup(child, 'SIGTERM');
+			const t = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
+			await exitPromise;
+			clearTimeout(t);
+			killGroup(child, 'SIGKILL'); // leftovers of the group (task runner), if any
+		})());
+	if (opts.signal?.aborted) await stop();
+	opts.signal?.addEventListener('abort', () => void stop(), { once: true });
 
 	const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
 	for (;;) {

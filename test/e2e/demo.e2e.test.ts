@@ -1,0 +1,215 @@
+/**
+ * `npm start` end to end: scripts/start.mjs (through scripts/demo-stack.mjs) brings the sandbox and
+ * n8n up with the package and the demo workflows in a temporary demo folder on free ports; the
+ * owner logs in; every demo workflow runs through the running n8n as the editor's Execute button
+ * runs it (POST /rest/workflows/:id/run) and must end green; the callbacks demo must start the
+ * published trigger workflow once per status event. Then Ctrl-C (SIGINT) must leave nothing
+ * running, and a second start must reuse the folder.
+ */
+import { readdirSync, readFileSync } from 'fs';
+import { mkdtemp, rm } from 'fs/promises';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { ensureRuntime, freePort, listExecutions, openUserFolder, repoRoot } from './n8n-harness';
+import type { N8nUserFolder, RecordedExecution } from './n8n-harness';
+import { logIn, startStack, stopStack } from './demo-process';
+import type { RunningStack } from './demo-process';
+
+jest.setTimeout(240_000);
+
+interface DemoNode {
+	name: string;
+	type: string;
+	webhookId?: string;
+	parameters: Record<string, unknown>;
+}
+interface DemoWorkflow {
+	id: string;
+	name: string;
+	active: boolean;
+	nodes: DemoNode[];
+}
+
+const MANUAL_TRIGGER = 'n8n-nodes-base.manualTrigger';
+const STICKY_NOTE = 'n8n-nodes-base.stickyNote';
+const demoDir = join(repoRoot, 'demo', 'workflows');
+const demos: DemoWorkflow[] = readdirSync(demoDir)
+	.filter((file) => file.endsWith('.json'))
+	.sort()
+	.map((file) => JSON.parse(readFileSync(join(demoDir, file), 'utf8')) as DemoWorkflow);
+const demo = (idPrefix: string) => {
+	const found = demos.find((w) => w.id.startsWith(idPrefix));
+	if (!found) throw new Error(`no demo workflow with an id starting ${idPrefix}`);
+	return found;
+};
+
+const refused = async (url: string) => {
+	try {
+		await fetch(url, { signal: AbortSignal.timeout(2000) });
+		return false;
+	} catch {
+		return true;
+	}
+};
+
+let dir: string;
+let folder: N8nUserFolder;
+let ports: { N8N_PORT: string; SANDBOX_PORT: string };
+let stack: RunningStack | undefined;
+let session: Awaited<ReturnType<typeof logIn>>;
+
+beforeAll(async () => {
+	await ensureRuntime();
+	dir = await mkdtemp(join(tmpdir(), 'am-e2e-demo-'));
+	ports = { N8N_PORT: String(await freePort()), SANDBOX_PORT: String(await freePort()) };
+	stack = await startStack({ DEMO_DIR: dir, ...ports });
+	folder = await openUserFolder(dir);
+});
+
+afterAll(async () => {
+	if (stack) await stopStack(stack);
+	if (dir && process.env.KEEP_N8N_FOLDERS !== '1') await rm(dir, { recursive: true, force: true });
+});
+
+/** Runs a demo workflow from its manual trigger through the running n8n and waits for its execution. */
+async function execute(workflow: DemoWorkflow): Promise<RecordedExecution> {
+	const ready = stack!.ready;
+	const trigger = workflow.nodes.find((node) => node.type === MANUAL_TRIGGER)!;
+	const response = await fetch(`${ready.editorUrl}/rest/workflows/${workflow.id}/run`, {
+		method: 'POST',
+		headers: session.headers,
+		body: JSON.stringify({ triggerToStartFrom: { name: trigger.name } }),
+	});
+	const body = (await response.json()) as { data?: { executionId?: string } };
+	expect(response.status).toBe(200);
+	const executionId = body.data?.executionId;
+	if (!executionId) throw new Error(`${workflow.name} did not start: ${JSON.stringify(body)}`);
+	const deadline = Date.now() + 60_000;
+	for (;;) {
+		const execution = (await listExecutions(folder, workflow.id)).find((e) => e.id === String(executionId));
+		if (execution && !['new', 'running', 'waiting'].includes(execution.status)) return execution;
+		if (Date.now() > deadline) throw new Error(`${workflow.name}: execution ${executionId} did not finish (${execution?.status})`);
+		await new Promise((resolve) => setTimeout(resolve, 300));
+	}
+}
+
+/** Every node of the workflow but its sticky notes ran, and the run ended green. */
+function expectGreen(workflow: DemoWorkflow, execution: RecordedExecution) {
+	expect({ workflow: workflow.name, status: execution.status }).toEqual({ workflow: workflow.name, status: 'success' });
+	const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE).map((node) => node.name);
+	expect(Object.keys(execution.nodeItems).sort()).toEqual([...nodes].sort());
+}
+
+it('every demo workflow has a sticky note and is either run with Execute or published', () => {
+	expect(demos.map((w) => w.id)).toEqual(stack!.ready.workflows.map((w) => w.id));
+	for (const workflow of demos) {
+		expect({ name: workflow.name, sticky: workflow.nodes.some((n) => n.type === STICKY_NOTE) }).toEqual({ name: workflow.name, sticky: true });
+		const manual = workflow.nodes.some((n) => n.type === MANUAL_TRIGGER);
+		expect({ name: workflow.name, manualOrPublished: manual !== workflow.active }).toEqual({ name: workflow.name, manualOrPublished: true });
+	}
+});
+
+it('opens on a login form (owner already set up) and logs the documented owner in', async () => {
+	const ready = stack!.ready;
+	expect(ready.login).toEqual({ email: 'demo@audience-messaging.local', password: 'Demo-Pass-2026' });
+	expect((await fetch(`${ready.editorUrl}/healthz/readiness`)).status).toBe(200);
+	expect((await fetch(ready.editorUrl)).status).toBe(200);
+	const settings = (await (await fetch(`${ready.editorUrl}/rest/settings`)).json()) as { data: { userManagement: { showSetupOnFirstLoad: boolean } } };
+	expect(settings.data.userManagement.showSetupOnFirstLoad).toBe(false);
+	const owner = await logIn(ready);
+	expect({ status: owner.status, email: owner.email }).toEqual({ status: 200, email: ready.login.email });
+	const wrong = await fetch(`${ready.editorUrl}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: ready.login.email, password: 'Not-The-Password-1' }),
+	});
+	expect(wrong.status).toBe(401);
+});
+
+describe('each demo runs green against the sandbox', () => {
+	const runnable = demos.filter((w) => w.nodes.some((n) => n.type === MANUAL_TRIGGER));
+	const executions = new Map<string, RecordedExecution>();
+	const executionOf = (idPrefix: string) => executions.get(demo(idPrefix).id)!;
+	beforeAll(async () => {
+		session = await logIn(stack!.ready);
+		for (const workflow of runnable) executions.set(workflow.id, await execute(workflow));
+	});
+
+	it.each(runnable.map((w) => [w.name, w] as const))('%s: ends green, every node ran', (_name, workflow) => {
+		expectGreen(workflow, executions.get(workflow.id)!);
+	});
+
+	it('lists: a list from a CSV file, subscribers added from items, all read back', () => {
+		const { nodeItems } = executionOf('amDemoLists');
+		expect(nodeItems['Create List From CSV'][0]).toMatchObject({ name: 'Demo newsletter', size: 3 });
+		expect(nodeItems['Add Subscribers'].map((i) => i.status)).toEqual(['added', 'added']);
+		expect(nodeItems['Get Subscribers'].map((i) => i.email)).toEqual([
+			'ada@example.com',
+			'alan@example.com',
+			'grace@example.com',
+			'katherine@example.com',
+			'margaret@example.com',
+		]);
+	});
+
+	it('wallet: the templates, then a pass per member', () => {
+		const { nodeItems } = executionOf('amDemoWallet');
+		expect(nodeItems['Get Templates'].length).toBeGreaterThan(0);
+		const passes = nodeItems['Create Passes'];
+		expect(passes).toHaveLength(3);
+		for (const pass of passes) expect(String(pass.url)).toContain(`${stack!.ready.sandbox.url}/wallet/v2/wallet/templates/`);
+	});
+
+	it('chat app: a sender approved and a window opened through the sandbox admin endpoints, then every message type', () => {
+		const workflow = demo('amDemoChatApp');
+		const { nodeItems } = executionOf('amDemoChatApp');
+		expect(nodeItems['Create Sender'][0]).toMatchObject({ state: 'PENDING_IMPLEMENTATION' });
+		expect(nodeItems['Get Sender'][0]).toMatchObject({ state: 'ACTIVE' });
+		const sends = workflow.nodes.filter((n) => n.parameters.operation === 'send');
+		expect(sends.map((n) => n.parameters.messageType)).toEqual(['text', 'image', 'audio', 'video', 'document', 'contacts', 'location', 'interactive']);
+		for (const send of sends) {
+			expect(nodeItems[send.name][0]).toMatchObject({ status: 'QUEUE', type: send.parameters.messageType, to: '+33612345678' });
+		}
+	});
+
+	it('blacklist: add, check the blacklisted and a clean recipient, IF branches', () => {
+		const { nodeItems } = executionOf('amDemoBlacklst');
+		expect(nodeItems['Check Blacklist'].map((i) => [i.to, i.blacklisted])).toEqual([
+			['+33612345678', true],
+			['+447700900123', false],
+		]);
+		expect(nodeItems['Skip: Unsubscribed'].map((i) => i.to)).toEqual(['+33612345678']);
+		expect(nodeItems['OK to Message'].map((i) => i.to)).toEqual(['+447700900123']);
+	});
+
+	it('callbacks: a message sent with the published trigger as callback starts it once per status, QUEUE to READ', async () => {
+		const events = demos.find((w) => w.active)!;
+		const [sent] = executionOf('amDemoCallbackSn').nodeItems['Send With Callbacks'];
+		expect(sent).toMatchObject({ status: 'QUEUE', externalId: 'DemoOrder42' });
+		const statuses = ['QUEUE', 'DEQUEUED', 'SENT', 'DELIVERED', 'READ'];
+		const deadline = Date.now() + 60_000;
+		let recorded: RecordedExecution[] = [];
+		while (Date.now() < deadline) {
+			recorded = (await listExecutions(folder, events.id)).filter((e) => e.nodeItems['Status Update']?.[0]?.messageId === sent.id);
+			if (recorded.length >= statuses.length && recorded.every((e) => e.status === 'success')) break;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+		expect(recorded.map((e) => [e.mode, e.status, e.nodeItems['Status Update'][0].status])).toEqual(statuses.map((s) => ['webhook', 'success', s]));
+	});
+});
+
+it('Ctrl-C stops n8n and the sandbox; a second start reuses the folder and the owner', async () => {
+	const first = stack!;
+	expect(await stopStack(first)).toBe(0);
+	expect(await refused(`${first.ready.editorUrl}/healthz`)).toBe(true);
+	expect(await refused(`${first.ready.sandbox.url}/__sandbox/health`)).toBe(true);
+
+	stack = await startStack({ DEMO_DIR: dir, ...ports });
+	const output = stack.output();
+	expect(output).toMatch(/package: packed, same tarball as installed, kept/);
+	expect(output).toMatch(/credential "Audience Messaging \(sandbox\)": unchanged/);
+	expect(output).toMatch(new RegExp(`demo workflows: ${demos.length} unchanged`));
+	expect(output).toMatch(/owner account: already set up/);
+	expect(output).not.toMatch(/did not stop cleanly/);
+	expect((await logIn(stack.ready)).status).toBe(200);
+});
