@@ -69,6 +69,8 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		json: true,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
+		// The redirect follower keeps every byte of a request body to replay it; a streamed upload must not be held.
+		...(isStream(request.body) ? { disableFollowRedirect: true } : {}),
 	};
 	let response: ApiResponse;
 	let waited = 0;
@@ -87,6 +89,10 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		throw apiError(this.getNode(), response, { itemIndex: request.itemIndex, action: request.action });
 	}
 	return response;
+}
+
+function isStream(body: unknown): body is Readable {
+	return !!body && typeof (body as Readable).pipe === 'function';
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
