@@ -54,6 +54,14 @@ export class AudienceMessagingApi implements ICredentialType {
 			placeholder: 'https://api.example.com/messaging',
 			description: 'Base URL of the chat-app and blacklist endpoints',
 		},
+		{
+			displayName: 'Request Timeout (Seconds)',
+			name: 'timeout',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 3600 },
+			default: 60,
+			description: 'How long a request may wait for the platform to answer before it fails',
+		},
 	];
 
 	authenticate: IAuthenticateGeneric = {

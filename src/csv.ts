@@ -17,6 +17,9 @@ export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_
  * columns from it, so an empty or repeated column name is refused before upload.
  */
 export function csvHeader(head: Buffer | string, field: string): string[] {
+	if (typeof head !== 'string' && head.includes(0)) {
+		throw new InputError(field, 'the file is not a CSV text file: it holds binary data (an image, a spreadsheet or an archive?)');
+	}
 	const text = (typeof head === 'string' ? head : head.toString('utf8')).replace(/^\uFEFF/, '');
 	const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
 	if (!firstLine.trim()) throw new InputError(field, 'the CSV file has no header line with column names');

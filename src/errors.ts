@@ -14,7 +14,7 @@ export function itemLabel(itemIndex: number): string {
 export function fieldError(node: INode, itemIndex: number, field: string, problem: string): NodeOperationError {
 	return new NodeOperationError(node, `Invalid "${field}" in ${itemLabel(itemIndex)}: ${problem}`, {
 		itemIndex,
-		description: `Fix the "${field}" value of ${itemLabel(itemIndex)} and run the node again. Nothing was sent to the platform.`,
+		description: `Fix the "${field}" value of ${itemLabel(itemIndex)} and run the node again. This item was not sent to the platform.`,
 	});
 }
 
@@ -25,7 +25,8 @@ export function schemaError(node: INode, itemIndex: number, error: ZodError, lab
 	return fieldError(node, itemIndex, fieldName(path, labels), issue.message);
 }
 
-function fieldName(path: string[], labels: FieldLabels): string {
+/** The UI name of a field from its dotted path ("columns.1.type" -> "Columns › Type #2"). */
+export function fieldName(path: string[], labels: FieldLabels): string {
 	// Try the full path, then the path without array indexes, then the longest labelled prefix.
 	const dotted = path.join('.');
 	if (labels[dotted]) return labels[dotted];
@@ -40,7 +41,7 @@ function fieldName(path: string[], labels: FieldLabels): string {
 	return dotted || 'input';
 }
 
-const MESSAGE_KEYS = ['message', 'detail', 'error_description', 'title', 'description', 'reason'];
+const MESSAGE_KEYS = ['message', 'errorMessage', 'detail', 'error_description', 'title', 'description', 'reason'];
 
 /**
  * The platform's error body shape is not specified: take the first human message found in
@@ -75,11 +76,13 @@ const STATUS_HINTS: Record<number, string> = {
 export function apiError(
 	node: INode,
 	response: { statusCode: number; body: unknown },
-	options: { itemIndex?: number; action?: string } = {},
+	options: { itemIndex?: number; action?: string; waitedMs?: number; secrets?: string[] } = {},
 ): NodeApiError {
-	const { statusCode, body } = response;
+	const { statusCode } = response;
+	const body = redacted(response.body, options.secrets ?? []);
 	const message = platformMessage(body) ?? `The platform answered HTTP ${statusCode}`;
-	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? '']
+	const waited = statusCode === 429 && options.waitedMs !== undefined ? `The node waited ${Math.round(options.waitedMs / 1000)} s in all before giving up; raise the rate-limit wait or send fewer items at once.` : '';
+	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? '', waited]
 		.filter(Boolean)
 		.join(' ');
 	const errorBody: JsonObject =
@@ -93,6 +96,17 @@ export function apiError(
 }
 
 /**
+ * The platform's answer with credentials taken out: a platform that echoes the request (its
+ * Authorization header, the key in a message) must not put the key into an error n8n shows and logs.
+ */
+export function redacted<T>(value: T, secrets: string[]): T {
+	if (value === undefined || value === null) return value;
+	let text = JSON.stringify(value).replace(/Bearer\s+[^\s"'\\]+/gi, 'Bearer ***');
+	for (const secret of secrets) if (secret && secret.length >= 4) text = text.split(JSON.stringify(secret).slice(1, -1)).join('***');
+	return JSON.parse(text) as T;
+}
+
+/**
  * A request that got no HTTP answer (DNS, refused connection, timeout). Built from the bare
  * code and message only, so the request configuration and its Authorization header never
  * reach the error.
@@ -101,11 +115,13 @@ export function transportError(
 	node: INode,
 	error: unknown,
 	target: string,
-	options: { itemIndex?: number } = {},
+	options: { itemIndex?: number; timeoutMs?: number; secrets?: string[] } = {},
 ): NodeApiError {
 	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
 	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
-	const reason = String(err.message ?? code).replace(/Bearer\s+\S+/g, 'Bearer ***');
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+	const raw = timedOut && options.timeoutMs ? `no answer within ${options.timeoutMs / 1000} s (the credential's Request Timeout)` : String(err.message ?? code);
+	const reason = redacted(raw, options.secrets ?? []);
 	// Codes such as ECONNREFUSED stay out of the message: NodeApiError would swap it for a generic one.
 	return new NodeApiError(
 		node,

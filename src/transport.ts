@@ -1,13 +1,14 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
-	IExecuteSingleFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	INode,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 import type { Readable } from 'node:stream';
+import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiError, transportError } from './errors';
 
@@ -21,12 +22,20 @@ export const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 
 	messaging: 'baseUrl',
 };
 
-/** Expression for declarative `baseURL`s: the credential's URL without a trailing slash. */
-export function baseUrlExpression(base: ApiBase): string {
-	return `={{$credentials.${BASE_URL_FIELD[base]}.replace(/\\/+$/, '')}}`;
-}
+/** Seconds a request may go without an answer, when the credential does not say. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+/** Total time spent waiting on 429 answers for one request, when the operation does not say. */
+export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
+/** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
+export const MIN_RETRY_PAUSE_MS = 1_000;
+/** Resends of an idempotent request (GET, HEAD, DELETE) after a 5xx or a dropped connection. */
+export const IDEMPOTENT_RETRIES = 2;
 
-export interface ApiRequest {
+const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'DELETE'];
+/** Connection failures worth one more try; a timeout is not one (it already took the whole timeout). */
+const RETRIABLE_CODES = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN'];
+
+export interface ApiRequest<T = unknown> {
 	base: ApiBase;
 	method: IHttpRequestMethods;
 	path: string;
@@ -34,31 +43,56 @@ export interface ApiRequest {
 	body?: IDataObject | IDataObject[] | Buffer | Readable;
 	headers?: Record<string, string>;
 	itemIndex?: number;
-	/** What the request does, in words, for error descriptions ("import the CSV into list 42"). */
-	action?: string;
+	/** What the request does, in words, for error messages ("import the CSV into list 42"). */
+	action: string;
+	/** The shape a 2xx body must have; a body that does not fit is an error, never an item. */
+	expect?: ZodType<T, ZodTypeDef, unknown>;
 	/**
-	 * On 429, wait as the platform's Retry-After says and send again, for at most this long in
-	 * all. Safe because a 429 means the request was refused; nothing else is ever resent.
+	 * On 429, wait as Retry-After says (at least MIN_RETRY_PAUSE_MS, plus jitter) and send
+	 * again, for at most this long in all. Safe for every request: a 429 means it was refused.
 	 */
 	rateLimitWaitMs?: number;
+	/** Non-2xx statuses the caller reads itself instead of getting an error (Blacklist Check's 404). */
+	acceptStatus?: (statusCode: number, body: unknown) => boolean;
 }
 
-export interface ApiResponse {
+export interface ApiResponse<T = unknown> {
 	statusCode: number;
 	body: unknown;
 	headers: Record<string, unknown>;
+	/** The body as `expect` read it (2xx only); the raw body otherwise. */
+	data: T;
 }
 
-type RequestContext = IExecuteFunctions | IExecuteSingleFunctions | ILoadOptionsFunctions;
+type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** The credential's base URL for `base`, without trailing slashes. */
+export async function baseUrlOf(context: RequestContext, base: ApiBase): Promise<{ baseURL: string; timeoutMs: number; apiKey: string }> {
+	const credentials = await context.getCredentials(CREDENTIAL_TYPE);
+	const seconds = Number(credentials.timeout);
+	return {
+		apiKey: String(credentials.apiKey ?? ''),
+		baseURL: String(credentials[BASE_URL_FIELD[base]] ?? '').replace(/\/+$/, ''),
+		timeoutMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000,
+	};
+}
 
 /**
- * The one request helper of custom operations: n8n's own httpRequestWithAuthentication (which
- * adds the Bearer header and honours proxy and timeout settings), HTTP errors turned into
- * NodeApiError carrying the status and the platform's message.
+ * The one request helper: n8n's httpRequestWithAuthentication (which adds the Bearer header and
+ * honours n8n's proxy settings) with the rules every request of the package follows:
+ * - a timeout (the credential's Request Timeout);
+ * - redirects are not followed: a 3xx is an error naming its target, so the key never goes to
+ *   another address;
+ * - a 429 is resent after Retry-After (at least 1 s, with jitter) within a total wait budget;
+ * - a 5xx or dropped connection is resent only for GET, HEAD and DELETE, twice at most;
+ * - an HTTP error becomes a NodeApiError with the status and the platform's message;
+ * - a 2xx body is checked against `expect` and refused when it does not fit.
  */
-export async function apiRequest(this: RequestContext, request: ApiRequest): Promise<ApiResponse> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const baseURL = String(credentials[BASE_URL_FIELD[request.base]] ?? '').replace(/\/+$/, '');
+export async function apiRequest<T = unknown>(context: RequestContext, request: ApiRequest<T>): Promise<ApiResponse<T>> {
+	const { baseURL, timeoutMs, apiKey } = await baseUrlOf(context, request.base);
+	const secrets = [apiKey];
+	const node = context.getNode();
+	const target = `${baseURL}${request.path}`;
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		baseURL,
@@ -69,30 +103,71 @@ export async function apiRequest(this: RequestContext, request: ApiRequest): Pro
 		json: true,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
-		// The redirect follower keeps every byte of a request body to replay it; a streamed upload must not be held.
-		...(isStream(request.body) ? { disableFollowRedirect: true } : {}),
+		timeout: timeoutMs,
+		disableFollowRedirect: true,
+		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	let response: ApiResponse;
-	let waited = 0;
+	const budgetMs = request.rateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+	const idempotent = IDEMPOTENT.includes(request.method) && !isStream(request.body);
+	let waitedMs = 0;
+	let retries = 0;
 	for (;;) {
+		let response: Omit<ApiResponse, 'data'>;
 		try {
-			response = (await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, options)) as ApiResponse;
+			response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options)) as Omit<ApiResponse, 'data'>;
 		} catch (error) {
-			throw transportError(this.getNode(), error, `${baseURL}${request.path}`, { itemIndex: request.itemIndex });
+			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(errorCode(error))) {
+				await sleep(backoffMs(++retries));
+				continue;
+			}
+			throw transportError(node, error, target, { itemIndex: request.itemIndex, timeoutMs, secrets });
 		}
-		const wait = response.statusCode === 429 ? retryAfterMs(response.headers['retry-after']) : undefined;
-		if (wait === undefined || waited + wait > (request.rateLimitWaitMs ?? 0)) break;
-		await sleep(wait);
-		waited += wait;
+		const { statusCode } = response;
+		if (statusCode === 429) {
+			const pause = rateLimitPauseMs(response.headers['retry-after']);
+			if (waitedMs + pause <= budgetMs) {
+				await sleep(pause);
+				waitedMs += pause;
+				continue;
+			}
+			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, waitedMs, secrets });
+		}
+		if (statusCode >= 500 && idempotent && retries < IDEMPOTENT_RETRIES) {
+			await sleep(backoffMs(++retries));
+			continue;
+		}
+		if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);
+		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
+			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets });
+		}
+		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
+		const parsed = request.expect.safeParse(response.body);
+		if (!parsed.success) throw unexpectedAnswer(node, statusCode, request.action, parsed.error.issues[0]?.message, request.itemIndex);
+		return { ...response, data: parsed.data };
 	}
-	if (response.statusCode >= 400) {
-		throw apiError(this.getNode(), response, { itemIndex: request.itemIndex, action: request.action });
-	}
-	return response;
 }
 
 function isStream(body: unknown): body is Readable {
 	return !!body && typeof (body as Readable).pipe === 'function';
+}
+
+function errorCode(error: unknown): string {
+	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };
+	return String(err.code ?? err.cause?.code ?? '');
+}
+
+const jitter = (ms: number) => Math.round(ms * 0.2 * Math.random());
+
+/** Pause before resend n of an idempotent request: 1 s, then 2 s, plus jitter. */
+function backoffMs(attempt: number): number {
+	const base = MIN_RETRY_PAUSE_MS * 2 ** (attempt - 1);
+	return base + jitter(base);
+}
+
+/** The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so parallel runs do not resend together. */
+export function rateLimitPauseMs(header: unknown, now = Date.now()): number {
+	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now) ?? MIN_RETRY_PAUSE_MS);
+	return asked + jitter(asked);
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
@@ -104,20 +179,36 @@ export function retryAfterMs(header: unknown, now = Date.now()): number | undefi
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** `data` of a single-object response, tolerating a bare object. */
-export function responseData(body: unknown): IDataObject {
-	if (body && typeof body === 'object' && !Array.isArray(body) && 'data' in body) {
-		return ((body as IDataObject).data ?? {}) as IDataObject;
+function redirectError(node: INode, response: { statusCode: number; headers: Record<string, unknown> }, target: string, itemIndex?: number): NodeApiError {
+	const location = String(response.headers.location ?? '(no Location header)');
+	let resolved = location;
+	try {
+		resolved = new URL(location, target).toString();
+	} catch {
+		// keep the header as given
 	}
-	return (body ?? {}) as IDataObject;
+	return new NodeApiError(
+		node,
+		{ message: `redirect to ${resolved}` },
+		{
+			httpCode: String(response.statusCode),
+			message: `The platform answered with a redirect (HTTP ${response.statusCode}) to ${resolved}`,
+			description:
+				'Redirects are not followed, so the API key is never sent to another address. If the platform moved, put the new address in the credential\'s base URL.',
+			itemIndex,
+		},
+	);
 }
 
-/** `items` of a collection response, tolerating `data` or a bare array. */
-export function responseItems(body: unknown): IDataObject[] {
-	if (Array.isArray(body)) return body as IDataObject[];
-	if (body && typeof body === 'object') {
-		const record = body as IDataObject;
-		for (const key of ['items', 'data']) if (Array.isArray(record[key])) return record[key] as IDataObject[];
-	}
-	return [];
+function unexpectedAnswer(node: INode, statusCode: number, action: string, problem: string | undefined, itemIndex?: number): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message: problem ?? 'unexpected answer' },
+		{
+			httpCode: String(statusCode),
+			message: `The platform's answer to "${action}" is not what the API specifies (HTTP ${statusCode})`,
+			description: `${problem ?? 'The answer could not be read'}. Check that the credential's base URL points at the platform's API.`,
+			itemIndex,
+		},
+	);
 }

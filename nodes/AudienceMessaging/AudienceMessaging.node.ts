@@ -1,17 +1,34 @@
-import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { baseUrlExpression } from '../../src/transport';
 import { audienceMessagingApiTest } from './methods/credentialTest';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
-import { blacklistFields, blacklistOperations } from './resources/blacklist';
-import { createListFromCsv, listFields, listOperations } from './resources/list';
-import { messageFields, messageOperations, sendMessages } from './resources/message';
-import { messageTemplateFields, messageTemplateOperations } from './resources/messageTemplate';
-import { senderFields, senderOperations } from './resources/sender';
-import { addManySubscribers, subscriberFields, subscriberOperations } from './resources/subscriber';
-import { createWalletPasses, walletPassFields, walletPassOperations } from './resources/walletPass';
-import { walletTemplateFields, walletTemplateOperations } from './resources/walletTemplate';
+import { blacklistExecutors, blacklistFields, blacklistOperations } from './resources/blacklist';
+import { listExecutors, listFields, listOperations } from './resources/list';
+import { messageExecutors, messageFields, messageOperations } from './resources/message';
+import { messageTemplateExecutors, messageTemplateFields, messageTemplateOperations } from './resources/messageTemplate';
+import { senderExecutors, senderFields, senderOperations } from './resources/sender';
+import { subscriberExecutors, subscriberFields, subscriberOperations } from './resources/subscriber';
+import { walletPassExecutors, walletPassFields, walletPassOperations } from './resources/walletPass';
+import { walletTemplateExecutors, walletTemplateFields, walletTemplateOperations } from './resources/walletTemplate';
+
+type Executor = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+
+/**
+ * Every operation runs through the shared runner (shared/execute.ts): all items are read and
+ * checked before the first request, which n8n's declarative routing cannot do (it sends item 0
+ * before it reads item 1).
+ */
+const EXECUTORS: Record<string, Record<string, Executor>> = {
+	blacklist: blacklistExecutors,
+	list: listExecutors,
+	message: messageExecutors,
+	messageTemplate: messageTemplateExecutors,
+	sender: senderExecutors,
+	subscriber: subscriberExecutors,
+	walletPass: walletPassExecutors,
+	walletTemplate: walletTemplateExecutors,
+};
 
 export class AudienceMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,11 +44,6 @@ export class AudienceMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'audienceMessagingApi', required: true, testedBy: 'audienceMessagingApiTest' }],
-		requestDefaults: {
-			baseURL: baseUrlExpression('lists'),
-			headers: { Accept: 'application/json' },
-			ignoreHttpStatusErrors: true,
-		},
 		properties: [
 			{
 				displayName: 'Resource',
@@ -74,10 +86,11 @@ export class AudienceMessaging implements INodeType {
 		credentialTest: { audienceMessagingApiTest },
 	};
 
-	customOperations = {
-		list: { createFromCsv: createListFromCsv },
-		subscriber: { addMany: addManySubscribers },
-		walletPass: { create: createWalletPasses },
-		message: { send: sendMessages },
-	};
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const resource = String(this.getNodeParameter('resource', 0));
+		const operation = String(this.getNodeParameter('operation', 0));
+		const executor = Object.hasOwn(EXECUTORS, resource) && Object.hasOwn(EXECUTORS[resource], operation) ? EXECUTORS[resource][operation] : undefined;
+		if (!executor) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		return await executor.call(this);
+	}
 }

@@ -1,14 +1,17 @@
+import { oneOf, text as readText } from '../coerce';
 import { InputError } from '../errors';
-import { BLACKLIST_LIST_TYPE } from '../schemas/blacklist';
+import { BLACKLIST_CHANNELS, BLACKLIST_LIST_TYPE } from '../schemas/blacklist';
 import { toE164, toEmail } from './addresses';
 
 export interface BlacklistParameters {
-	channel: string;
+	channel: unknown;
 	from: unknown;
 	to: unknown;
-	reason?: string;
-	customReason?: string;
+	reason?: unknown;
+	customReason?: unknown;
 }
+
+const channelOf = (parameters: BlacklistParameters) => oneOf(parameters.channel, 'type', BLACKLIST_CHANNELS);
 
 /** The recipient as the channel wants it: an e-mail address for EMAIL, an E.164 number otherwise. */
 export function blacklistRecipient(channel: string, to: unknown): string {
@@ -16,18 +19,19 @@ export function blacklistRecipient(channel: string, to: unknown): string {
 }
 
 function sender(from: unknown): string {
-	const text = String(from ?? '').trim();
+	const text = readText(from, 'from');
 	if (!text) throw new InputError('from', 'the sender is required: the phone number, e-mail address or sender name that sends on this channel');
 	return text;
 }
 
 /** Blacklist > Add parameters to the body of POST /subscribers. */
 export function blacklistAddBody(parameters: BlacklistParameters): Record<string, unknown> {
-	const reason = parameters.reason === 'custom' ? parameters.customReason : parameters.reason;
+	const channel = channelOf(parameters);
+	const choice = readText(parameters.reason, 'reason');
 	return {
-		to: blacklistRecipient(parameters.channel, parameters.to),
-		reason: (reason ?? '').trim(),
-		type: parameters.channel,
+		to: blacklistRecipient(channel, parameters.to),
+		reason: choice === 'custom' ? readText(parameters.customReason, 'customReason') : choice,
+		type: channel,
 		from: sender(parameters.from),
 		listType: BLACKLIST_LIST_TYPE,
 	};
@@ -35,10 +39,11 @@ export function blacklistAddBody(parameters: BlacklistParameters): Record<string
 
 /** Blacklist > Check parameters to the query of GET /subscribers. */
 export function blacklistLookupQuery(parameters: BlacklistParameters): Record<string, string> {
+	const channel = channelOf(parameters);
 	return {
-		type: parameters.channel,
+		type: channel,
 		from: sender(parameters.from),
 		listType: BLACKLIST_LIST_TYPE,
-		to: blacklistRecipient(parameters.channel, parameters.to),
+		to: blacklistRecipient(channel, parameters.to),
 	};
 }

@@ -1,3 +1,4 @@
+import { entries, httpUrl, number, rawText, text as readText } from '../coerce';
 import { InputError } from '../errors';
 import { MEDIA } from '../schemas/chatapp';
 import type { MediaType, MessageType } from '../schemas/chatapp';
@@ -5,31 +6,12 @@ import { toE164 } from './addresses';
 
 /** The sender number as the platform wants it in `from`: digits only, from any common written form. */
 export function senderDigits(value: unknown, field: string): string {
-	const text = String(value ?? '').trim();
+	const text = readText(value, field);
 	if (!text) throw new InputError(field, 'the sender phone number is required');
 	if (/[a-z]/i.test(text)) throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
 	const digits = text.replace(/[\s().\-/]/g, '').replace(/^(\+|00)/, '');
-	if (!/^\d{8,15}$/.test(digits)) throw new InputError(field, `"${text}" is not a phone number with country code (8 to 15 digits)`);
+	if (!/^[1-9]\d{0,14}$/.test(digits)) throw new InputError(field, `"${text}" is not a phone number with country code (up to 15 digits, the first not 0)`);
 	return digits;
-}
-
-/** The file extension of a URL's path, lower-case, if it has one. */
-function urlExtension(url: string): string | undefined {
-	try {
-		const last = new URL(url).pathname.split('/').pop() ?? '';
-		const dot = last.lastIndexOf('.');
-		return dot > 0 ? last.slice(dot + 1).toLowerCase() : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** Refuses a media URL whose extension says another type (an .mp3 sent as image); no extension is fine. */
-export function assertMediaUrlFits(type: MediaType, url: string, field: string): void {
-	const extension = urlExtension(url);
-	if (extension && !MEDIA[type].extensions.includes(extension)) {
-		throw new InputError(field, `the URL ends in .${extension}, which is not ${type === 'image' ? 'an' : 'a'} ${type} file (${type}: ${MEDIA[type].extensions.map((e) => `.${e}`).join(', ')})`);
-	}
 }
 
 /** Whether a content type answered for a media URL is one the spec allows for that type. */
@@ -43,39 +25,12 @@ export function mediaContentTypeFits(type: MediaType, contentType: string): bool
 
 /** One or more webhook URLs separated by commas, each checked, sent as the platform documents. */
 export function callbacksValue(value: unknown, field: string): string | undefined {
-	const urls = String(value ?? '')
+	const urls = readText(value, field)
 		.split(',')
 		.map((url) => url.trim())
 		.filter(Boolean);
-	for (const url of urls) {
-		let parsed: URL;
-		try {
-			parsed = new URL(url);
-		} catch {
-			throw new InputError(field, `"${url}" is not a URL`);
-		}
-		if (!['http:', 'https:'].includes(parsed.protocol)) throw new InputError(field, `"${url}" must start with http:// or https://`);
-	}
+	for (const url of urls) httpUrl(url, field);
 	return urls.length ? urls.join(',') : undefined;
-}
-
-export interface SubItem {
-	type?: string;
-	[key: string]: unknown;
-}
-
-export interface ContactParameters {
-	formattedName?: string;
-	firstName?: string;
-	lastName?: string;
-	birthday?: string;
-	company?: string;
-	department?: string;
-	title?: string;
-	phones?: { phone?: SubItem[] };
-	emails?: { email?: SubItem[] };
-	urls?: { url?: SubItem[] };
-	addresses?: { address?: SubItem[] };
 }
 
 const present = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null);
@@ -85,22 +40,26 @@ function compact<T extends Record<string, unknown>>(record: T): Partial<T> {
 	return Object.fromEntries(Object.entries(record).filter(([, value]) => present(value))) as Partial<T>;
 }
 
-function subItems(list: SubItem[] | undefined): SubItem[] | undefined {
-	const items = (list ?? []).map((item) => compact(item)).filter((item) => Object.keys(item).length > 0);
+/** A sub-list of a contact (phones, emails, urls, addresses): each entry's values as text. */
+function subItems(value: unknown, field: string, key: string): Array<Record<string, string>> | undefined {
+	const items = entries(value, field, key)
+		.map((item, index) => compact(Object.fromEntries(Object.entries(item).map(([name, raw]) => [name, readText(raw, `${field}.${index}.${name}`)]))))
+		.filter((item) => Object.keys(item).length > 0) as Array<Record<string, string>>;
 	return items.length ? items : undefined;
 }
 
-/** A contact from the editor's fields to the platform's shape; plural fields become arrays. */
-export function contactFromParameters(contact: ContactParameters): Record<string, unknown> {
-	const org = compact({ company: contact.company, department: contact.department, title: contact.title });
+/** A contact (an entry of the Contacts collection) from the editor's fields to the platform's shape; plural fields become arrays. */
+export function contactFromParameters(contact: Record<string, unknown>, field = 'contacts.0'): Record<string, unknown> {
+	const value = (name: string, path = name) => readText(contact[name], `${field}.${path}`);
+	const org = compact({ company: value('company', 'org.company'), department: value('department', 'org.department'), title: value('title', 'org.title') });
 	return compact({
-		name: compact({ formatted_name: contact.formattedName, first_name: contact.firstName, last_name: contact.lastName }),
-		birthday: contact.birthday,
+		name: compact({ formatted_name: value('formattedName', 'name.formatted_name'), first_name: value('firstName', 'name.first_name'), last_name: value('lastName', 'name.last_name') }),
+		birthday: value('birthday'),
 		org: Object.keys(org).length ? org : undefined,
-		phones: subItems(contact.phones?.phone),
-		emails: subItems(contact.emails?.email),
-		urls: subItems(contact.urls?.url),
-		addresses: subItems(contact.addresses?.address),
+		phones: subItems(contact.phones, `${field}.phones`, 'phone'),
+		emails: subItems(contact.emails, `${field}.emails`, 'email'),
+		urls: subItems(contact.urls, `${field}.urls`, 'url'),
+		addresses: subItems(contact.addresses, `${field}.addresses`, 'address'),
 	});
 }
 
@@ -108,17 +67,19 @@ export interface MessageParameters {
 	type: MessageType;
 	from: unknown;
 	to: unknown;
-	text?: string;
-	mediaUrl?: string;
-	contacts?: { contact?: ContactParameters[] };
-	latitude?: number;
-	longitude?: number;
-	locationName?: string;
-	locationAddress?: string;
-	bodyText?: string;
-	buttons?: { button?: Array<{ id?: string; title?: string }> };
-	externalId?: string;
-	callbacks?: string;
+	text?: unknown;
+	mediaUrl?: unknown;
+	/** The Contacts collection: { contact: [...] }. */
+	contacts?: unknown;
+	latitude?: unknown;
+	longitude?: unknown;
+	locationName?: unknown;
+	locationAddress?: unknown;
+	bodyText?: unknown;
+	/** The Buttons collection: { button: [...] }. */
+	buttons?: unknown;
+	externalId?: unknown;
+	callbacks?: unknown;
 }
 
 /** Send Message parameters to the JSON body of POST /chatapp/messages (validated afterwards by its schema). */
@@ -129,25 +90,31 @@ export function messageBody(parameters: MessageParameters): Record<string, unkno
 		to: toE164(parameters.to, 'to'),
 		type,
 	};
-	if (present(parameters.externalId)) body.externalId = String(parameters.externalId).trim();
+	const externalId = readText(parameters.externalId, 'externalId');
+	if (externalId) body.externalId = externalId;
 	const callbacks = callbacksValue(parameters.callbacks, 'callbacks');
 	if (callbacks) body.callbacks = callbacks;
-	if (type === 'text') body.body = parameters.text ?? '';
-	if (type === 'image' || type === 'audio' || type === 'video' || type === 'document') {
-		const url = String(parameters.mediaUrl ?? '').trim();
-		if (!url) throw new InputError('mediaUrl', 'the media URL is required');
-		assertMediaUrlFits(type, url, 'mediaUrl');
-		body.body = url;
-	}
-	if (type === 'contacts') body.contacts = (parameters.contacts?.contact ?? []).map(contactFromParameters);
+	if (type === 'text') body.body = rawText(parameters.text, 'text');
+	if (type === 'image' || type === 'audio' || type === 'video' || type === 'document') body.body = httpUrl(parameters.mediaUrl, 'mediaUrl');
+	if (type === 'contacts') body.contacts = entries(parameters.contacts, 'contacts', 'contact').map((contact, index) => contactFromParameters(contact, `contacts.${index}`));
 	if (type === 'location') {
-		body.location = compact({ latitude: parameters.latitude, longitude: parameters.longitude, name: parameters.locationName, address: parameters.locationAddress });
+		body.location = compact({
+			latitude: present(parameters.latitude) ? number(parameters.latitude, 'location.latitude') : undefined,
+			longitude: present(parameters.longitude) ? number(parameters.longitude, 'location.longitude') : undefined,
+			name: readText(parameters.locationName, 'location.name'),
+			address: readText(parameters.locationAddress, 'location.address'),
+		});
 	}
 	if (type === 'interactive') {
 		body.interactive = {
 			type: 'button',
-			body: { text: parameters.bodyText ?? '' },
-			action: { buttons: (parameters.buttons?.button ?? []).map((button) => ({ type: 'reply', reply: { id: (button.id ?? '').trim(), title: (button.title ?? '').trim() } })) },
+			body: { text: readText(parameters.bodyText, 'interactive.body.text') },
+			action: {
+				buttons: entries(parameters.buttons, 'interactive.action.buttons', 'button').map((button, index) => ({
+					type: 'reply',
+					reply: { id: readText(button.id, `interactive.action.buttons.${index}.reply.id`), title: readText(button.title, `interactive.action.buttons.${index}.reply.title`) },
+				})),
+			},
 		};
 	}
 	return body;

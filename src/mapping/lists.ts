@@ -1,18 +1,12 @@
+import { entries, optionalBoolean, rawText, record, text } from '../coerce';
 import { InputError } from '../errors';
 import type { Column, SubscriberRow } from '../schemas/lists';
 import { parseObjectList } from './json';
 
-export interface ColumnParameter {
-	name?: string;
-	type?: string;
-	unique?: boolean;
-	required?: boolean;
-	defaultValue?: string;
-}
-
 export interface CreateListParameters {
-	name: string;
-	columns?: { column?: ColumnParameter[] };
+	name: unknown;
+	/** The Columns fixedCollection: { column: [...] }. */
+	columns?: unknown;
 	rows?: unknown;
 }
 
@@ -33,12 +27,15 @@ export function typedDefaultValue(type: string, value: string | undefined): Colu
 	return value;
 }
 
-export function columnFromParameter(column: ColumnParameter): Record<string, unknown> {
-	const type = (column.type ?? 'STRING').trim();
-	const mapped: Record<string, unknown> = { name: (column.name ?? '').trim(), type };
-	if (column.unique !== undefined) mapped.unique = column.unique;
-	if (column.required !== undefined) mapped.required = column.required;
-	const defaultValue = typedDefaultValue(type, column.defaultValue);
+/** One entry of the Columns collection; `field` is its path ("columns.1"). */
+export function columnFromParameter(column: Record<string, unknown>, field = 'columns.0'): Record<string, unknown> {
+	const type = text(column.type, `${field}.type`) || 'STRING';
+	const mapped: Record<string, unknown> = { name: text(column.name, `${field}.name`), type };
+	const unique = optionalBoolean(column.unique, `${field}.unique`);
+	const required = optionalBoolean(column.required, `${field}.required`);
+	if (unique !== undefined) mapped.unique = unique;
+	if (required !== undefined) mapped.required = required;
+	const defaultValue = typedDefaultValue(type, rawText(column.defaultValue, `${field}.defaultValue`));
 	if (defaultValue !== undefined) mapped.defaultValue = defaultValue;
 	return mapped;
 }
@@ -46,10 +43,22 @@ export function columnFromParameter(column: ColumnParameter): Record<string, unk
 /** Node parameters of List > Create to the JSON body of POST /lists (validated afterwards by its schema). */
 export function createListBody(parameters: CreateListParameters): Record<string, unknown> {
 	return {
-		name: parameters.name,
-		columns: (parameters.columns?.column ?? []).map(columnFromParameter),
+		name: text(parameters.name, 'name'),
+		columns: entries(parameters.columns, 'columns', 'column').map((column, index) => columnFromParameter(column, `columns.${index}`)),
 		rows: parseObjectList(parameters.rows, 'rows'),
 	};
+}
+
+/** The Create From CSV options collection, each option of its type. */
+export function csvImportOptions(value: unknown): CsvImportOptions {
+	const options = record(value, 'options');
+	const result: CsvImportOptions = {};
+	if (options.key !== undefined) result.key = text(options.key, 'options.key');
+	for (const flag of ['usesAutoColumns', 'caseSensitive', 'usesGeneratedData', 'trackLastActivity'] as const) {
+		const flagValue = optionalBoolean(options[flag], `options.${flag}`);
+		if (flagValue !== undefined) result[flag] = flagValue;
+	}
+	return result;
 }
 
 /** Options of List > Create From CSV to the query of POST /lists; only options the user set are sent. */

@@ -1,43 +1,41 @@
 import type { Pass } from '../schemas/wallet';
-import { platformMessage } from '../errors';
+import { entries, oneOf, rawText, text } from '../coerce';
+import { InputError, platformMessage } from '../errors';
 
-export interface SortParameter {
-	field?: string;
-	direction?: 'ascending' | 'descending';
-}
+const SORT_FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
-/** The editor's sort rules to the spec's `sort` query: comma-separated fields prefixed + or -. */
-export function templateSort(rules: SortParameter[]): string | undefined {
-	const terms = rules
-		.filter((rule) => rule.field && rule.field.trim())
-		.map((rule) => `${rule.direction === 'descending' ? '-' : '+'}${(rule.field as string).trim()}`);
+/** The editor's sort rules (the `rule` entries of the Sort collection) to the spec's `sort` query: comma-separated fields prefixed + or -. */
+export function templateSort(rules: unknown): string | undefined {
+	const terms: string[] = [];
+	entries({ rule: rules }, 'sort', 'rule').forEach((rule, index) => {
+		const field = text(rule.field, `sort.${index}.field`);
+		if (!field) return;
+		if (!SORT_FIELD.test(field)) throw new InputError(`sort.${index}.field`, `"${field}" is not a field name (letters, digits and _ only)`);
+		const direction = rule.direction === undefined ? 'ascending' : oneOf(rule.direction, `sort.${index}.direction`, ['ascending', 'descending'] as const);
+		terms.push(`${direction === 'descending' ? '-' : '+'}${field}`);
+	});
 	return terms.length ? terms.join(',') : undefined;
 }
 
 /** The chosen template fields to the spec's `select` query. */
-export function templateSelect(fields: string[] | undefined): string | undefined {
-	return fields && fields.length ? fields.join(',') : undefined;
+export function templateSelect(fields: string[]): string | undefined {
+	return fields.length ? fields.join(',') : undefined;
 }
 
-export interface PassFieldParameter {
-	place?: string;
-	customPlace?: string;
-	label?: string;
-	value?: unknown;
-}
-
-/** One input item's parameters to a pass of the batch body; fields are per-pass (`fixed: false`). */
-export function passFromParameters(recipientId: unknown, fields: PassFieldParameter[]): Record<string, unknown> {
+/** One input item's parameters to a pass of the batch body; fields (the `field` entries of Fields) are per-pass (`fixed: false`). */
+export function passFromParameters(recipientId: unknown, fields: unknown): Record<string, unknown> {
 	return {
-		recipientId: typeof recipientId === 'number' ? String(recipientId) : recipientId,
+		recipientId: text(recipientId, 'recipientId'),
 		uniqueValues: {
-			fields: fields.map((field) => {
-				const place = field.place === 'custom' ? field.customPlace : field.place;
+			fields: entries({ field: fields }, 'uniqueValues.fields', 'field').map((field, index) => {
+				const path = `uniqueValues.fields.${index}`;
+				const place = text(field.place, `${path}.place`) === 'custom' ? text(field.customPlace, `${path}.place`) : text(field.place, `${path}.place`);
+				const label = rawText(field.label, `${path}.label`);
 				return {
 					place,
-					...(field.label !== undefined && field.label !== '' ? { label: field.label } : {}),
+					...(label !== '' ? { label } : {}),
 					fixed: false,
-					value: typeof field.value === 'number' || typeof field.value === 'boolean' ? String(field.value) : field.value,
+					value: rawText(field.value, `${path}.value`),
 				};
 			}),
 		},

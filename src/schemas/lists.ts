@@ -4,15 +4,21 @@ import { z } from 'zod';
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 
 
+const listIdMessage = 'a list ID is a whole number, for example 42';
 export const listIdSchema = z
-	.union([z.number(), z.string()])
+	.union([z.number(), z.string()], { errorMap: () => ({ message: listIdMessage }) })
 	.transform((value) => String(value).trim())
-	.pipe(z.string().regex(/^\d+$/, 'a list ID is a whole number, for example 42'));
+	.pipe(z.string().regex(/^\d+$/, listIdMessage));
 
 export const subscriberIdSchema = z
-	.union([z.number(), z.string()])
+	.union([z.number(), z.string()], { errorMap: () => ({ message: 'a subscriber ID is text, for example 5f1c2a' }) })
 	.transform((value) => String(value).trim())
-	.pipe(z.string().min(1, 'a subscriber ID is required'));
+	.pipe(
+		z
+			.string()
+			.min(1, 'a subscriber ID is required')
+			.refine((value) => value !== '.' && value !== '..', (value) => ({ message: `"${value}" is not a subscriber ID` })),
+	);
 
 const columnValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()], {
 	errorMap: () => ({ message: 'a column value must be text, a number, true/false or null' }),
@@ -63,12 +69,21 @@ export const csvImportQuerySchema = z.object({
 
 export const bulkSubscribersRequestSchema = z.array(subscriberRowSchema);
 
-/** Response `data` of POST /lists/{listId}/subscribers/bulk; unknown extra fields are kept. */
+const count = z.number().int().nonnegative().optional().catch(undefined);
+
+/**
+ * Response `data` of POST /lists/{listId}/subscribers/bulk, read leniently: the platform accepted
+ * the rows (2xx), so a missing or odd field makes the outcome unknown, not failed. Extra fields are kept.
+ */
 export const bulkSubscribersResultSchema = z
 	.object({
-		subscriberUpdated: z.number().default(0),
-		subscriberAdded: z.number().default(0),
-		subscribersError: z.array(z.unknown()).nullish().transform((value) => value ?? []),
+		subscriberUpdated: count,
+		subscriberAdded: count,
+		subscribersError: z
+			.array(z.unknown())
+			.nullish()
+			.catch(undefined)
+			.transform((value) => value ?? []),
 	})
 	.passthrough();
 

@@ -4,9 +4,14 @@ import { z } from 'zod';
 export const PASS_PLACE_BACK = 'BACK';
 
 export const templateSerialSchema = z
-	.union([z.string(), z.number()])
+	.union([z.string(), z.number()], { errorMap: () => ({ message: 'a wallet template serial is text, for example tpl-gold-member' }) })
 	.transform((value) => String(value).trim())
-	.pipe(z.string().min(1, 'a wallet template serial is required'));
+	.pipe(
+		z
+			.string()
+			.min(1, 'a wallet template serial is required')
+			.refine((value) => value !== '.' && value !== '..', (value) => ({ message: `"${value}" is not a template serial` })),
+	);
 
 export const passFieldSchema = z.object({
 	place: z.string({ required_error: 'every field needs a place, for example BACK' }).trim().min(1, 'every field needs a place, for example BACK'),
@@ -26,11 +31,15 @@ export const passSchema = z.object({
 	uniqueValues: z.object({ fields: z.array(passFieldSchema) }),
 });
 
-/** Response of the pass batch: `items` of created passes; per-pass failures are not shown by the spec, so any extra shape is kept. */
+/**
+ * Response of the pass batch: `items` of created passes (spec §4). Per-pass failures are not
+ * shown by the spec, so an entry without a URL or with an error, and an `errors` list, are kept
+ * for passOutcomes; a body without an `items` list is not an answer to read.
+ */
 export const passBatchResultSchema = z
 	.object({
-		items: z.array(z.object({ recipientId: z.string(), url: z.string().optional() }).passthrough()).default([]),
-		errors: z.array(z.unknown()).nullish().transform((value) => value ?? []),
+		items: z.array(z.object({ recipientId: z.union([z.string(), z.number()]).transform(String), url: z.string().optional().catch(undefined) }).passthrough()),
+		errors: z.array(z.unknown()).nullish().catch(undefined).transform((value) => value ?? []),
 	})
 	.passthrough();
 

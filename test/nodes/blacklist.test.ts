@@ -37,7 +37,7 @@ describe('Blacklist > Add', () => {
 		[{ channel: 'EMAIL', to: '+33612345678' }, 'Invalid "Recipient" in item 0: "+33612345678" is not an e-mail address'],
 		[{ channel: 'SMS', to: 'ada@example.com' }, 'Invalid "Recipient" in item 0: "ada@example.com" is not a phone number: it contains letters'],
 		[{ channel: 'CHATAPP', to: '06 12 34 56 78' }, 'Invalid "Recipient" in item 0: "06 12 34 56 78" has no country code: write it in international form, e.g. +33612345678'],
-		[{ channel: 'RCS', to: '+12' }, 'Invalid "Recipient" in item 0: "+12" is not a valid international phone number (+ and 8 to 15 digits)'],
+		[{ channel: 'RCS', to: '+012' }, 'Invalid "Recipient" in item 0: "+012" is not a valid international phone number (+, then up to 15 digits, the first not 0)'],
 		[{ to: '+33612345678', from: '  ' }, 'Invalid "Sender" in item 0: the sender is required: the phone number, e-mail address or sender name that sends on this channel'],
 		[{ to: '+33612345678', reason: 'custom', customReason: ' ' }, 'Invalid "Reason" in item 0: a reason is required'],
 	])('refuses %j before sending', async (extra, message) => {

@@ -49,7 +49,7 @@ describe('Sender', () => {
 
 	it('Create refuses a tier below 1 before sending', async () => {
 		const result = await run(ctx.credentials, { resource: 'sender', operation: 'create', providerId: 'p', name: 'n', address: '+15550100100', accountTier: 0 });
-		expect(result.error?.message).toBe('Invalid "Account Tier" in item 0: the account tier starts at 1');
+		expect(result.error?.message).toBe('Invalid "Account Tier" in item 0: it must be at least 1 (got 0)');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
@@ -165,7 +165,7 @@ describe('Message > Send, bad input', () => {
 		[send('text', { text: 'x', to: '06 12 34 56 78' }), 'Invalid "Recipient" in item 0: "06 12 34 56 78" has no country code: write it in international form, e.g. +33612345678'],
 		[send('text', { text: 'x', from: 'ACME' }), 'Invalid "Sender Phone Number" in item 0: "ACME" is not a phone number: it contains letters'],
 		[send('text', { text: ' ' }), 'Invalid "Text" in item 0: the message text is required'],
-		[send('image', { mediaUrl: 'https://example.com/song.mp3' }), 'Invalid "Media URL" in item 0: the URL ends in .mp3, which is not an image file (image: .jpg, .jpeg, .png)'],
+		[send('image', { mediaUrl: 'ftp://example.com/photo.png' }), 'Invalid "Media URL" in item 0: "ftp://example.com/photo.png" must start with http:// or https://'],
 		[send('contacts', { contacts: { contact: [{ firstName: 'Ada' }] } }), 'Invalid "Contacts › Formatted Name #1" in item 0: the formatted name is required'],
 		[send('contacts', { contacts: { contact: [{ formattedName: 'Ada' }] } }), 'Invalid "Contacts › First or Last Name #1" in item 0: a contact needs a first or last name besides its formatted name'],
 		[send('location', { latitude: 91, longitude: 0 }), 'Invalid "Latitude" in item 0: the latitude must be between -90 and 90'],

@@ -172,14 +172,14 @@ describe('Subscriber > Get Many', () => {
 		ctx.sandbox.seedList({ name: 'Big', rows: Array.from({ length: count }, (_, i) => ({ email: `user${i}@example.com` })) });
 
 	it('Return All walks every page', async () => {
-		const list = seeded(250);
+		const list = seeded(2500);
 		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'getMany', listId: byId(list.id), returnAll: true }));
-		expect(output).toHaveLength(250);
-		expect(output[249].json.email).toBe('user249@example.com');
+		expect(output).toHaveLength(2500);
+		expect(output[2499].json.email).toBe('user2499@example.com');
 		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([
-			{ page: '1', limit: '100' },
-			{ page: '2', limit: '100' },
-			{ page: '3', limit: '100' },
+			{ page: '1', limit: '1000' },
+			{ page: '2', limit: '1000' },
+			{ page: '3', limit: '1000' },
 		]);
 		expect(output.every((i) => typeof i.json.id === 'string' || typeof i.json.id === 'number')).toBe(true);
 	});

@@ -132,7 +132,7 @@ describe('Wallet Pass > Create', () => {
 
 	it('refuses the same recipient twice in one run, naming both items, before any request', async () => {
 		const result = await run(ctx.credentials, passParameters(), [members[0], members[1], members[0]]);
-		expect(result.error?.message).toBe('Invalid "Recipient ID" in item 2: "ada@example.com" is already the recipient of item 0; each pass needs a different recipient ID');
+		expect(result.error?.message).toBe('Invalid "Recipient ID" in item 2: "ada@example.com" is already the recipient of item 0 for template tpl-gold-member; each pass of a template needs a different recipient ID');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 

@@ -1,5 +1,6 @@
 export { startSandbox, ADMIN_PREFIX, DEFAULT_API_KEY, DEFAULT_CSV_MAX_BYTES } from './server';
 export type { Sandbox, SandboxOptions, RecordedRequest, RecordedPart } from './types';
+export type { Fault, FaultKind } from './faults';
 export type { Column, ListData, SubscriberRecord } from './list-store';
 export type { SubscriberError, ImportResult } from './subscriber-import';
 export type { ListInput } from './lists';

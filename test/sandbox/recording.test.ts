@@ -24,6 +24,7 @@ describe('request recording', () => {
 			rawBody: JSON.stringify(json),
 			bodySize: JSON.stringify(json).length,
 			status: 200,
+			receivedAt: expect.any(Number),
 		});
 	});
 

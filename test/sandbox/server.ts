@@ -10,6 +10,8 @@ import { ListsModule } from './lists';
 import { Router } from './router';
 import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
 import { WalletModule } from './wallet';
+import { FaultInjector } from './faults';
+import type { Fault } from './faults';
 
 export const ADMIN_PREFIX = '/__sandbox';
 export const DEFAULT_API_KEY = 'sandbox-key';
@@ -59,9 +61,23 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return clock.state();
 		});
 
+	const faults = new FaultInjector();
+	admin
+		.add('GET', '/faults', () => faults.list())
+		.add('POST', '/faults', async (ctx) => {
+			const body = await ctx.json();
+			for (const fault of Array.isArray(body) ? body : [body]) faults.add(fault as Fault);
+			return faults.list();
+		})
+		.add('DELETE', '/faults', () => {
+			faults.clear();
+			return [];
+		});
+
 	const requests: RecordedRequest[] = [];
 	const clearRequests = () => void requests.splice(0);
 	const reset = () => {
+		faults.clear();
 		for (const module of modules) module.reset();
 		clock.reset();
 		clearRequests();
@@ -86,9 +102,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			headers: flattenHeaders(req),
 			bodySize: 0,
 			status: 0,
+			receivedAt: Date.now(),
 		};
 		const body = new BodyReader(req, record);
 		requests.push(record);
+		const fault = faults.take(record.method, record.path, record.query);
+		if (fault) {
+			if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
+			record.status = fault.kind === 'hang' || fault.kind === 'reset' ? 0 : fault.kind === 'rateLimit' ? 429 : fault.kind === 'redirect' ? (fault.status ?? 302) : fault.kind === 'status' ? (fault.status ?? 500) : 200;
+			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
+			return;
+		}
 
 		let reply: Reply;
 		try {
@@ -176,8 +200,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		},
 		clearRequests,
 		reset,
+		addFault: (fault) => faults.add(fault),
+		clearFaults: () => faults.clear(),
 		close: () =>
 			new Promise<void>((resolve, reject) => {
+				faults.clear();
 				for (const module of modules) module.close?.();
 				server.close((error) => (error ? reject(error) : resolve()));
 				server.closeAllConnections();

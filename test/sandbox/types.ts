@@ -9,6 +9,7 @@ import type { MessageTemplate, MessageTemplateInput } from './chatapp-templates'
 import type { SandboxClock } from './clock';
 import type { WalletTemplate, WalletTemplateInput } from './wallet';
 import type { PassField, WalletPass } from './wallet-passes';
+import type { Fault } from './faults';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */
@@ -63,6 +64,8 @@ export interface RecordedRequest {
 	bodySize: number;
 	/** Status the sandbox answered (0 while still in flight). */
 	status: number;
+	/** When the request arrived (Date.now(), real clock). */
+	receivedAt: number;
 }
 
 export interface Sandbox {
@@ -71,6 +74,9 @@ export interface Sandbox {
 	walletBaseUrl: string;
 	baseUrl: string;
 	apiKey: string;
+	/** Platform misbehaviour for the requests it matches (see faults.ts); reset() clears them. */
+	addFault(fault: Fault): void;
+	clearFaults(): void;
 	/** Every non-admin request received, in arrival order (live array). */
 	readonly requests: RecordedRequest[];
 	clearRequests(): void;

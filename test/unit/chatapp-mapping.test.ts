@@ -19,7 +19,9 @@ describe('senderDigits', () => {
 
 	it('refuses letters and short numbers', () => {
 		expect(() => senderDigits('ACME', 'from')).toThrow(/contains letters/);
-		expect(() => senderDigits('+1 555', 'from')).toThrow(/8 to 15 digits/);
+		expect(() => senderDigits('+0 555', 'from')).toThrow(/up to 15 digits, the first not 0/);
+		expect(() => senderDigits('+1 555 0100 0100 0100 1', 'from')).toThrow(/up to 15 digits/);
+		expect(senderDigits('+683 4002', 'from')).toBe('6834002');
 	});
 });
 
@@ -34,10 +36,13 @@ describe('messageBody', () => {
 		});
 	});
 
-	it('media: the URL is the body; an extension of another type is refused', () => {
+	it('media: the http(s) URL is the body, whatever its ending; other schemes are refused', () => {
 		expect(messageBody({ ...base, type: 'image', mediaUrl: 'https://x.io/a/photo.JPG?size=2' }).body).toBe('https://x.io/a/photo.JPG?size=2');
 		expect(messageBody({ ...base, type: 'document', mediaUrl: 'https://x.io/download?id=3' }).body).toBe('https://x.io/download?id=3');
-		expect(() => messageBody({ ...base, type: 'image', mediaUrl: 'https://x.io/song.mp3' })).toThrow(/ends in \.mp3, which is not an image file/);
+		expect(messageBody({ ...base, type: 'image', mediaUrl: 'https://example.com/render.php?id=42' }).body).toBe('https://example.com/render.php?id=42');
+		for (const url of ['ftp://x.io/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,AAAA']) {
+			expect(() => messageBody({ ...base, type: 'image', mediaUrl: url })).toThrow(/must start with http:\/\/ or https:\/\//);
+		}
 		expect(() => messageBody({ ...base, type: 'video', mediaUrl: '' })).toThrow(InputError);
 	});
 

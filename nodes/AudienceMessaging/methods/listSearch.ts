@@ -1,29 +1,35 @@
-import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest, responseItems } from '../../../src/transport';
+import { collectionResponse } from '../../../src/schemas/responses';
+import type { Page } from '../../../src/schemas/responses';
+import { apiRequest } from '../../../src/transport';
+
+const nextPageToken = (page: number, answer: Page) => (answer.pagination && answer.pagination.page < answer.pagination.pages ? String(page + 1) : undefined);
 
 /**
  * Lists of the account for the list picker. The spec has no list-listing endpoint; this uses
- * GET /lists with page/limit/name (the sandbox's choice) and falls back to an empty result,
- * so "By ID" still works where an account does not offer it.
+ * GET /lists with page/limit/name (the sandbox's choice) and answers an empty result where an
+ * account does not offer it (404, 405, 501), so "By ID" still works.
  */
 export async function searchLists(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const qs: IDataObject = { page, limit: 100 };
-	if (filter) qs.name = filter;
 	try {
-		const response = await apiRequest.call(this, { base: 'lists', method: 'GET', path: '/lists', qs, action: 'list the lists of the account' });
-		const body = response.body as IDataObject;
+		const { data } = await apiRequest(this, {
+			base: 'lists',
+			method: 'GET',
+			path: '/lists',
+			qs: { page, limit: 100, ...(filter ? { name: filter } : {}) },
+			action: 'list the lists of the account',
+			expect: collectionResponse,
+		});
 		const needle = filter?.toLowerCase();
-		const results = responseItems(body)
+		const results = data.items
 			.filter((list) => !needle || String(list.name ?? '').toLowerCase().includes(needle) || String(list.id) === filter)
 			.map((list) => ({ name: `${String(list.name ?? 'Unnamed list')} (#${String(list.id)})`, value: String(list.id) }));
-		const pagination = body.pagination as IDataObject | undefined;
-		const hasMore = pagination && Number(pagination.page ?? page) < Number(pagination.pages ?? 0);
-		return { results, paginationToken: hasMore ? String(page + 1) : undefined };
+		return { results, paginationToken: nextPageToken(page, data) };
 	} catch (error) {
-		if (error instanceof NodeApiError && ['404', '405'].includes(String(error.httpCode))) return { results: [] };
+		if (error instanceof NodeApiError && ['404', '405', '501'].includes(String(error.httpCode))) return { results: [] };
 		throw error;
 	}
 }
@@ -31,19 +37,17 @@ export async function searchLists(this: ILoadOptionsFunctions, filter?: string, 
 /** Wallet templates of the account for the template picker (GET /v2/wallet/templates, by name). */
 export async function searchWalletTemplates(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
-	const response = await apiRequest.call(this, {
+	const { data } = await apiRequest(this, {
 		base: 'wallet',
 		method: 'GET',
 		path: '/v2/wallet/templates',
 		qs: { page, limit: 100, sort: '+name', select: 'serial,name' },
 		action: 'list the wallet templates of the account',
+		expect: collectionResponse,
 	});
-	const body = response.body as IDataObject;
 	const needle = filter?.toLowerCase();
-	const results = responseItems(body)
+	const results = data.items
 		.filter((template) => !needle || `${String(template.name)} ${String(template.serial)}`.toLowerCase().includes(needle))
 		.map((template) => ({ name: `${String(template.name ?? template.serial)} (${String(template.serial)})`, value: String(template.serial) }));
-	const pagination = body.pagination as IDataObject | undefined;
-	const hasMore = pagination && Number(pagination.page ?? page) < Number(pagination.pages ?? 0);
-	return { results, paginationToken: hasMore ? String(page + 1) : undefined };
+	return { results, paginationToken: nextPageToken(page, data) };
 }

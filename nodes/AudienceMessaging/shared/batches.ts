@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { chunk } from '../../../src/batching';
-import { errorItem } from './execute';
+import type { FieldLabels } from '../../../src/errors';
+import { errorItem, prepareAll } from './execute';
 
 export interface BatchEntry<V> {
 	itemIndex: number;
@@ -9,10 +10,11 @@ export interface BatchEntry<V> {
 }
 
 export interface BatchPlan<V> {
-	/** Reads and validates one item, naming the item and the field on error; `group` is the request target (list, template). */
-	prepare: (itemIndex: number) => Promise<{ group: string; value: V }>;
+	labels: FieldLabels;
+	/** Reads and validates one item; `group` is the request target (list, template). No request here. */
+	prepare: (itemIndex: number) => Promise<{ group: string; value: V }> | { group: string; value: V };
 	/** Checks across all prepared items (duplicates, for example), still before any request; returns errors by item index. */
-	crossCheck?: (entries: Array<BatchEntry<V>>) => Map<number, Error>;
+	crossCheck?: (entries: Array<BatchEntry<V> & { group: string }>) => Map<number, Error>;
 	batchSize: number;
 	/** Sends one batch of one group; returns each item's output JSON, or the Error that refused that item alone. */
 	send: (group: string, batch: Array<BatchEntry<V>>) => Promise<Map<number, IDataObject | Error>>;
@@ -22,35 +24,38 @@ export interface BatchPlan<V> {
  * Many input items in as few bulk requests as possible. Every item is validated before the
  * first request; items go out grouped by target, in batches; each input item gets exactly one
  * output item paired to it. Without Continue On Fail a refused item stops the node, but only
- * after all batches were sent, so the other items are still processed.
+ * after all batches were sent, so the other items are still processed. Linear in items.
  */
 export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPlan<V>): Promise<INodeExecutionData[][]> {
-	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
-	const output: INodeExecutionData[] = new Array(itemCount);
+	const prepared = await prepareAll(context, plan.labels, plan.prepare);
+	const output: INodeExecutionData[] = new Array(prepared.length);
 	const fail = (itemIndex: number, error: Error) => {
 		output[itemIndex] = errorItem(error, itemIndex);
 	};
 
 	let entries: Array<BatchEntry<V> & { group: string }> = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		try {
-			const { group, value } = await plan.prepare(itemIndex);
-			entries.push({ itemIndex, group, value });
-		} catch (error) {
-			if (!continueOnFail) throw error;
-			fail(itemIndex, error as Error);
-		}
-	}
+	prepared.forEach((entry, itemIndex) => {
+		if (entry.ok) entries.push({ itemIndex, group: entry.value.group, value: entry.value.value });
+		else fail(itemIndex, entry.error);
+	});
 	const crossErrors = plan.crossCheck?.(entries) ?? new Map<number, Error>();
 	if (crossErrors.size) {
-		if (!continueOnFail) throw crossErrors.get(Math.min(...crossErrors.keys()));
+		if (!continueOnFail) {
+			let first = Infinity;
+			for (const itemIndex of crossErrors.keys()) first = Math.min(first, itemIndex);
+			throw crossErrors.get(first);
+		}
 		for (const [itemIndex, error] of crossErrors) fail(itemIndex, error);
 		entries = entries.filter((entry) => !crossErrors.has(entry.itemIndex));
 	}
 
 	const groups = new Map<string, Array<BatchEntry<V>>>();
-	for (const { group, ...entry } of entries) groups.set(group, [...(groups.get(group) ?? []), entry]);
+	for (const { group, itemIndex, value } of entries) {
+		let members = groups.get(group);
+		if (!members) groups.set(group, (members = []));
+		members.push({ itemIndex, value });
+	}
 	let firstRefusal: Error | undefined;
 	for (const [group, groupEntries] of groups) {
 		for (const batch of chunk(groupEntries, plan.batchSize)) {

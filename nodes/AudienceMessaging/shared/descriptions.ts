@@ -1,4 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { boolean, integer, parsed } from '../../../src/coerce';
+import { listIdSchema } from '../../../src/schemas/lists';
 
 /** The list picker used by every list-scoped operation: from the account's lists, or by ID. */
 export function listLocator(displayOptions: INodeProperties['displayOptions'], extra: Partial<INodeProperties> = {}): INodeProperties {
@@ -6,17 +9,11 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 		displayName: 'List',
 		name: 'listId',
 		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
+		default: { mode: 'id', value: '' },
 		required: true,
 		description: 'The subscriber list to work on',
+		// The spec has no call listing lists, so By ID comes first; From List works where the account offers GET /lists.
 		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a list...',
-				typeOptions: { searchListMethod: 'searchLists', searchable: true },
-			},
 			{
 				displayName: 'By ID',
 				name: 'id',
@@ -26,13 +23,20 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 					{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A list ID is a whole number, for example 42' } },
 				],
 			},
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select a list...',
+				typeOptions: { searchListMethod: 'searchLists', searchable: true },
+			},
 		],
 		displayOptions,
 		...extra,
 	};
 }
 
-/** n8n's Return All / Limit pair of a Get Many operation (paging is done by shared/pagination). */
+/** n8n's Return All / Limit pair of a Get Many operation (paging is done by src/pagination). */
 export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
 	return [
 		{
@@ -54,3 +58,23 @@ export function returnAllAndLimit(show: Record<string, string[]>): INodeProperti
 		},
 	];
 }
+
+/** The list of an item's resource locator, as a list ID (an expression may yield anything). */
+export function readListId(context: IExecuteFunctions, itemIndex: number): string {
+	return parsed(listIdSchema, context.getNodeParameter('listId', itemIndex, undefined, { extractValue: true }), 'listId');
+}
+
+export interface PageRequest {
+	returnAll: boolean;
+	limit: number;
+}
+
+/** Return All and Limit of an item: Limit a whole number of at least 1. */
+export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: number): PageRequest {
+	const returnAll = boolean(context.getNodeParameter('returnAll', itemIndex, false), 'returnAll');
+	const limit = returnAll ? Infinity : integer(context.getNodeParameter('limit', itemIndex, 50), 'limit', { min: 1 });
+	return { returnAll, limit };
+}
+
+/** Labels of Return All and Limit. */
+export const pageLabels = { returnAll: 'Return All', limit: 'Limit' };

@@ -1,4 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { ZodError } from 'zod';
+
+import { InputError, fieldError, fieldName, itemLabel, schemaError } from '../../../src/errors';
+import type { FieldLabels } from '../../../src/errors';
 
 /** An item that failed under "Continue On Fail": the error message, paired to its input item. */
 export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
@@ -14,36 +19,95 @@ export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
 	};
 }
 
+type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
+
 /**
- * Per-item custom operations: every item is prepared (read and validated) before any request
- * is sent, then each is sent in turn. With Continue On Fail every input item yields exactly
- * one output item; without it the first error stops the node.
+ * Any problem met while reading an item becomes an n8n error naming the item: InputError and
+ * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
+ * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
  */
-export async function runPerItem<P>(
+export function asFieldError(context: NodeContext, itemIndex: number, labels: FieldLabels, error: unknown): Error {
+	const node = context.getNode();
+	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
+	if (error instanceof InputError) return fieldError(node, itemIndex, fieldName(error.field.split('.'), labels), error.message);
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return new NodeOperationError(node, `Could not read the parameters of ${itemLabel(itemIndex)}: ${(error as Error)?.message ?? String(error)}`, { itemIndex });
+}
+
+/**
+ * Reads a node-level setting (Batch Size, Input Data) once, before any request: a problem is
+ * reported as a field error of item 0, saying that nothing was sent.
+ */
+export function validated<T>(context: NodeContext, itemIndex: number, labels: FieldLabels, build: () => T): T {
+	try {
+		return build();
+	} catch (error) {
+		throw withNothingSent(asFieldError(context, itemIndex, labels, error));
+	}
+}
+
+export type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
+
+const NOTHING_SENT = 'No item of this run was sent to the platform: every item is checked before the first request.';
+
+/**
+ * The first phase of every operation: each input item is read and checked before any request
+ * of the run is sent. Without Continue On Fail the first bad item stops the node here, so
+ * nothing at all was sent; with it, bad items are set aside and the others go on.
+ */
+export async function prepareAll<P>(
 	context: IExecuteFunctions,
-	prepare: (itemIndex: number) => Promise<P>,
-	send: (prepared: P, itemIndex: number) => Promise<IDataObject>,
-): Promise<INodeExecutionData[][]> {
-	const items = context.getInputData();
+	labels: FieldLabels,
+	prepare: (itemIndex: number) => P | Promise<P>,
+): Promise<Array<Prepared<P>>> {
+	const itemCount = context.getInputData().length;
 	const continueOnFail = context.continueOnFail();
-	const prepared: Array<{ ok: true; value: P } | { ok: false; error: Error }> = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	const prepared: Array<Prepared<P>> = new Array(itemCount);
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			prepared.push({ ok: true, value: await prepare(itemIndex) });
-		} catch (error) {
-			if (!continueOnFail) throw error;
-			prepared.push({ ok: false, error: error as Error });
+			prepared[itemIndex] = { ok: true, value: await prepare(itemIndex) };
+		} catch (raw) {
+			const error = asFieldError(context, itemIndex, labels, raw);
+			if (!continueOnFail) throw withNothingSent(error);
+			prepared[itemIndex] = { ok: false, error };
 		}
 	}
+	return prepared;
+}
+
+function withNothingSent(error: Error): Error {
+	const withDescription = error as Error & { description?: string | null };
+	withDescription.description = [withDescription.description?.replace(/ ?This item was not sent to the platform\.$/, ''), NOTHING_SENT].filter(Boolean).join(' ');
+	return error;
+}
+
+export interface ItemOperation<P> {
+	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
+	labels: FieldLabels;
+	/** Reads and checks one item; throws InputError/ZodError for bad input. No request here. */
+	prepare: (itemIndex: number) => P | Promise<P>;
+	/** Sends one prepared item; returns its output item(s), each paired to the input item. */
+	send: (prepared: P, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+}
+
+/**
+ * Per-item operations: every item is prepared before any request is sent, then each is sent
+ * in turn. With Continue On Fail every input item yields at least one output item (a Get Many
+ * may yield several); without it the first error stops the node.
+ */
+export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
+	const prepared = await prepareAll(context, operation.labels, operation.prepare);
+	const continueOnFail = context.continueOnFail();
 	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+	for (let itemIndex = 0; itemIndex < prepared.length; itemIndex++) {
 		const entry = prepared[itemIndex];
 		if (!entry.ok) {
 			output.push(errorItem(entry.error, itemIndex));
 			continue;
 		}
 		try {
-			output.push({ json: await send(entry.value, itemIndex), pairedItem: { item: itemIndex } });
+			const result = await operation.send(entry.value, itemIndex);
+			for (const json of Array.isArray(result) ? result : [result]) output.push({ json, pairedItem: { item: itemIndex } });
 		} catch (error) {
 			if (!continueOnFail) throw error;
 			output.push(errorItem(error as Error, itemIndex));

@@ -1,4 +1,4 @@
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
 import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
@@ -7,17 +7,19 @@ export const blacklistLabels = {
 	to: 'Recipient',
 	from: 'Sender',
 	reason: 'Reason',
+	customReason: 'Other Reason',
 	type: 'Channel',
 };
 
-/** The parameters both operations share, read for the current item. */
-export function blacklistParameters(context: IExecuteSingleFunctions): BlacklistParameters {
+/** The parameters both operations share, read for one item. */
+export function blacklistParameters(context: IExecuteFunctions, itemIndex: number, operation: 'add' | 'check'): BlacklistParameters {
 	return {
-		channel: context.getNodeParameter('channel') as string,
-		from: context.getNodeParameter('from', ''),
-		to: context.getNodeParameter('to', ''),
-		reason: context.getNodeParameter('reason', REASON_UNSUBSCRIBED) as string,
-		customReason: context.getNodeParameter('customReason', '') as string,
+		channel: context.getNodeParameter('channel', itemIndex, 'SMS'),
+		from: context.getNodeParameter('from', itemIndex, ''),
+		to: context.getNodeParameter('to', itemIndex, ''),
+		...(operation === 'add'
+			? { reason: context.getNodeParameter('reason', itemIndex, REASON_UNSUBSCRIBED), customReason: context.getNodeParameter('customReason', itemIndex, '') }
+			: {}),
 	};
 }
 

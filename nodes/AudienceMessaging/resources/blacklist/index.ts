@@ -1,31 +1,53 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PostReceiveAction } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiError } from '../../../../src/errors';
 import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/mapping/blacklist';
 import { blacklistAddRequestSchema, blacklistLookupQuerySchema } from '../../../../src/schemas/blacklist';
-import { baseUrlExpression, responseData } from '../../../../src/transport';
-import { jsonBodyFrom, throwOnPlatformError, validated } from '../../shared/hooks';
-import { outputData } from '../../shared/output';
+import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { runPerItem } from '../../shared/execute';
 import { blacklistFields, blacklistLabels, blacklistParameters } from './fields';
 
-const addBody = jsonBodyFrom(blacklistLabels, blacklistAddRequestSchema, (context) => blacklistAddBody(blacklistParameters(context)));
-
-async function lookupQuery(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	requestOptions.qs = validated(this, this.getItemIndex(), blacklistLabels, () => blacklistLookupQuery(blacklistParameters(this)), blacklistLookupQuerySchema);
-	return requestOptions;
+/** Blacklist > Add: POST /subscribers; outputs the entry. */
+export async function addToBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels: blacklistLabels,
+		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(this, itemIndex, 'add'))),
+		send: async (body, itemIndex) =>
+			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, action: `blacklist ${body.to} for ${body.from}`, expect: identifiedObjectResponse })).data,
+	});
 }
 
+/** "Not found" for a lookup: a 404 with a JSON object body, the platform's answer for an unlisted recipient. Any other error stays an error. */
+const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404 && isRecord(body);
+
 /**
- * Check's output: the entry with `blacklisted: true`, or `blacklisted: false` when the platform
- * answers that the recipient is not found (a JSON 404), so a workflow can branch on it.
+ * Blacklist > Check: GET /subscribers. Outputs the entry with `blacklisted: true` (the answer
+ * must carry data.id, as the spec says), or `blacklisted: false` when the platform answers that
+ * the recipient is not found (a JSON 404), so a workflow can branch on it.
  */
-const blacklistStatus: PostReceiveAction = async function (this: IExecuteSingleFunctions, _items, response) {
-	const lookup = blacklistLookupQuery(blacklistParameters(this));
-	const notFound = response.statusCode === 404 && !!response.body && typeof response.body === 'object';
-	if (notFound) return [{ json: { blacklisted: false, to: lookup.to, from: lookup.from, type: lookup.type } }];
-	if (response.statusCode >= 400) throw apiError(this.getNode(), response, { itemIndex: this.getItemIndex(), action: `check ${lookup.to}` });
-	return [{ json: { blacklisted: true, to: lookup.to, from: lookup.from, type: lookup.type, ...(responseData(response.body) as IDataObject) } }];
-};
+export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels: blacklistLabels,
+		prepare: (itemIndex) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(this, itemIndex, 'check'))),
+		send: async (qs, itemIndex) => {
+			const { to, from, type } = qs;
+			const response = await apiRequest(this, {
+				base: 'messaging',
+				method: 'GET',
+				path: '/subscribers',
+				qs,
+				itemIndex,
+				action: `check ${to} in the blacklist of ${from}`,
+				acceptStatus: isJsonNotFound,
+				expect: identifiedObjectResponse,
+			});
+			if (response.statusCode === 404) return { blacklisted: false, to, from, type };
+			return { blacklisted: true, to, from, type, ...response.data };
+		},
+	});
+}
+
+export const blacklistExecutors = { add: addToBlacklist, check: checkBlacklist };
 
 export const blacklistOperations: INodeProperties = {
 	displayName: 'Operation',
@@ -40,22 +62,12 @@ export const blacklistOperations: INodeProperties = {
 			value: 'add',
 			action: 'Add a recipient to a blacklist',
 			description: "Add a recipient to the sender's blacklist of a channel; adding twice keeps one entry",
-			routing: {
-				request: { method: 'POST', baseURL: baseUrlExpression('messaging'), url: '/subscribers' },
-				send: { preSend: [addBody] },
-				output: { postReceive: [throwOnPlatformError, outputData] },
-			},
 		},
 		{
 			name: 'Check',
 			value: 'check',
 			action: 'Check whether a recipient is blacklisted',
 			description: "Look a recipient up in the sender's blacklist; outputs blacklisted true or false",
-			routing: {
-				request: { method: 'GET', baseURL: baseUrlExpression('messaging'), url: '/subscribers' },
-				send: { preSend: [lookupQuery] },
-				output: { postReceive: [blacklistStatus] },
-			},
 		},
 	],
 };

@@ -1,9 +1,10 @@
-import type { IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { createListBody } from '../../../../src/mapping/lists';
-import type { CreateListParameters } from '../../../../src/mapping/lists';
 import { createListRequestSchema } from '../../../../src/schemas/lists';
-import { jsonBodyFrom } from '../../shared/hooks';
+import { identifiedObjectResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { runPerItem } from '../../shared/execute';
 
 const show = { resource: ['list'], operation: ['create'] };
 
@@ -12,19 +13,38 @@ export const createListLabels = {
 	columns: 'Columns',
 	'columns.name': 'Columns › Name',
 	'columns.type': 'Columns › Type',
+	'columns.unique': 'Columns › Unique',
+	'columns.required': 'Columns › Required',
 	'columns.defaultValue': 'Columns › Default Value',
 	rows: 'Rows (JSON)',
 };
 
-/** preSend of List > Create: node parameters to the JSON body of POST /lists, validated by its schema. */
-export const buildCreateListBody = jsonBodyFrom(createListLabels, createListRequestSchema, (context: IExecuteSingleFunctions) => {
-	const parameters: CreateListParameters = {
-		name: context.getNodeParameter('name', '') as string,
-		columns: context.getNodeParameter('columns', {}) as CreateListParameters['columns'],
-		rows: context.getNodeParameter('rows', '[]'),
-	};
-	return createListBody(parameters);
-});
+/** List > Create: POST /lists with the JSON body built from the parameters and checked by its schema. */
+export async function createList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels: createListLabels,
+		prepare: (itemIndex) =>
+			createListRequestSchema.parse(
+				createListBody({
+					name: this.getNodeParameter('name', itemIndex, ''),
+					columns: this.getNodeParameter('columns', itemIndex, {}),
+					rows: this.getNodeParameter('rows', itemIndex, '[]'),
+				}),
+			),
+		send: async (body, itemIndex) =>
+			(
+				await apiRequest(this, {
+					base: 'lists',
+					method: 'POST',
+					path: '/lists',
+					body,
+					itemIndex,
+					action: `create the list "${body.name}"`,
+					expect: identifiedObjectResponse,
+				})
+			).data,
+	});
+}
 
 export const createListFields: INodeProperties[] = [
 	{

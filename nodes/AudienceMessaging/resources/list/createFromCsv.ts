@@ -1,22 +1,27 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { assertCsvSize, csvHeader } from '../../../../src/csv';
-import { csvImportQuery } from '../../../../src/mapping/lists';
-import type { CsvImportOptions } from '../../../../src/mapping/lists';
+import { requiredText, text } from '../../../../src/coerce';
+import { csvImportOptions, csvImportQuery } from '../../../../src/mapping/lists';
 import { multipartFileBody } from '../../../../src/multipart';
 import { csvImportQuerySchema } from '../../../../src/schemas/lists';
-import { apiRequest, responseData } from '../../../../src/transport';
+import { identifiedObjectResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
 import { binaryFile } from '../../shared/binary';
 import type { BinaryFile } from '../../shared/binary';
 import { runPerItem } from '../../shared/execute';
-import { asFieldError, validated } from '../../shared/hooks';
-import type { FieldLabels } from '../../../../src/errors';
 
 const show = { resource: ['list'], operation: ['createFromCsv'] };
 
 const labels = {
 	name: 'Name',
 	key: 'Options › Key',
+	'options.key': 'Options › Key',
+	'options.usesAutoColumns': 'Options › Use Automatic Columns',
+	'options.caseSensitive': 'Options › Case Sensitive Columns',
+	'options.usesGeneratedData': 'Options › Fill Empty Unique Columns',
+	'options.trackLastActivity': 'Options › Track Last Activity',
+	options: 'Options',
 	binaryPropertyName: 'Input Binary Field',
 };
 
@@ -95,17 +100,17 @@ interface PreparedUpload {
 
 /** List > Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
 export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runPerItem<PreparedUpload>(
-		this,
-		async (itemIndex) => {
-			const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-			const name = this.getNodeParameter('name', itemIndex) as string;
-			const options = this.getNodeParameter('options', itemIndex, {}) as CsvImportOptions;
-			const query = validated(this, itemIndex, labels, () => csvImportQuery(name, options), csvImportQuerySchema);
+	return await runPerItem<PreparedUpload>(this, {
+		labels,
+		prepare: async (itemIndex) => {
+			const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
+			const name = text(this.getNodeParameter('name', itemIndex, ''), 'name');
+			const options = csvImportOptions(this.getNodeParameter('options', itemIndex, {}));
+			const query = csvImportQuerySchema.parse(csvImportQuery(name, options));
 			const file = await validatedCsvFile(this, itemIndex, propertyName);
 			return { query: query as IDataObject, file };
 		},
-		async ({ query, file }, itemIndex) => {
+		send: async ({ query, file }, itemIndex) => {
 			const { body, headers } = multipartFileBody({
 				name: 'csvFile',
 				fileName: file.fileName,
@@ -113,7 +118,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				data: await file.open(),
 				size: file.size,
 			});
-			const response = await apiRequest.call(this, {
+			const response = await apiRequest(this, {
 				base: 'lists',
 				method: 'POST',
 				path: '/lists',
@@ -122,25 +127,17 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				headers,
 				itemIndex,
 				action: `create the list "${String(query.name)}" from a CSV file`,
+				expect: identifiedObjectResponse,
 			});
-			return responseData(response.body);
+			return response.data;
 		},
-	);
+	});
 }
 
-/** The CSV binary of an item, refused before upload when missing, empty, over 200 MB or without a usable header. */
-export async function validatedCsvFile(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	propertyName: string,
-	fieldLabels: FieldLabels = labels,
-): Promise<BinaryFile> {
-	try {
-		const file = await binaryFile(context, itemIndex, propertyName, 'binaryPropertyName');
-		assertCsvSize(file.size, 'binaryPropertyName');
-		csvHeader(file.head, 'binaryPropertyName');
-		return file;
-	} catch (error) {
-		throw asFieldError(context, itemIndex, fieldLabels, error);
-	}
+/** The CSV binary of an item, refused before upload when missing, empty, over 200 MB, not text, or without a usable header. */
+export async function validatedCsvFile(context: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinaryFile> {
+	const file = await binaryFile(context, itemIndex, propertyName, 'binaryPropertyName');
+	assertCsvSize(file.size, 'binaryPropertyName');
+	csvHeader(file.head, 'binaryPropertyName');
+	return file;
 }

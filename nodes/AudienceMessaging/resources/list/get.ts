@@ -1,7 +1,19 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { listLocator } from '../../shared/descriptions';
+import { identifiedObjectResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { listLocator, readListId } from '../../shared/descriptions';
+import { runPerItem } from '../../shared/execute';
 
-export const getListFields: INodeProperties[] = [
-	listLocator({ show: { resource: ['list'], operation: ['get'] } }, { routing: { request: { url: '=/lists/{{$value}}' } } }),
-];
+export const getListFields: INodeProperties[] = [listLocator({ show: { resource: ['list'], operation: ['get'] } })];
+
+/** List > Get: GET /lists/{listId}; outputs the list. */
+export async function getList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels: { listId: 'List' },
+		prepare: (itemIndex) => readListId(this, itemIndex),
+		send: async (listId, itemIndex) =>
+			(await apiRequest(this, { base: 'lists', method: 'GET', path: `/lists/${encodeURIComponent(listId)}`, itemIndex, action: `get list ${listId}`, expect: identifiedObjectResponse }))
+				.data,
+	});
+}

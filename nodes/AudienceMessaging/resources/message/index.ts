@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendMessageFields } from './send';
+import { sendMessageFields, sendMessages } from './send';
 
-export { sendMessages } from './send';
+export const messageExecutors = { send: sendMessages };
 
 export const messageOperations: INodeProperties = {
 	displayName: 'Operation',

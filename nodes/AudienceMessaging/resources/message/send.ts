@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { boolean, integer, oneOf, record } from '../../../../src/coerce';
 import { InputError } from '../../../../src/errors';
 import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
 import type { MessageParameters } from '../../../../src/mapping/chatapp';
-import { MEDIA, MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../../../src/schemas/chatapp';
-import type { MediaType, Message } from '../../../../src/schemas/chatapp';
-import { apiRequest, responseData } from '../../../../src/transport';
+import { MEDIA, MEDIA_MAX_BYTES, MESSAGE_TYPES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../../../src/schemas/chatapp';
+import type { MediaType, Message, MessageType } from '../../../../src/schemas/chatapp';
+import { optionalObjectResponse } from '../../../../src/schemas/responses';
+import { apiRequest, baseUrlOf } from '../../../../src/transport';
 import { runPerItem } from '../../shared/execute';
-import { asFieldError, validated } from '../../shared/hooks';
 import { contactFields } from './contacts';
 
 const show = { resource: ['message'], operation: ['send'] };
@@ -23,6 +24,16 @@ const labels = {
 	mediaUrl: 'Media URL',
 	externalId: 'Options › External ID',
 	callbacks: 'Options › Callback URLs',
+	messageType: 'Message Type',
+	options: 'Options',
+	rateLimitWait: 'Options › Max Wait When Rate Limited (Seconds)',
+	checkMedia: 'Options › Check Media Before Sending',
+	'contacts.org.company': 'Contacts › Company',
+	'contacts.org.department': 'Contacts › Department',
+	'contacts.org.title': 'Contacts › Job Title',
+	'contacts.name.last_name': 'Contacts › Last Name',
+	'contacts.addresses': 'Contacts › Addresses',
+	'location.address': 'Location Address',
 	contacts: 'Contacts',
 	'contacts.name.formatted_name': 'Contacts › Formatted Name',
 	'contacts.name.first_name': 'Contacts › First or Last Name',
@@ -104,7 +115,7 @@ export const sendMessageFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://example.com/files/welcome.jpg',
-		description: 'Public URL of the file; a URL whose extension belongs to another type is refused',
+		description: 'Public http(s) URL of the file; its content type and size can be checked before sending (Options › Check Media Before Sending)',
 		displayOptions: forTypes(...MEDIA_TYPES),
 	},
 	...contactFields(forTypes('contacts')),
@@ -216,49 +227,40 @@ export const sendMessageFields: INodeProperties[] = [
 	},
 ];
 
-interface SendOptions {
-	callbacks?: string;
-	checkMedia?: boolean;
-	externalId?: string;
-	rateLimitWait?: number;
-}
-
-/** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. */
-async function checkMedia(context: IExecuteFunctions, itemIndex: number, type: MediaType, url: string): Promise<void> {
+/** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
+async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {
 	let response: { statusCode: number; headers: Record<string, unknown> };
 	try {
-		response = (await context.helpers.httpRequest({ method: 'HEAD', url, returnFullResponse: true, ignoreHttpStatusErrors: true })) as typeof response;
+		response = (await context.helpers.httpRequest({ method: 'HEAD', url, returnFullResponse: true, ignoreHttpStatusErrors: true, timeout: timeoutMs })) as typeof response;
 	} catch (error) {
-		throw asFieldError(context, itemIndex, labels, new InputError('mediaUrl', `the media URL could not be reached (${(error as Error).message})`));
+		throw new InputError('mediaUrl', `the media URL could not be reached (${(error as Error).message})`);
 	}
-	const problem = (message: string) => asFieldError(context, itemIndex, labels, new InputError('mediaUrl', message));
-	if (response.statusCode >= 400) throw problem(`the media URL answered HTTP ${response.statusCode}`);
+	if (response.statusCode >= 400) throw new InputError('mediaUrl', `the media URL answered HTTP ${response.statusCode}`);
 	const contentType = String(response.headers['content-type'] ?? '');
 	if (contentType && !mediaContentTypeFits(type, contentType)) {
-		throw problem(`the file is ${contentType}; ${type} messages take ${MEDIA[type].contentTypes.join(', ')}`);
+		throw new InputError('mediaUrl', `the file is ${contentType}; ${type} messages take ${MEDIA[type].contentTypes.join(', ')}`);
 	}
 	const size = Number(response.headers['content-length']);
 	if (Number.isFinite(size) && size > MEDIA_MAX_BYTES) {
-		throw problem(`the file is ${(size / 1024 / 1024).toFixed(1)} MB; media messages take at most 5 MB`);
+		throw new InputError('mediaUrl', `the file is ${(size / 1024 / 1024).toFixed(1)} MB; media messages take at most 5 MB`);
 	}
 }
 
-function messageParameters(context: IExecuteFunctions, itemIndex: number, options: SendOptions): MessageParameters {
-	const type = context.getNodeParameter('messageType', itemIndex) as MessageParameters['type'];
+function messageParameters(context: IExecuteFunctions, itemIndex: number, type: MessageType, options: Record<string, unknown>): MessageParameters {
 	const get = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
 	return {
 		type,
 		from: get('from', ''),
 		to: get('to', ''),
-		text: type === 'text' ? (get('text', '') as string) : undefined,
-		mediaUrl: MEDIA_TYPES.includes(type as MediaType) ? (get('mediaUrl', '') as string) : undefined,
-		contacts: type === 'contacts' ? (get('contacts', {}) as MessageParameters['contacts']) : undefined,
-		latitude: type === 'location' ? (get('latitude', undefined) as number) : undefined,
-		longitude: type === 'location' ? (get('longitude', undefined) as number) : undefined,
-		locationName: type === 'location' ? (get('locationName', '') as string) : undefined,
-		locationAddress: type === 'location' ? (get('locationAddress', '') as string) : undefined,
-		bodyText: type === 'interactive' ? (get('bodyText', '') as string) : undefined,
-		buttons: type === 'interactive' ? (get('buttons', {}) as MessageParameters['buttons']) : undefined,
+		text: type === 'text' ? get('text', '') : undefined,
+		mediaUrl: MEDIA_TYPES.includes(type as MediaType) ? get('mediaUrl', '') : undefined,
+		contacts: type === 'contacts' ? get('contacts', {}) : undefined,
+		latitude: type === 'location' ? get('latitude', undefined) : undefined,
+		longitude: type === 'location' ? get('longitude', undefined) : undefined,
+		locationName: type === 'location' ? get('locationName', '') : undefined,
+		locationAddress: type === 'location' ? get('locationAddress', '') : undefined,
+		bodyText: type === 'interactive' ? get('bodyText', '') : undefined,
+		buttons: type === 'interactive' ? get('buttons', {}) : undefined,
 		externalId: options.externalId,
 		callbacks: options.callbacks,
 	};
@@ -266,18 +268,22 @@ function messageParameters(context: IExecuteFunctions, itemIndex: number, option
 
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
 export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(
-		this,
-		async (itemIndex) => {
-			const options = this.getNodeParameter('options', itemIndex, {}) as SendOptions;
-			const message = validated(this, itemIndex, labels, () => messageBody(messageParameters(this, itemIndex, options)), messageSchema);
-			if (options.checkMedia && MEDIA_TYPES.includes(message.type as MediaType)) {
-				await checkMedia(this, itemIndex, message.type as MediaType, (message as { body: string }).body);
+	const { timeoutMs } = await baseUrlOf(this, 'messaging');
+	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(this, {
+		labels,
+		prepare: async (itemIndex) => {
+			const options = record(this.getNodeParameter('options', itemIndex, {}), 'options');
+			const type = oneOf(this.getNodeParameter('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
+			const message = messageSchema.parse(messageBody(messageParameters(this, itemIndex, type, options)));
+			const rateLimitWait = options.rateLimitWait === undefined ? DEFAULT_RATE_LIMIT_WAIT_SECONDS : integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: 3600 });
+			const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
+			if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
+				await checkMedia(this, message.type as MediaType, (message as { body: string }).body, timeoutMs);
 			}
-			return { message, rateLimitWaitMs: (options.rateLimitWait ?? DEFAULT_RATE_LIMIT_WAIT_SECONDS) * 1000 };
+			return { message, rateLimitWaitMs: rateLimitWait * 1000 };
 		},
-		async ({ message, rateLimitWaitMs }, itemIndex) => {
-			const response = await apiRequest.call(this, {
+		send: async ({ message, rateLimitWaitMs }, itemIndex) => {
+			const { data } = await apiRequest(this, {
 				base: 'messaging',
 				method: 'POST',
 				path: '/chatapp/messages',
@@ -285,8 +291,9 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 				itemIndex,
 				rateLimitWaitMs,
 				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
+				expect: optionalObjectResponse,
 			});
-			return { from: message.from, to: message.to, type: message.type, ...responseData(response.body) };
+			return { from: message.from, to: message.to, type: message.type, ...data };
 		},
-	);
+	});
 }

@@ -1,30 +1,33 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PostReceiveAction } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { text } from '../../../../src/coerce';
 import { templateScopeSchema } from '../../../../src/schemas/chatapp';
-import { baseUrlExpression, responseItems } from '../../../../src/transport';
-import { throwOnPlatformError, validated } from '../../shared/hooks';
+import { collectionResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { runPerItem } from '../../shared/execute';
+
+export const messageTemplateExecutors = { getMany: getManyMessageTemplates };
 
 const show = { resource: ['messageTemplate'], operation: ['getMany'] };
 
-async function templateScope(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const scope = validated(
-		this,
-		this.getItemIndex(),
-		{ senderId: 'Sender ID / Business Account ID' },
-		() => ({
-			senderId: (this.getNodeParameter('senderId', '') as string).trim() || undefined,
-			bizAccountId: (this.getNodeParameter('bizAccountId', '') as string).trim() || undefined,
-		}),
-		templateScopeSchema,
-	);
-	requestOptions.qs = { ...(scope.senderId ? { senderId: scope.senderId } : {}), ...(scope.bizAccountId ? { bizAccountId: scope.bizAccountId } : {}) };
-	return requestOptions;
+/** Message Template > Get Many: GET /chatapp/templates/ for a sender and/or business account; one item per template. */
+export async function getManyMessageTemplates(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels: { senderId: 'Sender ID / Business Account ID', bizAccountId: 'Business Account ID' },
+		prepare: (itemIndex) => {
+			const scope = templateScopeSchema.parse({
+				senderId: text(this.getNodeParameter('senderId', itemIndex, ''), 'senderId') || undefined,
+				bizAccountId: text(this.getNodeParameter('bizAccountId', itemIndex, ''), 'bizAccountId') || undefined,
+			});
+			return { ...(scope.senderId ? { senderId: scope.senderId } : {}), ...(scope.bizAccountId ? { bizAccountId: scope.bizAccountId } : {}) };
+		},
+		send: async (qs, itemIndex) => {
+			// The response body is not shown by the spec: `items`, `data` or a bare array of templates are read.
+			const { data } = await apiRequest(this, { base: 'messaging', method: 'GET', path: '/chatapp/templates/', qs, itemIndex, action: 'get the message templates', expect: collectionResponse });
+			return data.items;
+		},
+	});
 }
-
-/** One item per template; the response shape is not specified, so `items`, `data` or a bare array are read. */
-const templateItems: PostReceiveAction = async function (this: IExecuteSingleFunctions, _items, response) {
-	return responseItems(response.body).map((json) => ({ json: json as IDataObject }));
-};
 
 export const messageTemplateOperations: INodeProperties = {
 	displayName: 'Operation',
@@ -39,11 +42,6 @@ export const messageTemplateOperations: INodeProperties = {
 			value: 'getMany',
 			action: 'Get many message templates',
 			description: 'Get the message templates of a sender or business account',
-			routing: {
-				request: { method: 'GET', baseURL: baseUrlExpression('messaging'), url: '/chatapp/templates/' },
-				send: { preSend: [templateScope] },
-				output: { postReceive: [throwOnPlatformError, templateItems] },
-			},
 		},
 	],
 };

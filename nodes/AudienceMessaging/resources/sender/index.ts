@@ -1,9 +1,11 @@
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties, PostReceiveAction } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { integer, pathSegment, record, text } from '../../../../src/coerce';
 import { toE164 } from '../../../../src/mapping/addresses';
-import { senderCreateSchema, senderIdSchema } from '../../../../src/schemas/chatapp';
-import { baseUrlExpression, responseData } from '../../../../src/transport';
-import { jsonBodyFrom, throwOnPlatformError, validated } from '../../shared/hooks';
+import { senderCreateSchema } from '../../../../src/schemas/chatapp';
+import { identifiedObjectResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { runPerItem } from '../../shared/execute';
 
 const labels = {
 	providerId: 'Provider ID',
@@ -11,6 +13,8 @@ const labels = {
 	address: 'Phone Number',
 	accountTier: 'Account Tier',
 	dailyQuota: 'Additional Fields › Daily Quota',
+	additionalFields: 'Additional Fields',
+	senderId: 'Sender ID',
 	'': 'Sender ID',
 };
 
@@ -19,30 +23,55 @@ export const APPROVAL_HINT =
 export const NAMESPACE_HINT =
 	'templateNamespace is empty: if message templates were created in the platform UI for this sender, contact support so they assign the namespace.';
 
-const createBody = jsonBodyFrom(labels, senderCreateSchema, (context: IExecuteSingleFunctions) => {
-	const extra = context.getNodeParameter('additionalFields', {}) as { dailyQuota?: number };
-	return {
-		providerId: context.getNodeParameter('providerId', ''),
-		name: context.getNodeParameter('name', ''),
-		address: toE164(context.getNodeParameter('address', ''), 'address'),
-		accountTier: context.getNodeParameter('accountTier', 1),
-		...(extra.dailyQuota !== undefined ? { dailyQuota: extra.dailyQuota } : {}),
-	};
-});
-
-async function validSenderId(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	validated(this, this.getItemIndex(), labels, () => this.getNodeParameter('senderId', ''), senderIdSchema);
-	return requestOptions;
-}
-
 /** The sender, with a hint on what its state means for the user. */
-const senderWithHint: PostReceiveAction = async function (this: IExecuteSingleFunctions, _items, response) {
-	const sender = responseData(response.body);
+function senderWithHint(sender: IDataObject, operation: 'create' | 'get'): IDataObject {
 	const hints: string[] = [];
 	if (sender.state === 'PENDING_IMPLEMENTATION') hints.push(APPROVAL_HINT);
-	if (this.getNodeParameter('operation') === 'get' && (sender.templateNamespace === null || sender.templateNamespace === undefined)) hints.push(NAMESPACE_HINT);
-	return [{ json: { ...sender, ...(hints.length ? { hint: hints.join(' ') } : {}) } as IDataObject }];
-};
+	if (operation === 'get' && (sender.templateNamespace === null || sender.templateNamespace === undefined)) hints.push(NAMESPACE_HINT);
+	return { ...sender, ...(hints.length ? { hint: hints.join(' ') } : {}) };
+}
+
+/** Sender > Create: POST /chatapp/senders. */
+export async function createSender(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels,
+		prepare: (itemIndex) => {
+			const extra = record(this.getNodeParameter('additionalFields', itemIndex, {}), 'additionalFields');
+			return senderCreateSchema.parse({
+				providerId: text(this.getNodeParameter('providerId', itemIndex, ''), 'providerId'),
+				name: text(this.getNodeParameter('name', itemIndex, ''), 'name'),
+				address: toE164(this.getNodeParameter('address', itemIndex, ''), 'address'),
+				accountTier: integer(this.getNodeParameter('accountTier', itemIndex, 1), 'accountTier', { min: 1 }),
+				...(extra.dailyQuota !== undefined ? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) } : {}),
+			});
+		},
+		send: async (body, itemIndex) => {
+			const { data } = await apiRequest(this, { base: 'messaging', method: 'POST', path: '/chatapp/senders', body, itemIndex, action: `create the sender ${body.name}`, expect: identifiedObjectResponse });
+			return senderWithHint(data as IDataObject, 'create');
+		},
+	});
+}
+
+/** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
+export async function getSender(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels,
+		prepare: (itemIndex) => pathSegment(this.getNodeParameter('senderId', itemIndex, ''), 'senderId', 'a sender ID'),
+		send: async (senderId, itemIndex) => {
+			const { data } = await apiRequest(this, {
+				base: 'messaging',
+				method: 'GET',
+				path: `/chatapp/senders/${encodeURIComponent(senderId)}`,
+				itemIndex,
+				action: `get the sender ${senderId}`,
+				expect: identifiedObjectResponse,
+			});
+			return senderWithHint(data as IDataObject, 'get');
+		},
+	});
+}
+
+export const senderExecutors = { create: createSender, get: getSender };
 
 const show = { resource: ['sender'] };
 
@@ -59,22 +88,12 @@ export const senderOperations: INodeProperties = {
 			value: 'create',
 			action: 'Create a sender',
 			description: 'Register a business phone number as chat-app sender (approval takes about 48 hours)',
-			routing: {
-				request: { method: 'POST', baseURL: baseUrlExpression('messaging'), url: '/chatapp/senders' },
-				send: { preSend: [createBody] },
-				output: { postReceive: [throwOnPlatformError, senderWithHint] },
-			},
 		},
 		{
 			name: 'Get',
 			value: 'get',
 			action: 'Get a sender',
 			description: 'Get a sender with its state and template namespace',
-			routing: {
-				request: { method: 'GET', baseURL: baseUrlExpression('messaging'), url: '=/chatapp/senders/{{encodeURIComponent(String($parameter.senderId).trim())}}' },
-				send: { preSend: [validSenderId] },
-				output: { postReceive: [throwOnPlatformError, senderWithHint] },
-			},
 		},
 	],
 };

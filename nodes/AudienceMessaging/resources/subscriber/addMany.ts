@@ -1,29 +1,37 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import type { Readable } from 'node:stream';
+
+import { integer, oneOf, record, requiredText, text, textList } from '../../../../src/coerce';
 import { InputError } from '../../../../src/errors';
 import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
 import { rowOutcomes } from '../../../../src/mapping/subscribers';
 import { multipartFileBody } from '../../../../src/multipart';
-import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema } from '../../../../src/schemas/lists';
-import type { SubscriberRow } from '../../../../src/schemas/lists';
-import { apiRequest, responseData } from '../../../../src/transport';
-import { listLocator } from '../../shared/descriptions';
+import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema } from '../../../../src/schemas/lists';
+import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
+import { objectResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { listLocator, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
-import { runPerItem } from '../../shared/execute';
-import { asFieldError, validated } from '../../shared/hooks';
+import { runPerItem, validated } from '../../shared/execute';
 import { validatedCsvFile } from '../list/createFromCsv';
 
 const show = { resource: ['subscriber'], operation: ['addMany'] };
 
 export const DEFAULT_BATCH_SIZE = 500;
+export const MAX_BATCH_SIZE = 10_000;
 
 const labels = {
 	'': 'Subscribers (JSON)',
 	subscribers: 'Subscribers (JSON)',
 	listId: 'List',
+	source: 'Input Data',
 	binaryPropertyName: 'Input Binary Field',
+	columnsToSend: 'Columns to Send',
+	options: 'Options',
 	batchSize: 'Options › Batch Size',
+	keyColumn: 'Options › Key Column',
 };
 
 export const addManySubscribersFields: INodeProperties[] = [
@@ -92,7 +100,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 				displayName: 'Batch Size',
 				name: 'batchSize',
 				type: 'number',
-				typeOptions: { minValue: 1, maxValue: 10000 },
+				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 				default: DEFAULT_BATCH_SIZE,
 				description: 'Max number of subscribers sent in one bulk request',
 			},
@@ -107,30 +115,43 @@ export const addManySubscribersFields: INodeProperties[] = [
 	},
 ];
 
+/**
+ * The answer of an accepted (2xx) bulk add, read leniently: what cannot be read leaves the
+ * outcome unknown with a warning; the rows are not called failed for it.
+ */
+function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: string } {
+	const data = objectResponse.safeParse(body);
+	const result = data.success ? bulkSubscribersResultSchema.safeParse(data.data) : undefined;
+	if (result?.success && result.data.subscriberAdded !== undefined && result.data.subscriberUpdated !== undefined) return { result: result.data };
+	const problem = !data.success ? data.error.issues[0].message : 'subscriberAdded or subscriberUpdated is missing';
+	return {
+		result: result?.success ? result.data : { subscribersError: [] },
+		warning: `The platform accepted the request but its answer could not be read (${problem}); check the list before sending these rows again.`,
+	};
+}
+
+function readBatchSize(context: IExecuteFunctions, options: Record<string, unknown>): number {
+	return validated(context, 0, labels, () => (options.batchSize === undefined ? DEFAULT_BATCH_SIZE : integer(options.batchSize, 'batchSize', { min: 1, max: MAX_BATCH_SIZE })));
+}
+
 /** Subscriber > Add Many: POST /lists/{listId}/subscribers/bulk, from a JSON array, a CSV binary, or the input items themselves. */
 export async function addManySubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const source = this.getNodeParameter('source', 0) as string;
+	const source = validated(this, 0, labels, () => oneOf(this.getNodeParameter('source', 0), 'source', ['items', 'json', 'csv'] as const));
 	if (source === 'items') return await addItemsAsSubscribers.call(this);
-	return await runPerItem(
-		this,
-		async (itemIndex) => {
-			const listId = validated(this, itemIndex, labels, () => this.getNodeParameter('listId', itemIndex, undefined, { extractValue: true }), listIdSchema);
+	return await runPerItem(this, {
+		labels,
+		prepare: async (itemIndex) => {
+			const listId = readListId(this, itemIndex);
 			if (source === 'csv') {
-				const propertyName = this.getNodeParameter('binaryPropertyName', itemIndex) as string;
-				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName, labels) };
+				const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
+				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName) };
 			}
-			const rows = validated(
-				this,
-				itemIndex,
-				labels,
-				() => parseObjectList(this.getNodeParameter('subscribers', itemIndex), 'subscribers'),
-				bulkSubscribersRequestSchema,
-			);
-			if (rows.length === 0) throw asFieldError(this, itemIndex, labels, new InputError('subscribers', 'the array holds no subscriber'));
+			const rows = bulkSubscribersRequestSchema.parse(parseObjectList(this.getNodeParameter('subscribers', itemIndex), 'subscribers'));
+			if (rows.length === 0) throw new InputError('subscribers', 'the array holds no subscriber');
 			return { listId, rows };
 		},
-		async (prepared, itemIndex) => {
-			let body: IDataObject[] | Buffer | import('node:stream').Readable;
+		send: async (prepared, itemIndex) => {
+			let body: IDataObject[] | Buffer | Readable;
 			let headers: Record<string, string> = {};
 			if ('file' in prepared && prepared.file) {
 				const multipart = multipartFileBody({
@@ -145,65 +166,68 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			} else {
 				body = prepared.rows as IDataObject[];
 			}
-			const response = await apiRequest.call(this, {
+			const response = await apiRequest(this, {
 				base: 'lists',
 				method: 'POST',
-				path: `/lists/${prepared.listId}/subscribers/bulk`,
+				path: `/lists/${encodeURIComponent(prepared.listId)}/subscribers/bulk`,
 				body,
 				headers,
 				itemIndex,
 				action: `add subscribers to list ${prepared.listId}`,
 			});
-			return { listId: prepared.listId, ...bulkSubscribersResultSchema.parse(responseData(response.body)) } as IDataObject;
+			const { result, warning } = bulkResult(response.body);
+			return { listId: prepared.listId, ...result, ...(warning ? { warning } : {}) } as IDataObject;
 		},
-	);
+	});
 }
 
 /**
  * "Each input item is a subscriber": every item is validated first, then the rows of each list
- * go out in batches; each item gets one output item (added, updated or failed) paired to it.
+ * go out in batches; each item gets one output item (added, updated, failed or unknown) paired
+ * to it. Errors the node cannot match to a row are reported once, on the batch's first item.
  */
 async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const options = this.getNodeParameter('options', 0, {}) as { batchSize?: number; keyColumn?: string };
-	const keyColumn = options.keyColumn?.trim() || 'id';
+	const options = validated(this, 0, labels, () => record(this.getNodeParameter('options', 0, {}), 'options'));
+	const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';
 	return await runInBatches<SubscriberRow>(this, {
-		batchSize: options.batchSize ?? DEFAULT_BATCH_SIZE,
-		prepare: async (itemIndex) => {
-			const listId = validated(this, itemIndex, labels, () => this.getNodeParameter('listId', itemIndex, undefined, { extractValue: true }), listIdSchema);
-			const columns = String(this.getNodeParameter('columnsToSend', itemIndex, ''))
-				.split(',')
-				.map((column) => column.trim())
-				.filter(Boolean);
-			const row = validated(this, itemIndex, {}, () => subscriberFromItem(items[itemIndex].json, columns), bulkSubscribersRequestSchema.element);
-			if (Object.keys(row).length === 0) {
-				throw asFieldError(this, itemIndex, {}, new InputError('input item', 'it has no fields to send as subscriber columns'));
-			}
+		labels,
+		batchSize: readBatchSize(this, options),
+		prepare: (itemIndex) => {
+			const listId = readListId(this, itemIndex);
+			const columns = textList(this.getNodeParameter('columnsToSend', itemIndex, ''), 'columnsToSend');
+			const row = bulkSubscribersRequestSchema.element.parse(subscriberFromItem(items[itemIndex].json, columns));
+			if (Object.keys(row).length === 0) throw new InputError('input item', 'it has no fields to send as subscriber columns');
 			return { group: listId, value: row };
 		},
 		send: async (listId, batch) => {
 			const rows = batch.map((entry) => entry.value);
-			const response = await apiRequest.call(this, {
+			const response = await apiRequest(this, {
 				base: 'lists',
 				method: 'POST',
-				path: `/lists/${listId}/subscribers/bulk`,
+				path: `/lists/${encodeURIComponent(listId)}/subscribers/bulk`,
 				body: rows as IDataObject[],
 				itemIndex: batch[0].itemIndex,
 				action: `add ${batch.length} subscribers to list ${listId}`,
 			});
-			const result = bulkSubscribersResultSchema.parse(responseData(response.body));
+			const { result, warning } = bulkResult(response.body);
 			const { outcomes, unmatchedErrors } = rowOutcomes(rows, result, keyColumn);
+			const unknownWarning = warning ?? 'The platform\'s counts do not say whether this row was stored (an error it reported could not be matched to a row): check it in the list.';
 			return new Map(
-				batch.map((entry, position): [number, IDataObject] => [
-					entry.itemIndex,
-					{
-						status: outcomes[position].status,
-						listId,
-						subscriber: entry.value,
-						...(outcomes[position].error ? { error: outcomes[position].error as unknown as IDataObject } : {}),
-						...(unmatchedErrors.length ? { batchErrors: unmatchedErrors as unknown as IDataObject[] } : {}),
-					},
-				]),
+				batch.map((entry, position): [number, IDataObject] => {
+					const outcome = outcomes[position];
+					return [
+						entry.itemIndex,
+						{
+							status: outcome.status,
+							listId,
+							subscriber: entry.value,
+							...(outcome.error ? { error: outcome.error as unknown as IDataObject } : {}),
+							...(outcome.status === 'unknown' ? { warning: unknownWarning } : {}),
+							...(position === 0 && unmatchedErrors.length ? { batchErrors: unmatchedErrors as unknown as IDataObject[] } : {}),
+						},
+					];
+				}),
 			);
 		},
 	});

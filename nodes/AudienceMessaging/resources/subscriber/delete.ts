@@ -1,11 +1,16 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { listLocator } from '../../shared/descriptions';
+import { parsed } from '../../../../src/coerce';
+import { subscriberIdSchema } from '../../../../src/schemas/lists';
+import { optionalObjectResponse } from '../../../../src/schemas/responses';
+import { apiRequest } from '../../../../src/transport';
+import { listLocator, readListId } from '../../shared/descriptions';
+import { runPerItem } from '../../shared/execute';
 
 const show = { resource: ['subscriber'], operation: ['delete'] };
 
 export const deleteSubscriberFields: INodeProperties[] = [
-	listLocator({ show }, { routing: { request: { url: '=/lists/{{$value}}/subscribers/{{encodeURIComponent(String($parameter.subscriberId).trim())}}' } } }),
+	listLocator({ show }),
 	{
 		displayName: 'Subscriber ID',
 		name: 'subscriberId',
@@ -13,7 +18,29 @@ export const deleteSubscriberFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 5f1c2a',
-		description: 'The subscriber\'s unique identifier (its ID column)',
+		description: "The subscriber's unique identifier (its ID column)",
 		displayOptions: { show },
 	},
 ];
+
+/** Subscriber > Delete: DELETE /lists/{listId}/subscribers/{subscriberId}; both IDs URL-encoded. */
+export async function deleteSubscriber(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels: { listId: 'List', subscriberId: 'Subscriber ID' },
+		prepare: (itemIndex) => ({
+			listId: readListId(this, itemIndex),
+			subscriberId: parsed(subscriberIdSchema, this.getNodeParameter('subscriberId', itemIndex, ''), 'subscriberId'),
+		}),
+		send: async ({ listId, subscriberId }, itemIndex) => {
+			const { data } = await apiRequest(this, {
+				base: 'lists',
+				method: 'DELETE',
+				path: `/lists/${encodeURIComponent(listId)}/subscribers/${encodeURIComponent(subscriberId)}`,
+				itemIndex,
+				action: `delete subscriber ${subscriberId} of list ${listId}`,
+				expect: optionalObjectResponse,
+			});
+			return { listId, subscriberId, deleted: true, ...data };
+		},
+	});
+}

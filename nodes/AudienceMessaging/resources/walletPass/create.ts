@@ -2,17 +2,18 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { passFromParameters, passOutcomes } from '../../../../src/mapping/wallet';
-import type { PassFieldParameter } from '../../../../src/mapping/wallet';
 import { PASS_PLACE_BACK, passBatchResultSchema, passSchema, templateSerialSchema } from '../../../../src/schemas/wallet';
 import type { Pass } from '../../../../src/schemas/wallet';
+import { integer, parsed, record } from '../../../../src/coerce';
+import { fieldError } from '../../../../src/errors';
 import { apiRequest } from '../../../../src/transport';
 import { runInBatches } from '../../shared/batches';
-import { fieldError } from '../../../../src/errors';
-import { validated } from '../../shared/hooks';
+import { validated } from '../../shared/execute';
 
 const show = { resource: ['walletPass'], operation: ['create'] };
 
 export const DEFAULT_PASS_BATCH_SIZE = 100;
+export const MAX_PASS_BATCH_SIZE = 10_000;
 
 const labels = {
 	'': 'Template',
@@ -21,6 +22,9 @@ const labels = {
 	'uniqueValues.fields.place': 'Fields › Place',
 	'uniqueValues.fields.value': 'Fields › Value',
 	'uniqueValues.fields.label': 'Fields › Label',
+	templateSerial: 'Template',
+	options: 'Options',
+	batchSize: 'Options › Batch Size',
 };
 
 export const createWalletPassFields: INodeProperties[] = [
@@ -117,7 +121,7 @@ export const createWalletPassFields: INodeProperties[] = [
 				displayName: 'Batch Size',
 				name: 'batchSize',
 				type: 'number',
-				typeOptions: { minValue: 1 },
+				typeOptions: { minValue: 1, maxValue: MAX_PASS_BATCH_SIZE },
 				default: DEFAULT_PASS_BATCH_SIZE,
 				description: 'Max number of passes sent in one batch request',
 			},
@@ -128,32 +132,35 @@ export const createWalletPassFields: INodeProperties[] = [
 /**
  * Wallet Pass > Create: each input item is one pass; passes go out in batches per template
  * (POST /v2/wallet/templates/{serial}/passes/batch) and come back as { recipientId, url },
- * matched to their item by recipientId.
+ * matched to their item by recipientId. A recipient may hold one pass per template.
  */
 export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const options = this.getNodeParameter('options', 0, {}) as { batchSize?: number };
+	const options = validated(this, 0, labels, () => record(this.getNodeParameter('options', 0, {}), 'options'));
+	const batchSize = validated(this, 0, labels, () =>
+		options.batchSize === undefined ? DEFAULT_PASS_BATCH_SIZE : integer(options.batchSize, 'batchSize', { min: 1, max: MAX_PASS_BATCH_SIZE }),
+	);
 	return await runInBatches<Pass>(this, {
-		batchSize: options.batchSize ?? DEFAULT_PASS_BATCH_SIZE,
-		prepare: async (itemIndex) => {
-			const serial = validated(this, itemIndex, labels, () => this.getNodeParameter('templateSerial', itemIndex, undefined, { extractValue: true }), templateSerialSchema);
-			const fields = (this.getNodeParameter('fields', itemIndex, {}) as { field?: PassFieldParameter[] }).field ?? [];
-			const pass = validated(this, itemIndex, labels, () => passFromParameters(this.getNodeParameter('recipientId', itemIndex, ''), fields), passSchema);
+		labels,
+		batchSize,
+		prepare: (itemIndex) => {
+			const serial = parsed(templateSerialSchema, this.getNodeParameter('templateSerial', itemIndex, undefined, { extractValue: true }), 'templateSerial');
+			const pass = passSchema.parse(passFromParameters(this.getNodeParameter('recipientId', itemIndex, ''), record(this.getNodeParameter('fields', itemIndex, {}), 'uniqueValues.fields').field));
 			return { group: serial, value: pass };
 		},
 		crossCheck: (entries) => {
 			const errors = new Map<number, Error>();
 			const firstSeen = new Map<string, number>();
-			for (const { itemIndex, value } of entries) {
-				const key = value.recipientId;
+			for (const { itemIndex, group, value } of entries) {
+				const key = JSON.stringify([group, value.recipientId]);
 				const first = firstSeen.get(key);
 				if (first === undefined) firstSeen.set(key, itemIndex);
-				else errors.set(itemIndex, fieldError(this.getNode(), itemIndex, 'Recipient ID', `"${key}" is already the recipient of item ${first}; each pass needs a different recipient ID`));
+				else errors.set(itemIndex, fieldError(this.getNode(), itemIndex, 'Recipient ID', `"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`));
 			}
 			return errors;
 		},
 		send: async (serial, batch) => {
 			const passes = batch.map((entry) => entry.value);
-			const response = await apiRequest.call(this, {
+			const response = await apiRequest(this, {
 				base: 'wallet',
 				method: 'POST',
 				path: `/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch`,
@@ -162,7 +169,13 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 				itemIndex: batch[0].itemIndex,
 				action: `create ${passes.length} passes of wallet template ${serial}`,
 			});
-			const outcomes = passOutcomes(passes, passBatchResultSchema.parse(response.body ?? {}));
+			const answer = passBatchResultSchema.safeParse(response.body);
+			if (!answer.success) {
+				// The platform accepted the batch (2xx): the passes may exist, so they are not reported as failed.
+				const warning = `The platform accepted the batch but its answer could not be read (${answer.error.issues[0]?.message ?? 'unexpected shape'}); the pass URLs are unknown. Check the template's passes before creating them again.`;
+				return new Map(batch.map(({ itemIndex, value }): [number, IDataObject] => [itemIndex, { recipientId: value.recipientId, templateSerial: serial, status: 'unknown', warning }]));
+			}
+			const outcomes = passOutcomes(passes, answer.data);
 			return new Map(
 				batch.map(({ itemIndex, value }): [number, IDataObject | Error] => {
 					const outcome = outcomes.get(value.recipientId) ?? {};

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { createWalletPassFields } from './create';
+import { createWalletPassFields, createWalletPasses } from './create';
 
-export { createWalletPasses } from './create';
+export const walletPassExecutors = { create: createWalletPasses };
 
 export const walletPassOperations: INodeProperties = {
 	displayName: 'Operation',

@@ -1,20 +1,17 @@
-import type { IExecuteSingleFunctions, IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
+import { record, textList } from '../../../../src/coerce';
 import { templateSelect, templateSort } from '../../../../src/mapping/wallet';
-import type { SortParameter } from '../../../../src/mapping/wallet';
-import { returnAllAndLimit } from '../../shared/descriptions';
+import { fetchPages } from '../../../../src/pagination';
+import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
+import { runPerItem } from '../../shared/execute';
 
 const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
 export const PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
-/** preSend: `sort` and `select` built from the editor's rules; only what the user set is sent. */
-export async function templateQuery(this: IExecuteSingleFunctions, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-	const sort = templateSort((this.getNodeParameter('sort', {}) as { rule?: SortParameter[] }).rule ?? []);
-	const select = templateSelect(this.getNodeParameter('select', []) as string[]);
-	requestOptions.qs = { ...requestOptions.qs, ...(sort ? { sort } : {}), ...(select ? { select } : {}) };
-	return requestOptions;
-}
+const labels = { ...pageLabels, sort: 'Sort', 'sort.field': 'Sort › Field', 'sort.direction': 'Sort › Direction', select: 'Fields to Return' };
 
 export const getManyWalletTemplatesFields: INodeProperties[] = [
 	...returnAllAndLimit(show),
@@ -74,3 +71,21 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 		],
 	},
 ];
+
+/** Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor, paged. */
+export async function getManyWalletTemplates(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	return await runPerItem(this, {
+		labels,
+		prepare: (itemIndex) => {
+			const sort = templateSort(record(this.getNodeParameter('sort', itemIndex, {}), 'sort').rule);
+			const select = templateSelect(textList(this.getNodeParameter('select', itemIndex, []), 'select'));
+			return { ...readReturnAllAndLimit(this, itemIndex), qs: { ...(sort ? { sort } : {}), ...(select ? { select } : {}) } };
+		},
+		send: async ({ returnAll, limit, qs }, itemIndex) =>
+			await fetchPages(
+				this,
+				{ base: 'wallet', method: 'GET', path: '/v2/wallet/templates', qs, itemIndex, action: 'get the wallet templates' },
+				{ returnAll, limit, pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
+			),
+	});
+}
