@@ -36,7 +36,7 @@ export function fieldName(path: string[], labels: FieldLabels): string {
 	if (labels[generic]) return `${labels[generic]}${suffix}`;
 	for (let i = path.length - 1; i > 0; i--) {
 		const prefix = path.slice(0, i).filter((p) => !/^\d+$/.test(p)).join('.');
-		if (labels[prefix]) return `${labels[prefix]}${suffix} › ${path.slice(i).join('.')}`;
+		if (labels[prefix]) return `${labels[prefix]}${suffix} › ${path.slice(i).map((part) => part || '(empty name)').join('.')}`;
 	}
 	return dotted || 'input';
 }

@@ -34,7 +34,7 @@ export const senderIdSchema = text('a sender ID');
 
 export const templateScopeSchema = z
 	.object({ senderId: optionalText, bizAccountId: optionalText })
-	.refine((scope) => scope.senderId || scope.bizAccountId, { message: 'give a sender ID or a business account ID (or both)', path: ['senderId'] });
+	.refine((scope) => scope.senderId || scope.bizAccountId, { message: 'give a sender ID or a business account ID (or both)', path: ['scope'] });
 
 const subItemType = z.string().trim().min(1).optional();
 

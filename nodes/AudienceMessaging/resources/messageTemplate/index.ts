@@ -13,7 +13,7 @@ const show = { resource: ['messageTemplate'], operation: ['getMany'] };
 /** Message Template > Get Many: GET /chatapp/templates/ for a sender and/or business account; one item per template. */
 export async function getManyMessageTemplates(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem(this, {
-		labels: { senderId: 'Sender ID / Business Account ID', bizAccountId: 'Business Account ID' },
+		labels: { senderId: 'Sender ID', bizAccountId: 'Business Account ID', scope: 'Sender ID / Business Account ID' },
 		prepare: (itemIndex) => {
 			const scope = templateScopeSchema.parse({
 				senderId: text(this.getNodeParameter('senderId', itemIndex, ''), 'senderId') || undefined,
