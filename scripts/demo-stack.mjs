@@ -22,6 +22,8 @@ export const DEMO_LOGIN = { email: 'demo@audience-messaging.local', password: 'D
 export const SANDBOX_API_KEY = 'demo-sandbox-key';
 /** Referenced by id and name from every demo workflow. */
 export const DEMO_CREDENTIAL = { id: 'amDemoSandboxCrd', name: 'Audience Messaging (sandbox)', type: 'audienceMessagingApi' };
+/** The callback secret of demos 5a/5b (the trigger and the Send node share it). */
+export const DEMO_CALLBACK_CREDENTIAL = { id: 'amDemoCallbackCrd', name: 'Audience Messaging callbacks (demo)', type: 'audienceMessagingCallbackApi', data: { secret: 'demo-callback-secret-2026' } };
 export const DEFAULT_PORTS = { n8n: 5678, sandbox: 5680 }; // 5679 is n8n's task broker default
 export const PLACEHOLDERS = { sandboxUrl: '__SANDBOX_URL__', n8nUrl: '__N8N_URL__' };
 
@@ -61,7 +63,7 @@ export function loadDemoWorkflows({ sandboxUrl, n8nUrl }) {
 
 /** Production webhook paths of the Audience Messaging Triggers in a workflow. */
 const triggerPaths = (workflow) =>
-	workflow.nodes.filter((node) => node.type === TRIGGER_TYPE).map((node) => `${node.webhookId}/callbacks/${node.parameters.secret}`);
+	workflow.nodes.filter((node) => node.type === TRIGGER_TYPE).map((node) => `${node.webhookId}/callbacks`);
 
 function assertPortFree(port, what) {
 	return new Promise((resolve, reject) => {
@@ -220,9 +222,9 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 		const n8nUrl = `http://127.0.0.1:${n8nPort}`;
 		await step(`credential "${DEMO_CREDENTIAL.name}"`, async () => {
 			const data = { apiKey: SANDBOX_API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl };
-			const hash = sha256(JSON.stringify({ ...DEMO_CREDENTIAL, data }));
+			const hash = sha256(JSON.stringify([{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL]));
 			if (state.credentialHash === hash) return 'unchanged';
-			await harness.importCredentials(folder, [{ ...DEMO_CREDENTIAL, data }]);
+			await harness.importCredentials(folder, [{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL]);
 			state.credentialHash = hash;
 			saveState();
 			return `imported (sandbox ${sandbox.url})`;

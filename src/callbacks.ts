@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /** Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed there). */
 export const CALLBACK_STATUSES = [
@@ -16,8 +16,29 @@ export const CALLBACK_STATUSES = [
 /** Callback bodies larger than this are refused (413): a status event is a few hundred bytes. */
 export const CALLBACK_MAX_BYTES = 256 * 1024;
 
-/** A secret for the callback URL must be long enough not to be guessed, and URL-safe. */
+/** The callback secret (kept in an encrypted credential) must be long enough not to be guessed. */
 export const CALLBACK_SECRET_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
+
+/** The credential type holding the callback secret (used by the trigger and by Message › Send). */
+export const CALLBACK_CREDENTIAL_TYPE = 'audienceMessagingCallbackApi';
+
+/** The query parameter of the callback URL that carries the token. */
+export const CALLBACK_TOKEN_PARAMETER = 'token';
+
+/**
+ * The token the callback URL carries, derived from the secret (HMAC-SHA256, 192 bits): the secret
+ * itself never leaves n8n's credential store, and a new secret gives a new token.
+ */
+export function callbackToken(secret: string): string {
+	return createHmac('sha256', secret).update('audience-messaging-callbacks/v1').digest('base64url').slice(0, 32);
+}
+
+/** The trigger's Production URL with the token of `secret` in its query. */
+export function callbackUrlWithToken(triggerUrl: string, secret: string): string {
+	const url = new URL(triggerUrl);
+	url.searchParams.set(CALLBACK_TOKEN_PARAMETER, callbackToken(secret));
+	return url.toString();
+}
 
 export class CallbackRejection extends Error {
 	constructor(

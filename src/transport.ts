@@ -165,7 +165,7 @@ function backoffMs(attempt: number): number {
 }
 
 /** The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so parallel runs do not resend together. */
-export function rateLimitPauseMs(header: unknown, now = Date.now()): number {
+function rateLimitPauseMs(header: unknown, now = Date.now()): number {
 	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now) ?? MIN_RETRY_PAUSE_MS);
 	return asked + jitter(asked);
 }

@@ -43,7 +43,10 @@ export class AudienceMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'audienceMessagingApi', required: true, testedBy: 'audienceMessagingApiTest' }],
+		credentials: [
+			{ name: 'audienceMessagingApi', required: true, testedBy: 'audienceMessagingApiTest' },
+			{ name: 'audienceMessagingCallbackApi', required: true, displayOptions: { show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] } } },
+		],
 		properties: [
 			{
 				displayName: 'Resource',

@@ -1,7 +1,10 @@
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
 	IDataObject,
 	IHookFunctions,
+	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -10,18 +13,33 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import {
+	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_MAX_BYTES,
 	CALLBACK_SECRET_PATTERN,
 	CALLBACK_STATUSES,
+	CALLBACK_TOKEN_PARAMETER,
 	CallbackRejection,
+	callbackToken,
 	normaliseEvent,
 	parseCallbackBody,
 	secretMatches,
 } from '../../src/callbacks';
+import { redacted } from '../../src/errors';
 
 const WEBHOOK_PATH = 'callbacks';
+const SECRET_RULE = 'The callback secret must be 16 to 128 letters, digits, - or _';
 
 type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+
+/** The credential's secret, checked; undefined when the credential cannot be read or the secret breaks the rule. */
+async function callbackSecret(context: IWebhookFunctions | IHookFunctions): Promise<string | undefined> {
+	try {
+		const secret = String((await context.getCredentials(CALLBACK_CREDENTIAL_TYPE)).secret ?? '');
+		return CALLBACK_SECRET_PATTERN.test(secret) ? secret : undefined;
+	} catch {
+		return undefined;
+	}
+}
 
 export class AudienceMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -36,6 +54,7 @@ export class AudienceMessagingTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
+			{ name: CALLBACK_CREDENTIAL_TYPE, required: true, testedBy: 'audienceMessagingCallbackTest' },
 			// n8n's own generic credentials, as its Webhook node uses them.
 			// eslint-disable-next-line n8n-nodes-base/node-class-description-credentials-name-unsuffixed
 			{ name: 'httpBasicAuth', required: true, displayOptions: { show: { authentication: ['basicAuth'] } } },
@@ -44,41 +63,22 @@ export class AudienceMessagingTrigger implements INodeType {
 		],
 		webhooks: [
 			{
-				// The URL users paste into Send Message > Callback URLs: the secret is part of it.
+				// A fixed path: the token travels in the query string, which n8n does not write to its logs.
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				path: `={{"${WEBHOOK_PATH}/" + $parameter["secret"]}}`,
-			},
-			{
-				// Catches the same path with any other secret, so a wrong one is answered 401 rather than
-				// ignored. n8n types webhook names as 'default' | 'setup'; this one has no lifecycle methods.
-				name: 'setup',
-				httpMethod: 'POST',
-				responseMode: 'onReceived',
-				path: `${WEBHOOK_PATH}/:secret`,
-				// n8n keys dynamic paths by the node's webhook ID itself, so this path must not repeat it.
-				isFullPath: true,
-				ndvHideUrl: true,
+				// Empty: n8n answers with the webhookResponse below ({ "received": n }) once the execution is queued.
+				responseData: '',
+				path: WEBHOOK_PATH,
 			},
 		],
 		properties: [
 			{
 				displayName:
-					'Paste this node\'s Production URL (shown above, secret included) into the Callback URLs option of Audience Messaging > Message > Send, then publish the workflow. The platform does not sign callbacks: the secret in the URL is what protects this endpoint.',
+					'In Audience Messaging › Message › Send, turn on Send Status Events to a Trigger, paste this node\'s Production URL and pick the same Callbacks credential: the node adds the token derived from its secret. Then publish this workflow.',
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
-			},
-			{
-				displayName: 'Secret',
-				name: 'secret',
-				type: 'string',
-				typeOptions: { password: true },
-				required: true,
-				default: '',
-				placeholder: 'e.g. 3f9c1a7e5b2d4c6a8e0f1b3d5c7a9e2f',
-				description: 'At least 16 letters, digits, - or _; part of the callback URL. Any random value works, for example the output of: openssl rand -hex 24.',
 			},
 			{
 				displayName: 'Events',
@@ -104,7 +104,7 @@ export class AudienceMessagingTrigger implements INodeType {
 				name: 'authentication',
 				type: 'options',
 				default: 'none',
-				description: 'Extra check on top of the secret, when the callback URL carries credentials or a proxy adds a header',
+				description: 'Extra check on top of the token, when the callback URL carries credentials or a proxy adds a header',
 				options: [
 					{ name: 'Basic Auth', value: 'basicAuth' },
 					{ name: 'Header Auth', value: 'headerAuth' },
@@ -121,25 +121,32 @@ export class AudienceMessagingTrigger implements INodeType {
 		],
 	};
 
+	methods = {
+		credentialTest: {
+			/** Checks the secret's rule and shows the token to append, for callback URLs built by hand. */
+			async audienceMessagingCallbackTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
+				const secret = String(credential.data?.secret ?? '');
+				if (!CALLBACK_SECRET_PATTERN.test(secret)) return { status: 'Error', message: SECRET_RULE };
+				return { status: 'OK', message: `Secret accepted. A callback URL built by hand ends in ?${CALLBACK_TOKEN_PARAMETER}=${callbackToken(secret)}` };
+			},
+		},
+	};
+
 	webhookMethods = {
 		default: {
-			// The platform has no registration call: the "registration" is the secret check, done when the workflow is published.
+			// The platform has no registration call: publishing checks that the credential holds a usable secret.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				const data = this.getWorkflowStaticData('node');
-				return data.secretChecked === this.getNodeParameter('secret');
+				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				const secret = this.getNodeParameter('secret') as string;
-				if (!CALLBACK_SECRET_PATTERN.test(secret)) {
-					throw new NodeOperationError(this.getNode(), 'The Secret must be 16 to 128 letters, digits, - or _', {
-						description: 'It is part of the callback URL and is all that protects it, so it must not be guessable.',
+				if (!(await callbackSecret(this))) {
+					throw new NodeOperationError(this.getNode(), SECRET_RULE, {
+						description: 'Fix the secret in the Audience Messaging Callbacks credential: the token derived from it is all that protects the callback URL.',
 					});
 				}
-				this.getWorkflowStaticData('node').secretChecked = secret;
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				delete this.getWorkflowStaticData('node').secretChecked;
 				return true;
 			},
 		},
@@ -154,9 +161,9 @@ export class AudienceMessagingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		};
 
-		const secret = this.getNodeParameter('secret') as string;
-		const given = this.getWebhookName() === 'default' ? secret : String((this.getParamsData() as { secret?: string }).secret ?? '');
-		if (!CALLBACK_SECRET_PATTERN.test(secret) || !secretMatches(given, secret)) return refuse(401, 'Unknown callback secret');
+		const secret = await callbackSecret(this);
+		const given = (this.getQueryData() as IDataObject)[CALLBACK_TOKEN_PARAMETER];
+		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret))) return refuse(401, 'Unknown callback token');
 		if (!(await authorised(this, request))) return refuse(401, 'Authorization failed', { 'WWW-Authenticate': 'Basic realm="Audience Messaging callbacks"' });
 
 		const declaredLength = Number(request.headers['content-length']);
@@ -171,13 +178,10 @@ export class AudienceMessagingTrigger implements INodeType {
 		}
 
 		const wanted = this.getNodeParameter('events') === 'any' ? undefined : new Set(this.getNodeParameter('statuses', []) as string[]);
-		const items = events.map(normaliseEvent).filter((event) => !wanted || wanted.has(String(event.status)));
-		if (items.length === 0) {
-			response.writeHead(200, { 'Content-Type': 'application/json' });
-			response.end(JSON.stringify({ message: 'Event received; its status is not one this workflow starts on' }));
-			return { noWebhookResponse: true };
-		}
-		return { workflowData: [items.map((json) => ({ json: json as IDataObject }))] };
+		// The platform echoes the callback URL in its events (`callback`): the token is taken out of the items.
+		const items = redacted(events, [given]).map(normaliseEvent).filter((event) => !wanted || wanted.has(String(event.status)));
+		if (items.length === 0) return { webhookResponse: { received: events.length, started: 0 } };
+		return { webhookResponse: { received: events.length, started: items.length }, workflowData: [items.map((json) => ({ json: json as IDataObject }))] };
 	}
 }
 

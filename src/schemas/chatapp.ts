@@ -30,7 +30,6 @@ export const senderCreateSchema = z.object({
 	dailyQuota: z.number().int('the daily quota must be a whole number').min(1, 'the daily quota must be at least 1').optional(),
 });
 
-export const senderIdSchema = text('a sender ID');
 
 export const templateScopeSchema = z
 	.object({ senderId: optionalText, bizAccountId: optionalText })

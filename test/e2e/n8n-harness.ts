@@ -857,6 +857,8 @@ export interface RecordedExecution {
 	startedAt: string;
 	/** Items each node output on its first run, output 0. */
 	nodeItems: Record<string, Array<Record<string, unknown>>>;
+	/** The execution's data and workflow exactly as n8n stored them, to search for what must not be there. */
+	stored: string;
 }
 
 /**
@@ -869,7 +871,7 @@ export async function listExecutions(folder: N8nUserFolder, workflowId?: string)
 		const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/sqlite3'))});
 		const { parse } = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/flatted'))});
 		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
-		db.all('SELECT e.id, e.workflowId, e.status, e.mode, e.startedAt, d.data FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id ORDER BY e.id', (error, rows) => {
+		db.all('SELECT e.id, e.workflowId, e.status, e.mode, e.startedAt, d.data, d.workflowData FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id ORDER BY e.id', (error, rows) => {
 			if (error) { console.error(error.message); process.exit(1); }
 			const out = rows.map((row) => {
 				const nodeItems = {};
@@ -877,7 +879,7 @@ export async function listExecutions(folder: N8nUserFolder, workflowId?: string)
 					const runData = parse(row.data).resultData.runData;
 					for (const [node, runs] of Object.entries(runData)) nodeItems[node] = ((runs[0] && runs[0].data && runs[0].data.main && runs[0].data.main[0]) || []).map((item) => item.json);
 				} catch {}
-				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt: String(row.startedAt), nodeItems };
+				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt: String(row.startedAt), nodeItems, stored: String(row.data) + String(row.workflowData) };
 			});
 			process.stdout.write(JSON.stringify(out));
 		});`;

@@ -2,13 +2,16 @@
  * The callback trigger in a real n8n server: published, reached over HTTP like the platform
  * does, with the executions n8n recorded checked afterwards.
  */
-import { listExecutions, publishWorkflow, startN8n } from './n8n-harness';
+import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
+import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
 import { API_KEY, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(300_000);
 
 const SECRET = 'e2eCallbackSecret_7c41d9a2';
+const TOKEN = callbackToken(SECRET);
+const CALLBACK_CREDENTIAL = { id: 'amE2eCallbackCrd', name: 'Audience Messaging callbacks (e2e)', type: 'audienceMessagingCallbackApi' };
 const WEBHOOK_ID = '5b0f9c3e-2d7a-4c61-9e8b-3a1f6d2c4b70';
 const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigger';
 
@@ -23,7 +26,8 @@ const triggerWorkflow = {
 			typeVersion: 1,
 			position: [0, 0],
 			webhookId: WEBHOOK_ID,
-			parameters: { secret: SECRET, events: 'any' },
+			parameters: { events: 'any' },
+			credentials: { audienceMessagingCallbackApi: { id: CALLBACK_CREDENTIAL.id, name: CALLBACK_CREDENTIAL.name } },
 		},
 	],
 	connections: {},
@@ -31,13 +35,16 @@ const triggerWorkflow = {
 
 const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow]);
 let n8n: RunningN8n;
-const callbackPath = `${WEBHOOK_ID}/callbacks/${SECRET}`;
-const post = async (path: string, body: string, headers: Record<string, string> = {}) =>
-	await fetch(`${n8n.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+const webhookPath = `${WEBHOOK_ID}/callbacks`;
+const callbackUrl = () => callbackUrlWithToken(`${n8n.url}/webhook/${webhookPath}`, SECRET);
+const post = async (url: string, body: string, headers: Record<string, string> = {}) =>
+	await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
 
 beforeAll(async () => {
+	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
 	await publishWorkflow(ctx.folder, triggerWorkflow.id);
-	n8n = await startN8n(ctx.folder, { webhooks: [{ path: callbackPath, method: 'POST' }] });
+	// Debug level: even n8n's most talkative log must not hold the secret or the token.
+	n8n = await startN8n(ctx.folder, { webhooks: [{ path: webhookPath, method: 'POST' }], logLevel: 'debug' });
 });
 
 afterAll(async () => {
@@ -55,8 +62,9 @@ async function executionsSettled(expected: number, timeoutMs = 30_000) {
 
 it('answers a valid event 200 at once and starts one execution with the normalised event', async () => {
 	const event = { id: 'msg_probe', from: '15550100100', to: '+33612345678', externalId: 'probe1', campaignId: null, callback: 'x', date: '2026-11-21T21:05:24.123Z', status: 'SENT' };
-	const response = await post(callbackPath, JSON.stringify(event));
+	const response = await post(callbackUrl(), JSON.stringify(event));
 	expect(response.status).toBe(200);
+	expect(await response.json()).toEqual({ received: 1, started: 1 });
 	const [execution] = await executionsSettled(1);
 	expect(execution.status).toBe('success');
 	expect(execution.nodeItems['Message Events']).toEqual([{ ...event, messageId: 'msg_probe' }]);
@@ -68,12 +76,12 @@ it('records one execution per status event of a message sent with the trigger UR
 	ctx.sandbox.seedBlacklist({ from: sender.address, type: 'CHATAPP', to: '+33700000009', reason: 'UNSUBSCRIBED' });
 	ctx.sandbox.simulateInbound('+33700000009', sender.address);
 	const before = (await executionsSettled(1)).length;
-	const callbackUrl = `${n8n.url}/webhook/${callbackPath}`;
+	const url = callbackUrl();
 	const sendMessage = async (to: string, externalId: string) => {
 		const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ from: sender.address, to, type: 'text', body: 'Hello', externalId, callbacks: callbackUrl }),
+			body: JSON.stringify({ from: sender.address, to, type: 'text', body: 'Hello', externalId, callbacks: url }),
 		});
 		expect(response.status).toBe(200);
 		return ((await response.json()) as { data: { id: string } }).data.id;
@@ -82,7 +90,7 @@ it('records one execution per status event of a message sent with the trigger UR
 	await ctx.sandbox.waitForCallbacks(delivered, { timeoutMs: 60_000 });
 	const blocked = await sendMessage('+33700000009', 'roundtrip2');
 	await ctx.sandbox.waitForCallbacks(blocked, { timeoutMs: 60_000 });
-	expect(ctx.sandbox.callbackDeliveries().every((d) => d.ok && d.url === callbackUrl)).toBe(true);
+	expect(ctx.sandbox.callbackDeliveries().every((d) => d.ok && d.url === url)).toBe(true);
 
 	const executions = (await executionsSettled(before + 7)).slice(before);
 	expect(executions.every((e) => e.status === 'success')).toBe(true);
@@ -99,15 +107,31 @@ it('records one execution per status event of a message sent with the trigger UR
 	expect(events[0]).toMatchObject({ to: '+33612345678', from: '15550100100', externalId: 'roundtrip1', date: expect.stringMatching(/Z$/) });
 });
 
-it('refuses a wrong secret (401), malformed JSON (400) and an oversized body (413), starting nothing', async () => {
+it('refuses a wrong or missing token (401), malformed JSON (400) and an oversized body (413), starting nothing', async () => {
 	const before = (await executionsSettled(1)).length;
-	const wrong = await post(`${WEBHOOK_ID}/callbacks/not-the-right-secret-123`, JSON.stringify({ id: 'x', status: 'SENT' }));
-	expect(wrong.status).toBe(401);
-	const malformed = await post(callbackPath, '{"id": "msg_1", "status": ');
+	const plain = `${n8n.url}/webhook/${webhookPath}`;
+	expect((await post(`${plain}?token=not-the-right-token`, JSON.stringify({ id: 'x', status: 'SENT' }))).status).toBe(401);
+	expect((await post(`${plain}?token=${SECRET}`, JSON.stringify({ id: 'x', status: 'SENT' }))).status).toBe(401);
+	expect((await post(plain, JSON.stringify({ id: 'x', status: 'SENT' }))).status).toBe(401);
+	const malformed = await post(callbackUrl(), '{"id": "msg_1", "status": ');
 	expect(malformed.status).toBe(400);
-	const huge = await post(callbackPath, JSON.stringify({ id: 'x', status: 'SENT', padding: 'x'.repeat(400 * 1024) }));
+	const huge = await post(callbackUrl(), JSON.stringify({ id: 'x', status: 'SENT', padding: 'x'.repeat(400 * 1024) }));
 	expect(huge.status).toBe(413);
+	// Refused requests start nothing; wait until n8n has logged them, then count.
 	await new Promise((resolve) => setTimeout(resolve, 1500));
 	expect(await listExecutions(ctx.folder, triggerWorkflow.id)).toHaveLength(before);
-	expect(n8n.logs()).not.toContain(API_KEY);
+});
+
+it("keeps the secret and the token out of n8n's logs (at debug level) and out of stored executions", async () => {
+	const executions = await executionsSettled(1);
+	expect(executions.length).toBeGreaterThan(0);
+	for (const execution of executions) {
+		expect(execution.stored).not.toContain(SECRET);
+		expect(execution.stored).not.toContain(TOKEN);
+	}
+	const logs = n8n.logs();
+	expect(logs).toContain(webhookPath);
+	expect(logs).not.toContain(SECRET);
+	expect(logs).not.toContain(TOKEN);
+	expect(logs).not.toContain(API_KEY);
 });

@@ -101,6 +101,8 @@ export interface RunNodeOptions {
 	/** Node parameters as saved in a workflow (defaults are applied by `Workflow`, like in n8n). */
 	parameters: INodeParameters;
 	credentials?: HarnessCredentials;
+	/** More credentials of other types the node may use (plain data: defaults applied, no expressions, no authenticate). */
+	extraCredentials?: HarnessCredentials[];
 	/** Input items fed to the node (json + optional binary from `binaryItem`). Default `[{ json: {} }]`. */
 	items?: INodeExecutionData[];
 	/** Node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
@@ -157,7 +159,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		typeVersion,
 		position: [220, 0],
 		parameters: deepCopy(options.parameters),
-		...(options.credentials && { credentials: nodeCredentialsFor(options.credentials) }),
+		...(options.credentials && {
+			credentials: Object.assign({}, nodeCredentialsFor(options.credentials), ...(options.extraCredentials ?? []).map(nodeCredentialsFor)),
+		}),
 		...(options.continueOnFail && { onError: 'continueRegularOutput' as const }),
 	};
 	const connections = {
@@ -176,7 +180,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const mode: WorkflowExecuteMode = 'manual';
 	const executionId = nextExecutionId();
 	const additionalData = createAdditionalData(
-		new HarnessCredentialsHelper(options.credentials),
+		new HarnessCredentialsHelper(options.credentials, options.extraCredentials),
 		executionId,
 		new ExecutionLifecycleHooks(mode, executionId, workflowBase(workflow, [inputNode, node])),
 	);
@@ -725,12 +729,21 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	/** Decrypted data "in the database"; updated by preAuthentication like the real helper does. */
 	private storedData: ICredentialDataDecryptedObject | undefined;
 
-	constructor(private readonly credentials?: HarnessCredentials) {
+	constructor(
+		private readonly credentials?: HarnessCredentials,
+		private readonly extras: HarnessCredentials[] = [],
+	) {
 		super();
 		this.storedData = credentials && deepCopy(credentials.data);
 	}
 
+	private extra(typeName: string): HarnessCredentials | undefined {
+		return this.credentials?.type === typeName ? undefined : this.extras.find((extra) => extra.type === typeName);
+	}
+
 	private getType(typeName: string): ICredentialType {
+		const extra = this.extra(typeName);
+		if (extra) return extra.credentialType;
 		if (!this.credentials || this.credentials.type !== typeName) {
 			throw new UnexpectedError(`No test credentials of type "${typeName}" were given`);
 		}
@@ -755,7 +768,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
 		this.getType(type);
 		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
-		await credentials.setData(deepCopy(this.storedData ?? {}));
+		await credentials.setData(deepCopy(this.extra(type)?.data ?? this.storedData ?? {}));
 		return credentials;
 	}
 
@@ -768,7 +781,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		raw?: boolean,
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
-		this.getType(type);
+		const typeDef = this.getType(type);
+		const extra = this.extra(type);
+		if (extra) {
+			const data = deepCopy(extra.data);
+			return raw === true ? data : (NodeHelpers.getNodeParameters(typeDef.properties, data as INodeParameters, true, false, null, null) as ICredentialDataDecryptedObject);
+		}
 		if (raw === true) return deepCopy(this.storedData ?? {});
 		return await this.applyDefaultsAndResolve(additionalData, mode, executeData, expressionResolveValues);
 	}

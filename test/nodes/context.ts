@@ -55,3 +55,20 @@ export function expectNoKey(result: RunNodeResult): void {
 	const text = JSON.stringify({ output: result.output, error: error && { ...error, message: error.message, description: error.description, stack: error.stack } });
 	expect(text).not.toContain(API_KEY);
 }
+
+/** Message › Send of a text from the sender +1 555 010 0100 to +33 6 12 34 56 78. */
+export const textMessage = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'message',
+	operation: 'send',
+	messageType: 'text',
+	from: '+1 555 010 0100',
+	to: '+33 6 12 34 56 78',
+	text: 'Hello',
+	...extra,
+});
+
+/** An ACTIVE sender +15550100100 with an open conversation window to +33612345678, so textMessage() is accepted. */
+export function openConversation(sandbox: Sandbox): void {
+	sandbox.seedSender({ providerId: 'prov-1', name: 'ACME', address: '+15550100100', accountTier: 1 }, { active: true });
+	sandbox.simulateInbound('+33612345678', '15550100100');
+}

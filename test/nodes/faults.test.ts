@@ -4,7 +4,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { callListSearch } from '../helpers/n8n';
-import { API_KEY, byId, expectNoKey, node, outputOf, run, useSandbox } from './context';
+import { API_KEY, byId, expectNoKey, node, openConversation, outputOf, run, textMessage, useSandbox } from './context';
 
 const ctx = useSandbox();
 
@@ -27,19 +27,8 @@ beforeAll(async () => {
 afterAll(async () => await elsewhere.close());
 beforeEach(() => elsewhere.hits.splice(0));
 
-const activeSender = () => {
-	ctx.sandbox.seedSender({ providerId: 'prov-1', name: 'ACME', address: '+15550100100', accountTier: 1 }, { active: true });
-	ctx.sandbox.simulateInbound('+33612345678', '15550100100');
-};
-const text = (extra: INodeParameters = {}): INodeParameters => ({
-	resource: 'message',
-	operation: 'send',
-	messageType: 'text',
-	from: '+1 555 010 0100',
-	to: '+33 6 12 34 56 78',
-	text: 'Hello',
-	...extra,
-});
+const activeSender = () => openConversation(ctx.sandbox);
+const text = textMessage;
 const withTimeout = (seconds: number) => ({ ...ctx.credentials, data: { ...ctx.credentials.data, timeout: seconds } });
 
 describe('redirects: never followed, so the key never reaches another host', () => {

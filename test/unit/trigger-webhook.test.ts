@@ -5,24 +5,28 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
-import { normaliseEvent, secretMatches } from '../../src/callbacks';
+import { callbackToken, callbackUrlWithToken, normaliseEvent, secretMatches } from '../../src/callbacks';
 
 const SECRET = 'a1b2c3d4e5f6a7b8c9d0';
+const TOKEN = callbackToken(SECRET);
 const trigger = new AudienceMessagingTrigger();
 
 interface Call {
-	webhookName?: 'default' | 'setup';
-	pathSecret?: string;
+	/** The query's token (null: none); default the token of SECRET. */
+	token?: unknown;
+	/** The Callbacks credential's secret; undefined: no credential. */
+	secret?: string | null;
 	body?: string | Buffer;
 	headers?: Record<string, string>;
 	parameters?: Record<string, unknown>;
+	/** Basic/Header auth credential. */
 	credentials?: Record<string, unknown>;
 }
 
-async function call({ webhookName = 'default', pathSecret, body = '', headers = {}, parameters = {}, credentials }: Call) {
+async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, parameters = {}, credentials }: Call) {
 	const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
 	const response = { status: 0, headers: {} as Record<string, string>, body: '' };
-	const params: Record<string, unknown> = { secret: SECRET, events: 'any', statuses: [], authentication: 'none', ...parameters };
+	const params: Record<string, unknown> = { events: 'any', statuses: [], authentication: 'none', ...parameters };
 	const context = {
 		getRequestObject: () => ({ headers: { 'content-length': String(raw.length), ...headers }, rawBody: raw }),
 		getResponseObject: () => ({
@@ -30,9 +34,12 @@ async function call({ webhookName = 'default', pathSecret, body = '', headers = 
 			end: (text: string) => Object.assign(response, { body: text }),
 		}),
 		getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
-		getWebhookName: () => webhookName,
-		getParamsData: () => ({ secret: pathSecret }),
-		getCredentials: async () => {
+		getQueryData: () => (token === null ? {} : { token }),
+		getCredentials: async (type: string) => {
+			if (type === 'audienceMessagingCallbackApi') {
+				if (secret === null) throw new Error('no credentials');
+				return { secret };
+			}
 			if (!credentials) throw new Error('no credentials');
 			return credentials;
 		},
@@ -43,27 +50,46 @@ async function call({ webhookName = 'default', pathSecret, body = '', headers = 
 
 const event = { id: 'msg_1', from: '15550100100', to: '+33612345678', externalId: 'ref1', campaignId: null, callback: 'https://x', date: '2026-11-21T21:05:24.123Z', status: 'SENT' };
 
-describe('secret', () => {
-	it('starts the workflow for the right secret, one item per event with normalised fields', async () => {
+describe('token', () => {
+	it('starts the workflow for the right token, one item per event with normalised fields, answered with a small JSON body', async () => {
 		const { result } = await call({ body: JSON.stringify(event) });
 		expect(result.workflowData?.[0]).toEqual([
 			{ json: { ...event, messageId: 'msg_1', status: 'SENT', to: '+33612345678', from: '15550100100', externalId: 'ref1', date: '2026-11-21T21:05:24.123Z' } },
 		]);
+		expect(result.webhookResponse).toEqual({ received: 1, started: 1 });
 	});
 
-	it('answers 401 and starts nothing for a wrong secret on the catch-all path', async () => {
-		const { result, response } = await call({ webhookName: 'setup', pathSecret: 'not-the-secret-0000', body: JSON.stringify(event) });
+	it.each([
+		['a wrong token', { token: callbackToken('another-secret-0000') }],
+		['the secret itself instead of its token', { token: SECRET }],
+		['no token', { token: null }],
+		['a token that is not text', { token: [TOKEN] }],
+		['no Callbacks credential', { secret: null }],
+		['a credential secret that breaks the rule', { secret: 'short', token: callbackToken('short') }],
+	])('answers 401 and starts nothing for %s', async (_name, overrides) => {
+		const { result, response } = await call({ body: JSON.stringify(event), ...overrides });
 		expect(result).toEqual({ noWebhookResponse: true });
 		expect(response.status).toBe(401);
-		expect(response.body).toContain('Unknown callback secret');
+		expect(response.body).toContain('Unknown callback token');
+		expect(response.body).not.toContain(SECRET);
 	});
 
-	it('answers 401 when the node has no usable secret', async () => {
-		const { response } = await call({ parameters: { secret: 'short' }, body: JSON.stringify(event) });
-		expect(response.status).toBe(401);
+	it('takes the token out of the events, which echo the callback URL', async () => {
+		const { result } = await call({ body: JSON.stringify({ ...event, callback: `https://n8n.example.com/webhook/x/callbacks?token=${TOKEN}` }) });
+		const [item] = result.workflowData?.[0] ?? [];
+		expect(item.json.callback).toBe('https://n8n.example.com/webhook/x/callbacks?token=***');
+		expect(JSON.stringify(result)).not.toContain(TOKEN);
 	});
 
-	it('compares in constant time and only equal secrets match', () => {
+	it('derives a URL-safe token that is not the secret, and puts it in the query of the trigger URL', () => {
+		expect(TOKEN).toMatch(/^[A-Za-z0-9_-]{32}$/);
+		expect(TOKEN).not.toContain(SECRET);
+		expect(callbackToken(SECRET)).toBe(TOKEN);
+		expect(callbackToken(`${SECRET}x`)).not.toBe(TOKEN);
+		expect(callbackUrlWithToken('https://n8n.example.com/webhook/abc/callbacks', SECRET)).toBe(`https://n8n.example.com/webhook/abc/callbacks?token=${TOKEN}`);
+	});
+
+	it('compares in constant time and only equal values match', () => {
 		expect(secretMatches(SECRET, SECRET)).toBe(true);
 		expect(secretMatches(`${SECRET}x`, SECRET)).toBe(false);
 		expect(secretMatches(undefined, SECRET)).toBe(false);
@@ -98,8 +124,7 @@ describe('bodies', () => {
 describe('status filter', () => {
 	it('drops events of other statuses with 200 and passes unknown statuses under "any"', async () => {
 		const filtered = await call({ parameters: { events: 'selected', statuses: ['BLACKLISTED'] }, body: JSON.stringify(event) });
-		expect(filtered.result).toEqual({ noWebhookResponse: true });
-		expect(filtered.response.status).toBe(200);
+		expect(filtered.result).toEqual({ webhookResponse: { received: 1, started: 0 } });
 		const kept = await call({ parameters: { events: 'selected', statuses: ['SENT'] }, body: JSON.stringify(event) });
 		expect(kept.result.workflowData?.[0]).toHaveLength(1);
 		const unknown = await call({ body: JSON.stringify({ ...event, status: 'SOMETHING_NEW' }) });

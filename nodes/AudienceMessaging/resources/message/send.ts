@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { boolean, integer, oneOf, record } from '../../../../src/coerce';
+import { CALLBACK_CREDENTIAL_TYPE, CALLBACK_SECRET_PATTERN, callbackUrlWithToken } from '../../../../src/callbacks';
+import { boolean, httpUrl, integer, oneOf, record, text } from '../../../../src/coerce';
 import { InputError } from '../../../../src/errors';
 import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
 import type { MessageParameters } from '../../../../src/mapping/chatapp';
@@ -25,6 +26,8 @@ const labels = {
 	externalId: 'Options › External ID',
 	callbacks: 'Options › Callback URLs',
 	messageType: 'Message Type',
+	sendToTrigger: 'Send Status Events to a Trigger',
+	triggerUrl: 'Trigger Production URL',
 	options: 'Options',
 	rateLimitWait: 'Options › Max Wait When Rate Limited (Seconds)',
 	checkMedia: 'Options › Check Media Before Sending',
@@ -185,6 +188,25 @@ export const sendMessageFields: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Send Status Events to a Trigger',
+		name: 'sendToTrigger',
+		type: 'boolean',
+		default: false,
+		description:
+			"Whether the platform posts this message's status events to an Audience Messaging Trigger. The node adds the token derived from the Callbacks credential's secret to the trigger's URL, so the secret is never written in the workflow.",
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Trigger Production URL',
+		name: 'triggerUrl',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. https://n8n.example.com/webhook/5b0f9c3e-…/callbacks',
+		description: 'The Production URL shown by the Audience Messaging Trigger node (the trigger must use the same Callbacks credential)',
+		displayOptions: { show: { ...show, sendToTrigger: [true] } },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -199,7 +221,7 @@ export const sendMessageFields: INodeProperties[] = [
 				default: '',
 				placeholder: 'e.g. https://n8n.example.com/webhook/…/audience-messaging/…',
 				description:
-					'Webhook URLs the platform notifies of this message\'s status events; separate several with commas. Paste the Production URL shown by an Audience Messaging Trigger node to start a workflow on each event.',
+					"Other webhook URLs the platform notifies of this message's status events; separate several with commas. For an Audience Messaging Trigger, use Send Status Events to a Trigger instead.",
 			},
 			{
 				displayName: 'Check Media Before Sending',
@@ -246,7 +268,14 @@ async function checkMedia(context: IExecuteFunctions, type: MediaType, url: stri
 	}
 }
 
-function messageParameters(context: IExecuteFunctions, itemIndex: number, type: MessageType, options: Record<string, unknown>): MessageParameters {
+/** The trigger's URL with the token of the Callbacks credential, when the item sends its events to a trigger. */
+async function triggerCallback(context: IExecuteFunctions, itemIndex: number, secret: () => Promise<string>): Promise<string | undefined> {
+	if (!boolean(context.getNodeParameter('sendToTrigger', itemIndex, false), 'sendToTrigger')) return undefined;
+	const url = httpUrl(context.getNodeParameter('triggerUrl', itemIndex, ''), 'triggerUrl');
+	return callbackUrlWithToken(url, await secret());
+}
+
+function messageParameters(context: IExecuteFunctions, itemIndex: number, type: MessageType, options: Record<string, unknown>, triggerUrl?: string): MessageParameters {
 	const get = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
 	return {
 		type,
@@ -262,19 +291,29 @@ function messageParameters(context: IExecuteFunctions, itemIndex: number, type: 
 		bodyText: type === 'interactive' ? get('bodyText', '') : undefined,
 		buttons: type === 'interactive' ? get('buttons', {}) : undefined,
 		externalId: options.externalId,
-		callbacks: options.callbacks,
+		callbacks: [text(options.callbacks, 'callbacks'), triggerUrl].filter(Boolean).join(','),
 	};
+}
+
+/** The Callbacks credential's secret, read once per run. */
+async function readCallbackSecret(context: IExecuteFunctions): Promise<string> {
+	const secret = String((await context.getCredentials(CALLBACK_CREDENTIAL_TYPE)).secret ?? '');
+	if (!CALLBACK_SECRET_PATTERN.test(secret)) throw new InputError('sendToTrigger', "the Callbacks credential's secret must be 16 to 128 letters, digits, - or _");
+	return secret;
 }
 
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
 export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
+	let callbackSecret: Promise<string> | undefined;
+	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
 	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(this, {
 		labels,
 		prepare: async (itemIndex) => {
 			const options = record(this.getNodeParameter('options', itemIndex, {}), 'options');
 			const type = oneOf(this.getNodeParameter('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
-			const message = messageSchema.parse(messageBody(messageParameters(this, itemIndex, type, options)));
+			const triggerUrl = await triggerCallback(this, itemIndex, secret);
+			const message = messageSchema.parse(messageBody(messageParameters(this, itemIndex, type, options, triggerUrl)));
 			const rateLimitWait = options.rateLimitWait === undefined ? DEFAULT_RATE_LIMIT_WAIT_SECONDS : integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: 3600 });
 			const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
 			if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {

@@ -1,0 +1,46 @@
+import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
+import { callbackToken } from '../../src/callbacks';
+import { runNode } from '../helpers/n8n';
+import type { HarnessCredentials } from '../helpers/n8n';
+import { node, openConversation, outputOf, textMessage, useSandbox } from './context';
+
+/**
+ * Message › Send with "Send Status Events to a Trigger": the callback URL sent to the platform
+ * is the trigger's URL plus the token derived from the Callbacks credential; the secret itself
+ * goes nowhere.
+ */
+const ctx = useSandbox();
+const SECRET = 'node-test-callback-secret-1234';
+const TRIGGER_URL = 'https://n8n.example.com/webhook/5b0f9c3e/callbacks';
+const callbacksCredential = (secret: string): HarnessCredentials => ({ type: 'audienceMessagingCallbackApi', credentialType: new AudienceMessagingCallbackApi(), data: { secret } });
+
+const parameters = (extra: Record<string, unknown> = {}) => textMessage({ sendToTrigger: true, triggerUrl: TRIGGER_URL, ...extra });
+
+beforeEach(() => openConversation(ctx.sandbox));
+
+it('sends the trigger URL with the derived token, beside the other Callback URLs, and never the secret', async () => {
+	const result = await runNode({
+		nodeType: node,
+		parameters: parameters({ options: { callbacks: 'https://hooks.example.com/a' } }),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential(SECRET)],
+		items: [{ json: {} }, { json: {} }],
+	});
+	const output = outputOf(result);
+	expect(output).toHaveLength(2);
+	const bodies = ctx.sandbox.requests.map((request) => request.body as { callbacks: string });
+	expect(bodies.map((body) => body.callbacks)).toEqual([0, 1].map(() => `https://hooks.example.com/a,${TRIGGER_URL}?token=${callbackToken(SECRET)}`));
+	expect(JSON.stringify({ requests: ctx.sandbox.requests, output })).not.toContain(SECRET);
+});
+
+it("refuses a Callbacks credential whose secret breaks the rule, before any request", async () => {
+	const result = await runNode({ nodeType: node, parameters: parameters(), credentials: ctx.credentials, extraCredentials: [callbacksCredential('short')] });
+	expect(result.error?.message).toBe('Invalid "Send Status Events to a Trigger" in item 0: the Callbacks credential\'s secret must be 16 to 128 letters, digits, - or _');
+	expect(ctx.sandbox.requests).toHaveLength(0);
+});
+
+it('refuses a trigger URL that is not http(s), before any request', async () => {
+	const result = await runNode({ nodeType: node, parameters: parameters({ triggerUrl: 'ftp://n8n.example.com/x' }), credentials: ctx.credentials, extraCredentials: [callbacksCredential(SECRET)] });
+	expect(result.error?.message).toBe('Invalid "Trigger Production URL" in item 0: "ftp://n8n.example.com/x" must start with http:// or https://');
+	expect(ctx.sandbox.requests).toHaveLength(0);
+});
