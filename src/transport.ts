@@ -11,6 +11,7 @@ import type { Readable } from 'node:stream';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiError, transportError } from './errors';
+import type { RateGate } from './pacing';
 
 export const CREDENTIAL_TYPE = 'audienceMessagingApi';
 
@@ -54,6 +55,8 @@ export interface ApiRequest<T = unknown> {
 	rateLimitWaitMs?: number;
 	/** Non-2xx statuses the caller reads itself instead of getting an error (Blacklist Check's 404). */
 	acceptStatus?: (statusCode: number, body: unknown) => boolean;
+	/** The run's shared pace: every attempt waits for its slot, and a 429 backs off the whole run. */
+	gate?: RateGate;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -112,6 +115,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	let waitedMs = 0;
 	let retries = 0;
 	for (;;) {
+		await request.gate?.acquire();
 		let response: Omit<ApiResponse, 'data'>;
 		try {
 			response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options)) as Omit<ApiResponse, 'data'>;
@@ -126,7 +130,9 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		if (statusCode === 429) {
 			const pause = rateLimitPauseMs(response.headers['retry-after']);
 			if (waitedMs + pause <= budgetMs) {
-				await sleep(pause);
+				// With a gate the pause is shared: the next acquire() waits it out, with every other request of the run.
+				if (request.gate) request.gate.backOff(pause);
+				else await sleep(pause);
 				waitedMs += pause;
 				continue;
 			}
@@ -140,6 +146,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
 			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets });
 		}
+		if (statusCode < 300) request.gate?.succeeded();
 		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
 		const parsed = request.expect.safeParse(response.body);
 		if (!parsed.success) throw unexpectedAnswer(node, statusCode, request.action, parsed.error.issues[0]?.message, request.itemIndex);

@@ -1,8 +1,10 @@
 /**
  * Bulk-work figures (printed, not asserted): Subscriber › Add Many with every input item a
- * subscriber, through n8n-core's execution engine against the sandbox; and List › Create From
- * CSV streaming a large file from n8n's file-system binary store to a counting HTTP sink, with
- * the process's peak memory. Run: npm run bench [-- --items 20000 --csv-mb 100]
+ * subscriber, through n8n-core's execution engine against the sandbox; Message › Send against a
+ * sandbox with a per-request latency and a sender rate limit; and List › Create From CSV
+ * streaming a large file from n8n's file-system binary store to a counting HTTP sink, with the
+ * process's peak memory.
+ * Run: npm run bench [-- --items 20000 --csv-mb 100 --messages 1000 --latency-ms 80 --rate 50]
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,6 +20,9 @@ const arg = (name: string, fallback: number) => {
 };
 const ITEMS = arg('items', 20_000);
 const CSV_MB = arg('csv-mb', 100);
+const MESSAGES = arg('messages', 1000);
+const LATENCY_MS = arg('latency-ms', 80);
+const RATE = arg('rate', 50);
 // Node's own resolver would take AudienceMessaging.node.json (the codex) for ".node": name the .ts file.
 const { AudienceMessaging } = require(join(__dirname, '../../nodes/AudienceMessaging/AudienceMessaging.node.ts')) as typeof import('../../nodes/AudienceMessaging/AudienceMessaging.node');
 const node = new AudienceMessaging();
@@ -51,6 +56,46 @@ async function addMany() {
 			`add many: ${ITEMS} items, batch ${batchSize}: ${sandbox.requests.length} requests, ${added} added, ${ms.toFixed(0)} ms, ${((ITEMS / ms) * 1000).toFixed(0)} items/s (sandbox included)`,
 		);
 	}
+	await sandbox.close();
+}
+
+async function send() {
+	const sandbox = await startSandbox({ apiKey: 'bench', latencyMs: LATENCY_MS });
+	const credentials = {
+		type: 'audienceMessagingApi',
+		credentialType: new AudienceMessagingApi(),
+		data: { apiKey: 'bench', listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
+	};
+	const sender = sandbox.seedSender({ providerId: 'p', name: 'Bench', address: '+15550100100', accountTier: 4 }, { active: true });
+	sandbox.approveSender(sender.id, { rateLimit: RATE, dailyQuota: MESSAGES * 2 });
+	const items = Array.from({ length: MESSAGES }, (_, i) => {
+		const to = `+336${String(10_000_000 + i)}`;
+		sandbox.simulateInbound(to, '15550100100');
+		return { json: { to, ref: `b${i}` } };
+	});
+	const started = process.hrtime.bigint();
+	const result = await runNode({
+		nodeType: node,
+		credentials,
+		items,
+		parameters: {
+			resource: 'message',
+			operation: 'send',
+			messageType: 'text',
+			from: '+1 555 010 0100',
+			to: '={{ $json.to }}',
+			text: 'Bench',
+			options: { externalId: '={{ $json.ref }}', rateLimitSenderId: sender.id },
+		},
+	});
+	const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+	if (result.error) throw result.error;
+	const stored = sandbox.messages().map((message) => message.externalId);
+	const sends = sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
+	const perSecond = MESSAGES / seconds;
+	console.log(
+		`send: ${MESSAGES} messages at ${LATENCY_MS} ms latency, sender rate ${RATE}/s: ${seconds.toFixed(1)} s, ${perSecond.toFixed(1)} messages/s = ${((perSecond / RATE) * 100).toFixed(0)} % of the rate; ${sends.filter((r) => r.status === 429).length} answered 429, ${stored.length - new Set(stored).size} duplicates, ${MESSAGES - new Set(stored).size} lost (n8n-core engine, not yet a real n8n)`,
+	);
 	await sandbox.close();
 }
 
@@ -88,6 +133,7 @@ async function csvUpload() {
 
 (async () => {
 	await addMany();
+	await send();
 	await csvUpload();
 	clearInterval(sampler);
 	process.exit(0);

@@ -80,7 +80,7 @@ interface ProcessResult {
 	timedOut: boolean;
 }
 
-function runProcess(
+export function runProcess(
 	cmd: string,
 	args: string[],
 	opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs: number; forward?: boolean },

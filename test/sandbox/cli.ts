@@ -3,9 +3,10 @@
  *   node --import tsx test/sandbox/cli.ts [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
  *     [--templates wallet-templates.json] [--quota-exceeded reject|status] [--callback-statuses QUEUE,DEQUEUED,SENT]
  *     [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N] [--callback-timeout-ms N]
+ *     [--latency-ms N]
  * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES, SANDBOX_TEMPLATES,
  *   SANDBOX_QUOTA_EXCEEDED, SANDBOX_CALLBACK_STATUSES, SANDBOX_CALLBACK_DELAY_MS, SANDBOX_CALLBACK_MAX_ATTEMPTS,
- *   SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS.
+ *   SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS, SANDBOX_LATENCY_MS.
  * --templates: a JSON file holding an array of wallet templates; it replaces the default ones.
  * The chat-app flags are the startSandbox options of the same name (all optional).
  * Prints one JSON line with the URLs once listening; SIGINT/SIGTERM close it and exit 0.
@@ -55,6 +56,7 @@ async function main(): Promise<void> {
 			'callback-max-attempts': { type: 'string' },
 			'callback-retry-delay-ms': { type: 'string' },
 			'callback-timeout-ms': { type: 'string' },
+			'latency-ms': { type: 'string' },
 		},
 	});
 	const env = process.env;
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
 		callbackMaxAttempts: toNumber(values['callback-max-attempts'] ?? env.SANDBOX_CALLBACK_MAX_ATTEMPTS, 'callback-max-attempts'),
 		callbackRetryDelayMs: toNumber(values['callback-retry-delay-ms'] ?? env.SANDBOX_CALLBACK_RETRY_DELAY_MS, 'callback-retry-delay-ms'),
 		callbackTimeoutMs: toNumber(values['callback-timeout-ms'] ?? env.SANDBOX_CALLBACK_TIMEOUT_MS, 'callback-timeout-ms'),
+		latencyMs: toNumber(values['latency-ms'] ?? env.SANDBOX_LATENCY_MS, 'latency-ms'),
 	});
 	const { url, listsBaseUrl, walletBaseUrl, baseUrl } = sandbox;
 	process.stdout.write(`${JSON.stringify({ url, listsBaseUrl, walletBaseUrl, baseUrl })}\n`);

@@ -61,6 +61,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return clock.state();
 		});
 
+	let latencyMs = options.latencyMs ?? 0;
 	const faults = new FaultInjector();
 	admin
 		.add('GET', '/faults', () => faults.list())
@@ -106,6 +107,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		};
 		const body = new BodyReader(req, record);
 		requests.push(record);
+		if (latencyMs) await new Promise((resolve) => setTimeout(resolve, latencyMs));
 		const fault = faults.take(record.method, record.path, record.query);
 		if (fault) {
 			if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
@@ -201,6 +203,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clearRequests,
 		reset,
 		addFault: (fault) => faults.add(fault),
+		setLatency: (ms) => {
+			latencyMs = ms;
+		},
 		clearFaults: () => faults.clear(),
 		close: () =>
 			new Promise<void>((resolve, reject) => {

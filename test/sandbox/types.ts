@@ -34,6 +34,8 @@ export interface SandboxOptions {
 	callbackRetryDelayMs?: number;
 	/** Real ms an attempt may wait for an answer; default 5000. */
 	callbackTimeoutMs?: number;
+	/** Real ms every API request waits before it is handled, like a platform far away; default 0. */
+	latencyMs?: number;
 }
 
 export interface RecordedPart {
@@ -77,6 +79,8 @@ export interface Sandbox {
 	/** Platform misbehaviour for the requests it matches (see faults.ts); reset() clears them. */
 	addFault(fault: Fault): void;
 	clearFaults(): void;
+	/** Changes the latencyMs start option for the requests that follow. */
+	setLatency(ms: number): void;
 	/** Every non-admin request received, in arrival order (live array). */
 	readonly requests: RecordedRequest[];
 	clearRequests(): void;

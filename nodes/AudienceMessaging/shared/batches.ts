@@ -18,6 +18,8 @@ export interface BatchPlan<V> {
 	batchSize: number;
 	/** Sends one batch of one group; returns each item's output JSON, or the Error that refused that item alone. */
 	send: (group: string, batch: Array<BatchEntry<V>>) => Promise<Map<number, IDataObject | Error>>;
+	/** Batches sent at the same time (default 1). */
+	concurrency?: number;
 }
 
 /**
@@ -56,28 +58,39 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 		if (!members) groups.set(group, (members = []));
 		members.push({ itemIndex, value });
 	}
-	let firstRefusal: Error | undefined;
-	for (const [group, groupEntries] of groups) {
-		for (const batch of chunk(groupEntries, plan.batchSize)) {
+	const jobs = [...groups].flatMap(([group, groupEntries]) => chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })));
+	// Refusals of single items are thrown after every batch was sent; a failed request stops new batches.
+	const refusals: Array<{ itemIndex: number; error: Error }> = [];
+	const stop: { failure?: { job: number; error: unknown } } = {};
+	const stopAt = (job: number, error: unknown) => {
+		if (!stop.failure || job < stop.failure.job) stop.failure = { job, error };
+	};
+	let next = 0;
+	const worker = async () => {
+		while (!stop.failure && next < jobs.length) {
+			const job = next++;
+			const { group, batch } = jobs[job];
 			let results: Map<number, IDataObject | Error>;
 			try {
 				results = await plan.send(group, batch);
 			} catch (error) {
-				if (!continueOnFail) throw error;
-				for (const entry of batch) fail(entry.itemIndex, error as Error);
+				if (!continueOnFail) stopAt(job, error);
+				else for (const entry of batch) fail(entry.itemIndex, error as Error);
 				continue;
 			}
 			for (const { itemIndex } of batch) {
 				const result = results.get(itemIndex);
 				if (result instanceof Error) {
 					if (continueOnFail) fail(itemIndex, result);
-					else firstRefusal ??= result;
+					else refusals.push({ itemIndex, error: result });
 				} else {
 					output[itemIndex] = { json: result ?? {}, pairedItem: { item: itemIndex } };
 				}
 			}
 		}
-	}
-	if (firstRefusal) throw firstRefusal;
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.concurrency ?? 1, jobs.length)) }, worker));
+	if (stop.failure) throw stop.failure.error;
+	if (refusals.length) throw refusals.reduce((first, refusal) => (refusal.itemIndex < first.itemIndex ? refusal : first)).error;
 	return [output];
 }

@@ -32,13 +32,18 @@ export async function binaryFile(context: IExecuteFunctions, itemIndex: number, 
 		const metadata = await context.helpers.getBinaryMetadata(id);
 		const size = Number(metadata.fileSize);
 		const headStream = await context.helpers.getBinaryStream(id, HEAD_BYTES);
-		let head = Buffer.alloc(0);
+		// A store may hand over the whole file as one chunk (n8n's database mode): keep a copy of
+		// the first HEAD_BYTES only, so the chunk can be freed at once.
+		const parts: Buffer[] = [];
+		let length = 0;
 		for await (const chunk of headStream) {
-			head = Buffer.concat([head, chunk as Buffer]);
-			if (head.length >= HEAD_BYTES) break;
+			const piece = Buffer.from((chunk as Buffer).subarray(0, HEAD_BYTES - length));
+			parts.push(piece);
+			length += piece.length;
+			if (length >= HEAD_BYTES) break;
 		}
 		headStream.destroy();
-		return { fileName, size, head, open: async () => await context.helpers.getBinaryStream(id) };
+		return { fileName, size, head: Buffer.concat(parts), open: async () => await context.helpers.getBinaryStream(id) };
 	}
 	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
 	return { fileName, size: buffer.length, head: buffer.subarray(0, HEAD_BYTES), open: async () => buffer };

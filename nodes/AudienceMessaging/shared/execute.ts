@@ -88,30 +88,45 @@ export interface ItemOperation<P> {
 	prepare: (itemIndex: number) => P | Promise<P>;
 	/** Sends one prepared item; returns its output item(s), each paired to the input item. */
 	send: (prepared: P, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+	/** Items sent at the same time (default 1: one after the other). Output order never changes. */
+	concurrency?: number;
 }
 
 /**
- * Per-item operations: every item is prepared before any request is sent, then each is sent
- * in turn. With Continue On Fail every input item yields at least one output item (a Get Many
- * may yield several); without it the first error stops the node.
+ * Per-item operations: every item is prepared before any request is sent, then sent, up to
+ * `concurrency` at a time. Output keeps the input order and pairs each output item to its input
+ * item. With Continue On Fail every input item yields at least one output item (a Get Many may
+ * yield several); without it the first error stops the run: no further item is started, the
+ * ones in flight finish, and the error of the lowest failed item is thrown.
  */
 export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
 	const continueOnFail = context.continueOnFail();
-	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < prepared.length; itemIndex++) {
-		const entry = prepared[itemIndex];
-		if (!entry.ok) {
-			output.push(errorItem(entry.error, itemIndex));
-			continue;
+	const results: INodeExecutionData[][] = new Array(prepared.length);
+	let next = 0;
+	const stop: { failure?: { itemIndex: number; error: unknown } } = {};
+	const fail = (itemIndex: number, error: unknown) => {
+		if (!stop.failure || itemIndex < stop.failure.itemIndex) stop.failure = { itemIndex, error };
+	};
+	const worker = async () => {
+		while (!stop.failure && next < prepared.length) {
+			const itemIndex = next++;
+			const entry = prepared[itemIndex];
+			if (!entry.ok) {
+				results[itemIndex] = [errorItem(entry.error, itemIndex)];
+				continue;
+			}
+			try {
+				const result = await operation.send(entry.value, itemIndex);
+				results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+			} catch (error) {
+				if (continueOnFail) results[itemIndex] = [errorItem(error as Error, itemIndex)];
+				else fail(itemIndex, error);
+			}
 		}
-		try {
-			const result = await operation.send(entry.value, itemIndex);
-			for (const json of Array.isArray(result) ? result : [result]) output.push({ json, pairedItem: { item: itemIndex } });
-		} catch (error) {
-			if (!continueOnFail) throw error;
-			output.push(errorItem(error as Error, itemIndex));
-		}
-	}
-	return [output];
+	};
+	const workers = Math.max(1, Math.min(operation.concurrency ?? 1, prepared.length));
+	await Promise.all(Array.from({ length: workers }, worker));
+	if (stop.failure) throw stop.failure.error;
+	return [results.flat()];
 }

@@ -3,7 +3,12 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
 import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
 
+export const DEFAULT_PARALLEL_REQUESTS = 5;
+export const MAX_PARALLEL_REQUESTS = 50;
+
 export const blacklistLabels = {
+	options: 'Options',
+	parallelRequests: 'Options › Parallel Requests',
 	to: 'Recipient',
 	from: 'Sender',
 	reason: 'Reason',
@@ -80,5 +85,23 @@ export const blacklistFields: INodeProperties[] = [
 		placeholder: 'e.g. COMPLAINT',
 		description: 'Free text stored with the entry',
 		displayOptions: { show: { ...show, operation: ['add'], reason: ['custom'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Parallel Requests',
+				name: 'parallelRequests',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+				default: DEFAULT_PARALLEL_REQUESTS,
+				description: 'Max number of recipients checked or added at once; output order is kept, and a 429 slows the whole run down',
+			},
+		],
 	},
 ];

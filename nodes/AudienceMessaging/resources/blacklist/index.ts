@@ -4,16 +4,29 @@ import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/mapping/
 import { blacklistAddRequestSchema, blacklistLookupQuerySchema } from '../../../../src/schemas/blacklist';
 import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
-import { runPerItem } from '../../shared/execute';
-import { blacklistFields, blacklistLabels, blacklistParameters } from './fields';
+import { integer, record } from '../../../../src/coerce';
+import { RateGate } from '../../../../src/pacing';
+import { runPerItem, validated } from '../../shared/execute';
+import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blacklistLabels, blacklistParameters } from './fields';
+
+/** How many recipients go at once, from the first item's options; one shared back-off for the run. */
+function readConcurrency(context: IExecuteFunctions): { concurrency: number; gate: RateGate } {
+	const parallel = validated(context, 0, blacklistLabels, () => {
+		const options = record(context.getNodeParameter('options', 0, {}), 'options');
+		return options.parallelRequests === undefined ? DEFAULT_PARALLEL_REQUESTS : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_REQUESTS });
+	});
+	return { concurrency: parallel, gate: new RateGate(undefined) };
+}
 
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
 export async function addToBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const { concurrency, gate } = readConcurrency(this);
 	return await runPerItem(this, {
 		labels: blacklistLabels,
+		concurrency,
 		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(this, itemIndex, 'add'))),
 		send: async (body, itemIndex) =>
-			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, action: `blacklist ${body.to} for ${body.from}`, expect: identifiedObjectResponse })).data,
+			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, gate, action: `blacklist ${body.to} for ${body.from}`, expect: identifiedObjectResponse })).data,
 	});
 }
 
@@ -26,8 +39,10 @@ const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404
  * the recipient is not found (a JSON 404), so a workflow can branch on it.
  */
 export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const { concurrency, gate } = readConcurrency(this);
 	return await runPerItem(this, {
 		labels: blacklistLabels,
+		concurrency,
 		prepare: (itemIndex) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(this, itemIndex, 'check'))),
 		send: async (qs, itemIndex) => {
 			const { to, from, type } = qs;
@@ -37,6 +52,7 @@ export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExec
 				path: '/subscribers',
 				qs,
 				itemIndex,
+				gate,
 				action: `check ${to} in the blacklist of ${from}`,
 				acceptStatus: isJsonNotFound,
 				expect: identifiedObjectResponse,

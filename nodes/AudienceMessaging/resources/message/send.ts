@@ -1,21 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CALLBACK_CREDENTIAL_TYPE, CALLBACK_SECRET_PATTERN, callbackUrlWithToken } from '../../../../src/callbacks';
-import { boolean, httpUrl, integer, oneOf, record, text } from '../../../../src/coerce';
+import { boolean, httpUrl, integer, number, oneOf, pathSegment, record, text } from '../../../../src/coerce';
+import { RateGate } from '../../../../src/pacing';
 import { InputError } from '../../../../src/errors';
 import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
 import type { MessageParameters } from '../../../../src/mapping/chatapp';
 import { MEDIA, MEDIA_MAX_BYTES, MESSAGE_TYPES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../../../src/schemas/chatapp';
 import type { MediaType, Message, MessageType } from '../../../../src/schemas/chatapp';
-import { optionalObjectResponse } from '../../../../src/schemas/responses';
+import { identifiedObjectResponse, optionalObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest, baseUrlOf } from '../../../../src/transport';
-import { runPerItem } from '../../shared/execute';
+import { runPerItem, validated } from '../../shared/execute';
 import { contactFields } from './contacts';
 
 const show = { resource: ['message'], operation: ['send'] };
 const forTypes = (...types: string[]) => ({ show: { ...show, messageType: types } });
 const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
+const DEFAULT_MESSAGES_PER_SECOND = 10;
+const DEFAULT_PARALLEL_REQUESTS = 5;
+const MAX_PARALLEL_REQUESTS = 50;
 
 const labels = {
 	from: 'Sender Phone Number',
@@ -30,6 +34,9 @@ const labels = {
 	triggerUrl: 'Trigger Production URL',
 	options: 'Options',
 	rateLimitWait: 'Options › Max Wait When Rate Limited (Seconds)',
+	messagesPerSecond: 'Options › Messages per Second',
+	parallelRequests: 'Options › Parallel Requests',
+	rateLimitSenderId: 'Options › Sender ID for Rate Limit',
 	checkMedia: 'Options › Check Media Before Sending',
 	'contacts.org.company': 'Contacts › Company',
 	'contacts.org.department': 'Contacts › Department',
@@ -245,6 +252,30 @@ export const sendMessageFields: INodeProperties[] = [
 				default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
 				description: 'When the platform answers 429, wait as it says and send again, for at most this long in total; a refused message is never sent twice',
 			},
+			{
+				displayName: 'Messages per Second',
+				name: 'messagesPerSecond',
+				type: 'number',
+				typeOptions: { minValue: 0, numberPrecision: 2 },
+				default: DEFAULT_MESSAGES_PER_SECOND,
+				description: "At most this many messages start per second, for the whole run (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'parallelRequests',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+				default: DEFAULT_PARALLEL_REQUESTS,
+				description: 'Max number of messages in flight at once, so the rate is reached despite the platform\'s latency; output order is kept',
+			},
+			{
+				displayName: 'Sender ID for Rate Limit',
+				name: 'rateLimitSenderId',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. snd_4f2a',
+				description: "Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second",
+			},
 		],
 	},
 ];
@@ -302,9 +333,43 @@ async function readCallbackSecret(context: IExecuteFunctions): Promise<string> {
 	return secret;
 }
 
+interface Pace {
+	messagesPerSecond: number;
+	parallelRequests: number;
+	senderId?: string;
+}
+
+/** The run's pace, from the first item's options (one pace for the whole run). */
+function readPace(context: IExecuteFunctions): Pace {
+	return validated(context, 0, labels, () => {
+		const options = record(context.getNodeParameter('options', 0, {}), 'options');
+		const messagesPerSecond = options.messagesPerSecond === undefined ? DEFAULT_MESSAGES_PER_SECOND : number(options.messagesPerSecond, 'messagesPerSecond');
+		if (messagesPerSecond < 0) throw new InputError('messagesPerSecond', `it must be 0 (no pacing) or more (got ${messagesPerSecond})`);
+		const parallelRequests = options.parallelRequests === undefined ? DEFAULT_PARALLEL_REQUESTS : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_REQUESTS });
+		const senderId = text(options.rateLimitSenderId, 'rateLimitSenderId');
+		return { messagesPerSecond, parallelRequests, ...(senderId ? { senderId: pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') } : {}) };
+	});
+}
+
+/** The run's shared gate: at the sender's rateLimit when a sender is given (read once), else at Messages per Second. */
+async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGate> {
+	if (!pace.senderId) return new RateGate(pace.messagesPerSecond);
+	const { data } = await apiRequest(context, {
+		base: 'messaging',
+		method: 'GET',
+		path: `/chatapp/senders/${encodeURIComponent(pace.senderId)}`,
+		action: `read the rate limit of sender ${pace.senderId}`,
+		expect: identifiedObjectResponse,
+	});
+	const rateLimit = Number(data.rateLimit);
+	return new RateGate(Number.isFinite(rateLimit) && rateLimit > 0 ? rateLimit : pace.messagesPerSecond);
+}
+
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
 export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
+	const pace = readPace(this);
+	let gate: Promise<RateGate> | undefined;
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
 	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(this, {
@@ -321,8 +386,10 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 			}
 			return { message, rateLimitWaitMs: rateLimitWait * 1000 };
 		},
+		concurrency: pace.parallelRequests,
 		send: async ({ message, rateLimitWaitMs }, itemIndex) => {
 			const { data } = await apiRequest(this, {
+				gate: await (gate ??= openGate(this, pace)),
 				base: 'messaging',
 				method: 'POST',
 				path: '/chatapp/messages',

@@ -14,6 +14,7 @@ const show = { resource: ['walletPass'], operation: ['create'] };
 
 export const DEFAULT_PASS_BATCH_SIZE = 100;
 export const MAX_PASS_BATCH_SIZE = 10_000;
+const MAX_PARALLEL_BATCHES = 10;
 
 const labels = {
 	'': 'Template',
@@ -25,6 +26,7 @@ const labels = {
 	templateSerial: 'Template',
 	options: 'Options',
 	batchSize: 'Options › Batch Size',
+	parallelRequests: 'Options › Parallel Requests',
 };
 
 export const createWalletPassFields: INodeProperties[] = [
@@ -125,6 +127,14 @@ export const createWalletPassFields: INodeProperties[] = [
 				default: DEFAULT_PASS_BATCH_SIZE,
 				description: 'Max number of passes sent in one batch request',
 			},
+			{
+				displayName: 'Parallel Requests',
+				name: 'parallelRequests',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
+				default: 1,
+				description: 'Max number of batch requests in flight at once; output order is kept',
+			},
 		],
 	},
 ];
@@ -139,9 +149,13 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 	const batchSize = validated(this, 0, labels, () =>
 		options.batchSize === undefined ? DEFAULT_PASS_BATCH_SIZE : integer(options.batchSize, 'batchSize', { min: 1, max: MAX_PASS_BATCH_SIZE }),
 	);
+	const concurrency = validated(this, 0, labels, () =>
+		options.parallelRequests === undefined ? 1 : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_BATCHES }),
+	);
 	return await runInBatches<Pass>(this, {
 		labels,
 		batchSize,
+		concurrency,
 		prepare: (itemIndex) => {
 			const serial = parsed(templateSerialSchema, this.getNodeParameter('templateSerial', itemIndex, undefined, { extractValue: true }), 'templateSerial');
 			const pass = passSchema.parse(passFromParameters(this.getNodeParameter('recipientId', itemIndex, ''), record(this.getNodeParameter('fields', itemIndex, {}), 'uniqueValues.fields').field));

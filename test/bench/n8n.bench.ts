@@ -1,0 +1,204 @@
+/**
+ * Bulk figures measured in a real n8n 2.40.7 (printed, not asserted): the packed package is
+ * installed as a community package, workflows are published and started by webhook on `n8n
+ * start` (regular mode), node times come from the run data n8n stored, peak memory from the n8n
+ * process (/proc, VmHWM reset before each run). The sandbox runs in this process.
+ *
+ * - Subscriber › Add Many from items at 10,000 / 100,000 / 300,000 items (batch 500): node time,
+ *   requests, peak RSS growth, the ratios 100k/10k and 300k/100k, and the same batches posted by
+ *   a plain HTTP client to the same sandbox (the floor);
+ * - Message › Send of 1,000 messages at 80 ms latency with the sender's rate limit R = 50/s:
+ *   messages/s as a share of R, 429s, duplicates, lost items.
+ *
+ * Run: npm run bench:n8n [-- --sizes 10000,100000,300000 --messages 1000 --latency-ms 80 --rate 50]
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import { join } from 'node:path';
+
+import { startSandbox } from '../sandbox';
+import type { Sandbox } from '../sandbox';
+import {
+	createUserFolder,
+	ensureRuntime,
+	getRuntime,
+	importCredentials,
+	importWorkflows,
+	installCommunityPackage,
+	packPackage,
+	publishWorkflow,
+	runProcess,
+	startN8n,
+} from '../e2e/n8n-harness';
+
+const arg = (name: string, fallback: string) => {
+	const index = process.argv.indexOf(`--${name}`);
+	return index > 0 ? process.argv[index + 1] : fallback;
+};
+const SIZES = arg('sizes', '10000,100000,300000').split(',').map(Number);
+const MESSAGES = Number(arg('messages', '1000'));
+const LATENCY_MS = Number(arg('latency-ms', '80'));
+const RATE = Number(arg('rate', '50'));
+const BATCH = 500;
+const API_KEY = 'bench-key';
+const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
+const CREDENTIAL = { id: 'amBenchCred', name: 'Audience Messaging (bench)' };
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** A published workflow: Webhook (answers with the last node's first item) → Code generating items → the node → Code summary. */
+function workflow(id: string, path: string, generate: string, node: Record<string, unknown>, summary: string) {
+	const at = (i: number): [number, number] => [i * 220, 0];
+	const nodes = [
+		{ id: 'hook', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: at(0), webhookId: `bench-${path}`, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} } },
+		{ id: 'gen', name: 'Generate', type: 'n8n-nodes-base.code', typeVersion: 2, position: at(1), parameters: { jsCode: generate } },
+		{ id: 'node', name: 'Node', type: NODE_TYPE, typeVersion: 1, position: at(2), credentials: { audienceMessagingApi: CREDENTIAL }, ...node },
+		{ id: 'sum', name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, position: at(3), parameters: { jsCode: summary } },
+	];
+	const names = nodes.map((n) => n.name);
+	const connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+	return { id, name: `bench ${path}`, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
+}
+
+/** POST without a client-side time limit (a 300,000-item run may take minutes). */
+function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
+	return new Promise((resolve, reject) => {
+		const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, (response) => {
+			let text = '';
+			response.on('data', (chunk) => (text += chunk));
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+		});
+		request.on('error', reject);
+		request.end(JSON.stringify(body));
+	});
+}
+
+const procStatus = (pid: number, field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+
+/** The node times n8n stored for the newest execution. */
+async function nodeTimes(n8nDir: string): Promise<Record<string, number>> {
+	const rt = getRuntime();
+	const script = `
+		const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/sqlite3'))});
+		const { parse } = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/flatted'))});
+		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
+		db.get('SELECT d.data FROM execution_entity e JOIN execution_data d ON d.executionId = e.id ORDER BY e.id DESC LIMIT 1', (error, row) => {
+			if (error) { console.error(error.message); process.exit(1); }
+			const runData = parse(row.data).resultData.runData;
+			process.stdout.write(JSON.stringify(Object.fromEntries(Object.entries(runData).map(([node, runs]) => [node, runs[0].executionTime]))));
+		});`;
+	const result = await runProcess(rt.node, ['--max-old-space-size=8192', '-e', script, join(n8nDir, 'database.sqlite')], { cwd: n8nDir, env: process.env, timeoutMs: 300_000 });
+	if (result.code !== 0) throw new Error(`reading the execution failed: ${result.stderr}`);
+	return JSON.parse(result.stdout) as Record<string, number>;
+}
+
+/** The same rows in the same batches, posted one batch after the other by a plain client. */
+async function plainClient(sandbox: Sandbox, listId: number, count: number): Promise<number> {
+	const started = performance.now();
+	for (let start = 0; start < count; start += BATCH) {
+		const rows = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => ({ email: `p${start + i}@x.io`, plan: (start + i) % 3 ? 'free' : 'pro' }));
+		const response = await fetch(`${sandbox.listsBaseUrl}/lists/${listId}/subscribers/bulk`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+			body: JSON.stringify(rows),
+		});
+		if (response.status !== 200) throw new Error(`plain client: HTTP ${response.status}`);
+		await response.arrayBuffer();
+	}
+	return performance.now() - started;
+}
+
+async function main() {
+	await ensureRuntime();
+	const sandbox = await startSandbox({ apiKey: API_KEY });
+	const folder = await createUserFolder('am-bench-');
+	await installCommunityPackage(folder, await packPackage());
+	await importCredentials(folder, [
+		{ ...CREDENTIAL, type: 'audienceMessagingApi', data: { apiKey: API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl } },
+	]);
+
+	const lists = SIZES.map((size) => sandbox.seedList({ name: `Bench ${size}`, columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }] }));
+	const sender = sandbox.seedSender({ providerId: 'p', name: 'Bench', address: '+15550100100', accountTier: 4 }, { active: true });
+	sandbox.approveSender(sender.id, { rateLimit: RATE, dailyQuota: MESSAGES * 2 });
+	const recipients = Array.from({ length: MESSAGES }, (_, i) => `+336${String(10_000_000 + i)}`);
+	for (const to of recipients) sandbox.simulateInbound(to, '15550100100');
+
+	const countStatuses = `const counts = {}; for (const item of $input.all()) { const s = item.json.status ?? (item.json.error ? 'error' : 'none'); counts[s] = (counts[s] ?? 0) + 1; } return [{ json: { items: $input.all().length, counts } }];`;
+	const workflows = [
+		...SIZES.map((size, i) =>
+			workflow(
+				`amBenchAdd${i}`,
+				`add-${size}`,
+				`return Array.from({ length: ${size} }, (_, i) => ({ json: { email: 'u' + i + '@x.io', plan: i % 3 ? 'free' : 'pro' } }));`,
+				{ parameters: { resource: 'subscriber', operation: 'addMany', listId: { __rl: true, mode: 'id', value: String(lists[i].id) }, source: 'items', columnsToSend: 'email, plan', options: { batchSize: BATCH } } },
+				countStatuses,
+			),
+		),
+		workflow(
+			'amBenchSend',
+			'send',
+			`return ${JSON.stringify(recipients)}.map((to, i) => ({ json: { to, ref: 'b' + i } }));`,
+			{
+				parameters: {
+					resource: 'message',
+					operation: 'send',
+					messageType: 'text',
+					from: '+1 555 010 0100',
+					to: '={{ $json.to }}',
+					text: 'Bench',
+					options: { externalId: '={{ $json.ref }}', rateLimitSenderId: sender.id },
+				},
+			},
+			countStatuses,
+		),
+	];
+	await importWorkflows(folder, workflows);
+	for (const wf of workflows) await publishWorkflow(folder, wf.id);
+	const n8n = await startN8n(folder, { webhooks: workflows.map((wf) => ({ path: (wf.nodes[0].parameters as { path: string }).path })), timeoutMs: 180_000 });
+	const pid = n8n.process.pid!;
+	console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mb(os.totalmem())} RAM, Node ${process.version} (bench), n8n 2.40.7`);
+	const print = (line: string) => console.log(line);
+	try {
+		const nodeMs: number[] = [];
+		for (const [i, size] of SIZES.entries()) {
+			sandbox.clearRequests();
+			writeFileSync(`/proc/${pid}/clear_refs`, '5');
+			const idle = procStatus(pid, 'VmRSS');
+			const answer = await post(`${n8n.url}/webhook/add-${size}`, {});
+			if (answer.status !== 200) throw new Error(`add ${size}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+			const peak = procStatus(pid, 'VmHWM');
+			const times = await nodeTimes(folder.n8nDir);
+			nodeMs.push(times.Node);
+			const requests = sandbox.requests.length;
+			const plainMs = await plainClient(sandbox, lists[i].id, size);
+			print(
+				`add many in n8n: ${size} items, batch ${BATCH}: node ${(times.Node / 1000).toFixed(2)} s, ${requests} requests, summary ${answer.text}, peak RSS +${mb(peak - idle)} over idle; plain client ${(plainMs / 1000).toFixed(2)} s (node / plain = ${(times.Node / plainMs).toFixed(2)})`,
+			);
+		}
+		for (let i = 1; i < SIZES.length; i++) print(`add many ratio ${SIZES[i]}/${SIZES[i - 1]} items: ${(nodeMs[i] / nodeMs[i - 1]).toFixed(2)} (linear: ${(SIZES[i] / SIZES[i - 1]).toFixed(2)})`);
+
+		sandbox.clearRequests();
+		sandbox.configureChatapp({ callbackStatuses: ['QUEUE'] });
+		// Bulk adds measure the node, not the network; the sends run against a platform LATENCY_MS away.
+		sandbox.setLatency(LATENCY_MS);
+		const answer = await post(`${n8n.url}/webhook/send`, {});
+		sandbox.setLatency(0);
+		if (answer.status !== 200) throw new Error(`send: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+		const times = await nodeTimes(folder.n8nDir);
+		const stored = sandbox.messages().map((message) => message.externalId);
+		const sends = sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
+		const perSecond = MESSAGES / (times.Node / 1000);
+		print(
+			`send in n8n: ${MESSAGES} messages, ${LATENCY_MS} ms latency, sender rate ${RATE}/s: node ${(times.Node / 1000).toFixed(1)} s, ${perSecond.toFixed(1)} messages/s = ${((perSecond / RATE) * 100).toFixed(0)} % of the rate; ${sends.filter((r) => r.status === 429).length} answered 429, ${stored.length - new Set(stored).size} duplicates, ${MESSAGES - new Set(stored).size} lost`,
+		);
+	} finally {
+		await n8n.stop();
+		await sandbox.close();
+		await folder.cleanup();
+	}
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,85 @@
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import type { RecordedRequest } from '../sandbox';
+import { outputOf, run, textMessage, useSandbox } from './context';
+
+jest.setTimeout(60_000);
+
+/**
+ * Message › Send at the sender's rate: several messages in flight, one pace for the run, a 429
+ * slowing the whole run down, and never a message twice. The timing assertions only bound the
+ * rate from above (a busy machine makes a run slower, never faster).
+ */
+const ctx = useSandbox();
+const SENDER = '15550100100';
+
+/** An ACTIVE sender with `rateLimit` messages per second and open windows to `count` recipients. */
+function sender(count: number, rateLimit?: number) {
+	const created = ctx.sandbox.seedSender({ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 }, { active: true });
+	if (rateLimit) ctx.sandbox.approveSender(created.id, { rateLimit });
+	const recipients = Array.from({ length: count }, (_, i) => `+3361234${String(i).padStart(4, '0')}`);
+	for (const to of recipients) ctx.sandbox.simulateInbound(to, SENDER);
+	return { id: created.id, items: recipients.map((to, i): INodeExecutionData => ({ json: { to, ref: `m${i}` } })) };
+}
+
+const parameters = (options: Record<string, unknown>) => textMessage({ to: '={{ $json.to }}', options: { externalId: '={{ $json.ref }}', ...options } });
+const sends = () => ctx.sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
+const startsPerSecond = (requests: RecordedRequest[]) => (requests.length - 1) / ((requests[requests.length - 1].receivedAt - requests[0].receivedAt) / 1000);
+
+function expectEachOnceInOrder(output: INodeExecutionData[], count: number) {
+	expect(output.map((item) => item.pairedItem)).toEqual(Array.from({ length: count }, (_, item) => ({ item })));
+	expect(output.map((item) => item.json.externalId)).toEqual(Array.from({ length: count }, (_, i) => `m${i}`));
+	expect(output.every((item) => item.json.status === 'QUEUE')).toBe(true);
+	const stored = ctx.sandbox.messages().map((message) => message.externalId);
+	expect(stored).toHaveLength(count);
+	expect(new Set(stored).size).toBe(count);
+}
+
+it('keeps several messages in flight but starts no more than Messages per Second', async () => {
+	const { items } = sender(12);
+	const output = outputOf(await run(ctx.credentials, parameters({ messagesPerSecond: 8, parallelRequests: 4 }), items));
+	expectEachOnceInOrder(output, 12);
+	expect(startsPerSecond(sends())).toBeLessThanOrEqual(8 * 1.15);
+});
+
+it("reads the sender's rateLimit once and paces the run at it", async () => {
+	const { id, items } = sender(9, 4);
+	const output = outputOf(await run(ctx.credentials, parameters({ rateLimitSenderId: id, messagesPerSecond: 100, parallelRequests: 5 }), items));
+	expectEachOnceInOrder(output, 9);
+	expect(ctx.sandbox.requests.filter((request) => request.method === 'GET').map((request) => request.path)).toEqual([`/messaging/chatapp/senders/${id}`]);
+	expect(startsPerSecond(sends().filter((request) => request.status === 200))).toBeLessThanOrEqual(4 * 1.15);
+});
+
+it('slows the whole run down on 429s and sends every message exactly once', async () => {
+	// The platform allows 2 per second; the node is told 20 with 5 in flight, so it is refused until it backs off.
+	const { items } = sender(10, 2);
+	const output = outputOf(await run(ctx.credentials, parameters({ messagesPerSecond: 20, parallelRequests: 5 }), items));
+	expectEachOnceInOrder(output, 10);
+	const refused = sends().filter((request) => request.status === 429);
+	expect(refused.length).toBeGreaterThan(0);
+	// Only refused requests were sent again: one accepted request per message.
+	const accepted = sends().filter((request) => request.status === 200).map((request) => (request.body as { externalId: string }).externalId);
+	expect(accepted.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`).sort());
+}, 120_000);
+
+it('without Continue On Fail stops starting messages after a refusal, and reports the first failed item', async () => {
+	const { items } = sender(6);
+	ctx.sandbox.addFault({ kind: 'status', method: 'POST', path: '/chatapp/messages', status: 400, times: 1, body: { error: { message: 'nope' } } });
+	const result = await run(ctx.credentials, parameters({ messagesPerSecond: 0, parallelRequests: 1 }), items);
+	expect(result.error?.message).toBe('nope [HTTP 400]');
+	expect(sends()).toHaveLength(1);
+});
+
+it('refuses bad pacing options before any request', async () => {
+	const { items } = sender(2);
+	for (const [options, message] of [
+		[{ messagesPerSecond: -1 }, 'Invalid "Options › Messages per Second" in item 0: it must be 0 (no pacing) or more (got -1)'],
+		[{ parallelRequests: 0 }, 'Invalid "Options › Parallel Requests" in item 0: it must be at least 1 (got 0)'],
+		[{ parallelRequests: 2.5 }, 'Invalid "Options › Parallel Requests" in item 0: a whole number was expected, got 2.5'],
+		[{ rateLimitSenderId: '..' }, 'Invalid "Options › Sender ID for Rate Limit" in item 0: ".." is not a sender ID'],
+	] as const) {
+		const result = await run(ctx.credentials, parameters(options), items);
+		expect(result.error?.message).toBe(message);
+	}
+	expect(ctx.sandbox.requests).toHaveLength(0);
+});
