@@ -8,11 +8,14 @@
  *   requests, peak RSS growth, the ratios 100k/10k and 300k/100k, and the same batches posted by
  *   a plain HTTP client to the same sandbox (the floor);
  * - Message › Send of 1,000 messages at 80 ms latency with the sender's rate limit R = 50/s:
- *   messages/s as a share of R, 429s, duplicates, lost items.
+ *   messages/s as a share of R, 429s, duplicates, lost items;
+ * - List › Create From CSV of a 190 MB file read by Read/Write Files from Disk, to a counting
+ *   sink, with n8n in `filesystem` and in `database` binary mode: node time and peak RSS growth
+ *   over idle (the read into n8n's binary store included).
  *
- * Run: npm run bench:n8n [-- --sizes 10000,100000,300000 --messages 1000 --latency-ms 80 --rate 50]
+ * Run: npm run bench [-- --sizes 10000,100000,300000 --messages 1000 --latency-ms 80 --rate 50 --csv-mb 190]
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -40,18 +43,21 @@ const SIZES = arg('sizes', '10000,100000,300000').split(',').map(Number);
 const MESSAGES = Number(arg('messages', '1000'));
 const LATENCY_MS = Number(arg('latency-ms', '80'));
 const RATE = Number(arg('rate', '50'));
+const CSV_MB = Number(arg('csv-mb', '190'));
 const BATCH = 500;
 const API_KEY = 'bench-key';
 const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
 const CREDENTIAL = { id: 'amBenchCred', name: 'Audience Messaging (bench)' };
+const SINK_CREDENTIAL = { id: 'amBenchSink', name: 'Audience Messaging (counting sink)' };
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 /** A published workflow: Webhook (answers with the last node's first item) → Code generating items → the node → Code summary. */
-function workflow(id: string, path: string, generate: string, node: Record<string, unknown>, summary: string) {
+function workflow(id: string, path: string, generate: string | Record<string, unknown>, node: Record<string, unknown>, summary: string) {
 	const at = (i: number): [number, number] => [i * 220, 0];
+	const source = typeof generate === 'string' ? { type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: generate } } : generate;
 	const nodes = [
 		{ id: 'hook', name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: at(0), webhookId: `bench-${path}`, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} } },
-		{ id: 'gen', name: 'Generate', type: 'n8n-nodes-base.code', typeVersion: 2, position: at(1), parameters: { jsCode: generate } },
+		{ id: 'gen', name: 'Generate', position: at(1), ...source },
 		{ id: 'node', name: 'Node', type: NODE_TYPE, typeVersion: 1, position: at(2), credentials: { audienceMessagingApi: CREDENTIAL }, ...node },
 		{ id: 'sum', name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, position: at(3), parameters: { jsCode: summary } },
 	];
@@ -108,13 +114,34 @@ async function plainClient(sandbox: Sandbox, listId: number, count: number): Pro
 	return performance.now() - started;
 }
 
+/** A lists API that counts the bytes of an upload and answers a created list: the sandbox would store 2 million rows. */
+async function countingSink() {
+	let received = 0;
+	const server = http.createServer((request, response) => {
+		request.on('data', (chunk: Buffer) => (received += chunk.length));
+		request.on('end', () => {
+			response.writeHead(200, { 'content-type': 'application/json' });
+			response.end(JSON.stringify({ meta: { timestamp: Date.now(), transactionId: 'bench' }, data: { id: 1, name: 'Big', status: 'OK' } }));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+	return { url, received: () => received, reset: () => (received = 0), close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
 async function main() {
 	await ensureRuntime();
 	const sandbox = await startSandbox({ apiKey: API_KEY });
+	const sink = await countingSink();
+	const files = mkdtempSync(join(os.tmpdir(), 'am-bench-files-'));
+	const csvFile = join(files, 'big.csv');
+	const row = 'someone@example.com,Some Name,+33612345678,free\n';
+	writeFileSync(csvFile, `email,name,mobile,plan\n${row.repeat(Math.ceil((CSV_MB * 1024 * 1024) / row.length))}`);
 	const folder = await createUserFolder('am-bench-');
 	await installCommunityPackage(folder, await packPackage());
 	await importCredentials(folder, [
 		{ ...CREDENTIAL, type: 'audienceMessagingApi', data: { apiKey: API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl } },
+		{ ...SINK_CREDENTIAL, type: 'audienceMessagingApi', data: { apiKey: API_KEY, listsBaseUrl: sink.url, walletBaseUrl: sink.url, baseUrl: sink.url } },
 	]);
 
 	const lists = SIZES.map((size) => sandbox.seedList({ name: `Bench ${size}`, columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }] }));
@@ -152,7 +179,24 @@ async function main() {
 			countStatuses,
 		),
 	];
-	await importWorkflows(folder, workflows);
+	const csvWorkflow = workflow(
+		'amBenchCsv',
+		'csv',
+		{ type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: { operation: 'read', fileSelector: csvFile, options: {} } },
+		{ parameters: { resource: 'list', operation: 'createFromCsv', name: 'Big', binaryPropertyName: 'data' }, credentials: { audienceMessagingApi: SINK_CREDENTIAL } },
+		'return [{ json: { id: $input.first().json.id } }];',
+	);
+	// The same read with nothing after it: n8n's own cost of holding the file, to tell the node's share.
+	const readOnly = workflow(
+		'amBenchCsvRead',
+		'csv-read',
+		{ type: 'n8n-nodes-base.readWriteFile', typeVersion: 1.1, parameters: { operation: 'read', fileSelector: csvFile, options: {} } },
+		{ type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {}, credentials: undefined },
+		'return [{ json: { read: true } }];',
+	);
+	await importWorkflows(folder, [...workflows, csvWorkflow, readOnly]);
+	await publishWorkflow(folder, csvWorkflow.id);
+	await publishWorkflow(folder, readOnly.id);
 	for (const wf of workflows) await publishWorkflow(folder, wf.id);
 	const n8n = await startN8n(folder, { webhooks: workflows.map((wf) => ({ path: (wf.nodes[0].parameters as { path: string }).path })), timeoutMs: 180_000 });
 	const pid = n8n.process.pid!;
@@ -193,8 +237,38 @@ async function main() {
 		);
 	} finally {
 		await n8n.stop();
+	}
+
+	const fileBytes = readFileSync(csvFile).length;
+	/** Peak RSS growth of a fresh n8n running one workflow: memory a previous run left resident would hide it. */
+	const growthIn = async (mode: string, path: string) => {
+		const csvN8n = await startN8n(folder, { webhooks: [{ path }], timeoutMs: 180_000, env: { N8N_DEFAULT_BINARY_DATA_MODE: mode, N8N_RESTRICT_FILE_ACCESS_TO: files } });
+		try {
+			const csvPid = csvN8n.process.pid!;
+			writeFileSync(`/proc/${csvPid}/clear_refs`, '5');
+			const idle = procStatus(csvPid, 'VmRSS');
+			const answer = await post(`${csvN8n.url}/webhook/${path}`, {});
+			if (answer.status !== 200) throw new Error(`${path} (${mode}): HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+			return procStatus(csvPid, 'VmHWM') - idle;
+		} finally {
+			await csvN8n.stop();
+		}
+	};
+	try {
+		for (const mode of ['filesystem', 'database']) {
+			const readGrowth = await growthIn(mode, 'csv-read');
+			sink.reset();
+			const totalGrowth = await growthIn(mode, 'csv');
+			const times = await nodeTimes(folder.n8nDir);
+			print(
+				`create from csv in n8n, ${mode} binary mode: ${mb(fileBytes)} file, ${mb(sink.received())} uploaded; read ${(times.Generate / 1000).toFixed(1)} s, node ${(times.Node / 1000).toFixed(1)} s; peak RSS +${mb(totalGrowth)} over idle (${(totalGrowth / fileBytes).toFixed(2)}× the file); the read alone, in another fresh n8n: +${mb(readGrowth)}`,
+			);
+		}
+	} finally {
 		await sandbox.close();
+		await sink.close();
 		await folder.cleanup();
+		rmSync(files, { recursive: true, force: true });
 	}
 }
 
