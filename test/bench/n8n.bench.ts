@@ -66,6 +66,17 @@ function workflow(id: string, path: string, generate: string | Record<string, un
 	return { id, name: `bench ${path}`, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
 }
 
+/** A published workflow of any chain of nodes after a Webhook (answers with the last node's first item). */
+function chain(id: string, path: string, nodes: Array<Record<string, unknown>>) {
+	const all = [
+		{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: `bench-${path}`, parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', options: {} } },
+		...nodes,
+	].map((node, i): Record<string, unknown> => ({ id: `n${i}`, position: [i * 220, 0], ...node }));
+	const names = all.map((n) => n.name as string);
+	const connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+	return { id, name: `bench ${path}`, nodes: all, connections, active: false, settings: { executionOrder: 'v1' } };
+}
+
 /** POST without a client-side time limit (a 300,000-item run may take minutes). */
 function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
 	return new Promise((resolve, reject) => {
@@ -151,7 +162,40 @@ async function main() {
 	for (const to of recipients) sandbox.simulateInbound(to, '15550100100');
 
 	const countStatuses = `const counts = {}; for (const item of $input.all()) { const s = item.json.status ?? (item.json.error ? 'error' : 'none'); counts[s] = (counts[s] ?? 0) + 1; } return [{ json: { items: $input.all().length, counts } }];`;
+	const generate = (size: number) => `return Array.from({ length: ${size} }, (_, i) => ({ json: { email: 'u' + i + '@x.io', plan: i % 3 ? 'free' : 'pro' } }));`;
+	// What a user wires by hand with stock nodes: all items into one, cut into batches, one HTTP Request per batch.
+	const stockList = sandbox.seedList({ name: 'Bench stock', columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }] });
+	const stock = chain('amBenchStock', 'stock', [
+		{ name: 'Generate', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: generate(SIZES[0]) } },
+		{ name: 'Aggregate', type: 'n8n-nodes-base.aggregate', typeVersion: 1, parameters: { aggregate: 'aggregateAllItemData', destinationFieldName: 'rows', options: {} } },
+		{ name: 'Batches', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: `const rows = $input.first().json.rows; const out = []; for (let i = 0; i < rows.length; i += ${BATCH}) out.push({ json: { rows: rows.slice(i, i + ${BATCH}) } }); return out;` } },
+		{
+			name: 'HTTP Request',
+			type: 'n8n-nodes-base.httpRequest',
+			typeVersion: 4.2,
+			parameters: {
+				method: 'POST',
+				url: `${sandbox.listsBaseUrl}/lists/${stockList.id}/subscribers/bulk`,
+				sendHeaders: true,
+				headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${API_KEY}` }] },
+				sendBody: true,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify($json.rows) }}',
+				options: {},
+			},
+		},
+		{ name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { batches: $input.all().length } }];' } },
+	]);
+	const passes = workflow(
+		'amBenchPass',
+		'pass',
+		generate(SIZES[0]),
+		{ parameters: { resource: 'walletPass', operation: 'create', templateSerial: { __rl: true, mode: 'id', value: 'tpl-gold-member' }, recipientId: '={{ $json.email }}', fields: { field: [{ place: 'BACK', label: 'Plan', value: '={{ $json.plan }}' }] }, options: { batchSize: BATCH } } },
+		'const counts = {}; for (const item of $input.all()) counts[item.json.url ? "created" : "other"] = (counts[item.json.url ? "created" : "other"] ?? 0) + 1; return [{ json: counts }];',
+	);
 	const workflows = [
+		stock,
+		passes,
 		...SIZES.map((size, i) =>
 			workflow(
 				`amBenchAdd${i}`,
@@ -198,7 +242,7 @@ async function main() {
 	await publishWorkflow(folder, csvWorkflow.id);
 	await publishWorkflow(folder, readOnly.id);
 	for (const wf of workflows) await publishWorkflow(folder, wf.id);
-	const n8n = await startN8n(folder, { webhooks: workflows.map((wf) => ({ path: (wf.nodes[0].parameters as { path: string }).path })), timeoutMs: 180_000 });
+	const n8n = await startN8n(folder, { webhooks: workflows.map((wf) => ({ path: (wf.nodes[0] as { parameters: { path: string } }).parameters.path })), timeoutMs: 180_000 });
 	const pid = n8n.process.pid!;
 	console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mb(os.totalmem())} RAM, Node ${process.version} (bench), n8n 2.40.7`);
 	const print = (line: string) => console.log(line);
@@ -219,6 +263,19 @@ async function main() {
 				`add many in n8n: ${size} items, batch ${BATCH}: node ${(times.Node / 1000).toFixed(2)} s, ${requests} requests, summary ${answer.text}, peak RSS +${mb(peak - idle)} over idle; plain client ${(plainMs / 1000).toFixed(2)} s (node / plain = ${(times.Node / plainMs).toFixed(2)})`,
 			);
 		}
+		const stockAnswer = await post(`${n8n.url}/webhook/stock`, {});
+		if (stockAnswer.status !== 200) throw new Error(`stock: HTTP ${stockAnswer.status} ${stockAnswer.text.slice(0, 300)}`);
+		const stockTimes = await nodeTimes(folder.n8nDir);
+		const stockMs = stockTimes.Aggregate + stockTimes.Batches + stockTimes['HTTP Request'];
+		print(
+			`stock nodes in n8n: ${SIZES[0]} items, Aggregate + Code (batches of ${BATCH}) + HTTP Request: ${(stockMs / 1000).toFixed(2)} s (${stockAnswer.text}); Add Many / stock = ${(nodeMs[0] / stockMs).toFixed(2)}`,
+		);
+		const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
+		if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
+		const passTimes = await nodeTimes(folder.n8nDir);
+		print(
+			`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}`,
+		);
 		for (let i = 1; i < SIZES.length; i++) print(`add many ratio ${SIZES[i]}/${SIZES[i - 1]} items: ${(nodeMs[i] / nodeMs[i - 1]).toFixed(2)} (linear: ${(SIZES[i] / SIZES[i - 1]).toFixed(2)})`);
 
 		sandbox.clearRequests();

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
 import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
@@ -17,14 +17,12 @@ export const blacklistLabels = {
 };
 
 /** The parameters both operations share, read for one item. */
-export function blacklistParameters(context: IExecuteFunctions, itemIndex: number, operation: 'add' | 'check'): BlacklistParameters {
+export function blacklistParameters(read: (name: string, itemIndex: number, fallback?: unknown) => unknown, itemIndex: number, operation: 'add' | 'check'): BlacklistParameters {
 	return {
-		channel: context.getNodeParameter('channel', itemIndex, 'SMS'),
-		from: context.getNodeParameter('from', itemIndex, ''),
-		to: context.getNodeParameter('to', itemIndex, ''),
-		...(operation === 'add'
-			? { reason: context.getNodeParameter('reason', itemIndex, REASON_UNSUBSCRIBED), customReason: context.getNodeParameter('customReason', itemIndex, '') }
-			: {}),
+		channel: read('channel', itemIndex, 'SMS'),
+		from: read('from', itemIndex, ''),
+		to: read('to', itemIndex, ''),
+		...(operation === 'add' ? { reason: read('reason', itemIndex, REASON_UNSUBSCRIBED), customReason: read('customReason', itemIndex, '') } : {}),
 	};
 }
 

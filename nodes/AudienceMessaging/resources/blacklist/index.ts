@@ -7,6 +7,7 @@ import { apiRequest } from '../../../../src/transport';
 import { integer, record } from '../../../../src/coerce';
 import { RateGate } from '../../../../src/pacing';
 import { runPerItem, validated } from '../../shared/execute';
+import { parameterReader } from '../../shared/parameters';
 import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blacklistLabels, blacklistParameters } from './fields';
 
 /** How many recipients go at once, from the first item's options; one shared back-off for the run. */
@@ -21,10 +22,11 @@ function readConcurrency(context: IExecuteFunctions): { concurrency: number; gat
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
 export async function addToBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const { concurrency, gate } = readConcurrency(this);
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels: blacklistLabels,
 		concurrency,
-		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(this, itemIndex, 'add'))),
+		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(read, itemIndex, 'add'))),
 		send: async (body, itemIndex) =>
 			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, gate, action: `blacklist ${body.to} for ${body.from}`, expect: identifiedObjectResponse })).data,
 	});
@@ -40,10 +42,11 @@ const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404
  */
 export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const { concurrency, gate } = readConcurrency(this);
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels: blacklistLabels,
 		concurrency,
-		prepare: (itemIndex) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(this, itemIndex, 'check'))),
+		prepare: (itemIndex) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(read, itemIndex, 'check'))),
 		send: async (qs, itemIndex) => {
 			const { to, from, type } = qs;
 			const response = await apiRequest(this, {

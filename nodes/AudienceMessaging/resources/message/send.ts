@@ -11,6 +11,7 @@ import type { MediaType, Message, MessageType } from '../../../../src/schemas/ch
 import { identifiedObjectResponse, optionalObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest, baseUrlOf } from '../../../../src/transport';
 import { runPerItem, validated } from '../../shared/execute';
+import { parameterReader } from '../../shared/parameters';
 import { contactFields } from './contacts';
 
 const show = { resource: ['message'], operation: ['send'] };
@@ -300,14 +301,16 @@ async function checkMedia(context: IExecuteFunctions, type: MediaType, url: stri
 }
 
 /** The trigger's URL with the token of the Callbacks credential, when the item sends its events to a trigger. */
-async function triggerCallback(context: IExecuteFunctions, itemIndex: number, secret: () => Promise<string>): Promise<string | undefined> {
-	if (!boolean(context.getNodeParameter('sendToTrigger', itemIndex, false), 'sendToTrigger')) return undefined;
-	const url = httpUrl(context.getNodeParameter('triggerUrl', itemIndex, ''), 'triggerUrl');
+async function triggerCallback(get: Reader, itemIndex: number, secret: () => Promise<string>): Promise<string | undefined> {
+	if (!boolean(get('sendToTrigger', itemIndex, false), 'sendToTrigger')) return undefined;
+	const url = httpUrl(get('triggerUrl', itemIndex, ''), 'triggerUrl');
 	return callbackUrlWithToken(url, await secret());
 }
 
-function messageParameters(context: IExecuteFunctions, itemIndex: number, type: MessageType, options: Record<string, unknown>, triggerUrl?: string): MessageParameters {
-	const get = (name: string, fallback: unknown) => context.getNodeParameter(name, itemIndex, fallback);
+type Reader = ReturnType<typeof parameterReader>;
+
+function messageParameters(read: Reader, itemIndex: number, type: MessageType, options: Record<string, unknown>, triggerUrl?: string): MessageParameters {
+	const get = (name: string, fallback: unknown) => read(name, itemIndex, fallback);
 	return {
 		type,
 		from: get('from', ''),
@@ -372,13 +375,14 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	let gate: Promise<RateGate> | undefined;
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
+	const read = parameterReader(this);
 	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(this, {
 		labels,
 		prepare: async (itemIndex) => {
-			const options = record(this.getNodeParameter('options', itemIndex, {}), 'options');
-			const type = oneOf(this.getNodeParameter('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
-			const triggerUrl = await triggerCallback(this, itemIndex, secret);
-			const message = messageSchema.parse(messageBody(messageParameters(this, itemIndex, type, options, triggerUrl)));
+			const options = record(read('options', itemIndex, {}), 'options');
+			const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
+			const triggerUrl = await triggerCallback(read, itemIndex, secret);
+			const message = messageSchema.parse(messageBody(messageParameters(read, itemIndex, type, options, triggerUrl)));
 			const rateLimitWait = options.rateLimitWait === undefined ? DEFAULT_RATE_LIMIT_WAIT_SECONDS : integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: 3600 });
 			const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
 			if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {

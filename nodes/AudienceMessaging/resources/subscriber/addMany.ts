@@ -2,13 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import type { Readable } from 'node:stream';
 
-import { integer, oneOf, record, requiredText, text, textList } from '../../../../src/coerce';
+import { integer, oneOf, parsed, record, requiredText, text, textList } from '../../../../src/coerce';
 import { InputError } from '../../../../src/errors';
 import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
 import { rowOutcomes } from '../../../../src/mapping/subscribers';
 import { multipartFileBody } from '../../../../src/multipart';
-import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema } from '../../../../src/schemas/lists';
+import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema } from '../../../../src/schemas/lists';
 import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
 import { objectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
@@ -16,6 +16,7 @@ import { listLocator, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
 import { validatedCsvFile } from '../list/createFromCsv';
+import { perItem } from '../../shared/parameters';
 
 const show = { resource: ['subscriber'], operation: ['addMany'] };
 
@@ -190,12 +191,14 @@ async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExec
 	const items = this.getInputData();
 	const options = validated(this, 0, labels, () => record(this.getNodeParameter('options', 0, {}), 'options'));
 	const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';
+	const listIdOf = perItem(this, 'listId', (value) => parsed(listIdSchema, value, 'listId'), undefined, { extractValue: true });
+	const columnsOf = perItem(this, 'columnsToSend', (value) => textList(value, 'columnsToSend'), '');
 	return await runInBatches<SubscriberRow>(this, {
 		labels,
 		batchSize: readBatchSize(this, options),
 		prepare: (itemIndex) => {
-			const listId = readListId(this, itemIndex);
-			const columns = textList(this.getNodeParameter('columnsToSend', itemIndex, ''), 'columnsToSend');
+			const listId = listIdOf(itemIndex);
+			const columns = columnsOf(itemIndex);
 			const row = bulkSubscribersRequestSchema.element.parse(subscriberFromItem(items[itemIndex].json, columns));
 			if (Object.keys(row).length === 0) throw new InputError('input item', 'it has no fields to send as subscriber columns');
 			return { group: listId, value: row };

@@ -9,6 +9,7 @@ import { fieldError } from '../../../../src/errors';
 import { apiRequest } from '../../../../src/transport';
 import { runInBatches } from '../../shared/batches';
 import { validated } from '../../shared/execute';
+import { perItem, rawPerItem } from '../../shared/parameters';
 
 const show = { resource: ['walletPass'], operation: ['create'] };
 
@@ -152,13 +153,16 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 	const concurrency = validated(this, 0, labels, () =>
 		options.parallelRequests === undefined ? 1 : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_BATCHES }),
 	);
+	const serialOf = perItem(this, 'templateSerial', (value) => parsed(templateSerialSchema, value, 'templateSerial'), undefined, { extractValue: true });
+	const recipientOf = rawPerItem(this, 'recipientId', '');
+	const fieldsOf = perItem(this, 'fields', (value) => record(value, 'uniqueValues.fields').field, {});
 	return await runInBatches<Pass>(this, {
 		labels,
 		batchSize,
 		concurrency,
 		prepare: (itemIndex) => {
-			const serial = parsed(templateSerialSchema, this.getNodeParameter('templateSerial', itemIndex, undefined, { extractValue: true }), 'templateSerial');
-			const pass = passSchema.parse(passFromParameters(this.getNodeParameter('recipientId', itemIndex, ''), record(this.getNodeParameter('fields', itemIndex, {}), 'uniqueValues.fields').field));
+			const serial = serialOf(itemIndex);
+			const pass = passSchema.parse(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex)));
 			return { group: serial, value: pass };
 		},
 		crossCheck: (entries) => {
