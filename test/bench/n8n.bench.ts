@@ -193,9 +193,30 @@ async function main() {
 		{ parameters: { resource: 'walletPass', operation: 'create', templateSerial: { __rl: true, mode: 'id', value: 'tpl-gold-member' }, recipientId: '={{ $json.email }}', fields: { field: [{ place: 'BACK', label: 'Plan', value: '={{ $json.plan }}' }] }, options: { batchSize: BATCH } } },
 		'const counts = {}; for (const item of $input.all()) counts[item.json.url ? "created" : "other"] = (counts[item.json.url ? "created" : "other"] ?? 0) + 1; return [{ json: counts }];',
 	);
+	// n8n's own cost of the same two expressions per item, in a stock Set node.
+	const expressions = chain('amBenchSet', 'set', [
+		{ name: 'Generate', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: generate(SIZES[0]) } },
+		{
+			name: 'Set',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			parameters: {
+				mode: 'manual',
+				assignments: {
+					assignments: [
+						{ id: 'a1', name: 'recipient', value: '={{ $json.email }}', type: 'string' },
+						{ id: 'a2', name: 'plan', value: '={{ $json.plan }}', type: 'string' },
+					],
+				},
+				options: {},
+			},
+		},
+		{ name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { items: $input.all().length } }];' } },
+	]);
 	const workflows = [
 		stock,
 		passes,
+		expressions,
 		...SIZES.map((size, i) =>
 			workflow(
 				`amBenchAdd${i}`,
@@ -273,8 +294,11 @@ async function main() {
 		const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
 		if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
 		const passTimes = await nodeTimes(folder.n8nDir);
+		const setAnswer = await post(`${n8n.url}/webhook/set`, {});
+		if (setAnswer.status !== 200) throw new Error(`set: HTTP ${setAnswer.status} ${setAnswer.text.slice(0, 300)}`);
+		const setMs = (await nodeTimes(folder.n8nDir)).Set;
 		print(
-			`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}`,
+			`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}; a stock Set node with the same two expressions: ${(setMs / 1000).toFixed(2)} s, so the node's own share is ${((passTimes.Node - setMs) / 1000).toFixed(2)} s`,
 		);
 		for (let i = 1; i < SIZES.length; i++) print(`add many ratio ${SIZES[i]}/${SIZES[i - 1]} items: ${(nodeMs[i] / nodeMs[i - 1]).toFixed(2)} (linear: ${(SIZES[i] / SIZES[i - 1]).toFixed(2)})`);
 
