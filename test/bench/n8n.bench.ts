@@ -160,6 +160,14 @@ async function main() {
 	sandbox.approveSender(sender.id, { rateLimit: RATE, dailyQuota: MESSAGES * 2 });
 	const recipients = Array.from({ length: MESSAGES }, (_, i) => `+336${String(10_000_000 + i)}`);
 	for (const to of recipients) sandbox.simulateInbound(to, '15550100100');
+	// Issue 14's comparison: 400 messages at 20/s, the node against a stock HTTP Request with Batching (20 per 1 s).
+	const COMPARED = 400;
+	const COMPARED_RATE = 20;
+	const slowSender = sandbox.seedSender({ providerId: 'p', name: 'Bench 20', address: '+15550100200', accountTier: 4 }, { active: true });
+	sandbox.approveSender(slowSender.id, { rateLimit: COMPARED_RATE, dailyQuota: COMPARED * 4 });
+	const compared = recipients.slice(0, COMPARED);
+	for (const to of compared) sandbox.simulateInbound(to, '15550100200');
+	const comparedItems = `return ${JSON.stringify(compared)}.map((to, i) => ({ json: { to, ref: 'c' + i } }));`;
 
 	const countStatuses = `const counts = {}; for (const item of $input.all()) { const s = item.json.status ?? (item.json.error ? 'error' : 'none'); counts[s] = (counts[s] ?? 0) + 1; } return [{ json: { items: $input.all().length, counts } }];`;
 	const generate = (size: number) => `return Array.from({ length: ${size} }, (_, i) => ({ json: { email: 'u' + i + '@x.io', plan: i % 3 ? 'free' : 'pro' } }));`;
@@ -243,6 +251,33 @@ async function main() {
 			},
 			countStatuses,
 		),
+		workflow(
+			'amBenchSend20',
+			'send-20',
+			comparedItems,
+			{ parameters: { resource: 'message', operation: 'send', messageType: 'text', from: '+1 555 010 0200', to: '={{ $json.to }}', text: 'Bench', options: { externalId: '={{ $json.ref }}', messagesPerSecond: COMPARED_RATE } } },
+			countStatuses,
+		),
+		chain('amBenchStockSend', 'stock-send', [
+			{ name: 'Generate', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: comparedItems } },
+			{
+				name: 'HTTP Request',
+				type: 'n8n-nodes-base.httpRequest',
+				typeVersion: 4.2,
+				parameters: {
+					method: 'POST',
+					url: `${sandbox.baseUrl}/chatapp/messages`,
+					sendHeaders: true,
+					headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${API_KEY}` }] },
+					sendBody: true,
+					specifyBody: 'json',
+					jsonBody: '={{ JSON.stringify({ from: "15550100200", to: $json.to, type: "text", body: "Bench", externalId: "s" + $itemIndex }) }}',
+					// A 429 becomes an item instead of stopping the workflow: the count of stored messages tells.
+					options: { batching: { batch: { batchSize: COMPARED_RATE, batchInterval: 1000 } }, response: { response: { neverError: true } } },
+				},
+			},
+			{ name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { items: $input.all().length } }];' } },
+		]),
 	];
 	const csvWorkflow = workflow(
 		'amBenchCsv',
@@ -315,6 +350,17 @@ async function main() {
 		const perSecond = MESSAGES / (times.Node / 1000);
 		print(
 			`send in n8n: ${MESSAGES} messages, ${LATENCY_MS} ms latency, sender rate ${RATE}/s: node ${(times.Node / 1000).toFixed(1)} s, ${perSecond.toFixed(1)} messages/s = ${((perSecond / RATE) * 100).toFixed(0)} % of the rate; ${sends.filter((r) => r.status === 429).length} answered 429, ${stored.length - new Set(stored).size} duplicates, ${MESSAGES - new Set(stored).size} lost`,
+		);
+		sandbox.setLatency(LATENCY_MS);
+		const ours = await post(`${n8n.url}/webhook/send-20`, {});
+		const oursMs = (await nodeTimes(folder.n8nDir)).Node;
+		const theirs = await post(`${n8n.url}/webhook/stock-send`, {});
+		const theirsMs = (await nodeTimes(folder.n8nDir))['HTTP Request'];
+		sandbox.setLatency(0);
+		if (ours.status !== 200 || theirs.status !== 200) throw new Error(`send comparison: HTTP ${ours.status} / ${theirs.status}`);
+		const storedWith = (prefix: string) => sandbox.messages().filter((message) => String(message.externalId).startsWith(prefix)).length;
+		print(
+			`send ${COMPARED} messages at ${COMPARED_RATE}/s, ${LATENCY_MS} ms latency: the node (Messages per Second ${COMPARED_RATE}) ${(oursMs / 1000).toFixed(1)} s = ${(COMPARED / (oursMs / 1000)).toFixed(1)}/s, ${storedWith('c')} stored; stock HTTP Request with Batching ${COMPARED_RATE} per 1 s ${(theirsMs / 1000).toFixed(1)} s = ${(COMPARED / (theirsMs / 1000)).toFixed(1)}/s, ${storedWith('s')} stored (the others refused with 429)`,
 		);
 	} finally {
 		await n8n.stop();
