@@ -78,3 +78,20 @@ export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: num
 
 /** Labels of Return All and Limit. */
 export const pageLabels = { returnAll: 'Return All', limit: 'Limit' };
+
+/** The Options › Parallel Requests field: requests in flight at once, output order kept. */
+export function parallelRequestsOption(defaultValue: number, max: number, what: string): INodeProperties {
+	return {
+		displayName: 'Parallel Requests',
+		name: 'parallelRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: max },
+		default: defaultValue,
+		description: `Max number of ${what} in flight at once; output order is kept, and a 429 slows the whole run down`,
+	};
+}
+
+/** Options › Parallel Requests of a run (from the first item's options): a whole number from 1 to `max`. */
+export function parallelRequestsOf(options: Record<string, unknown>, defaultValue: number, max: number): number {
+	return options.parallelRequests === undefined ? defaultValue : integer(options.parallelRequests, 'parallelRequests', { min: 1, max });
+}

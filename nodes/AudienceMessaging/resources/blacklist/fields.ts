@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
 import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
+import { parallelRequestsOption } from '../../shared/descriptions';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 export const MAX_PARALLEL_REQUESTS = 50;
@@ -92,14 +93,7 @@ export const blacklistFields: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-				default: DEFAULT_PARALLEL_REQUESTS,
-				description: 'Max number of recipients checked or added at once; output order is kept, and a 429 slows the whole run down',
-			},
+			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'recipients checked or added'),
 		],
 	},
 ];

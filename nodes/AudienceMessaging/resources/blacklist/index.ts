@@ -4,7 +4,8 @@ import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/mapping/
 import { blacklistAddRequestSchema, blacklistLookupQuerySchema } from '../../../../src/schemas/blacklist';
 import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
-import { integer, record } from '../../../../src/coerce';
+import { record } from '../../../../src/coerce';
+import { parallelRequestsOf } from '../../shared/descriptions';
 import { RateGate } from '../../../../src/pacing';
 import { runPerItem, validated } from '../../shared/execute';
 import { parameterReader } from '../../shared/parameters';
@@ -14,7 +15,7 @@ import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blac
 function readConcurrency(context: IExecuteFunctions): { concurrency: number; gate: RateGate } {
 	const parallel = validated(context, 0, blacklistLabels, () => {
 		const options = record(context.getNodeParameter('options', 0, {}), 'options');
-		return options.parallelRequests === undefined ? DEFAULT_PARALLEL_REQUESTS : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_REQUESTS });
+		return parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 	});
 	return { concurrency: parallel, gate: new RateGate(undefined) };
 }

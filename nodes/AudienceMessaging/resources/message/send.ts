@@ -10,6 +10,7 @@ import { MEDIA, MEDIA_MAX_BYTES, MESSAGE_TYPES, REPLY_BUTTONS_MAX, REPLY_TITLE_M
 import type { MediaType, Message, MessageType } from '../../../../src/schemas/chatapp';
 import { identifiedObjectResponse, optionalObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest, baseUrlOf } from '../../../../src/transport';
+import { parallelRequestsOf, parallelRequestsOption } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
 import { parameterReader } from '../../shared/parameters';
 import { contactFields } from './contacts';
@@ -263,14 +264,7 @@ export const sendMessageFields: INodeProperties[] = [
 				default: DEFAULT_MESSAGES_PER_SECOND,
 				description: "At most this many messages start per second, for the whole run (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
 			},
-			{
-				displayName: 'Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-				default: DEFAULT_PARALLEL_REQUESTS,
-				description: 'Max number of messages in flight at once, so the rate is reached despite the platform\'s latency; output order is kept',
-			},
+			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
 			{
 				displayName: 'Sender ID for Rate Limit',
 				name: 'rateLimitSenderId',
@@ -350,7 +344,7 @@ function readPace(context: IExecuteFunctions): Pace {
 		const options = record(context.getNodeParameter('options', 0, {}), 'options');
 		const messagesPerSecond = options.messagesPerSecond === undefined ? DEFAULT_MESSAGES_PER_SECOND : number(options.messagesPerSecond, 'messagesPerSecond');
 		if (messagesPerSecond < 0) throw new InputError('messagesPerSecond', `it must be 0 (no pacing) or more (got ${messagesPerSecond})`);
-		const parallelRequests = options.parallelRequests === undefined ? DEFAULT_PARALLEL_REQUESTS : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_REQUESTS });
+		const parallelRequests = parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 		const senderId = text(options.rateLimitSenderId, 'rateLimitSenderId');
 		return { messagesPerSecond, parallelRequests, ...(senderId ? { senderId: pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') } : {}) };
 	});

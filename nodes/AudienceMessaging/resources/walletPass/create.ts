@@ -8,6 +8,7 @@ import { integer, parsed, record } from '../../../../src/coerce';
 import { fieldError } from '../../../../src/errors';
 import { apiRequest } from '../../../../src/transport';
 import { runInBatches } from '../../shared/batches';
+import { parallelRequestsOf, parallelRequestsOption } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
 import { perItem, rawPerItem } from '../../shared/parameters';
 
@@ -128,14 +129,7 @@ export const createWalletPassFields: INodeProperties[] = [
 				default: DEFAULT_PASS_BATCH_SIZE,
 				description: 'Max number of passes sent in one batch request',
 			},
-			{
-				displayName: 'Parallel Requests',
-				name: 'parallelRequests',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_BATCHES },
-				default: 1,
-				description: 'Max number of batch requests in flight at once; output order is kept',
-			},
+			parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
 		],
 	},
 ];
@@ -151,7 +145,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 		options.batchSize === undefined ? DEFAULT_PASS_BATCH_SIZE : integer(options.batchSize, 'batchSize', { min: 1, max: MAX_PASS_BATCH_SIZE }),
 	);
 	const concurrency = validated(this, 0, labels, () =>
-		options.parallelRequests === undefined ? 1 : integer(options.parallelRequests, 'parallelRequests', { min: 1, max: MAX_PARALLEL_BATCHES }),
+		parallelRequestsOf(options, 1, MAX_PARALLEL_BATCHES),
 	);
 	const serialOf = perItem(this, 'templateSerial', (value) => parsed(templateSerialSchema, value, 'templateSerial'), undefined, { extractValue: true });
 	const recipientOf = rawPerItem(this, 'recipientId', '');
