@@ -69,6 +69,28 @@ export const csvImportQuerySchema = z.object({
 
 export const bulkSubscribersRequestSchema = z.array(subscriberRowSchema);
 
+/**
+ * One subscriber row, checked as subscriberRowSchema does: a plain loop for the rows that fit
+ * (nearly all of them; a zod pass costs about 1 µs per row, which a 300,000-row Add Many feels),
+ * and zod itself for a row that does not, so the error is zod's, with its path and message.
+ */
+export function parseSubscriberRow(value: unknown): SubscriberRow {
+	if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+		let fits = true;
+		for (const key in value) {
+			if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+			const column = (value as Record<string, unknown>)[key];
+			const type = typeof column;
+			if (key === '' || !(column === null || type === 'string' || type === 'boolean' || (type === 'number' && !Number.isNaN(column)))) {
+				fits = false;
+				break;
+			}
+		}
+		if (fits) return value as SubscriberRow;
+	}
+	return subscriberRowSchema.parse(value);
+}
+
 const count = z.number().int().nonnegative().optional().catch(undefined);
 
 /**

@@ -4,7 +4,7 @@
  * start` (regular mode), node times come from the run data n8n stored, peak memory from the n8n
  * process (/proc, VmHWM reset before each run). The sandbox runs in this process.
  *
- * - Subscriber › Add Many from items at 10,000 / 100,000 / 300,000 items (batch 500): node time,
+ * - Subscriber › Add Many from items at 10,000 / 100,000 / 300,000 items (batch 500; median of 3 runs): node time,
  *   requests, peak RSS growth, the ratios 100k/10k and 300k/100k, and the same batches posted by
  *   a plain HTTP client to the same sandbox (the floor);
  * - Message › Send of 1,000 messages at 80 ms latency with the sender's rate limit R = 50/s:
@@ -13,7 +13,10 @@
  *   sink, with n8n in `filesystem` and in `database` binary mode: node time and peak RSS growth
  *   over idle (the read into n8n's binary store included).
  *
- * Run: npm run bench [-- --sizes 10000,100000,300000 --messages 1000 --latency-ms 80 --rate 50 --csv-mb 190]
+ * Run: npm run bench [-- --sizes 10000,100000,300000 --messages 1000 --latency-ms 80 --rate 50 --csv-mb 190 --repeat 3]
+ * Profiling: `npx tsx test/bench/n8n.bench.ts --parts add --cpu-prof <dir>` runs only the named
+ * parts (add, stock, pass, send, csv) with n8n under `--cpu-prof`; open the .cpuprofile files in
+ * Chrome DevTools or read them with `node test/bench/cpu-profile.mjs <file>`.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -44,6 +47,10 @@ const MESSAGES = Number(arg('messages', '1000'));
 const LATENCY_MS = Number(arg('latency-ms', '80'));
 const RATE = Number(arg('rate', '50'));
 const CSV_MB = Number(arg('csv-mb', '190'));
+const REPEAT = Number(arg('repeat', '3'));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const PARTS = new Set(arg('parts', 'add,stock,pass,send,csv').split(','));
+const CPU_PROF = arg('cpu-prof', '');
 const BATCH = 500;
 const API_KEY = 'bench-key';
 const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
@@ -155,7 +162,10 @@ async function main() {
 		{ ...SINK_CREDENTIAL, type: 'audienceMessagingApi', data: { apiKey: API_KEY, listsBaseUrl: sink.url, walletBaseUrl: sink.url, baseUrl: sink.url } },
 	]);
 
-	const lists = SIZES.map((size) => sandbox.seedList({ name: `Bench ${size}`, columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }] }));
+	// One empty list per size and repetition, for the node and for the plain client each.
+	const emptyList = (name: string) => sandbox.seedList({ name, columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }] });
+	const lists = SIZES.map((size) => Array.from({ length: REPEAT }, (_, r) => emptyList(`Bench ${size} #${r + 1}`)));
+	const plainLists = SIZES.map((size) => Array.from({ length: REPEAT }, (_, r) => emptyList(`Plain ${size} #${r + 1}`)));
 	const sender = sandbox.seedSender({ providerId: 'p', name: 'Bench', address: '+15550100100', accountTier: 4 }, { active: true });
 	sandbox.approveSender(sender.id, { rateLimit: RATE, dailyQuota: MESSAGES * 2 });
 	const recipients = Array.from({ length: MESSAGES }, (_, i) => `+336${String(10_000_000 + i)}`);
@@ -225,13 +235,15 @@ async function main() {
 		stock,
 		passes,
 		expressions,
-		...SIZES.map((size, i) =>
-			workflow(
-				`amBenchAdd${i}`,
-				`add-${size}`,
-				`return Array.from({ length: ${size} }, (_, i) => ({ json: { email: 'u' + i + '@x.io', plan: i % 3 ? 'free' : 'pro' } }));`,
-				{ parameters: { resource: 'subscriber', operation: 'addMany', listId: { __rl: true, mode: 'id', value: String(lists[i].id) }, source: 'items', columnsToSend: 'email, plan', options: { batchSize: BATCH } } },
-				countStatuses,
+		...SIZES.flatMap((size, i) =>
+			lists[i].map((list, r) =>
+				workflow(
+					`amBenchAdd${i}r${r}`,
+					`add-${size}-${r}`,
+					`return Array.from({ length: ${size} }, (_, i) => ({ json: { email: 'u' + i + '@x.io', plan: i % 3 ? 'free' : 'pro' } }));`,
+					{ parameters: { resource: 'subscriber', operation: 'addMany', listId: { __rl: true, mode: 'id', value: String(list.id) }, source: 'items', columnsToSend: 'email, plan', options: { batchSize: BATCH } } },
+					countStatuses,
+				),
 			),
 		),
 		workflow(
@@ -298,74 +310,93 @@ async function main() {
 	await publishWorkflow(folder, csvWorkflow.id);
 	await publishWorkflow(folder, readOnly.id);
 	for (const wf of workflows) await publishWorkflow(folder, wf.id);
-	const n8n = await startN8n(folder, { webhooks: workflows.map((wf) => ({ path: (wf.nodes[0] as { parameters: { path: string } }).parameters.path })), timeoutMs: 180_000 });
+	const profiling = CPU_PROF ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${CPU_PROF}` } : undefined;
+	const n8n = await startN8n(folder, { webhooks: workflows.map((wf) => ({ path: (wf.nodes[0] as { parameters: { path: string } }).parameters.path })), timeoutMs: 180_000, env: profiling });
 	const pid = n8n.process.pid!;
 	console.log(`machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${mb(os.totalmem())} RAM, Node ${process.version} (bench), n8n 2.40.7`);
 	const print = (line: string) => console.log(line);
 	try {
 		const nodeMs: number[] = [];
 		for (const [i, size] of SIZES.entries()) {
-			sandbox.clearRequests();
-			writeFileSync(`/proc/${pid}/clear_refs`, '5');
-			const idle = procStatus(pid, 'VmRSS');
-			const answer = await post(`${n8n.url}/webhook/add-${size}`, {});
-			if (answer.status !== 200) throw new Error(`add ${size}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
-			const peak = procStatus(pid, 'VmHWM');
-			const times = await nodeTimes(folder.n8nDir);
-			nodeMs.push(times.Node);
-			const requests = sandbox.requests.length;
-			const plainMs = await plainClient(sandbox, lists[i].id, size);
+			if (!PARTS.has('add')) break;
+			const runs: Array<{ nodeMs: number; plainMs: number; requests: number; growth: number; summary: string }> = [];
+			for (let r = 0; r < REPEAT; r++) {
+				// The floor first, into a list of its own: both runs start from an empty list and an idle n8n.
+				const plainMs = await plainClient(sandbox, plainLists[i][r].id, size);
+				sandbox.clearRequests();
+				writeFileSync(`/proc/${pid}/clear_refs`, '5');
+				const idle = procStatus(pid, 'VmRSS');
+				const answer = await post(`${n8n.url}/webhook/add-${size}-${r}`, {});
+				if (answer.status !== 200) throw new Error(`add ${size}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+				const growth = procStatus(pid, 'VmHWM') - idle;
+				const times = await nodeTimes(folder.n8nDir);
+				runs.push({ nodeMs: times.Node, plainMs, requests: sandbox.requests.length, growth, summary: answer.text });
+			}
+			const node = median(runs.map((run) => run.nodeMs));
+			const plain = median(runs.map((run) => run.plainMs));
+			nodeMs.push(node);
 			print(
-				`add many in n8n: ${size} items, batch ${BATCH}: node ${(times.Node / 1000).toFixed(2)} s, ${requests} requests, summary ${answer.text}, peak RSS +${mb(peak - idle)} over idle; plain client ${(plainMs / 1000).toFixed(2)} s (node / plain = ${(times.Node / plainMs).toFixed(2)})`,
+				`add many in n8n: ${size} items, batch ${BATCH}, median of ${REPEAT}: node ${(node / 1000).toFixed(2)} s (${runs.map((run) => (run.nodeMs / 1000).toFixed(2)).join(' / ')}), ${runs[0].requests} requests, summary ${runs[0].summary}, peak RSS +${mb(Math.max(...runs.map((run) => run.growth)))} over idle; plain client ${(plain / 1000).toFixed(2)} s (${runs.map((run) => (run.plainMs / 1000).toFixed(2)).join(' / ')}); node / plain = ${(node / plain).toFixed(2)}`,
 			);
 		}
-		const stockAnswer = await post(`${n8n.url}/webhook/stock`, {});
-		if (stockAnswer.status !== 200) throw new Error(`stock: HTTP ${stockAnswer.status} ${stockAnswer.text.slice(0, 300)}`);
-		const stockTimes = await nodeTimes(folder.n8nDir);
-		const stockMs = stockTimes.Aggregate + stockTimes.Batches + stockTimes['HTTP Request'];
-		print(
-			`stock nodes in n8n: ${SIZES[0]} items, Aggregate + Code (batches of ${BATCH}) + HTTP Request: ${(stockMs / 1000).toFixed(2)} s (${stockAnswer.text}); Add Many / stock = ${(nodeMs[0] / stockMs).toFixed(2)}`,
-		);
-		const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
-		if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
-		const passTimes = await nodeTimes(folder.n8nDir);
-		const setAnswer = await post(`${n8n.url}/webhook/set`, {});
-		if (setAnswer.status !== 200) throw new Error(`set: HTTP ${setAnswer.status} ${setAnswer.text.slice(0, 300)}`);
-		const setMs = (await nodeTimes(folder.n8nDir)).Set;
-		print(
-			`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}; a stock Set node with the same two expressions: ${(setMs / 1000).toFixed(2)} s, so the node's own share is ${((passTimes.Node - setMs) / 1000).toFixed(2)} s`,
-		);
-		for (let i = 1; i < SIZES.length; i++) print(`add many ratio ${SIZES[i]}/${SIZES[i - 1]} items: ${(nodeMs[i] / nodeMs[i - 1]).toFixed(2)} (linear: ${(SIZES[i] / SIZES[i - 1]).toFixed(2)})`);
+		if (PARTS.has('stock')) {
+			const stockAnswer = await post(`${n8n.url}/webhook/stock`, {});
+			if (stockAnswer.status !== 200) throw new Error(`stock: HTTP ${stockAnswer.status} ${stockAnswer.text.slice(0, 300)}`);
+			const stockTimes = await nodeTimes(folder.n8nDir);
+			const stockMs = stockTimes.Aggregate + stockTimes.Batches + stockTimes['HTTP Request'];
+			print(
+				`stock nodes in n8n: ${SIZES[0]} items, Aggregate + Code (batches of ${BATCH}) + HTTP Request: ${(stockMs / 1000).toFixed(2)} s (${stockAnswer.text}); Add Many / stock = ${(nodeMs[0] / stockMs).toFixed(2)}`,
+			);
+		}
+		if (PARTS.has('pass')) {
+			const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
+			if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
+			const passTimes = await nodeTimes(folder.n8nDir);
+			const setAnswer = await post(`${n8n.url}/webhook/set`, {});
+			if (setAnswer.status !== 200) throw new Error(`set: HTTP ${setAnswer.status} ${setAnswer.text.slice(0, 300)}`);
+			const setMs = (await nodeTimes(folder.n8nDir)).Set;
+			print(
+				`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}; a stock Set node with the same two expressions: ${(setMs / 1000).toFixed(2)} s, so the node's own share is ${((passTimes.Node - setMs) / 1000).toFixed(2)} s`,
+			);
+		}
+		for (let i = 1; i < nodeMs.length; i++) print(`add many ratio ${SIZES[i]}/${SIZES[i - 1]} items: ${(nodeMs[i] / nodeMs[i - 1]).toFixed(2)} (linear: ${(SIZES[i] / SIZES[i - 1]).toFixed(2)})`);
 
-		sandbox.clearRequests();
-		sandbox.configureChatapp({ callbackStatuses: ['QUEUE'] });
-		// Bulk adds measure the node, not the network; the sends run against a platform LATENCY_MS away.
-		sandbox.setLatency(LATENCY_MS);
-		const answer = await post(`${n8n.url}/webhook/send`, {});
-		sandbox.setLatency(0);
-		if (answer.status !== 200) throw new Error(`send: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
-		const times = await nodeTimes(folder.n8nDir);
-		const stored = sandbox.messages().map((message) => message.externalId);
-		const sends = sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
-		const perSecond = MESSAGES / (times.Node / 1000);
-		print(
-			`send in n8n: ${MESSAGES} messages, ${LATENCY_MS} ms latency, sender rate ${RATE}/s: node ${(times.Node / 1000).toFixed(1)} s, ${perSecond.toFixed(1)} messages/s = ${((perSecond / RATE) * 100).toFixed(0)} % of the rate; ${sends.filter((r) => r.status === 429).length} answered 429, ${stored.length - new Set(stored).size} duplicates, ${MESSAGES - new Set(stored).size} lost`,
-		);
-		sandbox.setLatency(LATENCY_MS);
-		const ours = await post(`${n8n.url}/webhook/send-20`, {});
-		const oursMs = (await nodeTimes(folder.n8nDir)).Node;
-		const theirs = await post(`${n8n.url}/webhook/stock-send`, {});
-		const theirsMs = (await nodeTimes(folder.n8nDir))['HTTP Request'];
-		sandbox.setLatency(0);
-		if (ours.status !== 200 || theirs.status !== 200) throw new Error(`send comparison: HTTP ${ours.status} / ${theirs.status}`);
-		const storedWith = (prefix: string) => sandbox.messages().filter((message) => String(message.externalId).startsWith(prefix)).length;
-		print(
-			`send ${COMPARED} messages at ${COMPARED_RATE}/s, ${LATENCY_MS} ms latency: the node (Messages per Second ${COMPARED_RATE}) ${(oursMs / 1000).toFixed(1)} s = ${(COMPARED / (oursMs / 1000)).toFixed(1)}/s, ${storedWith('c')} stored; stock HTTP Request with Batching ${COMPARED_RATE} per 1 s ${(theirsMs / 1000).toFixed(1)} s = ${(COMPARED / (theirsMs / 1000)).toFixed(1)}/s, ${storedWith('s')} stored (the others refused with 429)`,
-		);
+		if (PARTS.has('send')) {
+			sandbox.clearRequests();
+			sandbox.configureChatapp({ callbackStatuses: ['QUEUE'] });
+			// Bulk adds measure the node, not the network; the sends run against a platform LATENCY_MS away.
+			sandbox.setLatency(LATENCY_MS);
+			const answer = await post(`${n8n.url}/webhook/send`, {});
+			sandbox.setLatency(0);
+			if (answer.status !== 200) throw new Error(`send: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+			const times = await nodeTimes(folder.n8nDir);
+			const stored = sandbox.messages().map((message) => message.externalId);
+			const sends = sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
+			const perSecond = MESSAGES / (times.Node / 1000);
+			print(
+				`send in n8n: ${MESSAGES} messages, ${LATENCY_MS} ms latency, sender rate ${RATE}/s: node ${(times.Node / 1000).toFixed(1)} s, ${perSecond.toFixed(1)} messages/s = ${((perSecond / RATE) * 100).toFixed(0)} % of the rate; ${sends.filter((r) => r.status === 429).length} answered 429, ${stored.length - new Set(stored).size} duplicates, ${MESSAGES - new Set(stored).size} lost`,
+			);
+			sandbox.setLatency(LATENCY_MS);
+			const ours = await post(`${n8n.url}/webhook/send-20`, {});
+			const oursMs = (await nodeTimes(folder.n8nDir)).Node;
+			const theirs = await post(`${n8n.url}/webhook/stock-send`, {});
+			const theirsMs = (await nodeTimes(folder.n8nDir))['HTTP Request'];
+			sandbox.setLatency(0);
+			if (ours.status !== 200 || theirs.status !== 200) throw new Error(`send comparison: HTTP ${ours.status} / ${theirs.status}`);
+			const storedWith = (prefix: string) => sandbox.messages().filter((message) => String(message.externalId).startsWith(prefix)).length;
+			print(
+				`send ${COMPARED} messages at ${COMPARED_RATE}/s, ${LATENCY_MS} ms latency: the node (Messages per Second ${COMPARED_RATE}) ${(oursMs / 1000).toFixed(1)} s = ${(COMPARED / (oursMs / 1000)).toFixed(1)}/s, ${storedWith('c')} stored; stock HTTP Request with Batching ${COMPARED_RATE} per 1 s ${(theirsMs / 1000).toFixed(1)} s = ${(COMPARED / (theirsMs / 1000)).toFixed(1)}/s, ${storedWith('s')} stored (the others refused with 429)`,
+			);
+		}
 	} finally {
 		await n8n.stop();
 	}
 
+	if (!PARTS.has('csv')) {
+		await Promise.all([sandbox.close(), sink.close(), folder.cleanup()]);
+		rmSync(files, { recursive: true, force: true });
+		return;
+	}
 	const fileBytes = readFileSync(csvFile).length;
 	/** Peak RSS growth of a fresh n8n running one workflow: memory a previous run left resident would hide it. */
 	const growthIn = async (mode: string, path: string) => {

@@ -119,6 +119,8 @@ export interface RunNodeResult {
 	 * Also set to a WorkflowHasIssuesError when n8n refuses to start, e.g. a required parameter is missing.
 	 */
 	error?: Error;
+	/** How often n8n loaded (and decrypted) the node's main credential during the run. */
+	credentialReads?: number;
 }
 
 export type BinaryDataMode = 'filesystem' | 'default';
@@ -179,8 +181,9 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 
 	const mode: WorkflowExecuteMode = 'manual';
 	const executionId = nextExecutionId();
+	const credentialsHelper = new HarnessCredentialsHelper(options.credentials, options.extraCredentials);
 	const additionalData = createAdditionalData(
-		new HarnessCredentialsHelper(options.credentials, options.extraCredentials),
+		credentialsHelper,
 		executionId,
 		new ExecutionLifecycleHooks(mode, executionId, workflowBase(workflow, [inputNode, node])),
 	);
@@ -213,7 +216,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const output = task.data?.main.map((items) => items ?? []) ?? null;
 	// task.error is a plain-object copy (what n8n persists); hand out the thrown instance instead.
 	const error = task.error && (workflowExecute.nodeError ?? task.error);
-	return { output, ...(error && { error }) };
+	return { output, ...(error && { error }), credentialReads: credentialsHelper.reads };
 }
 
 /**
@@ -729,6 +732,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	/** Decrypted data "in the database"; updated by preAuthentication like the real helper does. */
 	private storedData: ICredentialDataDecryptedObject | undefined;
 
+	/** Loads of the main credential through getDecrypted (what n8n does, from its database, per getCredentials). */
+	reads = 0;
+
 	constructor(
 		private readonly credentials?: HarnessCredentials,
 		private readonly extras: HarnessCredentials[] = [],
@@ -787,6 +793,7 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 			const data = deepCopy(extra.data);
 			return raw === true ? data : (NodeHelpers.getNodeParameters(typeDef.properties, data as INodeParameters, true, false, null, null) as ICredentialDataDecryptedObject);
 		}
+		this.reads++;
 		if (raw === true) return deepCopy(this.storedData ?? {});
 		return await this.applyDefaultsAndResolve(additionalData, mode, executeData, expressionResolveValues);
 	}

@@ -217,9 +217,13 @@ describe('Message > Send, platform rules', () => {
 		activeSender({ rateLimit: 1 });
 		const items = ['a', 'b', 'c'].map((text) => ({ json: { text } }));
 		const started = Date.now();
-		const output = outputOf(await run(ctx.credentials, send('text', { text: '={{ $json.text }}' }), items));
+		const result = await run(ctx.credentials, send('text', { text: '={{ $json.text }}' }), items);
+		const output = outputOf(result);
 		expect(output.map((i) => i.json.status)).toEqual(['QUEUE', 'QUEUE', 'QUEUE']);
 		expect(ctx.sandbox.messages().map((m) => (m.request as { body: string }).body)).toEqual(['a', 'b', 'c']);
+		// Every attempt, resends included, carries the key; the run loaded the credential once.
+		expect(new Set(ctx.sandbox.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${API_KEY}`]));
+		expect(result.credentialReads).toBe(1);
 		const statuses = ctx.sandbox.requests.map((r) => r.status);
 		expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
 		expect(statuses.filter((s) => s === 200)).toHaveLength(3);

@@ -31,7 +31,9 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 			[items[2].json, items[3].json],
 			[items[4].json],
 		]);
-		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
+		expect(ctx.sandbox.requests.map((r) => r.headers.authorization)).toEqual(Array(3).fill(`Bearer ${API_KEY}`));
+		// n8n loads and decrypts a credential on every read: the run reads it once for its three requests.
+		expect(result.credentialReads).toBe(1);
 		expect(ctx.sandbox.requests[0].contentType).toBe('application/json');
 		expect(output.map((i) => i.json.status)).toEqual(['added', 'added', 'added', 'failed', 'added']);
 		expect(output.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));

@@ -1,4 +1,5 @@
 import { rowOutcomes } from '../../src/mapping/subscribers';
+import { parseSubscriberRow, subscriberRowSchema } from '../../src/schemas/lists';
 
 import type { SubscriberRow } from '../../src/schemas/lists';
 
@@ -35,5 +36,38 @@ describe('rowOutcomes', () => {
 		expect(outcomes.map((o) => o.status)).toEqual(['failed', 'updated', 'failed', 'failed']);
 		expect(outcomes.map((o) => o.error?.message)).toEqual(['first', undefined, 'by content', 'by id']);
 		expect(unmatchedErrors.map((e) => e.message)).toEqual(['mystery']);
+	});
+});
+
+describe('parseSubscriberRow (the fast check of Add Many rows)', () => {
+	const outcome = (run: () => unknown) => {
+		try {
+			return { value: run() };
+		} catch (error) {
+			return { error: (error as Error).message };
+		}
+	};
+	const cases: Array<[string, unknown]> = [
+		['text, number, true/false and null', { email: 'a@x.io', age: 3, vip: true, note: null }],
+		['an empty row', {}],
+		['an empty column name', { '': 'x' }],
+		['NaN', { score: NaN }],
+		['an infinite number', { score: Infinity }],
+		['an object value', { address: { city: 'Paris' } }],
+		['a list value', { tags: ['a'] }],
+		['undefined', { email: undefined }],
+		['a bigint', { big: BigInt(1) }],
+		['a list instead of a row', [{ email: 'a@x.io' }]],
+		['null instead of a row', null],
+		['text instead of a row', 'a@x.io'],
+	];
+	it.each(cases)('accepts and refuses what the zod schema does: %s', (_, row) => {
+		const fast = outcome(() => parseSubscriberRow(row));
+		const schema = outcome(() => subscriberRowSchema.parse(row));
+		expect(fast).toEqual(schema);
+	});
+	it('refuses with the zod message naming the problem', () => {
+		expect(() => parseSubscriberRow({ '': 'x' })).toThrow('a column name cannot be empty');
+		expect(() => parseSubscriberRow({ score: NaN })).toThrow('a column value must be text');
 	});
 });

@@ -36,27 +36,36 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 		output[itemIndex] = errorItem(error, itemIndex);
 	};
 
-	let entries: Array<BatchEntry<V> & { group: string }> = [];
-	prepared.forEach((entry, itemIndex) => {
-		if (entry.ok) entries.push({ itemIndex, group: entry.value.group, value: entry.value.value });
-		else fail(itemIndex, entry.error);
-	});
-	const crossErrors = plan.crossCheck?.(entries) ?? new Map<number, Error>();
-	if (crossErrors.size) {
-		if (!continueOnFail) {
+	// Cross-item checks see every prepared item; without one, items go straight into their groups.
+	let crossErrors = new Map<number, Error>();
+	if (plan.crossCheck) {
+		const entries: Array<BatchEntry<V> & { group: string }> = [];
+		prepared.forEach((entry, itemIndex) => {
+			if (entry.ok) entries.push({ itemIndex, group: entry.value.group, value: entry.value.value });
+		});
+		crossErrors = plan.crossCheck(entries);
+		if (crossErrors.size && !continueOnFail) {
 			let first = Infinity;
 			for (const itemIndex of crossErrors.keys()) first = Math.min(first, itemIndex);
 			throw crossErrors.get(first);
 		}
-		for (const [itemIndex, error] of crossErrors) fail(itemIndex, error);
-		entries = entries.filter((entry) => !crossErrors.has(entry.itemIndex));
 	}
 
 	const groups = new Map<string, Array<BatchEntry<V>>>();
-	for (const { group, itemIndex, value } of entries) {
-		let members = groups.get(group);
-		if (!members) groups.set(group, (members = []));
-		members.push({ itemIndex, value });
+	for (let itemIndex = 0; itemIndex < prepared.length; itemIndex++) {
+		const entry = prepared[itemIndex];
+		if (!entry.ok) {
+			fail(itemIndex, entry.error);
+			continue;
+		}
+		const crossError = crossErrors.get(itemIndex);
+		if (crossError) {
+			fail(itemIndex, crossError);
+			continue;
+		}
+		let members = groups.get(entry.value.group);
+		if (!members) groups.set(entry.value.group, (members = []));
+		members.push({ itemIndex, value: entry.value.value });
 	}
 	const jobs = [...groups].flatMap(([group, groupEntries]) => chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })));
 	// Refusals of single items are thrown after every batch was sent; a failed request stops new batches.

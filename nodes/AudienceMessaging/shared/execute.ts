@@ -65,7 +65,9 @@ export async function prepareAll<P>(
 	const prepared: Array<Prepared<P>> = new Array(itemCount);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
-			prepared[itemIndex] = { ok: true, value: await prepare(itemIndex) };
+			const value = prepare(itemIndex);
+			// No await for a value prepared synchronously: a 300,000-item run would pay a microtask turn per item.
+			prepared[itemIndex] = { ok: true, value: isPromise(value) ? await value : value };
 		} catch (raw) {
 			const error = asFieldError(context, itemIndex, labels, raw);
 			if (!continueOnFail) throw withNothingSent(error);
@@ -73,6 +75,10 @@ export async function prepareAll<P>(
 		}
 	}
 	return prepared;
+}
+
+function isPromise<P>(value: P | Promise<P>): value is Promise<P> {
+	return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function withNothingSent(error: Error): Error {

@@ -8,7 +8,7 @@ import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
 import { rowOutcomes } from '../../../../src/mapping/subscribers';
 import { multipartFileBody } from '../../../../src/multipart';
-import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema } from '../../../../src/schemas/lists';
+import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema, parseSubscriberRow } from '../../../../src/schemas/lists';
 import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
 import { objectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
@@ -199,7 +199,7 @@ async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExec
 		prepare: (itemIndex) => {
 			const listId = listIdOf(itemIndex);
 			const columns = columnsOf(itemIndex);
-			const row = bulkSubscribersRequestSchema.element.parse(subscriberFromItem(items[itemIndex].json, columns));
+			const row = parseSubscriberRow(subscriberFromItem(items[itemIndex].json, columns));
 			if (Object.keys(row).length === 0) throw new InputError('input item', 'it has no fields to send as subscriber columns');
 			return { group: listId, value: row };
 		},
