@@ -1,14 +1,43 @@
-// Build: TypeScript to dist/, then the icons and codex files n8n loads next to the compiled nodes.
+// Build: TypeScript type-checked by tsc, then each file n8n loads (the nodes and credentials listed
+// in package.json "n8n") bundled by esbuild with the libraries it uses (zod, papaparse), so the
+// published package has no runtime dependencies: n8n Cloud and verified community nodes accept
+// none. n8n-workflow stays external (a peer dependency: n8n provides it). Then the icons and
+// codex files n8n reads next to the compiled nodes.
 import { execFileSync } from 'node:child_process';
-import { cpSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
+const esbuild = require('esbuild');
+
 rmSync(join(root, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json')], { stdio: 'inherit', cwd: root });
+// Types checked (and nothing written) the way tsconfig.json says.
+execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--noEmit'], { stdio: 'inherit', cwd: root });
+
+const { n8n } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const entries = [...n8n.credentials, ...n8n.nodes].map((file) => join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
+const result = esbuild.buildSync({
+	entryPoints: entries,
+	outbase: root,
+	outdir: join(root, 'dist'),
+	bundle: true,
+	platform: 'node',
+	target: 'node20',
+	format: 'cjs',
+	// Provided by n8n at run time; everything else the nodes import is inside the bundle.
+	external: ['n8n-workflow'],
+	// papaparse's package.json "browser" field would swap in its browser build; node is the target.
+	mainFields: ['main', 'module'],
+	sourcemap: true,
+	sourcesContent: false,
+	legalComments: 'inline',
+	logLevel: 'warning',
+	metafile: true,
+});
+const bundled = new Set(Object.keys(result.metafile.inputs).map((input) => input.split('node_modules/')[1]?.split('/').slice(0, input.includes('node_modules/@') ? 2 : 1).join('/')).filter(Boolean));
 
 let copied = 0;
 function copyAssets(dir) {
@@ -22,4 +51,4 @@ function copyAssets(dir) {
 	}
 }
 for (const dir of ['nodes', 'credentials']) copyAssets(join(root, dir));
-console.log(`build: dist/ written, ${copied} icon and codex files copied`);
+console.log(`build: dist/ written, ${entries.length} bundles (with ${[...bundled].sort().join(', ') || 'no library'}), ${copied} icon and codex files copied`);

@@ -1,0 +1,111 @@
+/**
+ * What `npm pack` (and so `npm publish`) ships, from a copy of the repository's tracked files with
+ * no dist/ in it, as on a clean clone: the pack must build first (prepack), hold exactly the
+ * bundled nodes and credentials with their codex and icons, and declare no runtime dependency
+ * (zod and papaparse are inside the bundles; n8n-workflow is a peer dependency).
+ * The end-to-end tests install this same kind of tarball into a real n8n and run a CSV import and
+ * message sends with it (lists.e2e, chatapp.e2e).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { repoRoot, runProcess } from './n8n-harness';
+
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+
+describe('the published package', () => {
+	let work: string;
+	let files: string[];
+	let manifest: Record<string, unknown>;
+	let bundles: Record<string, string>;
+
+	beforeAll(async () => {
+		work = mkdtempSync(join(tmpdir(), 'am-pack-'));
+		const project = join(work, 'project');
+		// The tracked files only (no dist/, no build output), with the installed development tools.
+		for (const file of tracked.filter((f) => !f.startsWith('test/') && !f.startsWith('demo/') && !f.startsWith('docs/'))) {
+			cpSync(join(repoRoot, file), join(project, file), { recursive: true });
+		}
+		symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
+		// Plain `npm pack`, as `npm publish` runs it: the project's .npmrc decides whether prepack runs.
+		const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false' };
+		for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
+		const packed = await runProcess('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=warn'], { cwd: project, env, timeoutMs: 300_000 });
+		if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}\n${packed.stdout}`);
+		const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+		files = info[0].files.map((f) => f.path).sort();
+		const tarball = join(work, info[0].filename);
+		const unpacked = join(work, 'unpacked');
+		mkdirSync(unpacked);
+		execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
+		// n8n-workflow, the peer dependency, is found where n8n would provide it: above the package.
+		symlinkSync(join(repoRoot, 'node_modules'), join(unpacked, 'node_modules'), 'dir');
+		manifest = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8')) as Record<string, unknown>;
+		bundles = Object.fromEntries(files.filter((f) => f.endsWith('.js')).map((f) => [f, readFileSync(join(unpacked, 'package', f), 'utf8')]));
+	}, 300_000);
+
+	afterAll(() => {
+		if (work) rmSync(work, { recursive: true, force: true });
+	});
+
+	it('holds the built nodes, credentials, codex and icons, and nothing else', () => {
+		expect(files).toEqual(
+			[
+				'CHANGELOG.md',
+				'LICENSE',
+				'README.md',
+				'package.json',
+				'dist/credentials/AudienceMessagingApi.credentials.js',
+				'dist/credentials/AudienceMessagingApi.credentials.js.map',
+				'dist/credentials/AudienceMessagingCallbackApi.credentials.js',
+				'dist/credentials/AudienceMessagingCallbackApi.credentials.js.map',
+				'dist/nodes/AudienceMessaging/AudienceMessaging.node.js',
+				'dist/nodes/AudienceMessaging/AudienceMessaging.node.js.map',
+				'dist/nodes/AudienceMessaging/AudienceMessaging.node.json',
+				'dist/nodes/AudienceMessaging/audienceMessaging.dark.svg',
+				'dist/nodes/AudienceMessaging/audienceMessaging.svg',
+				'dist/nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.js',
+				'dist/nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.js.map',
+				'dist/nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.json',
+				'dist/nodes/AudienceMessagingTrigger/audienceMessaging.dark.svg',
+				'dist/nodes/AudienceMessagingTrigger/audienceMessaging.svg',
+			].sort(),
+		);
+	});
+
+	it('declares no runtime dependency; n8n-workflow is a peer; every file n8n loads is in it', () => {
+		expect(manifest.dependencies).toBeUndefined();
+		expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+		const n8n = manifest.n8n as { nodes: string[]; credentials: string[] };
+		for (const file of [...n8n.nodes, ...n8n.credentials]) expect(files).toContain(file);
+		expect(manifest.license).toBe('MIT');
+		expect(manifest.author).toMatchObject({ email: expect.stringMatching(/^[^@\s]+@[^@\s]+\.[a-z]+$/) });
+	});
+
+	it('bundles zod and papaparse: the files require nothing but n8n-workflow and Node built-ins', () => {
+		const required = new Set<string>();
+		for (const source of Object.values(bundles)) for (const match of source.matchAll(/require\("([^"]+)"\)/g)) required.add(match[1]);
+		expect([...required].filter((module) => module !== 'n8n-workflow' && !/^(node:)?(crypto|stream)$/.test(module))).toEqual([]);
+		const node = bundles['dist/nodes/AudienceMessaging/AudienceMessaging.node.js'];
+		// zod's and papaparse's own code is inside (esbuild marks each bundled module with its path).
+		expect(node).toMatch(/^\/\/ \S*node_modules\/papaparse\/papaparse\.js$/m);
+		expect(node).toMatch(/^\/\/ \S*node_modules\/zod\/v3\/ZodError\.js$/m);
+	});
+
+	it('each bundle loads on its own and exposes its class, with n8n-workflow as the only outside module', () => {
+		const loaded: Record<string, string[]> = {};
+		for (const file of Object.keys(bundles).filter((f) => !f.endsWith('.map'))) {
+			// eslint-disable-next-line @typescript-eslint/no-require-imports
+			const exported = require(join(work, 'unpacked', 'package', file)) as Record<string, unknown>;
+			loaded[file] = Object.keys(exported);
+		}
+		expect(loaded).toEqual({
+			'dist/credentials/AudienceMessagingApi.credentials.js': ['AudienceMessagingApi'],
+			'dist/credentials/AudienceMessagingCallbackApi.credentials.js': ['AudienceMessagingCallbackApi'],
+			'dist/nodes/AudienceMessaging/AudienceMessaging.node.js': ['AudienceMessaging'],
+			'dist/nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.js': ['AudienceMessagingTrigger'],
+		});
+	});
+});
