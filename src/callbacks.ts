@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
 
 /** Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed there). */
 export const CALLBACK_STATUSES = [
@@ -104,4 +105,19 @@ export function normaliseEvent(event: Record<string, unknown>): Record<string, u
 		externalId: firstString(event, ['externalId', 'external_id']) ?? null,
 		date: isoDate(event.date ?? event.timestamp) ?? null,
 	};
+}
+
+export const CALLBACK_SECRET_RULE = 'The callback secret must be 16 to 128 letters, digits, - or _';
+
+/**
+ * The test of the Callbacks credential (used by the trigger and by Message › Send): checks the
+ * secret's rule and shows the token to append, for callback URLs built by hand.
+ */
+export async function audienceMessagingCallbackTest(
+	this: ICredentialTestFunctions,
+	credential: ICredentialsDecrypted,
+): Promise<INodeCredentialTestResult> {
+	const secret = String(credential.data?.secret ?? '');
+	if (!CALLBACK_SECRET_PATTERN.test(secret)) return { status: 'Error', message: CALLBACK_SECRET_RULE };
+	return { status: 'OK', message: `Secret accepted. A callback URL built by hand ends in ?${CALLBACK_TOKEN_PARAMETER}=${callbackToken(secret)}` };
 }

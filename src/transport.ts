@@ -8,10 +8,11 @@ import type {
 	INode,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
-import type { Readable } from 'node:stream';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiError, transportError } from './errors';
+import { isStreamedBody } from './multipart';
+import type { StreamedBody } from './multipart';
 import type { RateGate } from './pacing';
 
 export const CREDENTIAL_TYPE = 'audienceMessagingApi';
@@ -42,7 +43,7 @@ export interface ApiRequest<T = unknown> {
 	method: IHttpRequestMethods;
 	path: string;
 	qs?: IDataObject;
-	body?: IDataObject | IDataObject[] | Buffer | Readable;
+	body?: IDataObject | IDataObject[] | Buffer | StreamedBody;
 	headers?: Record<string, string>;
 	itemIndex?: number;
 	/** What the request does, in words, for error messages ("import the CSV into list 42"). */
@@ -135,7 +136,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	const budgetMs = request.rateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
-	const idempotent = IDEMPOTENT.includes(request.method) && !isStream(request.body);
+	const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);
 	let waitedMs = 0;
 	let retries = 0;
 	for (;;) {
@@ -179,9 +180,6 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	}
 }
 
-function isStream(body: unknown): body is Readable {
-	return !!body && typeof (body as Readable).pipe === 'function';
-}
 
 function errorCode(error: unknown): string {
 	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };

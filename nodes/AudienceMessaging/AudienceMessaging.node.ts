@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { audienceMessagingApiTest } from './methods/credentialTest';
+import { audienceMessagingCallbackTest } from '../../src/callbacks';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { blacklistExecutors, blacklistFields, blacklistOperations } from './resources/blacklist';
 import { listExecutors, listFields, listOperations } from './resources/list';
@@ -45,7 +46,7 @@ export class AudienceMessaging implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'audienceMessagingApi', required: true, testedBy: 'audienceMessagingApiTest' },
-			{ name: 'audienceMessagingCallbackApi', required: true, displayOptions: { show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] } } },
+			{ name: 'audienceMessagingCallbackApi', required: true, testedBy: 'audienceMessagingCallbackTest', displayOptions: { show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] } } },
 		],
 		properties: [
 			{
@@ -86,7 +87,7 @@ export class AudienceMessaging implements INodeType {
 
 	methods = {
 		listSearch: { searchLists, searchWalletTemplates },
-		credentialTest: { audienceMessagingApiTest },
+		credentialTest: { audienceMessagingApiTest, audienceMessagingCallbackTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

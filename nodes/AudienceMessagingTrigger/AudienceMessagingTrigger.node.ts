@@ -1,10 +1,7 @@
 import type {
 	ICredentialDataDecryptedObject,
-	ICredentialTestFunctions,
-	ICredentialsDecrypted,
 	IDataObject,
 	IHookFunctions,
-	INodeCredentialTestResult,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -18,7 +15,9 @@ import {
 	CALLBACK_SECRET_PATTERN,
 	CALLBACK_STATUSES,
 	CALLBACK_TOKEN_PARAMETER,
+	CALLBACK_SECRET_RULE,
 	CallbackRejection,
+	audienceMessagingCallbackTest,
 	callbackToken,
 	normaliseEvent,
 	parseCallbackBody,
@@ -27,7 +26,7 @@ import {
 import { redacted } from '../../src/errors';
 
 const WEBHOOK_PATH = 'callbacks';
-const SECRET_RULE = 'The callback secret must be 16 to 128 letters, digits, - or _';
+const SECRET_RULE = CALLBACK_SECRET_RULE;
 
 type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
 
@@ -54,7 +53,8 @@ export class AudienceMessagingTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: CALLBACK_CREDENTIAL_TYPE, required: true, testedBy: 'audienceMessagingCallbackTest' },
+			// The name as a literal: n8n's community-node checks read it from here.
+			{ name: 'audienceMessagingCallbackApi', required: true, testedBy: 'audienceMessagingCallbackTest' },
 			// n8n's own generic credentials, as its Webhook node uses them.
 			// eslint-disable-next-line n8n-nodes-base/node-class-description-credentials-name-unsuffixed
 			{ name: 'httpBasicAuth', required: true, displayOptions: { show: { authentication: ['basicAuth'] } } },
@@ -122,14 +122,7 @@ export class AudienceMessagingTrigger implements INodeType {
 	};
 
 	methods = {
-		credentialTest: {
-			/** Checks the secret's rule and shows the token to append, for callback URLs built by hand. */
-			async audienceMessagingCallbackTest(this: ICredentialTestFunctions, credential: ICredentialsDecrypted): Promise<INodeCredentialTestResult> {
-				const secret = String(credential.data?.secret ?? '');
-				if (!CALLBACK_SECRET_PATTERN.test(secret)) return { status: 'Error', message: SECRET_RULE };
-				return { status: 'OK', message: `Secret accepted. A callback URL built by hand ends in ?${CALLBACK_TOKEN_PARAMETER}=${callbackToken(secret)}` };
-			},
-		},
+		credentialTest: { audienceMessagingCallbackTest },
 	};
 
 	webhookMethods = {
@@ -174,7 +167,7 @@ export class AudienceMessagingTrigger implements INodeType {
 			events = parseCallbackBody(request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined));
 		} catch (error) {
 			if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
-			throw error;
+			throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
 		}
 
 		const wanted = this.getNodeParameter('events') === 'any' ? undefined : new Set(this.getNodeParameter('statuses', []) as string[]);

@@ -85,14 +85,58 @@ describe('the published package', () => {
 	});
 
 	it('bundles zod and papaparse: the files require nothing but n8n-workflow and Node built-ins', () => {
+		const node = bundles['dist/nodes/AudienceMessaging/AudienceMessaging.node.js'];
 		const required = new Set<string>();
 		for (const source of Object.values(bundles)) for (const match of source.matchAll(/require\("([^"]+)"\)/g)) required.add(match[1]);
-		expect([...required].filter((module) => module !== 'n8n-workflow' && !/^(node:)?(crypto|stream)$/.test(module))).toEqual([]);
-		const node = bundles['dist/nodes/AudienceMessaging/AudienceMessaging.node.js'];
+		// node:crypto is the one Node module n8n's community-node rules allow; papaparse's `stream` has a stand-in.
+		expect([...required].sort()).toEqual(['n8n-workflow', 'node:crypto']);
+		// Timers and console of the bundled libraries go through n8n-workflow (sleep, LoggerProxy).
+		expect(node).toMatch(/^\/\/ \S*scripts\/shims\/n8n-globals\.mjs$/m);
 		// zod's and papaparse's own code is inside (esbuild marks each bundled module with its path).
 		expect(node).toMatch(/^\/\/ \S*node_modules\/papaparse\/papaparse\.js$/m);
 		expect(node).toMatch(/^\/\/ \S*node_modules\/zod\/v3\/ZodError\.js$/m);
 	});
+
+	/**
+	 * n8n's community-package scanner, on the packed files and on the sources it checks. Findings
+	 * still open (issue 12) are listed here by rule and file, so any new finding fails this test and
+	 * so does a fixed one until it is taken off the list:
+	 * - the API credential's test runs in n8n's credential-test context, whose only request helper
+	 *   is the deprecated `request` (the node checks three base URLs; a declarative `test` checks one);
+	 * - the trigger's optional Basic/Header auth reuses n8n's httpBasicAuth/httpHeaderAuth.
+	 */
+	const scan = async (dir: string, source: boolean) => {
+		const result = await runProcess(process.execPath, [join(repoRoot, 'scripts/scan.mjs'), '--json', ...(source ? ['--source'] : []), dir], {
+			cwd: repoRoot,
+			// As the scanner runs: jest's NODE_ENV=test turns on extra eslint-plugin-n8n-nodes-base checks meant for its own tests.
+			env: { ...process.env, NODE_ENV: 'production' },
+			timeoutMs: 300_000,
+		});
+		const report = JSON.parse(result.stdout) as { files: number; findings: Array<{ file: string; rule: string }> };
+		return { files: report.files, findings: report.findings.map((f) => `${f.rule} ${f.file}`).sort() };
+	};
+	const CREDENTIAL_TEST_REQUEST = '@n8n/community-nodes/no-deprecated-workflow-functions';
+
+	it("n8n's scanner on the packed package finds only the known credential-test finding", async () => {
+		const { files: scanned, findings } = await scan(join(work, 'unpacked', 'package'), false);
+		expect(scanned).toBe(files.filter((f) => /\.(js|json)$/.test(f)).length);
+		expect(findings).toEqual([`${CREDENTIAL_TEST_REQUEST} dist/nodes/AudienceMessaging/AudienceMessaging.node.js`]);
+	}, 300_000);
+
+	it("n8n's scanner on the sources finds only the known findings", async () => {
+		const trigger = 'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts';
+		const { findings } = await scan(repoRoot, true);
+		expect(findings).toEqual(
+			[
+				`${CREDENTIAL_TEST_REQUEST} nodes/AudienceMessaging/methods/credentialTest.ts`,
+				`@n8n/community-nodes/no-credential-reuse ${trigger}`,
+				`@n8n/community-nodes/no-credential-reuse ${trigger}`,
+				`@n8n/community-nodes/valid-credential-references ${trigger}`,
+				`@n8n/community-nodes/valid-credential-references ${trigger}`,
+				`n8n-nodes-base/node-class-description-credentials-name-unsuffixed ${trigger}`,
+			].sort(),
+		);
+	}, 300_000);
 
 	it('each bundle loads on its own and exposes its class, with n8n-workflow as the only outside module', () => {
 		const loaded: Record<string, string[]> = {};

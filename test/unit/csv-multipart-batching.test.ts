@@ -3,7 +3,8 @@ import { Readable } from 'node:stream';
 import { chunk } from '../../src/batching';
 import { assertCsvSize, csvHeader } from '../../src/csv';
 import { InputError } from '../../src/errors';
-import { multipartFileBody } from '../../src/multipart';
+import { isStreamedBody, multipartFileBody } from '../../src/multipart';
+import type { StreamedBody } from '../../src/multipart';
 import { CSV_MAX_BYTES } from '../../src/schemas/lists';
 
 describe('assertCsvSize', () => {
@@ -27,10 +28,10 @@ describe('csvHeader', () => {
 });
 
 describe('multipartFileBody', () => {
-	const collect = async (body: Buffer | Readable) => {
+	const collect = async (body: Buffer | StreamedBody) => {
 		if (Buffer.isBuffer(body)) return body;
 		const chunks: Buffer[] = [];
-		for await (const part of body) chunks.push(Buffer.from(part));
+		for await (const part of body.stream()) chunks.push(Buffer.from(part));
 		return Buffer.concat(chunks);
 	};
 
@@ -45,7 +46,19 @@ describe('multipartFileBody', () => {
 				`--${boundary}\r\nContent-Disposition: form-data; name="csvFile"; filename="people.csv"\r\nContent-Type: text/csv\r\n\r\nemail\na@b.c\n\r\n--${boundary}--\r\n`,
 			);
 			expect(Buffer.isBuffer(body)).toBe(Buffer.isBuffer(source));
+			if (!Buffer.isBuffer(body)) {
+				// What n8n's request helper (axios) reads: a Blob with the exact size and the multipart type.
+				expect(isStreamedBody(body)).toBe(true);
+				expect(body.size).toBe(bytes.length);
+				expect(body.type).toBe(headers['Content-Type']);
+			}
 		}
+	});
+
+	it('a streamed body can be read once: a second read fails instead of sending a truncated file', async () => {
+		const { body } = multipartFileBody({ name: 'csvFile', fileName: 'a.csv', contentType: 'text/csv', data: Readable.from([Buffer.from('x\n')]), size: 2 });
+		await collect(body);
+		await expect(collect(body)).rejects.toThrow(/already sent once/);
 	});
 });
 

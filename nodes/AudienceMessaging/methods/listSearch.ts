@@ -1,5 +1,5 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { collectionResponse } from '../../../src/schemas/responses';
 import type { Page } from '../../../src/schemas/responses';
@@ -30,7 +30,7 @@ export async function searchLists(this: ILoadOptionsFunctions, filter?: string, 
 		return { results, paginationToken: nextPageToken(page, data) };
 	} catch (error) {
 		if (error instanceof NodeApiError && ['404', '405', '501'].includes(String(error.httpCode))) return { results: [] };
-		throw error;
+		throw error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
 	}
 }
 

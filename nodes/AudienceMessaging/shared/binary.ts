@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
-import type { Readable } from 'node:stream';
 
 import { InputError } from '../../../src/errors';
+import type { ByteSource } from '../../../src/multipart';
 
 export interface BinaryFile {
 	fileName: string;
@@ -10,7 +10,7 @@ export interface BinaryFile {
 	/** The first bytes, enough to check a CSV header before upload. */
 	head: Buffer;
 	/** Opens the content; a stream when n8n keeps binaries outside memory, so large files are never buffered. */
-	open: () => Promise<Buffer | Readable>;
+	open: () => Promise<Buffer | ByteSource>;
 }
 
 const HEAD_BYTES = 64 * 1024;

@@ -279,12 +279,11 @@ export const sendMessageFields: INodeProperties[] = [
 
 /** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
 async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {
-	let response: { statusCode: number; headers: Record<string, unknown> };
-	try {
-		response = (await context.helpers.httpRequest({ method: 'HEAD', url, returnFullResponse: true, ignoreHttpStatusErrors: true, timeout: timeoutMs })) as typeof response;
-	} catch (error) {
-		throw new InputError('mediaUrl', `the media URL could not be reached (${(error as Error).message})`);
-	}
+	// A failure to reach the URL is the item's field error (named by the caller), not an API error.
+	const response = (await context.helpers
+		.httpRequest({ method: 'HEAD', url, returnFullResponse: true, ignoreHttpStatusErrors: true, timeout: timeoutMs })
+		.catch((error: Error) => error)) as { statusCode: number; headers: Record<string, unknown> } | Error;
+	if (response instanceof Error) throw new InputError('mediaUrl', `the media URL could not be reached (${response.message})`);
 	if (response.statusCode >= 400) throw new InputError('mediaUrl', `the media URL answered HTTP ${response.statusCode}`);
 	const contentType = String(response.headers['content-type'] ?? '');
 	if (contentType && !mediaContentTypeFits(type, contentType)) {

@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { Readable } from 'node:stream';
-
 import { integer, oneOf, parsed, record, requiredText, text, textList } from '../../../../src/coerce';
 import { InputError } from '../../../../src/errors';
 import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
 import { rowOutcomes } from '../../../../src/mapping/subscribers';
 import { multipartFileBody } from '../../../../src/multipart';
+import type { StreamedBody } from '../../../../src/multipart';
 import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema, parseSubscriberRow } from '../../../../src/schemas/lists';
 import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
 import { objectResponse } from '../../../../src/schemas/responses';
@@ -152,7 +151,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			return { listId, rows };
 		},
 		send: async (prepared, itemIndex) => {
-			let body: IDataObject[] | Buffer | Readable;
+			let body: IDataObject[] | Buffer | StreamedBody;
 			let headers: Record<string, string> = {};
 			if ('file' in prepared && prepared.file) {
 				const multipart = multipartFileBody({
