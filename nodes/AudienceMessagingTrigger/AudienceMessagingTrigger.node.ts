@@ -1,5 +1,4 @@
 import type {
-	ICredentialDataDecryptedObject,
 	IDataObject,
 	IHookFunctions,
 	INodeType,
@@ -55,11 +54,8 @@ export class AudienceMessagingTrigger implements INodeType {
 		credentials: [
 			// The name as a literal: n8n's community-node checks read it from here.
 			{ name: 'audienceMessagingCallbackApi', required: true, testedBy: 'audienceMessagingCallbackTest' },
-			// n8n's own generic credentials, as its Webhook node uses them.
-			// eslint-disable-next-line n8n-nodes-base/node-class-description-credentials-name-unsuffixed
-			{ name: 'httpBasicAuth', required: true, displayOptions: { show: { authentication: ['basicAuth'] } } },
-			// eslint-disable-next-line n8n-nodes-base/node-class-description-credentials-name-unsuffixed
-			{ name: 'httpHeaderAuth', required: true, displayOptions: { show: { authentication: ['headerAuth'] } } },
+			// No Basic/Header auth on top: the token authenticates every callback, the platform can add
+			// no header to its callbacks, and n8n's community rules forbid reusing n8n's own credentials.
 		],
 		webhooks: [
 			{
@@ -98,18 +94,6 @@ export class AudienceMessagingTrigger implements INodeType {
 				description: 'Start the workflow only for these statuses; other events are acknowledged and dropped',
 				displayOptions: { show: { events: ['selected'] } },
 				options: CALLBACK_STATUSES.map((status) => ({ name: status, value: status })),
-			},
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				default: 'none',
-				description: 'Extra check on top of the token, when the callback URL carries credentials or a proxy adds a header',
-				options: [
-					{ name: 'Basic Auth', value: 'basicAuth' },
-					{ name: 'Header Auth', value: 'headerAuth' },
-					{ name: 'None', value: 'none' },
-				],
 			},
 			{
 				// n8n does not parse the body of a version-1 webhook node that asks for binary data, so this node reads and checks it itself.
@@ -157,7 +141,6 @@ export class AudienceMessagingTrigger implements INodeType {
 		const secret = await callbackSecret(this);
 		const given = (this.getQueryData() as IDataObject)[CALLBACK_TOKEN_PARAMETER];
 		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret))) return refuse(401, 'Unknown callback token');
-		if (!(await authorised(this, request))) return refuse(401, 'Authorization failed', { 'WWW-Authenticate': 'Basic realm="Audience Messaging callbacks"' });
 
 		const declaredLength = Number(request.headers['content-length']);
 		if (Number.isFinite(declaredLength) && declaredLength > CALLBACK_MAX_BYTES) return refuse(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
@@ -178,20 +161,3 @@ export class AudienceMessagingTrigger implements INodeType {
 	}
 }
 
-/** The optional Basic or Header authentication, compared in constant time. */
-async function authorised(context: IWebhookFunctions, request: RawRequest): Promise<boolean> {
-	const authentication = context.getNodeParameter('authentication') as string;
-	if (authentication === 'none') return true;
-	let credentials: ICredentialDataDecryptedObject;
-	try {
-		credentials = await context.getCredentials(authentication === 'basicAuth' ? 'httpBasicAuth' : 'httpHeaderAuth');
-	} catch {
-		return false;
-	}
-	if (authentication === 'basicAuth') {
-		const expected = `Basic ${Buffer.from(`${String(credentials.user ?? '')}:${String(credentials.password ?? '')}`).toString('base64')}`;
-		return secretMatches(String(request.headers.authorization ?? ''), expected);
-	}
-	const name = String(credentials.name ?? '').toLowerCase();
-	return !!name && secretMatches(String(request.headers[name] ?? ''), String(credentials.value ?? ''));
-}

@@ -19,14 +19,12 @@ interface Call {
 	body?: string | Buffer;
 	headers?: Record<string, string>;
 	parameters?: Record<string, unknown>;
-	/** Basic/Header auth credential. */
-	credentials?: Record<string, unknown>;
 }
 
-async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, parameters = {}, credentials }: Call) {
+async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, parameters = {} }: Call) {
 	const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
 	const response = { status: 0, headers: {} as Record<string, string>, body: '' };
-	const params: Record<string, unknown> = { events: 'any', statuses: [], authentication: 'none', ...parameters };
+	const params: Record<string, unknown> = { events: 'any', statuses: [], ...parameters };
 	const context = {
 		getRequestObject: () => ({ headers: { 'content-length': String(raw.length), ...headers }, rawBody: raw }),
 		getResponseObject: () => ({
@@ -40,8 +38,7 @@ async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, p
 				if (secret === null) throw new Error('no credentials');
 				return { secret };
 			}
-			if (!credentials) throw new Error('no credentials');
-			return credentials;
+			throw new Error(`the trigger asked for a credential of type ${type}`);
 		},
 	} as unknown as IWebhookFunctions;
 	const result = await trigger.webhook.call(context);
@@ -132,15 +129,19 @@ describe('status filter', () => {
 	});
 });
 
-describe('optional authentication', () => {
-	it('checks Basic and Header credentials on top of the secret', async () => {
+describe('the token alone decides', () => {
+	it('an Authorization header neither lets a wrong token in nor keeps the right one out', async () => {
 		const basic = `Basic ${Buffer.from('cb:pw').toString('base64')}`;
-		const ok = await call({ parameters: { authentication: 'basicAuth' }, credentials: { user: 'cb', password: 'pw' }, headers: { authorization: basic }, body: JSON.stringify(event) });
-		expect(ok.result.workflowData).toBeDefined();
-		const bad = await call({ parameters: { authentication: 'basicAuth' }, credentials: { user: 'cb', password: 'pw' }, headers: { authorization: 'Basic eA==' }, body: JSON.stringify(event) });
-		expect(bad.response.status).toBe(401);
-		const header = await call({ parameters: { authentication: 'headerAuth' }, credentials: { name: 'X-Token', value: 't0k' }, headers: { 'x-token': 't0k' }, body: JSON.stringify(event) });
-		expect(header.result.workflowData).toBeDefined();
+		const wrong = await call({ token: 'x'.repeat(43), headers: { authorization: basic }, body: JSON.stringify(event) });
+		expect(wrong.response.status).toBe(401);
+		expect(wrong.result.workflowData).toBeUndefined();
+		const right = await call({ headers: { authorization: 'Basic eA==' }, body: JSON.stringify(event) });
+		expect(right.result.workflowData?.[0]).toHaveLength(1);
+	});
+
+	it("the trigger asks for this package's Callbacks credential only", () => {
+		expect(trigger.description.credentials?.map((credential) => credential.name)).toEqual(['audienceMessagingCallbackApi']);
+		expect(trigger.description.properties.map((property) => property.name)).not.toContain('authentication');
 	});
 });
 
