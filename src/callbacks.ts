@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
+import { tryParseJson } from './mapping/json';
 
 /** Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed there). */
 export const CALLBACK_STATUSES = [
@@ -61,12 +62,9 @@ export function parseCallbackBody(raw: Buffer | undefined): Array<Record<string,
 	if (raw && raw.length > CALLBACK_MAX_BYTES) throw new CallbackRejection(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
 	const text = (raw ?? Buffer.alloc(0)).toString('utf8').replace(/^\uFEFF/, '').trim();
 	if (!text) throw new CallbackRejection(400, 'Empty callback body: a JSON event was expected');
-	let parsed: unknown;
-	try {
-		parsed = JSON.parse(text);
-	} catch (error) {
-		throw new CallbackRejection(400, `Malformed JSON: ${(error as Error).message}`);
-	}
+	const json = tryParseJson(text);
+	if ('problem' in json) throw new CallbackRejection(400, `Malformed JSON: ${json.problem}`);
+	const parsed = json.value;
 	const events = Array.isArray(parsed) ? parsed : [parsed];
 	if (events.length === 0 || events.some((event) => !event || typeof event !== 'object' || Array.isArray(event))) {
 		throw new CallbackRejection(400, 'A callback body must be a JSON object (or an array of objects)');

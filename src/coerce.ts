@@ -109,12 +109,8 @@ export function pathSegment(value: unknown, field: string, what: string): string
 /** A URL of http or https only (media to download, webhooks to call). */
 export function httpUrl(value: unknown, field: string): string {
 	const result = requiredText(value, field, 'a URL');
-	let parsed: URL;
-	try {
-		parsed = new URL(result);
-	} catch {
-		throw new InputError(field, `"${result}" is not a URL`);
-	}
+	if (!URL.canParse(result)) throw new InputError(field, `"${result}" is not a URL`);
+	const parsed = new URL(result);
 	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(field, `"${result}" must start with http:// or https://`);
 	if (!parsed.hostname) throw new InputError(field, `"${result}" has no host`);
 	return result;

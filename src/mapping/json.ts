@@ -1,14 +1,21 @@
 import { InputError } from '../errors';
 
+/** JSON.parse without throwing: the value, or the parser's message. */
+export function tryParseJson(text: string): { value: unknown } | { problem: string } {
+	try {
+		return { value: JSON.parse(text) as unknown };
+	} catch (error) {
+		return { problem: (error as Error).message };
+	}
+}
+
 /** Reads a JSON parameter that n8n may hand over as text or as an already parsed value. */
 export function parseJsonParameter(value: unknown, field: string): unknown {
 	if (typeof value !== 'string') return value;
 	if (!value.trim()) return undefined;
-	try {
-		return JSON.parse(value);
-	} catch (error) {
-		throw new InputError(field, `it is not valid JSON (${(error as Error).message})`);
-	}
+	const parsed = tryParseJson(value);
+	if ('problem' in parsed) throw new InputError(field, `it is not valid JSON (${parsed.problem})`);
+	return parsed.value;
 }
 
 /** A JSON parameter that must hold a list of objects; a single object counts as a list of one. */

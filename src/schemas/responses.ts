@@ -30,7 +30,8 @@ export const objectResponse = z.unknown().transform((body, ctx): JsonRecord => {
 		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"data" should be an object, it was ${describe(body.data)}` });
 		return z.NEVER;
 	}
-	const { meta: _meta, ...rest } = body;
+	const rest = { ...body };
+	delete rest.meta;
 	return rest;
 });
 
