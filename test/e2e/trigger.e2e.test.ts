@@ -135,3 +135,21 @@ it("keeps the secret and the token out of n8n's logs (at debug level) and out of
 	expect(logs).not.toContain(TOKEN);
 	expect(logs).not.toContain(API_KEY);
 });
+
+it("n8n serves both nodes with the codex aliases its nodes panel searches (blacklist, wallet, subscriber, chat app)", async () => {
+	// The editor's node list is for signed-in users: set up the owner, as a new user does, and use its session.
+	const owner = await fetch(`${n8n.url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-pass-1' }),
+	});
+	expect(owner.status).toBe(200);
+	const cookie = owner.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+	const response = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } });
+	expect(response.status).toBe(200);
+	const types = (await response.json()) as Array<{ name: string; codex?: { alias?: string[] } }>;
+	const aliases = (name: string) => (types.find((type) => type.name === name)?.codex?.alias ?? []).map((alias) => alias.toLowerCase());
+	const node = aliases('n8n-nodes-audience-messaging.audienceMessaging');
+	for (const word of ['blacklist', 'wallet', 'subscriber', 'chat app', 'list', 'message']) expect(node).toContain(word);
+	expect(aliases('n8n-nodes-audience-messaging.audienceMessagingTrigger')).toEqual(expect.arrayContaining(['callback', 'message status', 'chat app']));
+});
