@@ -47,7 +47,7 @@ export class AudienceMessagingTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"] === "any" ? "Any status" : $parameter["statuses"].join(", ")}}',
-		description: 'Starts the workflow when the platform posts a status event of a chat-app message (sent with this URL as callback)',
+		description: 'Starts a workflow when a chat-app message sent with Audience Messaging changes status: queued, sent, delivered, read or refused',
 		defaults: { name: 'Audience Messaging Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
@@ -91,6 +91,8 @@ export class AudienceMessagingTrigger implements INodeType {
 				name: 'statuses',
 				type: 'multiOptions',
 				default: [],
+				// n8n flags the node when none is picked, and publishing checks it too (webhookMethods.create).
+				required: true,
 				description: 'Start the workflow only for these statuses; other events are acknowledged and dropped',
 				displayOptions: { show: { events: ['selected'] } },
 				options: CALLBACK_STATUSES.map((status) => ({ name: status, value: status })),
@@ -116,6 +118,12 @@ export class AudienceMessagingTrigger implements INodeType {
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
+				const statuses = this.getNodeParameter('statuses', []) as unknown;
+				if (this.getNodeParameter('events', 'any') === 'selected' && (!Array.isArray(statuses) || statuses.length === 0)) {
+					throw new NodeOperationError(this.getNode(), 'No status selected', {
+						description: 'Pick at least one status under Statuses, or choose Any Status: with none, every event would be dropped.',
+					});
+				}
 				if (!(await callbackSecret(this))) {
 					throw new NodeOperationError(this.getNode(), SECRET_RULE, {
 						description: 'Fix the secret in the Audience Messaging Callbacks credential: the token derived from it is all that protects the callback URL.',

@@ -157,3 +157,32 @@ describe('normaliseEvent', () => {
 		});
 	});
 });
+
+describe('publishing (webhookMethods.create)', () => {
+	const create = async (parameters: Record<string, unknown>, secret: string | null = SECRET) => {
+		const context = {
+			getNode: () => ({ name: 'Trigger', type: 'n8n-nodes-audience-messaging.audienceMessagingTrigger', typeVersion: 1, parameters: {} }),
+			getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
+			getCredentials: async () => {
+				if (secret === null) throw new Error('no credentials');
+				return { secret };
+			},
+		};
+		return await trigger.webhookMethods.default.create.call(context as never);
+	};
+
+	it('refuses Only Selected Statuses with no status picked, naming the problem', async () => {
+		await expect(create({ events: 'selected', statuses: [] })).rejects.toThrow('No status selected');
+		await expect(create({ events: 'selected' })).rejects.toThrow('No status selected');
+	});
+
+	it('accepts Any Status, or selected statuses, with a usable secret; refuses a short secret', async () => {
+		await expect(create({ events: 'any' })).resolves.toBe(true);
+		await expect(create({ events: 'selected', statuses: ['SENT'] })).resolves.toBe(true);
+		await expect(create({ events: 'any' }, 'short')).rejects.toThrow('16 to 128');
+	});
+
+	it('marks Statuses required, so the editor flags an empty choice before publishing', () => {
+		expect(trigger.description.properties.find((property) => property.name === 'statuses')?.required).toBe(true);
+	});
+});
