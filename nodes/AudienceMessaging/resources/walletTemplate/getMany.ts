@@ -30,16 +30,6 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 				name: 'rule',
 				values: [
 					{
-						displayName: 'Direction',
-						name: 'direction',
-						type: 'options',
-						default: 'ascending',
-						options: [
-							{ name: 'Ascending', value: 'ascending' },
-							{ name: 'Descending', value: 'descending' },
-						],
-					},
-					{
 						displayName: 'Field',
 						name: 'field',
 						type: 'options',
@@ -50,6 +40,16 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 							{ name: 'Description', value: 'description' },
 							{ name: 'Name', value: 'name' },
 							{ name: 'Serial', value: 'serial' },
+						],
+					},
+					{
+						displayName: 'Direction',
+						name: 'direction',
+						type: 'options',
+						default: 'ascending',
+						options: [
+							{ name: 'Ascending', value: 'ascending' },
+							{ name: 'Descending', value: 'descending' },
 						],
 					},
 				],

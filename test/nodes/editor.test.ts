@@ -1,5 +1,5 @@
 /**
- * The node's subtitle as n8n's editor computes it (the expression evaluated against the node's
+ * What the editor shows. The node's subtitle as n8n's editor computes it (the expression evaluated against the node's
  * parameters, defaults applied, as `getNodeSubtitle` does): nine Send nodes in one workflow must
  * not all read "send: message".
  */
@@ -31,5 +31,13 @@ describe('subtitle', () => {
 	it('other operations read "operation: resource"', () => {
 		expect(subtitleOf({ resource: 'blacklist', operation: 'check' })).toBe('check: blacklist');
 		expect(subtitleOf({ resource: 'subscriber', operation: 'addMany' })).toBe('addMany: subscriber');
+	});
+});
+
+describe('editor layout', () => {
+	it('Wallet Template › Get Many: a sort rule asks for the Field before the Direction', () => {
+		const sort = nodeType.description.properties.find((property) => property.name === 'sort' && property.displayOptions?.show?.resource?.includes('walletTemplate'));
+		const rule = (sort?.options as Array<{ name: string; values: Array<{ name: string }> }> | undefined)?.find((option) => option.name === 'rule');
+		expect(rule?.values.map((value) => value.name)).toEqual(['field', 'direction']);
 	});
 });
