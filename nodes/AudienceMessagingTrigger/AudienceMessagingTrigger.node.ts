@@ -25,7 +25,6 @@ import {
 import { redacted } from '../../src/errors';
 
 const WEBHOOK_PATH = 'callbacks';
-const SECRET_RULE = CALLBACK_SECRET_RULE;
 
 type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
 
@@ -125,7 +124,7 @@ export class AudienceMessagingTrigger implements INodeType {
 					});
 				}
 				if (!(await callbackSecret(this))) {
-					throw new NodeOperationError(this.getNode(), SECRET_RULE, {
+					throw new NodeOperationError(this.getNode(), CALLBACK_SECRET_RULE, {
 						description: 'Fix the secret in the Audience Messaging Callbacks credential: the token derived from it is all that protects the callback URL.',
 					});
 				}
