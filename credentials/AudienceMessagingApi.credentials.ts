@@ -1,5 +1,6 @@
 import type {
 	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
 	ICredentialType,
 	IHttpRequestOptions,
 	INodeProperties,
@@ -75,5 +76,40 @@ export class AudienceMessagingApi implements ICredentialType {
 		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` } };
 	}
 
-	// No `test` request here: n8n would prefer it to the node's credentialTest, which checks all three base URLs.
+	/**
+	 * n8n's **Test** button: one read-only request of the spec that answers 2xx for a good key, the
+	 * wallet template list (limit=1), sent by n8n's own request helper (proxy, credential) without
+	 * following redirects, so the key stays at the address given. n8n allows one request here, so
+	 * the Lists and Messaging base URLs are not part of the test: a wrong one shows on the node's
+	 * first request, whose error names the credential's base URL (README, Credentials). A test of
+	 * all three URLs would need the credential-test code path, which n8n gives only its deprecated
+	 * `request` helper, refused by n8n's community-package scanner.
+	 */
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{ String($credentials.walletBaseUrl ?? "").trim().replace(/\\/+$/, "") }}',
+			url: '/v2/wallet/templates',
+			method: 'GET',
+			qs: { limit: 1 },
+			headers: { Accept: 'application/json' },
+			disableFollowRedirect: true,
+		},
+		rules: [
+			...[401, 403].map((status) => ({
+				type: 'responseCode' as const,
+				properties: {
+					value: status,
+					message: `The platform refused the API key at the Wallet Base URL (HTTP ${status}): check that the key is correct, active and not expired`,
+				},
+			})),
+			{
+				type: 'responseCode',
+				properties: { value: 404, message: 'The Wallet Base URL does not answer like the platform\'s API (HTTP 404): it is the address before /v2/wallet/templates' },
+			},
+			...[301, 302, 303, 307, 308].map((status) => ({
+				type: 'responseCode' as const,
+				properties: { value: status, message: `The Wallet Base URL redirects elsewhere (HTTP ${status}): put the final address in the credential` },
+			})),
+		],
+	};
 }

@@ -67,7 +67,6 @@ export function platformMessage(body: unknown): string | undefined {
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The platform refused the API key. Check the key in the credential (Preferences > API tab) and that it has not expired or been revoked.',
 	403: 'The API key is not allowed to perform this operation.',
-	404: 'The platform could not find what was asked for. Check the ID and the base URL in the credential.',
 	413: 'The upload is larger than the platform accepts.',
 	429: 'The platform is rate limiting requests. Try again later.',
 };
@@ -76,13 +75,15 @@ const STATUS_HINTS: Record<number, string> = {
 export function apiError(
 	node: INode,
 	response: { statusCode: number; body: unknown },
-	options: { itemIndex?: number; action?: string; waitedMs?: number; secrets?: string[] } = {},
+	options: { itemIndex?: number; action?: string; waitedMs?: number; secrets?: string[]; urlField?: string } = {},
 ): NodeApiError {
 	const { statusCode } = response;
 	const body = redacted(response.body, options.secrets ?? []);
 	const message = platformMessage(body) ?? `The platform answered HTTP ${statusCode}`;
 	const waited = statusCode === 429 && options.waitedMs !== undefined ? `The node waited ${Math.round(options.waitedMs / 1000)} s in all before giving up; raise the rate-limit wait or send fewer items at once.` : '';
-	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? '', waited]
+	// The credential's Test checks one base URL (n8n allows one request there): a 404 names the one this request used.
+	const notFound = statusCode === 404 ? `The platform could not find what was asked for. Check the ID, and the ${options.urlField ?? 'base URL'} in the credential.` : '';
+	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? notFound, waited]
 		.filter(Boolean)
 		.join(' ');
 	const errorBody: JsonObject =
@@ -115,7 +116,7 @@ export function transportError(
 	node: INode,
 	error: unknown,
 	target: string,
-	options: { itemIndex?: number; timeoutMs?: number; secrets?: string[] } = {},
+	options: { itemIndex?: number; timeoutMs?: number; secrets?: string[]; urlField?: string } = {},
 ): NodeApiError {
 	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
 	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
@@ -128,7 +129,7 @@ export function transportError(
 		{ message: reason },
 		{
 			message: `Could not reach the platform at ${target}`,
-			description: `${reason} (${code}). Check the base URLs in the credential and that the platform is reachable from n8n.`,
+			description: `${reason} (${code}). Check the ${options.urlField ?? 'base URLs'} in the credential and that the platform is reachable from n8n.`,
 			itemIndex: options.itemIndex,
 		},
 	);

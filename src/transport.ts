@@ -25,6 +25,9 @@ export const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 
 	messaging: 'baseUrl',
 };
 
+/** The credential field of each base, as the credential panel labels it. */
+export const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL', wallet: 'Wallet Base URL', messaging: 'Messaging Base URL' };
+
 /** Seconds a request may go without an answer, when the credential does not say. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** Total time spent waiting on 429 answers for one request, when the operation does not say. */
@@ -119,6 +122,7 @@ export async function baseUrlOf(context: RequestContext, base: ApiBase): Promise
 export async function apiRequest<T = unknown>(context: RequestContext, request: ApiRequest<T>): Promise<ApiResponse<T>> {
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
 	const secrets = [apiKey];
+	const urlField = BASE_URL_LABEL[request.base];
 	const node = context.getNode();
 	const target = `${baseURL}${request.path}`;
 	const options: IHttpRequestOptions = {
@@ -150,7 +154,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 				await sleep(backoffMs(++retries));
 				continue;
 			}
-			throw transportError(node, error, target, { itemIndex: request.itemIndex, timeoutMs, secrets });
+			throw transportError(node, error, target, { itemIndex: request.itemIndex, timeoutMs, secrets, urlField });
 		}
 		const { statusCode } = response;
 		if (statusCode === 429) {
@@ -170,7 +174,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		}
 		if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);
 		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
-			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets });
+			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });
 		}
 		if (statusCode < 300) request.gate?.succeeded();
 		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { audienceMessagingApiTest } from './methods/credentialTest';
 import { audienceMessagingCallbackTest } from '../../src/callbacks';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { blacklistExecutors, blacklistFields, blacklistOperations } from './resources/blacklist';
@@ -48,7 +47,7 @@ export class AudienceMessaging implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
-			{ name: 'audienceMessagingApi', required: true, testedBy: 'audienceMessagingApiTest' },
+			{ name: 'audienceMessagingApi', required: true },
 			{ name: 'audienceMessagingCallbackApi', required: true, testedBy: 'audienceMessagingCallbackTest', displayOptions: { show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] } } },
 		],
 		properties: [
@@ -90,7 +89,7 @@ export class AudienceMessaging implements INodeType {
 
 	methods = {
 		listSearch: { searchLists, searchWalletTemplates },
-		credentialTest: { audienceMessagingApiTest, audienceMessagingCallbackTest },
+		credentialTest: { audienceMessagingCallbackTest },
 	};
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {

@@ -1,6 +1,6 @@
 import { NodeApiError } from 'n8n-workflow';
 
-import { binaryItem, callCredentialTest, callListSearch } from '../helpers/n8n';
+import { binaryItem, callListSearch } from '../helpers/n8n';
 import { API_KEY, byId, credentialsFor, expectNoKey, node, outputOf, run, useSandbox } from './context';
 
 const ctx = useSandbox();
@@ -174,16 +174,6 @@ describe('wrong API key', () => {
 		expect(result.error?.message).toContain('[HTTP 401]');
 		expectNoKey(result);
 	});
-
-	it('fails the credential test with a readable message', async () => {
-		const wrong = credentialsFor(ctx.sandbox, 'not-the-key');
-		const result = await callCredentialTest(node, 'audienceMessagingApiTest', wrong);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/^The platform refused the API key at the Lists Base URL \(HTTP 401: Invalid API key\)/);
-		expect(result.message).toContain('at the Wallet Base URL (HTTP 401');
-		expect(result.message).toContain('at the Messaging Base URL (HTTP 401');
-		expect(result.message).not.toContain('not-the-key');
-	});
 });
 
 describe('unreachable platform', () => {
@@ -191,7 +181,25 @@ describe('unreachable platform', () => {
 		const down = { ...ctx.credentials, data: { ...ctx.credentials.data, listsBaseUrl: 'http://127.0.0.1:9/v3' } };
 		const result = await run(down, { resource: 'list', operation: 'get', listId: byId(1) });
 		expect(result.error).toBeInstanceOf(NodeApiError);
+		expect(result.error?.message).toBe('Could not reach the platform at http://127.0.0.1:9/v3/lists/1');
+		expect((result.error as NodeApiError).description).toContain('Check the Lists Base URL in the credential');
 		expectNoKey(result);
+	});
+});
+
+describe('a base URL that is not the API (the credential test checks only the wallet one)', () => {
+	it("names the credential's Lists Base URL when the list endpoint answers 404", async () => {
+		const wrong = { ...ctx.credentials, data: { ...ctx.credentials.data, listsBaseUrl: `${ctx.sandbox.url}/audience` } };
+		const result = await run(wrong, { resource: 'list', operation: 'get', listId: byId(1) });
+		expect((result.error as NodeApiError).httpCode).toBe('404');
+		expect((result.error as NodeApiError).description).toContain('Check the ID, and the Lists Base URL in the credential.');
+	});
+
+	it("names the credential's Messaging Base URL for a chat-app request", async () => {
+		const wrong = { ...ctx.credentials, data: { ...ctx.credentials.data, baseUrl: `${ctx.sandbox.url}/not-messaging` } };
+		const result = await run(wrong, { resource: 'sender', operation: 'get', senderId: 'abc' });
+		expect((result.error as NodeApiError).httpCode).toBe('404');
+		expect((result.error as NodeApiError).description).toContain('the Messaging Base URL in the credential.');
 	});
 });
 
