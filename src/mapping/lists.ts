@@ -91,3 +91,20 @@ export function subscriberFromItem(json: Record<string, unknown>, columns?: stri
 	}
 	return row;
 }
+
+/** The fields a simplified list keeps (List › Create, Create From CSV and Get with Simplify on). */
+export const SIMPLE_LIST_FIELDS = ['id', 'name', 'key', 'status', 'size', 'totalLines', 'percentProcessed', 'createdAt', 'lastUpdated'] as const;
+
+/**
+ * A list as Simplify outputs it: the fields a workflow goes on with, and the column names in
+ * `columns` (the full column objects, owner and import flags stay in the raw answer). A field the
+ * platform did not send stays absent; other shapes of `columns` are left out rather than guessed.
+ */
+export function simplifyList<T extends Record<string, unknown>>(list: T): T {
+	const simple: Record<string, unknown> = {};
+	for (const field of SIMPLE_LIST_FIELDS) if (list[field] !== undefined) simple[field] = list[field];
+	if (Array.isArray(list.columns)) {
+		simple.columns = list.columns.map((column) => (column && typeof column === 'object' ? (column as Record<string, unknown>).name : column)).filter((name): name is string => typeof name === 'string');
+	}
+	return simple as T;
+}

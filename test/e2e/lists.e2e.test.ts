@@ -108,13 +108,15 @@ describe('workflows run by the n8n CLI', () => {
 		expect(result.error).toBeUndefined();
 		const runData = result.runData!;
 		const [created] = nodeItems(runData, 'Create From CSV');
-		expect(created.json).toMatchObject({ name: 'E2E CSV', size: 2, trackLastActivity: true });
+		// Simplify is on by default: the fields a workflow goes on with, column names only.
+		expect(created.json).toMatchObject({ name: 'E2E CSV', size: 2, totalLines: 2, status: 'OK' });
+		expect(created.json).not.toHaveProperty('trackLastActivity');
 		const upload = ctx.sandbox.requests.find((r) => r.method === 'POST' && r.query.name === 'E2E CSV');
 		expect(upload?.query).toEqual({ name: 'E2E CSV', trackLastActivity: 'true' });
 		expect(upload?.parts?.map((p) => [p.name, p.filename, p.contentType])).toEqual([['csvFile', 'people.csv', 'text/csv']]);
 		// n8n's Convert to File writes a byte-order mark; the file goes out exactly as n8n made it.
 		expect(upload?.parts?.[0].text?.split('\n')[0]).toBe('\uFEFFemail,age');
-		expect((created.json.columns as Array<{ name: string }>).map((c) => c.name)).toEqual(expect.arrayContaining(['email', 'age']));
+		expect(created.json.columns).toEqual(expect.arrayContaining(['email', 'age']));
 		expect(nodeItems(runData, 'Get List')[0].json).toMatchObject({ id: created.json.id, totalLines: 2 });
 		expect(nodeItems(runData, 'Delete List')[0].json).toMatchObject({ listId: String(created.json.id), deleted: true });
 		const [gone] = nodeItems(runData, 'Get Deleted');

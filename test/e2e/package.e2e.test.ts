@@ -109,6 +109,40 @@ describe('the published package', () => {
 		return { files: report.files, findings: report.findings.map((f) => `${f.rule} ${f.file}`).sort() };
 	};
 
+	/** `npm publish --dry-run` in the copy (a registry nothing answers at: nothing may leave the machine). */
+	const publishDryRun = async (extraEnv: NodeJS.ProcessEnv) => {
+		const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false', ...extraEnv };
+		for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
+		return await runProcess('npm', ['publish', '--dry-run', '--json', '--registry', 'http://127.0.0.1:9/', '--fetch-retries=0', '--loglevel=warn'], { cwd: join(work, 'project'), env, timeoutMs: 300_000 });
+	};
+
+	it('refuses a plain `npm publish`, pointing to `npm run release` (n8n-node prerelease)', async () => {
+		const published = await publishDryRun({ RELEASE_MODE: '' });
+		expect(published.code).not.toBe(0);
+		expect(`${published.stdout}${published.stderr}`).toContain('Run `npm run release` to publish the package');
+	}, 300_000);
+
+	it('publishes, on the release path (RELEASE_MODE, set by n8n-node release), the same files as the pack', async () => {
+		const published = await publishDryRun({ RELEASE_MODE: 'true' });
+		expect(published.code).toBe(0);
+		const info = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as { files: Array<{ path: string }> } | Record<string, { files: Array<{ path: string }> }>;
+		const entry = 'files' in info ? info : Object.values(info)[0];
+		expect((entry.files as Array<{ path: string }>).map((f) => f.path).sort()).toEqual(files);
+	}, 300_000);
+
+	it('is released by a GitHub Actions workflow on a version tag that tests first and publishes with provenance', () => {
+		const workflow = readFileSync(join(repoRoot, '.github/workflows/publish.yml'), 'utf8');
+		expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- '\*\.\*\.\*'/);
+		expect(workflow).toMatch(/permissions:\n\s+# .*\n\s+id-token: write/);
+		const steps = ['npm ci --ignore-scripts', 'npm test', 'npm run release'].map((command) => workflow.indexOf(`run: ${command}`) >= 0 ? workflow.indexOf(`run: ${command}`) : workflow.indexOf(`  ${command}\n`));
+		expect(steps.every((at) => at > 0)).toBe(true);
+		expect([...steps].sort((a, b) => a - b)).toEqual(steps);
+		const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+		// In GitHub Actions `n8n-node release` runs lint, build and `npm publish` with NPM_CONFIG_PROVENANCE=true.
+		expect(scripts.release).toBe('n8n-node release');
+		expect(scripts.prepublishOnly).toBe('n8n-node prerelease');
+	});
+
 	it("n8n's scanner on the packed package finds nothing", async () => {
 		const { files: scanned, findings } = await scan(join(work, 'unpacked', 'package'), false);
 		expect(scanned).toBe(files.filter((f) => /\.(js|json)$/.test(f)).length);

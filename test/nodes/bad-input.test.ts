@@ -99,6 +99,8 @@ add('Sender › Get', 'senderId', 'Sender ID', { resource: 'sender', operation: 
 add('Message Template › Get Many', 'senderId', 'Sender ID', { resource: 'messageTemplate', operation: 'getMany', senderId: BAD }, 'snd_1', [OBJECT, LIST, true]);
 add('Message Template › Get Many', 'no scope', 'Sender ID / Business Account ID', { resource: 'messageTemplate', operation: 'getMany', senderId: BAD }, 'snd_1', ['', '  ', null]);
 add('Message Template › Get Many', 'bizAccountId', 'Business Account ID', { resource: 'messageTemplate', operation: 'getMany', bizAccountId: BAD }, 'biz_1', [OBJECT, LIST]);
+add('List › Get', 'simplify', 'Simplify', { resource: 'list', operation: 'get', listId: byId(1), simplify: BAD }, true, ['yes', 1, OBJECT, LIST]);
+add('Message Template › Get Many', 'limit', 'Limit', { resource: 'messageTemplate', operation: 'getMany', senderId: 'snd_1', limit: BAD }, 5, WHOLE_AT_LEAST_1);
 
 // Message
 const send = (extra: INodeParameters): INodeParameters => ({ resource: 'message', operation: 'send', messageType: 'text', from: '+1 555 010 0100', to: '+33 6 12 34 56 78', text: 'Hi', ...extra });

@@ -79,6 +79,17 @@ describe('Message Template > Get Many', () => {
 		expect(output.map((i) => i.json.name)).toEqual(['order_shipped']);
 	});
 
+	it('outputs the first Limit templates, or all of them with Return All, from one request with the scope only', async () => {
+		const sender = activeSender();
+		for (const name of ['a_first', 'b_second', 'c_third']) ctx.sandbox.seedMessageTemplate({ name, category: 'Alert Updates', language: 'en', body: 'x', senderId: sender.id });
+		const limited = outputOf(await run(ctx.credentials, { resource: 'messageTemplate', operation: 'getMany', senderId: sender.id, limit: 2 }));
+		expect(limited.map((i) => i.json.name)).toEqual(['a_first', 'b_second']);
+		const all = outputOf(await run(ctx.credentials, { resource: 'messageTemplate', operation: 'getMany', senderId: sender.id, returnAll: true, limit: 1 }));
+		expect(all.map((i) => i.json.name)).toEqual(['a_first', 'b_second', 'c_third']);
+		// The spec shows no paging for this call: nothing but the scope is asked, once per run.
+		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([{ senderId: sender.id }, { senderId: sender.id }]);
+	});
+
 	it('needs a sender ID or a business account ID', async () => {
 		const result = await run(ctx.credentials, { resource: 'messageTemplate', operation: 'getMany', senderId: ' ', bizAccountId: '' });
 		expect(result.error?.message).toBe('Invalid "Sender ID / Business Account ID" in item 0: give a sender ID or a business account ID (or both)');
@@ -166,7 +177,10 @@ describe('Message > Send, bad input', () => {
 		[send('text', { text: 'x', from: 'ACME' }), 'Invalid "Sender Phone Number" in item 0: "ACME" is not a phone number: it contains letters'],
 		[send('text', { text: ' ' }), 'Invalid "Text" in item 0: the message text is required'],
 		[send('image', { mediaUrl: 'ftp://example.com/photo.png' }), 'Invalid "Media URL" in item 0: "ftp://example.com/photo.png" must start with http:// or https://'],
-		[send('contacts', { contacts: { contact: [{ firstName: 'Ada' }] } }), 'Invalid "Contacts › Formatted Name #1" in item 0: the formatted name is required'],
+		// Formatted Name is a required parameter: n8n itself refuses the node when it is left empty...
+		[send('contacts', { contacts: { contact: [{ firstName: 'Ada' }] } }), "The 'Node Under Test' node has issues:\n- Parameter \"Formatted Name\" is required."],
+		// ...and the node refuses an expression that gives an item an empty one.
+		[send('contacts', { contacts: { contact: [{ firstName: 'Ada', formattedName: '={{ $json.missing ?? "" }}' }] } }), 'Invalid "Contacts › Formatted Name #1" in item 0: the formatted name is required'],
 		[send('contacts', { contacts: { contact: [{ formattedName: 'Ada' }] } }), 'Invalid "Contacts › First or Last Name #1" in item 0: a contact needs a first or last name besides its formatted name'],
 		[send('location', { latitude: 91, longitude: 0 }), 'Invalid "Latitude" in item 0: the latitude must be between -90 and 90'],
 		[send('location', { latitude: 1, longitude: 1, locationAddress: '1 Main St' }), 'Invalid "Location Name" in item 0: an address is only displayed together with a name: add a name, or leave the address out'],

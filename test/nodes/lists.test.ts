@@ -18,6 +18,7 @@ describe('List > Create', () => {
 				],
 			},
 			rows: '[{"email":"ada@example.com"},{"email":"alan@example.com","plan":"pro"}]',
+			simplify: false,
 		});
 		const [item] = outputOf(result);
 		expect(ctx.sandbox.requests).toHaveLength(1);
@@ -41,6 +42,26 @@ describe('List > Create', () => {
 		expect(item.pairedItem).toEqual({ item: 0 });
 		expect(ctx.sandbox.listSubscribers(1)?.map((s) => s.plan)).toEqual(['free', 'pro']);
 		expectNoKey(result);
+	});
+
+	it('simplifies the new list by default: the fields a workflow goes on with, column names only', async () => {
+		const result = await run(ctx.credentials, { resource: 'list', operation: 'create', name: 'Newsletter', columns: { column: [{ name: 'plan', type: 'STRING' }] }, rows: '[{"plan":"pro"}]' });
+		const [item] = outputOf(result);
+		const list = ctx.sandbox.getList(1)!;
+		expect(item.json).toEqual({
+			id: 1,
+			name: 'Newsletter',
+			key: list.key,
+			status: 'OK',
+			size: 1,
+			totalLines: 1,
+			percentProcessed: 100,
+			createdAt: list.createdAt,
+			lastUpdated: list.lastUpdated,
+			columns: ['id', 'email', 'mobile', 'devices', 'devices_type', 'plan'],
+		});
+		expect(Object.keys(item.json).length).toBeLessThanOrEqual(10);
+		expect(item.pairedItem).toEqual({ item: 0 });
 	});
 
 	it('refuses a column without a name, naming the item and the field, and sends nothing', async () => {
@@ -69,7 +90,7 @@ describe('List > Create From CSV', () => {
 		const item = await binaryItem({}, 'data', Buffer.from(csv), 'people.csv', 'text/csv');
 		const result = await run(
 			ctx.credentials,
-			{ resource: 'list', operation: 'createFromCsv', name: 'Imported', binaryPropertyName: 'data', options: { key: 'email', caseSensitive: true, trackLastActivity: false } },
+			{ resource: 'list', operation: 'createFromCsv', name: 'Imported', binaryPropertyName: 'data', simplify: false, options: { key: 'email', caseSensitive: true, trackLastActivity: false } },
 			[item],
 		);
 		const [output] = outputOf(result);
@@ -124,6 +145,18 @@ describe('List > Get and Delete', () => {
 			expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /audience/v3/lists/${list.id}`]);
 			expect(item.json).toMatchObject({ id: list.id, name: 'Seeded', size: 1 });
 		}
+	});
+
+	it('outputs the whole answer with Simplify off, and the simplified list with it on, per item', async () => {
+		const list = ctx.sandbox.seedList({ name: 'Seeded', columns: [{ name: 'plan', type: 'STRING', defaultValue: 'free' }] });
+		const items = [{ json: { simplify: false } }, { json: { simplify: true } }];
+		const [raw, simple] = outputOf(await run(ctx.credentials, { resource: 'list', operation: 'get', listId: byId(list.id), simplify: '={{ $json.simplify }}' }, items));
+		expect(raw.json.columns).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'plan', type: 'STRING', defaultValue: 'free' })]));
+		expect(raw.json).toHaveProperty('userName');
+		expect(simple.json.columns).toEqual(['id', 'email', 'mobile', 'devices', 'devices_type', 'plan']);
+		expect(simple.json).not.toHaveProperty('userName');
+		expect(simple.json).toMatchObject({ id: list.id, name: 'Seeded' });
+		expect([raw.pairedItem, simple.pairedItem]).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	it('fails with a NodeApiError 404 naming an unknown list', async () => {

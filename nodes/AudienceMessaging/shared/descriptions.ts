@@ -95,3 +95,20 @@ export function parallelRequestsOption(defaultValue: number, max: number, what: 
 export function parallelRequestsOf(options: Record<string, unknown>, defaultValue: number, max: number): number {
 	return options.parallelRequests === undefined ? defaultValue : integer(options.parallelRequests, 'parallelRequests', { min: 1, max });
 }
+
+/** n8n's Simplify switch, for outputs of more than 10 fields. */
+export function simplifyField(show: Record<string, string[]>): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return a simplified version of the response instead of the raw data',
+		displayOptions: { show },
+	};
+}
+
+/** The item's Simplify switch (an expression may yield anything). */
+export function readSimplify(context: IExecuteFunctions, itemIndex: number): boolean {
+	return boolean(context.getNodeParameter('simplify', itemIndex, true), 'simplify');
+}

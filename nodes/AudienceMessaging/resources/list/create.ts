@@ -1,9 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { createListBody } from '../../../../src/mapping/lists';
+import { createListBody, simplifyList } from '../../../../src/mapping/lists';
 import { createListRequestSchema } from '../../../../src/schemas/lists';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
+import { readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 
 const show = { resource: ['list'], operation: ['create'] };
@@ -17,32 +18,35 @@ export const createListLabels = {
 	'columns.required': 'Columns › Required',
 	'columns.defaultValue': 'Columns › Default Value',
 	rows: 'Rows (JSON)',
+	simplify: 'Simplify',
 };
 
 /** List > Create: POST /lists with the JSON body built from the parameters and checked by its schema. */
 export async function createList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem(this, {
 		labels: createListLabels,
-		prepare: (itemIndex) =>
-			createListRequestSchema.parse(
+		prepare: (itemIndex) => ({
+			body: createListRequestSchema.parse(
 				createListBody({
 					name: this.getNodeParameter('name', itemIndex, ''),
 					columns: this.getNodeParameter('columns', itemIndex, {}),
 					rows: this.getNodeParameter('rows', itemIndex, '[]'),
 				}),
 			),
-		send: async (body, itemIndex) =>
-			(
-				await apiRequest(this, {
-					base: 'lists',
-					method: 'POST',
-					path: '/lists',
-					body,
-					itemIndex,
-					action: `create the list "${body.name}"`,
-					expect: identifiedObjectResponse,
-				})
-			).data,
+			simplify: readSimplify(this, itemIndex),
+		}),
+		send: async ({ body, simplify }, itemIndex) => {
+			const { data } = await apiRequest(this, {
+				base: 'lists',
+				method: 'POST',
+				path: '/lists',
+				body,
+				itemIndex,
+				action: `create the list "${body.name}"`,
+				expect: identifiedObjectResponse,
+			});
+			return simplify ? simplifyList(data) : data;
+		},
 	});
 }
 
@@ -126,4 +130,5 @@ export const createListFields: INodeProperties[] = [
 		description: 'Subscribers to add when the list is created: a JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com", "firstName": "Ada"}]',
 		displayOptions: { show },
 	},
+	simplifyField(show),
 ];

@@ -2,13 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { assertCsvSize, csvHeader } from '../../../../src/csv';
 import { requiredText, text } from '../../../../src/coerce';
-import { csvImportOptions, csvImportQuery } from '../../../../src/mapping/lists';
+import { csvImportOptions, csvImportQuery, simplifyList } from '../../../../src/mapping/lists';
 import { multipartFileBody } from '../../../../src/multipart';
 import { csvImportQuerySchema } from '../../../../src/schemas/lists';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { binaryFile } from '../../shared/binary';
 import type { BinaryFile } from '../../shared/binary';
+import { readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 
 const show = { resource: ['list'], operation: ['createFromCsv'] };
@@ -23,6 +24,7 @@ const labels = {
 	'options.trackLastActivity': 'Options › Track Last Activity',
 	options: 'Options',
 	binaryPropertyName: 'Input Binary Field',
+	simplify: 'Simplify',
 };
 
 export const createListFromCsvFields: INodeProperties[] = [
@@ -46,6 +48,7 @@ export const createListFromCsvFields: INodeProperties[] = [
 		description: 'The CSV file: its header line names the columns, each column type is inferred from its first value',
 		displayOptions: { show },
 	},
+	simplifyField(show),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -96,6 +99,7 @@ export const createListFromCsvFields: INodeProperties[] = [
 interface PreparedUpload {
 	query: IDataObject;
 	file: BinaryFile;
+	simplify: boolean;
 }
 
 /** List > Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
@@ -107,10 +111,11 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 			const name = text(this.getNodeParameter('name', itemIndex, ''), 'name');
 			const options = csvImportOptions(this.getNodeParameter('options', itemIndex, {}));
 			const query = csvImportQuerySchema.parse(csvImportQuery(name, options));
+			const simplify = readSimplify(this, itemIndex);
 			const file = await validatedCsvFile(this, itemIndex, propertyName);
-			return { query: query as IDataObject, file };
+			return { query: query as IDataObject, file, simplify };
 		},
-		send: async ({ query, file }, itemIndex) => {
+		send: async ({ query, file, simplify }, itemIndex) => {
 			const { body, headers } = multipartFileBody({
 				name: 'csvFile',
 				fileName: file.fileName,
@@ -129,7 +134,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				action: `create the list "${String(query.name)}" from a CSV file`,
 				expect: identifiedObjectResponse,
 			});
-			return response.data;
+			return simplify ? simplifyList(response.data) : response.data;
 		},
 	});
 }

@@ -55,10 +55,12 @@ export function contactFields(displayOptions: INodeProperties['displayOptions'])
 							{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
 							typeOption('e-mail address'),
 						]),
-						{ displayName: 'First Name', name: 'firstName', type: 'string', default: '' },
-						{ displayName: 'Formatted Name', name: 'formattedName', type: 'string', default: '', description: 'Full name as displayed, for example Ada Lovelace' },
+						{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', description: 'A first or a last name is needed' },
+						// Required (n8n marks it and flags an empty one before the run); kept in alphabetical place:
+						// n8n's community-package checks require 5+ values of a fixedCollection in displayName order.
+						{ displayName: 'Formatted Name', name: 'formattedName', type: 'string', default: '', required: true, placeholder: 'e.g. Ada Lovelace', description: 'Full name as displayed' },
 						{ displayName: 'Job Title', name: 'title', type: 'string', default: '' },
-						{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '' },
+						{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', description: 'A first or a last name is needed' },
 						subList('Phones', 'phones', 'Phone', [
 							{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
 							typeOption('phone number'),
