@@ -16,6 +16,8 @@ const steps = [
 	['build', [join(root, 'scripts/build.mjs')]],
 	// n8n's own lint for community nodes (n8n-node lint: eslint.config.mjs, shipped code).
 	['lint', [join(root, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs'), 'lint']],
+	// The tests, the sandbox, benchmarks and scripts: their own config (eslint.tests.config.mjs).
+	['lint tests', [bin('eslint', 'bin/eslint.js'), '-c', 'eslint.tests.config.mjs', 'test', 'scripts', 'jest.config.js', 'eslint.config.mjs', 'eslint.tests.config.mjs']],
 	['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.test.json']],
 	['n8n runtime', [join(root, 'test/n8n-runtime/install.mjs')]],
 	['chromium', [join(root, 'scripts/ensure-chromium.mjs')]],

@@ -24,6 +24,7 @@ const MESSAGES = arg('messages', 1000);
 const LATENCY_MS = arg('latency-ms', 80);
 const RATE = arg('rate', 50);
 // Node's own resolver would take AudienceMessaging.node.json (the codex) for ".node": name the .ts file.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a path import cannot be written as an import statement here
 const { AudienceMessaging } = require(join(__dirname, '../../nodes/AudienceMessaging/AudienceMessaging.node.ts')) as typeof import('../../nodes/AudienceMessaging/AudienceMessaging.node');
 const node = new AudienceMessaging();
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

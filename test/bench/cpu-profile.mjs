@@ -39,7 +39,10 @@ for (const [id, us] of selfUs) {
 		const frame = byId.get(at);
 		if (frame.callFrame.url.includes(MATCH)) {
 			const key = name(frame);
-			if (!seen.has(key)) add(underPackage, key, us), seen.add(key);
+			if (!seen.has(key)) {
+				add(underPackage, key, us);
+				seen.add(key);
+			}
 		}
 	}
 }
