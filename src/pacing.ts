@@ -7,6 +7,18 @@ export interface Clock {
 
 export const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await n8nSleep(ms) };
 
+/** Paced at this share of the sender's rateLimit: network jitter can otherwise put one message too many into a second. */
+export const SENDER_RATE_SHARE = 0.95;
+
+/**
+ * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get): a little under
+ * it. A missing, zero or unreadable rateLimit leaves the run at `fallback`.
+ */
+export function senderPace(rateLimit: unknown, fallback: number | undefined): number | undefined {
+	const rate = typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
+	return Number.isFinite(rate) && rate > 0 ? rate * SENDER_RATE_SHARE : fallback;
+}
+
 /** The slowest pace a run is backed off to: one request per 10 s. */
 const MAX_INTERVAL_MS = 10_000;
 /** The first back-off of an unpaced run spaces requests by this much. */

@@ -74,4 +74,12 @@ describe('Blacklist > Check', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect((result.error as NodeApiError).httpCode).toBe('401');
 	});
+
+	it('a 404 that is not the platform\'s JSON answer (a wrong Messaging Base URL) is an error, never "not blacklisted"', async () => {
+		ctx.sandbox.addFault({ kind: 'status', method: 'GET', path: '/subscribers', status: 404, raw: '<html><body>Not Found</body></html>', contentType: 'text/html' });
+		const result = await run(ctx.credentials, check({ to: '+33612345678' }));
+		expect(result.output).toBeFalsy();
+		expect((result.error as NodeApiError).httpCode).toBe('404');
+		expect((result.error as NodeApiError).description).toContain('the Messaging Base URL in the credential');
+	});
 });

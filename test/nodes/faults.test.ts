@@ -264,4 +264,12 @@ describe('the key stays out of what the node produces', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expectNoKey(result);
 	});
+
+	it('in a platform error that quotes the key itself, without "Bearer"', async () => {
+		ctx.sandbox.addFault({ kind: 'status', path: '/lists/1', status: 403, body: { error: { message: `the key ${API_KEY} may not read list 1` } } });
+		const result = await run(ctx.credentials, { resource: 'list', operation: 'get', listId: byId(1) });
+		expect((result.error as NodeApiError).httpCode).toBe('403');
+		expect(result.error?.message).toBe('the key *** may not read list 1 [HTTP 403]');
+		expectNoKey(result);
+	});
 });

@@ -70,6 +70,20 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 		expect(ctx.sandbox.getSubscriber(list.id, 'm1')?.email).toBe('new@example.com');
 	});
 
+	it('matches an error naming a row by its key to that row, with the Key Column option', async () => {
+		const list = emailList();
+		// A platform naming failed rows by their key (here the e-mail), not by position.
+		const answer = (subscribersError: unknown[], subscriberAdded: number, subscriberUpdated: number) =>
+			ctx.sandbox.addFault({ kind: 'status', method: 'POST', path: `/lists/${list.id}/subscribers/bulk`, status: 200, times: 1, body: { meta: {}, data: { subscriberAdded, subscriberUpdated, subscribersError } } });
+		const items = ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } }));
+		const parameters = { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items', options: { keyColumn: 'email' } };
+		answer([{ id: 'b@example.com', message: 'mobile is not a phone number' }], 2, 0);
+		const output = outputOf(await run(ctx.credentials, parameters, items));
+		expect(output.map((i) => i.json.status)).toEqual(['added', 'failed', 'added']);
+		expect(output[1].json.error).toMatchObject({ message: 'mobile is not a phone number' });
+		expect(output[0].json.unmatchedErrors).toBeUndefined();
+	});
+
 	it('sends only the chosen columns', async () => {
 		const list = emailList();
 		outputOf(

@@ -1,4 +1,4 @@
-import { RateGate } from '../../src/pacing';
+import { RateGate, senderPace } from '../../src/pacing';
 import type { Clock } from '../../src/pacing';
 
 /** A clock whose time moves only when the test says, with sleepers woken in time order. */
@@ -87,5 +87,19 @@ describe('RateGate', () => {
 		const gate = new RateGate(1, new FakeClock());
 		for (let i = 0; i < 10; i++) gate.backOff(0);
 		expect(gate.spacingMs).toBe(10_000);
+	});
+});
+
+describe("senderPace: the run's pace from the sender's rateLimit", () => {
+	it("paces at 95 % of the sender's rate, never at or above it", () => {
+		expect(senderPace(10, 100)).toBeCloseTo(9.5);
+		expect(senderPace(50, undefined)).toBeCloseTo(47.5);
+		expect(senderPace('20', 100)).toBeCloseTo(19);
+		expect(senderPace(1, 100)! < 1).toBe(true);
+	});
+
+	it('keeps the run at Messages per Second when the sender gives no usable rate', () => {
+		for (const missing of [undefined, null, '', 0, -5, 'fast', Number.NaN, true, {}]) expect(senderPace(missing, 8)).toBe(8);
+		expect(senderPace(undefined, undefined)).toBeUndefined();
 	});
 });

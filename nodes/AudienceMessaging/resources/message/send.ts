@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { CALLBACK_CREDENTIAL_TYPE, CALLBACK_SECRET_PATTERN, callbackUrlWithToken } from '../../../../src/callbacks';
 import { boolean, httpUrl, integer, number, oneOf, pathSegment, record, text } from '../../../../src/coerce';
-import { RateGate } from '../../../../src/pacing';
+import { RateGate, senderPace } from '../../../../src/pacing';
 import { InputError } from '../../../../src/errors';
 import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
 import type { MessageParameters } from '../../../../src/mapping/chatapp';
@@ -21,8 +21,6 @@ const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 const DEFAULT_MESSAGES_PER_SECOND = 10;
 const DEFAULT_PARALLEL_REQUESTS = 5;
-/** Paced at this share of the sender's rateLimit: network jitter can otherwise put one message too many into a second. */
-const SENDER_RATE_SHARE = 0.95;
 const MAX_PARALLEL_REQUESTS = 50;
 
 const labels = {
@@ -359,8 +357,7 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGat
 		action: `read the rate limit of sender ${pace.senderId}`,
 		expect: identifiedObjectResponse,
 	});
-	const rateLimit = Number(data.rateLimit);
-	return new RateGate(Number.isFinite(rateLimit) && rateLimit > 0 ? rateLimit * SENDER_RATE_SHARE : pace.messagesPerSecond);
+	return new RateGate(senderPace(data.rateLimit, pace.messagesPerSecond));
 }
 
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */

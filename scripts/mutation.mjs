@@ -1,0 +1,109 @@
+// `npm run test:mutation`: the project's own mutation run. Each mutant is one small, realistic
+// change of the shipped code (src/, nodes/) of the kind a hurried edit makes: a check dropped, a
+// limit raised, an encoding left out, a pause skipped. For each, the fast jest projects (unit,
+// nodes) run against a mutated copy of the repository; the mutant is killed when a test fails.
+// Prints each outcome, the score and the survivors. Nothing in the working tree is changed.
+//
+//   npm run test:mutation [-- --only 3,7] [-- --list]
+import { spawnSync, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** [file, the exact text, its replacement, what the mutant does]. Each text must occur once. */
+export const MUTANTS = [
+	['src/transport.ts', 'return asked + jitter(asked);', 'return asked * 0;', 'a 429 is resent at once, without waiting for Retry-After'],
+	['src/transport.ts', 'if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);', 'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, target, request.itemIndex);', 'a redirect answer is taken as an answer instead of an error'],
+	['src/transport.ts', 'const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);', 'const idempotent = !isStreamedBody(request.body);', 'a POST is resent after a 5xx (a duplicate message or subscriber)'],
+	['src/transport.ts', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });', "the API key is no longer taken out of an error that echoes it"],
+	['src/pagination.ts', 'if (signature === previous) {', 'if (signature === previous && false) {', 'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap'],
+	['src/batching.ts', 'start < items.length;', 'start <= items.length;', 'chunk() adds an empty last batch when the item count is a multiple of the batch size'],
+	['src/pacing.ts', 'this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
+	['src/callbacks.ts', 'return timingSafeEqual(digest(given ?? \'\'), digest(expected));', 'return timingSafeEqual(digest(given ?? \'\'), digest(given ?? \'\'));', 'the trigger accepts any callback token'],
+	['src/schemas/chatapp.ts', "z.string().max(4096, 'a text message has at most 4096 characters')", "z.string().max(40960, 'a text message has at most 4096 characters')", 'the text length limit raised tenfold'],
+	['nodes/AudienceMessaging/resources/blacklist/index.ts', 'acceptStatus: isJsonNotFound,', 'acceptStatus: (status) => status === 404,', 'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"'],
+	['nodes/AudienceMessaging/resources/subscriber/delete.ts', '/subscribers/${encodeURIComponent(subscriberId)}', '/subscribers/${subscriberId}', 'the subscriber ID is not URL-encoded'],
+	['nodes/AudienceMessaging/resources/walletPass/create.ts', '/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch', '/v2/wallet/templates/${serial}/passes/batch', 'the template serial is not URL-encoded'],
+	['nodes/AudienceMessaging/resources/sender/index.ts', 'path: `/chatapp/senders/${encodeURIComponent(senderId)}`,', 'path: `/chatapp/senders/${senderId}`,', 'the sender ID is not URL-encoded'],
+	['nodes/AudienceMessaging/resources/subscriber/addMany.ts', "const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';", "const keyColumn = (validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')), 'id');", 'the Key Column option is ignored'],
+	['nodes/AudienceMessaging/resources/list/get.ts', 'return simplify ? simplifyList(data) : data;', 'return simplify && false ? simplifyList(data) : data;', 'Simplify is ignored on List › Get'],
+	['nodes/AudienceMessaging/resources/messageTemplate/index.ts', 'return limit < data.items.length ? data.items.slice(0, limit) : data.items;', 'return data.items;', 'Message Template › Get Many ignores Limit'],
+	['src/csv.ts', 'export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES): void {', 'export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES * 10): void {', 'a CSV over 200 MB is uploaded'],
+	['nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts', '.filter((event) => !wanted || wanted.has(String(event.status)));', '.filter((event) => !wanted || wanted.has(String(event.status)) || true);', 'the trigger starts the workflow for statuses it should drop'],
+	['nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts', 'const items = redacted(events, [given])', 'const items = redacted(events, [])', "the callback token stays in the trigger's items (the platform echoes the callback URL)"],
+	['nodes/AudienceMessaging/shared/execute.ts', 'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));', 'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: 0 } }));', 'every output item is paired to input item 0'],
+	['nodes/AudienceMessaging/shared/execute.ts', 'if (continueOnFail) results[itemIndex] = [errorItem(error as Error, itemIndex)];', 'if (continueOnFail) results[itemIndex] = [];', 'with Continue On Fail, an item whose request failed yields no output item'],
+	['src/pacing.ts', 'export const SENDER_RATE_SHARE = 0.95;', 'export const SENDER_RATE_SHARE = 1.5;', "Send paces above the sender's rate limit"],
+	['src/pagination.ts', 'if (page > maxPages) {', 'if (page > maxPages * 1000) {', 'Return All has no page cap: an endless paging platform runs the node forever'],
+	['nodes/AudienceMessaging/resources/walletPass/create.ts', 'export const MAX_PASS_BATCH_SIZE = 10_000;', 'export const MAX_PASS_BATCH_SIZE = 100_000;', 'a wallet pass batch above what the node allows is accepted'],
+];
+
+const args = process.argv.slice(2);
+const onlyArg = args.find((arg) => arg.startsWith('--only'));
+const only = onlyArg ? new Set((onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',').map(Number)) : undefined;
+if (args.includes('--list')) {
+	MUTANTS.forEach(([file, , , what], i) => console.log(`${i + 1}. ${file}: ${what}`));
+	process.exit(0);
+}
+
+// A copy of the tracked files (the working tree stays as it is), sharing node_modules.
+const work = mkdtempSync(join(tmpdir(), 'am-mutation-'));
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+for (const file of tracked.filter((f) => !f.startsWith('docs/') && !f.startsWith('demo/'))) cpSync(join(root, file), join(work, file), { recursive: true });
+symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
+const cleanup = () => rmSync(work, { recursive: true, force: true });
+process.on('SIGINT', () => {
+	cleanup();
+	process.exit(130);
+});
+
+const jest = join(root, 'node_modules/jest/bin/jest.js');
+const runTests = () => spawnSync(process.execPath, [jest, '--ci', '--silent', '--bail', '--selectProjects', 'unit', 'nodes'], { cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+
+const baseline = runTests();
+if (baseline.status !== 0) {
+	console.error(`mutation: the unmutated tests fail; fix them first.\n${baseline.stdout}\n${baseline.stderr}`);
+	cleanup();
+	process.exit(1);
+}
+
+const survivors = [];
+const invalid = [];
+let killed = 0;
+let ran = 0;
+MUTANTS.forEach(([file, from, to, what], index) => {
+	const number = index + 1;
+	if (only && !only.has(number)) return;
+	const path = join(work, file);
+	const original = readFileSync(path, 'utf8');
+	if (original.split(from).length !== 2) throw new Error(`mutant ${number}: the text to change must occur exactly once in ${file}: ${from}`);
+	writeFileSync(path, original.replace(from, () => to));
+	const started = Date.now();
+	const result = runTests();
+	writeFileSync(path, original);
+	const seconds = ((Date.now() - started) / 1000).toFixed(0);
+	if (result.status !== 0 && /Test suite failed to run/.test(`${result.stderr}${result.stdout}`)) {
+		// A mutant that does not compile says nothing about the tests: the list must be fixed.
+		invalid.push(`${number}. ${what} (${file})`);
+		console.log(`INVALID  ${number}. ${what} (${file}): the mutated code does not compile or load`);
+	} else if (result.status !== 0) {
+		killed++;
+		ran++;
+		const failed = /● (.+)/.exec(`${result.stderr}\n${result.stdout}`)?.[1]?.trim() ?? 'a test failed';
+		console.log(`killed   ${number}. ${what} (${file}; ${seconds} s) by: ${failed}`);
+	} else {
+		ran++;
+		survivors.push(`${number}. ${what} (${file})`);
+		console.log(`SURVIVED ${number}. ${what} (${file}; ${seconds} s)`);
+	}
+});
+cleanup();
+console.log(`\nMUTATION SCORE: ${killed}/${ran} killed (${ran ? Math.round((killed / ran) * 100) : 0} %)`);
+if (survivors.length) console.log(`Survivors:\n${survivors.map((s) => `  ${s}`).join('\n')}`);
+if (invalid.length) {
+	console.log(`Invalid mutants (not counted; fix the list):\n${invalid.map((s) => `  ${s}`).join('\n')}`);
+	process.exitCode = 1;
+}
