@@ -12,7 +12,10 @@ module.exports = {
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
 		{ ...base, displayName: 'sandbox', roots: ['<rootDir>/test/sandbox'] },
-		{ ...base, displayName: 'nodes', roots: ['<rootDir>/test/nodes'] },
-		{ ...base, displayName: 'e2e', roots: ['<rootDir>/test/e2e'] },
+		// Product tests: what they assert is the package's behaviour (the mutation run uses unit and nodes).
+		{ ...base, displayName: 'nodes', roots: ['<rootDir>/test/nodes'], testPathIgnorePatterns: ['/node_modules/', '/test/nodes/runner\\.test\\.ts$'] },
+		{ ...base, displayName: 'e2e', roots: ['<rootDir>/test/e2e'], testPathIgnorePatterns: ['/node_modules/', '/test/e2e/harness\\.test\\.ts$'] },
+		// The test harnesses' own tests (n8n-core runner, real-n8n harness), not counted as product tests.
+		{ ...base, displayName: 'harness', roots: ['<rootDir>/test/nodes', '<rootDir>/test/e2e'], testMatch: ['**/test/nodes/runner.test.ts', '**/test/e2e/harness.test.ts'] },
 	],
 };
