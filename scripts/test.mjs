@@ -21,6 +21,8 @@ const steps = [
 	['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.test.json']],
 	['n8n runtime', [join(root, 'test/n8n-runtime/install.mjs')]],
 	['chromium', [join(root, 'scripts/ensure-chromium.mjs')]],
+	// Debian's redis-server and postgresql for the queue-mode end-to-end test (apt, when missing).
+	['queue services', [join(root, 'scripts/ensure-queue-services.mjs')]],
 	['jest', [bin('jest', 'bin/jest.js'), '--ci', ...jestArgs]],
 ];
 

@@ -149,6 +149,97 @@ export function freePort(): Promise<number> {
 	});
 }
 
+/**
+ * The safety net of spawnService: a small watchdog process, in a process group of its own, told
+ * through its stdin which process groups are live. When the test process ends in any way (a
+ * failed test, Ctrl-C, a CI time-out, SIGKILL), its end of the pipe closes and the watchdog kills
+ * those groups. (Inside jest, `process.on('exit' | 'SIGINT')` listeners land on the test
+ * environment's copy of `process` and never run, hence a process.)
+ */
+const WATCHDOG = `
+	const groups = new Set();
+	let rest = '';
+	process.stdin.on('data', (d) => {
+		const lines = (rest + d).split('\\n');
+		rest = lines.pop();
+		for (const line of lines) (line[0] === '+' ? groups.add(line.slice(1)) : groups.delete(line.slice(1)));
+	});
+	process.stdin.on('end', () => {
+		for (const pid of groups) { try { process.kill(-Number(pid), 'SIGKILL'); } catch {} }
+		process.exit(0);
+	});`;
+let watchdog: ChildProcess | undefined;
+function watch(pid: number | undefined, live: boolean): void {
+	if (pid === undefined) return;
+	if (!watchdog) {
+		watchdog = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+		watchdog.unref();
+		(watchdog.stdin as unknown as { unref?: () => void }).unref?.();
+		watchdog.stdin!.on('error', () => undefined);
+	}
+	watchdog.stdin!.write(`${live ? '+' : '-'}${pid}\n`);
+}
+
+export interface Service {
+	process: ChildProcess;
+	stdout(): string;
+	stderr(): string;
+	/** Set once the process has exited. */
+	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	/** Resolves when the process has exited. */
+	whenExited: Promise<void>;
+	/** One SIGTERM to the process group, SIGKILL after `graceMs` (default 20 s), then SIGKILL to what is left of the group. */
+	stop(): Promise<void>;
+}
+
+/**
+ * A long-running process (n8n, Redis, PostgreSQL) in its own process group, its output kept;
+ * stopped at the latest when the test process exits, even when a test failed.
+ */
+export function spawnService(
+	cmd: string,
+	args: string[],
+	opts: { cwd?: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number; graceMs?: number; onOutput?: (chunk: Buffer) => void },
+): Service {
+	const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	watch(child.pid, true);
+	let stdout = '';
+	let stderr = '';
+	child.stdout!.on('data', (d: Buffer) => {
+		stdout += d;
+		opts.onOutput?.(d);
+	});
+	child.stderr!.on('data', (d: Buffer) => {
+		stderr += d;
+		opts.onOutput?.(d);
+	});
+	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+	const whenExited = new Promise<void>((r) => {
+		child.on('error', (e) => {
+			stderr += `\ncannot run ${cmd}: ${e.message}`;
+			exited ??= { code: null, signal: null };
+			r();
+		});
+		child.on('exit', (code, signal) => {
+			exited = { code, signal };
+			r();
+		});
+	});
+	let stopping: Promise<void> | undefined;
+	const stop = () =>
+		(stopping ??= (async () => {
+			if (!exited) {
+				killGroup(child, 'SIGTERM');
+				const t = setTimeout(() => killGroup(child, 'SIGKILL'), opts.graceMs ?? 20_000);
+				await whenExited;
+				clearTimeout(t);
+			}
+			killGroup(child, 'SIGKILL'); // leftovers of the group (n8n's task runner), if any
+			watch(child.pid, false);
+		})());
+	return { process: child, stdout: () => stdout, stderr: () => stderr, exited: () => exited, whenExited, stop };
+}
+
 // ------------------------------------------------------------------ n8n log output
 
 export interface N8nLogRecord {
@@ -215,6 +306,11 @@ export interface N8nUserFolder {
 	nodesDir: string;
 	/** N8N_ENCRYPTION_KEY used by every n8n process on this folder. */
 	encryptionKey: string;
+	/**
+	 * More environment for every n8n process on this folder (imports, publish, start, worker,
+	 * webhook), e.g. queue mode's database and Redis settings (test/e2e/queue-harness.ts).
+	 */
+	env?: Record<string, string>;
 	/** Removes the folder (kept when KEEP_N8N_FOLDERS=1, for debugging). */
 	cleanup(): Promise<void>;
 }
@@ -289,7 +385,7 @@ export function n8nEnv(
 		N8N_UNVERIFIED_PACKAGES_ENABLED: 'true', // explicit: its default is announced to become false
 		N8N_DISABLED_MODULES: 'mcp-registry', // only fetches api.n8n.io at start-up: an error offline
 	});
-	Object.assign(env, extra.env ?? {});
+	Object.assign(env, folder.env ?? {}, extra.env ?? {});
 	return env;
 }
 
@@ -702,6 +798,13 @@ export interface RunningN8n {
 }
 
 export interface StartN8nOptions {
+	/**
+	 * `start` (default: the main process, editor and API), or queue mode's `worker` (its health
+	 * server on `port`: QUEUE_HEALTH_CHECK_PORT) or `webhook` (production webhooks on `port`).
+	 */
+	command?: 'start' | 'worker' | 'webhook';
+	/** More arguments after the command, e.g. `--concurrency=5` for a worker. */
+	args?: string[];
 	/** Default: a free port. */
 	port?: number;
 	/** Time allowed for readiness (and for the webhooks below). Default 120 s. */
@@ -722,11 +825,12 @@ export interface StartN8nOptions {
 }
 
 /**
- * `n8n start` on the folder; resolves when GET /healthz/readiness answers 200 (about 7 s)
- * and every webhook in `opts.webhooks` is registered.
+ * `n8n start` (or `worker`, `webhook`: opts.command) on the folder; resolves when GET
+ * /healthz/readiness answers 200 (about 7 s) and every webhook in `opts.webhooks` is registered.
  */
 export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}): Promise<RunningN8n> {
 	const rt = getRuntime();
+	const command = opts.command ?? 'start';
 	const port = opts.port ?? (await freePort());
 	const url = `http://127.0.0.1:${port}`;
 	const env = n8nEnv(folder, {
@@ -739,52 +843,26 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 			N8N_PROTOCOL: 'http',
 			N8N_EDITOR_BASE_URL: `${url}/`,
 			N8N_WEBHOOK_URL: `${url}/`,
+			// A worker answers health checks only when asked to, on its own port.
+			...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
 			...opts.env,
 		},
 	});
-	const child = spawn(rt.node, [rt.n8nBin, 'start'], {
-		cwd: folder.root,
-		env,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-	});
-	let stdout = '';
-	let stderr = '';
-	child.stdout!.on('data', (d: Buffer) => {
-		stdout += d;
-		opts.onOutput?.(d);
-	});
-	child.stderr!.on('data', (d: Buffer) => {
-		stderr += d;
-		opts.onOutput?.(d);
-	});
-	let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-	const exitPromise = new Promise<void>((r) =>
-		child.on('exit', (code, signal) => {
-			exited = { code, signal };
-			r();
-		}),
-	);
-	const logs = () => readableLog(stdout, stderr);
-	// One SIGTERM only: n8n handles the first one (graceful shutdown, which removes its crash
+	const service = spawnService(rt.node, [rt.n8nBin, command, ...(opts.args ?? [])], { cwd: folder.root, env, onOutput: opts.onOutput });
+	const child = service.process;
+	const logs = () => readableLog(service.stdout(), service.stderr());
+	// One SIGTERM only (spawnService): n8n handles the first one (graceful shutdown, which removes its crash
 	// journal); a second one would kill it at once, and its next start would wait 10 s for "Last session crashed".
-	let stopping: Promise<void> | undefined;
-	const stop = () =>
-		(stopping ??= (async () => {
-			if (exited) return;
-			killGroup(child, 'SIGTERM');
-			const t = setTimeout(() => killGroup(child, 'SIGKILL'), 20_000);
-			await exitPromise;
-			clearTimeout(t);
-			killGroup(child, 'SIGKILL'); // leftovers of the group (task runner), if any
-		})());
+	const stop = service.stop;
+	const exitedEarly = () => service.exited();
 	if (opts.signal?.aborted) await stop();
 	opts.signal?.addEventListener('abort', () => void stop(), { once: true });
 
 	const deadline = Date.now() + (opts.timeoutMs ?? 120_000);
 	for (;;) {
+		const exited = exitedEarly();
 		if (exited) {
-			throw new Error(`n8n start exited early (${exited.code ?? exited.signal}). Last output:\n${tailText(logs(), 40)}`);
+			throw new Error(`n8n ${command} exited early (${exited.code ?? exited.signal}). Last output:\n${tailText(logs(), 40)}`);
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
@@ -794,7 +872,7 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 		}
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`n8n start not ready on ${url} within ${opts.timeoutMs ?? 120_000} ms. Last output:\n${tailText(logs(), 40)}`);
+			throw new Error(`n8n ${command} not ready on ${url} within ${opts.timeoutMs ?? 120_000} ms. Last output:\n${tailText(logs(), 40)}`);
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
@@ -862,28 +940,51 @@ export interface RecordedExecution {
 }
 
 /**
- * The executions n8n recorded in the folder's SQLite database, oldest first, read with the
- * runtime's own sqlite3 and flatted (n8n stores run data flatted). Works while n8n runs.
+ * The executions n8n recorded, oldest first: in the folder's SQLite database, or in PostgreSQL
+ * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with the runtime's own
+ * sqlite3 or pg and flatted (n8n stores run data flatted). Works while n8n runs.
  */
 export async function listExecutions(folder: N8nUserFolder, workflowId?: string): Promise<RecordedExecution[]> {
 	const rt = getRuntime();
+	const modules = join(rt.runtimeDir, 'node_modules');
+	const env = folder.env ?? {};
+	const postgres = env.DB_TYPE === 'postgresdb';
+	const query =
+		'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", d.data, d."workflowData" FROM execution_entity e ' +
+		'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id';
+	const read = postgres
+		? `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
+			const client = new Client(JSON.parse(process.argv[1]));
+			const rows = await client.connect().then(() => client.query(${JSON.stringify(query)})).then((r) => r.rows).finally(() => client.end());`
+		: `const sqlite3 = require(${JSON.stringify(join(modules, 'sqlite3'))});
+			const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
+			const rows = await new Promise((resolve, reject) => db.all(${JSON.stringify(query)}, (error, r) => (error ? reject(error) : resolve(r))));`;
 	const script = `
-		const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/sqlite3'))});
-		const { parse } = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules/flatted'))});
-		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
-		db.all('SELECT e.id, e.workflowId, e.status, e.mode, e.startedAt, d.data, d.workflowData FROM execution_entity e LEFT JOIN execution_data d ON d.executionId = e.id ORDER BY e.id', (error, rows) => {
-			if (error) { console.error(error.message); process.exit(1); }
+		const { parse } = require(${JSON.stringify(join(modules, 'flatted'))});
+		(async () => {
+			${read}
+			const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
 			const out = rows.map((row) => {
 				const nodeItems = {};
 				try {
 					const runData = parse(row.data).resultData.runData;
 					for (const [node, runs] of Object.entries(runData)) nodeItems[node] = ((runs[0] && runs[0].data && runs[0].data.main && runs[0].data.main[0]) || []).map((item) => item.json);
 				} catch {}
-				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt: String(row.startedAt), nodeItems, stored: String(row.data) + String(row.workflowData) };
+				const startedAt = row.startedAt instanceof Date ? row.startedAt.toISOString() : String(row.startedAt);
+				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt, nodeItems, stored: text(row.data) + text(row.workflowData) };
 			});
 			process.stdout.write(JSON.stringify(out));
-		});`;
-	const result = await runProcess(rt.node, ['-e', script, join(folder.n8nDir, 'database.sqlite')], { cwd: folder.root, env: process.env, timeoutMs: 30_000 });
+		})().catch((error) => { console.error(error.message); process.exit(1); });`;
+	const target = postgres
+		? JSON.stringify({
+				host: env.DB_POSTGRESDB_HOST,
+				port: Number(env.DB_POSTGRESDB_PORT),
+				database: env.DB_POSTGRESDB_DATABASE,
+				user: env.DB_POSTGRESDB_USER,
+				password: env.DB_POSTGRESDB_PASSWORD,
+			})
+		: join(folder.n8nDir, 'database.sqlite');
+	const result = await runProcess(rt.node, ['-e', script, target], { cwd: folder.root, env: process.env, timeoutMs: 30_000 });
 	if (result.code !== 0) throw new Error(`reading executions failed: ${result.stderr}`);
 	const executions = JSON.parse(result.stdout) as RecordedExecution[];
 	return workflowId ? executions.filter((execution) => execution.workflowId === workflowId) : executions;

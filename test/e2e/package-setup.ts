@@ -18,14 +18,24 @@ export interface PackageInN8n {
 	installed: InstalledPackage;
 }
 
-/** Registers beforeAll/afterAll that install the package into a fresh n8n and import the workflows. */
-export function usePackageInN8n(prefix: string, workflows: () => object[]): PackageInN8n {
+/**
+ * Registers beforeAll/afterAll that install the package into a fresh n8n and import the workflows.
+ * `beforeImport` runs on the new folder before anything is imported (e.g. to point it at queue mode's
+ * database); what it returns is called first at the end (e.g. to stop n8n before its folder goes).
+ */
+export function usePackageInN8n(
+	prefix: string,
+	workflows: () => object[],
+	options: { beforeImport?: (folder: N8nUserFolder) => Promise<(() => Promise<void>) | void> } = {},
+): PackageInN8n {
 	const context = {} as PackageInN8n;
+	let release: (() => Promise<void>) | void;
 	beforeAll(async () => {
 		await ensureRuntime();
 		context.sandbox = await startSandbox({ apiKey: API_KEY });
 		context.folder = await createUserFolder(prefix);
 		context.installed = await installCommunityPackage(context.folder, await packPackage());
+		release = await options.beforeImport?.(context.folder);
 		const { sandbox } = context;
 		await importCredentials(context.folder, [
 			{
@@ -37,6 +47,7 @@ export function usePackageInN8n(prefix: string, workflows: () => object[]): Pack
 		await importWorkflows(context.folder, workflows());
 	});
 	afterAll(async () => {
+		await release?.();
 		await context.sandbox?.close();
 		await context.folder?.cleanup();
 	});
