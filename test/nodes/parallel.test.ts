@@ -53,3 +53,24 @@ it('Wallet Pass › Create sends several batches at once and matches every pass 
 	expect(sandbox.requests).toHaveLength(3);
 	expect(overlapped()).toBe(true);
 });
+
+/** Most requests the sandbox held at once (received, not yet answered). */
+const mostInFlight = () =>
+	Math.max(...sandbox.requests.map((request) => sandbox.requests.filter((other) => other.receivedAt <= request.receivedAt && request.receivedAt < (other.answeredAt ?? Infinity)).length));
+
+it('Message › Send keeps up to 10 messages in flight by default (enough for 50/s at 80 ms), never more', async () => {
+	const sender = sandbox.seedSender({ providerId: 'p', name: 'ACME', address: '+15550100100', accountTier: 1 }, { active: true });
+	const items = recipients(25);
+	for (const item of items) sandbox.simulateInbound(String(item.json.to), sender.address);
+	// A platform 1 s away: the first ten are all in flight long before the first answer, even on a busy machine.
+	sandbox.setLatency(1000);
+	const result = await run(
+		credentialsFor(sandbox, API_KEY),
+		{ resource: 'message', operation: 'send', messageType: 'text', from: '+1 555 010 0100', to: '={{ $json.to }}', text: 'Hi', options: { messagesPerSecond: 0 } },
+		items,
+	).finally(() => sandbox.setLatency(LATENCY_MS));
+	const output = outputOf(result);
+	expect(output.map((item) => [item.json.to, item.pairedItem])).toEqual(items.map((item, index) => [item.json.to, { item: index }]));
+	expect(sandbox.messages()).toHaveLength(25);
+	expect(mostInFlight()).toBe(10);
+});

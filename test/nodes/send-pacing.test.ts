@@ -62,6 +62,25 @@ it('slows the whole run down on 429s and sends every message exactly once', asyn
 	expect(accepted.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`).sort());
 }, 120_000);
 
+it('waits out a Retry-After of 3 s as one run: nothing new starts during the wait, the refused message is resent once after it', async () => {
+	const { items } = sender(8);
+	ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '3', times: 1 });
+	const output = outputOf(await run(ctx.credentials, parameters({ messagesPerSecond: 0, parallelRequests: 3 }), items));
+	expectEachOnceInOrder(output, 8);
+	const all = sends();
+	const refused = all.filter((request) => request.status === 429);
+	expect(refused).toHaveLength(1); // one refusal, one resend: no more 429s than needed
+	const [{ receivedAt: refusedAt, body }] = refused;
+	const resends = all.filter((request) => request !== refused[0] && (request.body as { externalId: string }).externalId === (body as { externalId: string }).externalId);
+	expect(resends.map((request) => request.status)).toEqual([200]);
+	expect(resends[0].receivedAt - refusedAt).toBeGreaterThanOrEqual(3000);
+	// Requests already on their way when the 429 came back arrive right after it; after that,
+	// the whole run waits: nothing arrives until Retry-After has passed.
+	const later = all.filter((request) => request.receivedAt > refusedAt + 1000);
+	expect(later.length).toBeGreaterThanOrEqual(3);
+	expect(later.every((request) => request.receivedAt - refusedAt >= 3000)).toBe(true);
+}, 120_000);
+
 it('without Continue On Fail stops starting messages after a refusal, and reports the first failed item', async () => {
 	const { items } = sender(6);
 	ctx.sandbox.addFault({ kind: 'status', method: 'POST', path: '/chatapp/messages', status: 400, times: 1, body: { error: { message: 'nope' } } });

@@ -25,7 +25,9 @@ describe('request recording', () => {
 			bodySize: JSON.stringify(json).length,
 			status: 200,
 			receivedAt: expect.any(Number),
+			answeredAt: expect.any(Number),
 		});
+		expect(recorded.answeredAt!).toBeGreaterThanOrEqual(recorded.receivedAt);
 	});
 
 	it('records repeated query parameters as arrays', async () => {

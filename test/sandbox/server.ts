@@ -112,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (fault) {
 			if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
 			record.status = fault.kind === 'hang' || fault.kind === 'reset' ? 0 : fault.kind === 'rateLimit' ? 429 : fault.kind === 'redirect' ? (fault.status ?? 302) : fault.kind === 'status' ? (fault.status ?? 500) : 200;
+			if (record.status) record.answeredAt = Date.now();
 			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
 			return;
 		}
@@ -132,6 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		if (body.state === 'unread') await body.drain();
 		record.status = reply.status;
+		record.answeredAt = Date.now();
 		const aborted = body.state === 'aborted';
 		const headers = { ...reply.headers, ...(aborted && { connection: 'close' }) };
 		if (reply.file) sendFile(res, reply.status, reply.file, headers);

@@ -68,6 +68,8 @@ export interface RecordedRequest {
 	status: number;
 	/** When the request arrived (Date.now(), real clock). */
 	receivedAt: number;
+	/** When the sandbox sent its answer (Date.now()); unset while in flight or when it never answers. */
+	answeredAt?: number;
 }
 
 export interface Sandbox {

@@ -20,7 +20,7 @@ const forTypes = (...types: string[]) => ({ show: { ...show, messageType: types 
 const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 const DEFAULT_MESSAGES_PER_SECOND = 10;
-const DEFAULT_PARALLEL_REQUESTS = 5;
+const DEFAULT_PARALLEL_REQUESTS = 10;
 const MAX_PARALLEL_REQUESTS = 50;
 
 const labels = {
