@@ -3,7 +3,8 @@
  * throwaway community package generated here (this project's own package is
  * exercised by the other e2e tests once it is built).
  */
-import { existsSync } from 'fs';
+import { spawn } from 'child_process';
+import { existsSync, readFileSync } from 'fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'fs/promises';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -313,5 +314,41 @@ describe('n8n harness (community package installed like a user does)', () => {
 		expect(body.input.body).toEqual({ hello: 'world' });
 		await n8n.stop();
 		n8n = undefined;
+	});
+});
+
+describe('the watchdog of spawnService and temp folders', () => {
+	it('kills the started services and removes the temp folders when the test process is killed', async () => {
+		const dir = await mkdtemp(join(tmpdir(), 'harness-watchdog-'));
+		const script = `
+			import { spawnService, watchTempFolder } from ${JSON.stringify(join(__dirname, 'n8n-harness.ts'))};
+			const service = spawnService('sleep', ['600'], { env: process.env });
+			watchTempFolder(${JSON.stringify(dir)});
+			console.log('pid ' + service.process.pid);
+			setInterval(() => undefined, 1000);`;
+		const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+		const pid = await new Promise<number>((resolve, reject) => {
+			let out = '';
+			owner.stdout!.on('data', (d: Buffer) => {
+				out += d;
+				const match = /pid (\d+)/.exec(out);
+				if (match) resolve(Number(match[1]));
+			});
+			owner.on('exit', (code) => reject(new Error(`the owner exited (${code}) before starting its service: ${out}`)));
+		});
+		// A zombie (killed, not yet reaped by an init that may never reap it) counts as dead.
+		const alive = (p: number) => {
+			try {
+				return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${p}/stat`, 'utf8'));
+			} catch {
+				return false;
+			}
+		};
+		expect(alive(pid)).toBe(true);
+		owner.kill('SIGKILL'); // no 'exit' handler, no cleanup code runs in the owner
+		const deadline = Date.now() + 60_000;
+		while ((alive(pid) || existsSync(dir)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(alive(pid)).toBe(false);
+		expect(existsSync(dir)).toBe(false);
 	});
 });

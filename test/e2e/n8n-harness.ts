@@ -150,34 +150,48 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * The safety net of spawnService: a small watchdog process, in a process group of its own, told
- * through its stdin which process groups are live. When the test process ends in any way (a
- * failed test, Ctrl-C, a CI time-out, SIGKILL), its end of the pipe closes and the watchdog kills
- * those groups. (Inside jest, `process.on('exit' | 'SIGINT')` listeners land on the test
- * environment's copy of `process` and never run, hence a process.)
+ * The safety net of spawnService and of temp folders: a small watchdog process, in a process
+ * group of its own, told through its stdin which process groups are live and which temp folders
+ * exist. When the test process ends in any way (a failed test, Ctrl-C, a CI time-out, SIGKILL),
+ * its end of the pipe closes and the watchdog kills those groups, then removes those folders.
+ * (Inside jest, `process.on('exit' | 'SIGINT')` listeners land on the test environment's copy
+ * of `process` and never run, hence a process.)
  */
 const WATCHDOG = `
 	const groups = new Set();
+	const folders = new Set();
 	let rest = '';
 	process.stdin.on('data', (d) => {
 		const lines = (rest + d).split('\\n');
 		rest = lines.pop();
-		for (const line of lines) (line[0] === '+' ? groups.add(line.slice(1)) : groups.delete(line.slice(1)));
+		for (const line of lines) {
+			const [kind, sign, value] = [line[0], line[1], line.slice(2)];
+			const set = kind === 'g' ? groups : folders;
+			if (sign === '+') set.add(value); else set.delete(value);
+		}
 	});
 	process.stdin.on('end', () => {
 		for (const pid of groups) { try { process.kill(-Number(pid), 'SIGKILL'); } catch {} }
-		process.exit(0);
+		setTimeout(() => {
+			for (const folder of folders) { try { require('fs').rmSync(folder, { recursive: true, force: true, maxRetries: 3 }); } catch {} }
+			process.exit(0);
+		}, 500);
 	});`;
 let watchdog: ChildProcess | undefined;
-function watch(pid: number | undefined, live: boolean): void {
-	if (pid === undefined) return;
+function watch(kind: 'group' | 'folder', value: number | string | undefined, live: boolean): void {
+	if (value === undefined) return;
 	if (!watchdog) {
 		watchdog = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
 		watchdog.unref();
 		(watchdog.stdin as unknown as { unref?: () => void }).unref?.();
 		watchdog.stdin!.on('error', () => undefined);
 	}
-	watchdog.stdin!.write(`${live ? '+' : '-'}${pid}\n`);
+	watchdog.stdin!.write(`${kind === 'group' ? 'g' : 'f'}${live ? '+' : '-'}${value}\n`);
+}
+
+/** A temp folder removed by the watchdog if the test process dies before removing it (KEEP_N8N_FOLDERS=1 keeps it). */
+export function watchTempFolder(path: string, live = true): void {
+	if (process.env.KEEP_N8N_FOLDERS !== '1') watch('folder', path, live);
 }
 
 export interface Service {
@@ -202,7 +216,7 @@ export function spawnService(
 	opts: { cwd?: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number; graceMs?: number; onOutput?: (chunk: Buffer) => void },
 ): Service {
 	const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-	watch(child.pid, true);
+	watch('group', child.pid, true);
 	let stdout = '';
 	let stderr = '';
 	child.stdout!.on('data', (d: Buffer) => {
@@ -235,7 +249,7 @@ export function spawnService(
 				clearTimeout(t);
 			}
 			killGroup(child, 'SIGKILL'); // leftovers of the group (n8n's task runner), if any
-			watch(child.pid, false);
+			watch('group', child.pid, false);
 		})());
 	return { process: child, stdout: () => stdout, stderr: () => stderr, exited: () => exited, whenExited, stop };
 }
@@ -317,7 +331,17 @@ export interface N8nUserFolder {
 
 /** A throwaway N8N_USER_FOLDER under os.tmpdir(). */
 export async function createUserFolder(prefix = 'n8n-e2e-'): Promise<N8nUserFolder> {
-	return await openUserFolder(await mkdtemp(join(tmpdir(), prefix)));
+	const root = await mkdtemp(join(tmpdir(), prefix));
+	watchTempFolder(root);
+	const folder = await openUserFolder(root);
+	const cleanup = folder.cleanup;
+	return {
+		...folder,
+		async cleanup() {
+			await cleanup();
+			if (process.env.KEEP_N8N_FOLDERS !== '1') watchTempFolder(root, false);
+		},
+	};
 }
 
 /**
@@ -442,7 +466,9 @@ export async function packPackage(projectDir: string = repoRoot, destDir?: strin
 	if (missing.length) {
 		throw new Error(`cannot pack ${pkg.name}: missing ${missing.join(', ')} (build it first, e.g. npm run build)`);
 	}
+	// A temp folder of our own goes when the test process ends (the watchdog), the tarball staying usable until then.
 	const dest = destDir ?? (await mkdtemp(join(tmpdir(), 'n8n-e2e-pack-')));
+	if (!destDir) watchTempFolder(dest);
 	await mkdir(dest, { recursive: true });
 	const res = await runNpm(['pack', projectDir, '--pack-destination', dest, '--json', '--ignore-scripts', '--loglevel=warn'], projectDir);
 	let info: Array<{ filename: string; files: Array<{ path: string }> }>;
@@ -842,7 +868,8 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 			N8N_HOST: '127.0.0.1',
 			N8N_PROTOCOL: 'http',
 			N8N_EDITOR_BASE_URL: `${url}/`,
-			N8N_WEBHOOK_URL: `${url}/`,
+			// Webhook URLs n8n shows and hands to nodes: this process, unless the folder says otherwise (queue mode: the webhook process).
+			N8N_WEBHOOK_URL: folder.env?.N8N_WEBHOOK_URL ?? `${url}/`,
 			// A worker answers health checks only when asked to, on its own port.
 			...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
 			...opts.env,

@@ -11,7 +11,7 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'fs/promises';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
-import { freePort, repoRoot, spawnService, startN8n } from './n8n-harness';
+import { freePort, repoRoot, spawnService, startN8n, watchTempFolder } from './n8n-harness';
 import type { N8nUserFolder, RunningN8n, Service } from './n8n-harness';
 
 interface QueueServicePaths {
@@ -119,6 +119,7 @@ export interface QueueStack {
 export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(opts: { workers: number }): Promise<QueueStack>; stop(): Promise<void> }> {
 	const paths = ensureQueueServices();
 	const base = await mkdtemp(join(tmpdir(), 'am-queue-services-'));
+	watchTempFolder(base);
 	await chmod(base, 0o755); // the postgres user must reach its data folder
 	const started: Array<RunningService> = [];
 	const n8ns: RunningN8n[] = [];
@@ -126,6 +127,7 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(o
 		for (const n8n of [...n8ns].reverse()) await n8n.stop();
 		for (const s of [...started].reverse()) await s.service.stop();
 		await rm(base, { recursive: true, force: true, maxRetries: 3 });
+		watchTempFolder(base, false);
 	};
 	try {
 		started.push(await startRedis(paths.redisServer, join(base, 'redis')));
@@ -149,7 +151,8 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(o
 		// Manual runs on workers too (n8n 3's only behaviour), and production webhooks only on the webhook process.
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-		WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
+		// n8n 2.x's name (WEBHOOK_URL is deprecated): the URLs the editor and nodes show are the webhook process's.
+		N8N_WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
 	};
 	return {
 		stop: stopServices,
