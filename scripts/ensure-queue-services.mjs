@@ -3,9 +3,10 @@
 // when they are missing (apt-get, as root or with passwordless sudo) and prints where they are.
 // The test starts its own instances on free loopback ports in temp folders: nothing here starts
 // or configures a system service.
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { aptInstall } from './apt.mjs';
 
 const PG_ROOT = '/usr/lib/postgresql';
 
@@ -34,27 +35,12 @@ export function findQueueServices() {
 	return { redisServer: process.env.REDIS_SERVER ?? onPath('redis-server'), postgresBin: postgresBin() };
 }
 
-function run(command, args) {
-	const asRoot = process.getuid?.() === 0;
-	const [bin, argv] = asRoot ? [command, args] : ['sudo', ['-n', command, ...args]];
-	// policy-rc.d-less containers: the packages' scripts may try to start their services; that
-	// is harmless (and fails without systemd), the test starts its own instances.
-	const result = spawnSync(bin, argv, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
-	return result.status === 0;
-}
-
 export function ensureQueueServices() {
 	const found = findQueueServices();
 	const missing = [...(found.redisServer ? [] : ['redis-server']), ...(found.postgresBin ? [] : ['postgresql'])];
 	if (missing.length) {
 		console.log(`[queue services] installing Debian ${missing.join(', ')} (apt)...`);
-		const install = () => run('apt-get', ['install', '-y', '--no-install-recommends', ...missing]);
-		if (!install() && !(run('apt-get', ['update']) && install())) {
-			throw new Error(
-				`could not install ${missing.join(', ')} with apt-get (needs root or passwordless sudo); install the Debian packages ` +
-					'or set REDIS_SERVER / POSTGRES_BIN_DIR',
-			);
-		}
+		aptInstall(missing, 'install the Debian packages or set REDIS_SERVER / POSTGRES_BIN_DIR');
 	}
 	const after = findQueueServices();
 	if (!after.redisServer || !after.postgresBin) throw new Error(`queue services still missing after apt-get: ${JSON.stringify(after)}`);

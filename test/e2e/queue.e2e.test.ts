@@ -7,7 +7,7 @@
 import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
-import { API_KEY, audienceNode, codeNode, usePackageInN8n } from './package-setup';
+import { API_KEY, audienceNode, chain, codeNode, usePackageInN8n } from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
 
@@ -29,8 +29,6 @@ const webhookNode = (path: string, webhookId: string) => ({
 	webhookId,
 	parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
 });
-const line = (...names: string[]) =>
-	Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 
 /** Add Many from 400 items into the list named in the request, then one wallet pass per row. */
 const bulkWorkflow = {
@@ -55,7 +53,7 @@ const bulkWorkflow = {
 			options: { batchSize: 50 },
 		}),
 	],
-	connections: line('Webhook', 'Rows', 'Add Many', 'Passes'),
+	connections: chain('Webhook', 'Rows', 'Add Many', 'Passes'),
 };
 
 /** Sends MESSAGES messages whose external IDs start with the request's `batch`, paced at 4/s. */
@@ -75,7 +73,7 @@ const sendWorkflow = {
 			options: { externalId: '={{ $json.externalId }}', messagesPerSecond: 4, rateLimitWait: 120 },
 		}),
 	],
-	connections: line('Webhook', 'Messages', 'Send'),
+	connections: chain('Webhook', 'Messages', 'Send'),
 };
 
 const TRIGGER_WEBHOOK_ID = 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b73';
