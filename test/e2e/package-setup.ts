@@ -84,3 +84,24 @@ export const codeNode = (name: string, i: number, jsCode: string) => ({
 });
 
 export const nodeAt = position;
+
+export const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigger';
+
+/** A workflow of one Audience Messaging Trigger (all events) on the given webhook ID and Callbacks credential. */
+export const callbackTriggerWorkflow = (id: string, name: string, webhookId: string, credential: { id: string; name: string }) => ({
+	id,
+	name,
+	nodes: [
+		{
+			id: 'trigger',
+			name: 'Message Events',
+			type: TRIGGER_TYPE,
+			typeVersion: 1,
+			position: [0, 0],
+			webhookId,
+			parameters: { events: 'any' },
+			credentials: { audienceMessagingCallbackApi: { id: credential.id, name: credential.name } },
+		},
+	],
+	connections: {},
+});

@@ -7,7 +7,7 @@
 import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
-import { API_KEY, audienceNode, chain, codeNode, usePackageInN8n } from './package-setup';
+import { API_KEY, audienceNode, callbackTriggerWorkflow, chain, codeNode, usePackageInN8n } from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
 
@@ -77,23 +77,7 @@ const sendWorkflow = {
 };
 
 const TRIGGER_WEBHOOK_ID = 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b73';
-const triggerWorkflow = {
-	id: 'amQueueTrigger1',
-	name: 'queue e2e: message callbacks',
-	nodes: [
-		{
-			id: 'trigger',
-			name: 'Message Events',
-			type: 'n8n-nodes-audience-messaging.audienceMessagingTrigger',
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: TRIGGER_WEBHOOK_ID,
-			parameters: { events: 'any' },
-			credentials: { audienceMessagingCallbackApi: { id: CALLBACK_CREDENTIAL.id, name: CALLBACK_CREDENTIAL.name } },
-		},
-	],
-	connections: {},
-};
+const triggerWorkflow = callbackTriggerWorkflow('amQueueTrigger1', 'queue e2e: message callbacks', TRIGGER_WEBHOOK_ID, CALLBACK_CREDENTIAL);
 const triggerPath = `${TRIGGER_WEBHOOK_ID}/callbacks`;
 
 let stack: QueueStack | undefined;

@@ -5,7 +5,7 @@
 import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
-import { API_KEY, usePackageInN8n } from './package-setup';
+import { API_KEY, callbackTriggerWorkflow, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(300_000);
 
@@ -13,25 +13,8 @@ const SECRET = 'e2eCallbackSecret_7c41d9a2';
 const TOKEN = callbackToken(SECRET);
 const CALLBACK_CREDENTIAL = { id: 'amE2eCallbackCrd', name: 'Audience Messaging callbacks (e2e)', type: 'audienceMessagingCallbackApi' };
 const WEBHOOK_ID = '5b0f9c3e-2d7a-4c61-9e8b-3a1f6d2c4b70';
-const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigger';
 
-const triggerWorkflow = {
-	id: 'amE2eTrigger1',
-	name: 'e2e: message callbacks',
-	nodes: [
-		{
-			id: 'trigger',
-			name: 'Message Events',
-			type: TRIGGER_TYPE,
-			typeVersion: 1,
-			position: [0, 0],
-			webhookId: WEBHOOK_ID,
-			parameters: { events: 'any' },
-			credentials: { audienceMessagingCallbackApi: { id: CALLBACK_CREDENTIAL.id, name: CALLBACK_CREDENTIAL.name } },
-		},
-	],
-	connections: {},
-};
+const triggerWorkflow = callbackTriggerWorkflow('amE2eTrigger1', 'e2e: message callbacks', WEBHOOK_ID, CALLBACK_CREDENTIAL);
 
 const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow]);
 let n8n: RunningN8n;
