@@ -22,7 +22,10 @@ export const MUTANTS = [
 	['src/transport.ts', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });', "the API key is no longer taken out of an error that echoes it"],
 	['src/pagination.ts', 'if (signature === previous) {', 'if (signature === previous && false) {', 'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap'],
 	['src/batching.ts', 'start < items.length;', 'start <= items.length;', 'chunk() adds an empty last batch when the item count is a multiple of the batch size'],
-	['src/pacing.ts', 'this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
+	['src/pacing.ts', 'this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
+	['src/pacing.ts', 'const burst = Math.min(MAX_BURST, Math.max(1, Math.ceil(this.rate - 1e-9)));', 'const burst = Math.min(MAX_BURST, Math.max(1, Math.ceil(this.rate - 1e-9) + 1));', 'one message too many starts in each second'],
+	['src/pacing.ts', 'if (this.backOffs === backOffs && this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
+	['src/pacing.ts', 'if (ticket !== undefined && ticket < this.backOffs) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
 	['src/callbacks.ts', 'return timingSafeEqual(digest(given ?? \'\'), digest(expected));', 'return timingSafeEqual(digest(given ?? \'\'), digest(given ?? \'\'));', 'the trigger accepts any callback token'],
 	['src/schemas/chatapp.ts', "z.string().max(4096, 'a text message has at most 4096 characters')", "z.string().max(40960, 'a text message has at most 4096 characters')", 'the text length limit raised tenfold'],
 	['nodes/AudienceMessaging/resources/blacklist/index.ts', 'acceptStatus: isJsonNotFound,', 'acceptStatus: (status) => status === 404,', 'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"'],
@@ -39,6 +42,7 @@ export const MUTANTS = [
 	['nodes/AudienceMessaging/shared/execute.ts', 'if (continueOnFail) results[itemIndex] = [errorItem(error as Error, itemIndex)];', 'if (continueOnFail) results[itemIndex] = [];', 'with Continue On Fail, an item whose request failed yields no output item'],
 	['src/pacing.ts', 'export const SENDER_RATE_SHARE = 0.95;', 'export const SENDER_RATE_SHARE = 1.5;', "Send paces above the sender's rate limit"],
 	['src/pagination.ts', 'if (page > maxPages) {', 'if (page > maxPages * 1000) {', 'Return All has no page cap: an endless paging platform runs the node forever'],
+	['src/mapping/wallet.ts', "if (!result.trim()) throw new InputError(field, `the input item's field \"${name}\" is empty`);", '', 'Wallet Pass from input item fields sends an empty field value'],
 	['nodes/AudienceMessaging/resources/walletPass/create.ts', 'export const MAX_PASS_BATCH_SIZE = 10_000;', 'export const MAX_PASS_BATCH_SIZE = 100_000;', 'a wallet pass batch above what the node allows is accepted'],
 ];
 

@@ -9,7 +9,8 @@ import { InputError } from './errors';
  * operation knows ("columns.1.type" -> "Columns › Type #2").
  */
 
-const kind = (value: unknown): string => {
+/** How a wrong value is named in an error: its type and, for a scalar, the value. */
+export const kind = (value: unknown): string => {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';

@@ -10,67 +10,131 @@ export const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => aw
 /** Paced at this share of the sender's rateLimit: network jitter can otherwise put one message too many into a second. */
 export const SENDER_RATE_SHARE = 0.95;
 
+/** A pace: requests per second, and how many may start together (default: the rate, rounded up). */
+export interface Pace {
+	perSecond: number;
+	burst?: number;
+}
+
 /**
  * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get): a little under
- * it. A missing, zero or unreadable rateLimit leaves the run at `fallback`.
+ * it, in bursts of the whole rateLimit, each window a little over a second (50/s: 50 in any
+ * 1,053 ms), so that a burst's requests may arrive up to about 25 ms late or early before two
+ * bursts share one of the platform's seconds. A missing, zero or unreadable rateLimit leaves the
+ * run at `fallback`.
  */
-export function senderPace(rateLimit: unknown, fallback: number | undefined): number | undefined {
+export function senderPace(rateLimit: unknown, fallback: number | undefined): Pace | number | undefined {
 	const rate = typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
-	return Number.isFinite(rate) && rate > 0 ? rate * SENDER_RATE_SHARE : fallback;
+	if (!Number.isFinite(rate) || rate <= 0) return fallback;
+	return { perSecond: rate * SENDER_RATE_SHARE, burst: Math.max(1, Math.floor(rate)) };
 }
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
-const MAX_INTERVAL_MS = 10_000;
-/** The first back-off of an unpaced run spaces requests by this much. */
-const FIRST_BACKOFF_INTERVAL_MS = 100;
+const MIN_RATE = 0.1;
+/** The first back-off of an unpaced run, or of a faster one, brings it to this many requests per second. */
+const FIRST_BACKOFF_RATE = 10;
+/** An unpaced run that recovered beyond this many requests per second is unpaced again. */
+const UNPACED_RATE = 1000;
+/** The most requests one window may let start (the start times kept). */
+const MAX_BURST = 1000;
 
 /**
- * One pace for all the requests of a run, however many are in flight: at most `ratePerSecond`
- * requests start per second, and a 429 pauses every request of the run (not only the refused
- * one) for the time the platform asked, then halves the pace; each success brings the pace back
- * up by 10 % toward the configured rate (additive-increase is too slow for short runs, so both
- * moves are multiplicative).
+ * One pace for all the requests of a run, however many are in flight, counted the way a rate
+ * limit of "R per second" is: at most `burst` requests start in any window of burst/R seconds,
+ * never under 1 s (R = 20: 20 in any second, which may start together, as n8n's HTTP Request
+ * with Batching sends them; R = 2.5: 3 in any 1.2 s; R = 0.5: 1 in any 2 s; a sender's 50/s at
+ * 95 %: 50 in any 1,053 ms). Spacing starts evenly instead puts one every 1000/R ms, so that a
+ * few ms of jitter at a boundary of the platform's seconds puts R + 1 into one of them; a burst
+ * lies across such a boundary far more rarely, and the window's extra length over a second is
+ * the jitter a burst tolerates.
+ *
+ * A 429 pauses every request of the run (not only the refused one) for the time the platform
+ * asked, then halves the rate (to at most 10/s), which shrinks the burst too; each success brings
+ * the rate back up by 10 % toward the configured one (additive-increase is too slow for short
+ * runs, so both moves are multiplicative).
  */
 export class RateGate {
-	private readonly baseInterval: number;
-	private interval: number;
-	private nextSlot = 0;
+	private readonly baseRate: number;
+	private readonly baseBurst: number;
+	/** Requests per second now; 0: unpaced. */
+	private rate: number;
+	/** The start times given out last, `MAX_BURST` at most, in a ring ending before `head`. */
+	private readonly starts: number[] = new Array<number>(MAX_BURST);
+	private head = 0;
+	private kept = 0;
+	private lastStart = 0;
 	private pausedUntil = 0;
+	/** Counts back-offs: a request whose slot was given out before one waits for a new slot. */
+	private backOffs = 0;
 
 	constructor(
-		ratePerSecond: number | undefined,
+		pace: Pace | number | undefined,
 		private readonly clock: Clock = realClock,
 	) {
-		this.baseInterval = ratePerSecond && ratePerSecond > 0 ? 1000 / ratePerSecond : 0;
-		this.interval = this.baseInterval;
+		const { perSecond, burst } = typeof pace === 'object' ? pace : { perSecond: pace ?? 0, burst: undefined };
+		this.baseRate = perSecond > 0 ? perSecond : 0;
+		this.baseBurst = this.baseRate ? Math.min(MAX_BURST, Math.max(1, Math.floor(burst ?? Math.ceil(this.baseRate - 1e-9)))) : MAX_BURST;
+		this.rate = this.baseRate;
 	}
 
-	/** The current spacing between two request starts, in ms. */
+	/** The mean spacing between two request starts, in ms (0: unpaced). */
 	get spacingMs(): number {
-		return this.interval;
+		return this.rate ? 1000 / this.rate : 0;
 	}
 
-	/** Waits for this request's slot: after any back-off pause, and one interval after the previous slot. */
-	async acquire(): Promise<void> {
+	/** How many requests may start in any one window, and the window, in ms (unpaced: no limit). */
+	get limit(): { burst: number; windowMs: number } {
+		if (!this.rate) return { burst: Infinity, windowMs: 0 };
+		// ceil: the window is then at least 1 s, so no second holds more than ceil(rate) starts; never a larger burst than the configured one.
+		const burst = this.rate === this.baseRate ? this.baseBurst : Math.min(this.baseBurst, Math.max(1, Math.ceil(this.rate - 1e-9)));
+		return { burst, windowMs: Math.max(1000, (burst * 1000) / this.rate) };
+	}
+
+	/**
+	 * Waits for this request's slot: after any back-off pause, and one window after the start
+	 * `burst` places back. The ticket it returns goes to backOff() if the request is refused.
+	 */
+	async acquire(): Promise<number> {
 		for (;;) {
+			const backOffs = this.backOffs;
 			const now = this.clock.now();
-			const start = Math.max(now, this.nextSlot, this.pausedUntil);
-			this.nextSlot = start + this.interval;
+			const { burst, windowMs } = this.limit;
+			const windowOpens = burst <= this.kept ? this.starts[(this.head - burst + MAX_BURST) % MAX_BURST] + windowMs : 0;
+			const start = Math.max(now, this.lastStart, this.pausedUntil, windowOpens);
+			this.starts[this.head] = start;
+			this.head = (this.head + 1) % MAX_BURST;
+			this.kept = Math.min(MAX_BURST, this.kept + 1);
+			this.lastStart = start;
 			if (start > now) await this.clock.sleep(start - now);
-			// A 429 that arrived while this request waited pushes it behind the new pause.
-			if (this.pausedUntil <= Math.max(start, this.clock.now())) return;
+			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
+			if (this.backOffs === backOffs && this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
 		}
 	}
 
-	/** The platform refused a request (429): nobody starts before `pauseMs` from now, and the pace halves. */
-	backOff(pauseMs: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + pauseMs);
-		this.interval = Math.min(MAX_INTERVAL_MS, Math.max(this.interval * 2, this.baseInterval * 2, FIRST_BACKOFF_INTERVAL_MS));
+	/**
+	 * The platform refused a request (429): nobody starts before `pauseMs` from now, and the rate
+	 * halves, once per refusal of a request that started at the current rate: the refusals of
+	 * requests already in flight at the first one (`ticket` from acquire(), older than the last
+	 * back-off) are the same event, and extend the pause only. Halving for each of them would
+	 * take a run with 10 in flight down to a tenth of a request per second at once.
+	 */
+	backOff(pauseMs: number, ticket?: number): void {
+		const now = this.clock.now();
+		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
+		if (ticket !== undefined && ticket < this.backOffs) return;
+		this.backOffs++;
+		// The slots still ahead are given out again (their requests wait for new ones): they count no more.
+		while (this.kept > 0 && this.starts[(this.head - 1 + MAX_BURST) % MAX_BURST] > now) {
+			this.head = (this.head - 1 + MAX_BURST) % MAX_BURST;
+			this.kept--;
+		}
+		this.lastStart = Math.min(this.lastStart, now);
+		this.rate = Math.max(MIN_RATE, Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE));
 	}
 
-	/** A request went through: the pace recovers toward the configured rate. */
+	/** A request went through: the rate recovers toward the configured one. */
 	succeeded(): void {
-		if (this.interval > this.baseInterval) this.interval = Math.max(this.baseInterval, this.interval * 0.9);
-		if (this.interval < 1) this.interval = this.baseInterval;
+		if (this.baseRate && this.rate < this.baseRate) this.rate = Math.min(this.baseRate, this.rate / 0.9);
+		else if (!this.baseRate && this.rate) this.rate = this.rate / 0.9 > UNPACED_RATE ? 0 : this.rate / 0.9;
 	}
 }

@@ -144,7 +144,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	let waitedMs = 0;
 	let retries = 0;
 	for (;;) {
-		await request.gate?.acquire();
+		const ticket = await request.gate?.acquire();
 		let response: Omit<ApiResponse, 'data'>;
 		try {
 			// The run's credential goes along, so n8n does not load and decrypt it again for every request.
@@ -161,7 +161,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 			const pause = rateLimitPauseMs(response.headers['retry-after']);
 			if (waitedMs + pause <= budgetMs) {
 				// With a gate the pause is shared: the next acquire() waits it out, with every other request of the run.
-				if (request.gate) request.gate.backOff(pause);
+				if (request.gate) request.gate.backOff(pause, ticket);
 				else await sleep(pause);
 				waitedMs += pause;
 				continue;

@@ -1,5 +1,5 @@
 import type { Pass } from '../schemas/wallet';
-import { entries, oneOf, rawText, text } from '../coerce';
+import { entries, kind, oneOf, rawText, requiredText, text } from '../coerce';
 import { InputError, platformMessage } from '../errors';
 
 const SORT_FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;
@@ -38,6 +38,52 @@ export function passFromParameters(recipientId: unknown, fields: unknown): Recor
 					value: rawText(field.value, `${path}.value`),
 				};
 			}),
+		},
+	};
+}
+
+/** A pass field of "From Input Item Fields": where it sits, its label, and the input field holding its value. */
+export interface PassFieldSource {
+	place: string;
+	label?: string;
+	inputField: string;
+}
+
+/** The Fields of "From Input Item Fields" (the `field` entries), checked once for the run. */
+export function passFieldSources(fields: unknown): PassFieldSource[] {
+	return entries({ field: fields }, 'uniqueValues.fields', 'field').map((field, index) => {
+		const path = `uniqueValues.fields.${index}`;
+		const place = text(field.place, `${path}.place`) === 'custom' ? text(field.customPlace, `${path}.place`) : text(field.place, `${path}.place`);
+		if (!place) throw new InputError(`${path}.place`, 'every field needs a place, for example BACK');
+		const label = rawText(field.label, `${path}.label`);
+		const inputField = requiredText(field.inputField, `${path}.inputField`, 'the name of the input field holding the value');
+		return { place, ...(label !== '' ? { label } : {}), inputField };
+	});
+}
+
+/** The text of an input item's field: text as it is, a number or true/false as text; nothing, empty text or an object is the item's error. */
+function itemText(json: Record<string, unknown>, name: string, field: string): string {
+	const value = json[name];
+	if (value === undefined || value === null) throw new InputError(field, `the input item has no field "${name}"`);
+	if (typeof value === 'object' || (typeof value === 'number' && !Number.isFinite(value))) {
+		throw new InputError(field, `the input item's field "${name}" holds ${kind(value)}; text, a number or true/false was expected`);
+	}
+	const result = String(value);
+	if (!result.trim()) throw new InputError(field, `the input item's field "${name}" is empty`);
+	return result;
+}
+
+/** One input item to a pass of the batch body, read from its fields by name: no expression per item. */
+export function passFromItem(json: Record<string, unknown>, recipientField: string, sources: PassFieldSource[]): Pass {
+	return {
+		recipientId: itemText(json, recipientField, 'recipientIdField').trim(),
+		uniqueValues: {
+			fields: sources.map((source, index) => ({
+				place: source.place,
+				...(source.label !== undefined ? { label: source.label } : {}),
+				fixed: false,
+				value: itemText(json, source.inputField, `uniqueValues.fields.${index}.inputField`),
+			})),
 		},
 	};
 }

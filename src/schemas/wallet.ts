@@ -43,6 +43,27 @@ export const passBatchResultSchema = z
 	})
 	.passthrough();
 
+const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * The batch answer read in one plain pass over its items, without copying them (a batch may hold
+ * thousands); passBatchResultSchema only words what is wrong with an answer that does not fit.
+ * Each entry of `items` is an object whose `recipientId` is text or a number; `errors` is a list,
+ * or missing.
+ */
+export function readPassBatchResult(body: unknown): { success: true; data: { items: Array<Record<string, unknown>>; errors: unknown[] } } | { success: false; message: string } {
+	const items = isRecord(body) ? body.items : undefined;
+	const fits =
+		Array.isArray(items) &&
+		items.every((item) => isRecord(item) && (typeof item.recipientId === 'string' || typeof item.recipientId === 'number'));
+	if (!fits) {
+		const parsed = passBatchResultSchema.safeParse(body);
+		return { success: false, message: parsed.success ? 'unexpected shape' : (parsed.error.issues[0]?.message ?? 'unexpected shape') };
+	}
+	const errors = (body as Record<string, unknown>).errors;
+	return { success: true, data: { items: items as Array<Record<string, unknown>>, errors: Array.isArray(errors) ? errors : [] } };
+}
+
 export type PassField = z.infer<typeof passFieldSchema>;
 export type Pass = z.infer<typeof passSchema>;
 export type PassBatchResult = z.infer<typeof passBatchResultSchema>;

@@ -1,4 +1,5 @@
 import { NodeApiError } from 'n8n-workflow';
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { callListSearch } from '../helpers/n8n';
 import { API_KEY, expectNoKey, node, outputOf, run, useSandbox } from './context';
@@ -170,5 +171,92 @@ describe('Wallet Pass > Create', () => {
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect((result.error as NodeApiError).httpCode).toBe('404');
 		expect(result.error?.message).toContain('tpl-nope');
+	});
+});
+
+describe('Wallet Pass > Create, Pass Data "From Input Item Fields"', () => {
+	const link = '<a href="https://example.com/members/ada">Your member page</a>';
+	const fromItems = (extra: INodeParameters = {}): INodeParameters => ({
+		resource: 'walletPass',
+		operation: 'create',
+		templateSerial: template('tpl-gold-member'),
+		passData: 'itemFields',
+		recipientIdField: 'email',
+		fieldsFromInput: {
+			field: [
+				{ place: 'BACK', label: 'Member', inputField: 'name' },
+				{ place: 'custom', customPlace: 'AUXILIARY', label: 'Link', inputField: 'link' },
+				{ place: 'BACK', label: 'Points', inputField: 'points' },
+			],
+		},
+		...extra,
+	});
+	const members = ['ada', 'alan', 'grace'].map((name, i) => ({ json: { email: `${name}@example.com`, name: name.toUpperCase(), link, points: 100 * i, other: { kept: 'out' } } }));
+
+	it("reads each pass from its item's fields by name and sends what Define Below sends", async () => {
+		const result = await run(ctx.credentials, fromItems({ options: { batchSize: 2 } }), members);
+		const output = outputOf(result);
+		expect(ctx.sandbox.requests.map((r) => (r.body as { items: unknown[] }).items.length)).toEqual([2, 1]);
+		expect((ctx.sandbox.requests[0].body as { items: unknown[] }).items[1]).toEqual({
+			recipientId: 'alan@example.com',
+			uniqueValues: {
+				fields: [
+					{ place: 'BACK', label: 'Member', fixed: false, value: 'ALAN' },
+					{ place: 'AUXILIARY', label: 'Link', fixed: false, value: link },
+					// A number is sent as text: the field's value is a string column.
+					{ place: 'BACK', label: 'Points', fixed: false, value: '100' },
+				],
+			},
+		});
+		expect(output.map((item) => [item.json.recipientId, item.pairedItem])).toEqual(members.map((member, item) => [member.json.email, { item }]));
+		expect(output.every((item) => String(item.json.url).endsWith('/download'))).toBe(true);
+		expectNoKey(result);
+
+		// The same passes written with expressions go out identically.
+		const viaExpressions = {
+			resource: 'walletPass',
+			operation: 'create',
+			templateSerial: template('tpl-gold-member'),
+			recipientId: '={{ $json.email }}',
+			fields: {
+				field: [
+					{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
+					{ place: 'custom', customPlace: 'AUXILIARY', label: 'Link', value: '={{ $json.link }}' },
+					{ place: 'BACK', label: 'Points', value: '={{ $json.points }}' },
+				],
+			},
+			options: { batchSize: 2 },
+		};
+		const sent = ctx.sandbox.requests.map((r) => r.body);
+		ctx.sandbox.reset();
+		outputOf(await run(ctx.credentials, viaExpressions, members));
+		expect(ctx.sandbox.requests.map((r) => r.body)).toEqual(sent);
+	});
+
+	it('refuses an item without the field, or with an object, an empty text or no field name, naming the item and the field, before any request', async () => {
+		const cases: Array<[INodeParameters, INodeExecutionData[], string]> = [
+			[fromItems(), [members[0], { json: { name: 'No email', link, points: 1 } }], 'Invalid "Recipient ID Field" in item 1: the input item has no field "email"'],
+			[fromItems(), [{ json: { ...members[0].json, link: { href: 'x' } } }], 'Invalid "Fields › Input Field #2" in item 0: the input item\'s field "link" holds an object; text, a number or true/false was expected'],
+			[fromItems(), [members[0], members[1], { json: { ...members[2].json, name: '  ' } }], 'Invalid "Fields › Input Field #1" in item 2: the input item\'s field "name" is empty'],
+			// n8n itself refuses an empty required parameter, naming it; an expression giving '' is the node's to refuse.
+			[fromItems({ recipientIdField: '' }), [members[0]], 'The \'Node Under Test\' node has issues:\n- Parameter "Recipient ID Field" is required.'],
+			[fromItems({ recipientIdField: '={{ $json.none }}' }), [members[0]], 'Invalid "Recipient ID Field" in item 0: the name of the input field holding the recipient ID is required'],
+			[fromItems({ fieldsFromInput: { field: [{ place: 'BACK', label: 'Member', inputField: '' }] } }), [members[0]], 'Invalid "Fields › Input Field #1" in item 0: the name of the input field holding the value is required'],
+			[fromItems(), [members[0], members[1], members[0]], 'Invalid "Recipient ID" in item 2: "ada@example.com" is already the recipient of item 0 for template tpl-gold-member; each pass of a template needs a different recipient ID'],
+		];
+		for (const [parameters, items, message] of cases) {
+			const result = await run(ctx.credentials, parameters, items);
+			expect(result.error?.message).toBe(message);
+		}
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('with Continue On Fail, a bad item gets its error item and the others their passes', async () => {
+		const items = [members[0], { json: { name: 'No email' } }, members[2]];
+		const output = outputOf(await run(ctx.credentials, fromItems(), items, true));
+		expect(output.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(output[1].json.error).toBe('Invalid "Recipient ID Field" in item 1: the input item has no field "email"');
+		expect([output[0].json.recipientId, output[2].json.recipientId]).toEqual(['ada@example.com', 'grace@example.com']);
+		expect((ctx.sandbox.requests[0].body as { items: Array<{ recipientId: string }> }).items.map((pass) => pass.recipientId)).toEqual(['ada@example.com', 'grace@example.com']);
 	});
 });

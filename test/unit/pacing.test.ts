@@ -41,10 +41,27 @@ async function starts(gate: RateGate, clock: FakeClock, count: number, during?: 
 }
 
 describe('RateGate', () => {
-	it('lets requests start at the configured rate, however many wait at once', async () => {
+	it("lets a second's worth of requests start together, then the next second's, however many wait at once", async () => {
 		const clock = new FakeClock();
 		const gate = new RateGate(10, clock);
-		expect(await starts(gate, clock, 5)).toEqual([0, 100, 200, 300, 400]);
+		expect(await starts(gate, clock, 25)).toEqual([...Array(10).fill(0), ...Array(10).fill(1000), ...Array(5).fill(2000)]);
+		expect(gate.limit).toEqual({ burst: 10, windowMs: 1000 });
+	});
+
+	it('never lets more than the rate, rounded up, start in any second; a fractional rate gets a longer window', async () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(47.5, clock);
+		const times = await starts(gate, clock, 200);
+		expect(gate.limit.burst).toBe(48);
+		expect(gate.limit.windowMs).toBeCloseTo(1010.53, 1);
+		const inAnySecond = Math.max(...times.map((from) => times.filter((time) => time >= from && time < from + 1000).length));
+		expect(inAnySecond).toBe(48);
+		// 200 starts at 47.5 per second: the last one in the fifth window, not sooner.
+		expect(Math.max(...times)).toBeCloseTo(4 * 1010.53, 0);
+		const slow = new FakeClock();
+		expect(await starts(new RateGate(2.5, slow), slow, 7)).toEqual([0, 0, 0, 1200, 1200, 1200, 2400]);
+		const slower = new FakeClock();
+		expect(await starts(new RateGate(0.5, slower), slower, 3)).toEqual([0, 2000, 4000]);
 	});
 
 	it('without a rate lets everything start at once', async () => {
@@ -54,16 +71,49 @@ describe('RateGate', () => {
 
 	it('a 429 pauses every waiting request, not only the refused one, and halves the pace', async () => {
 		const clock = new FakeClock();
-		const gate = new RateGate(10, clock);
-		// The first request is refused at once with Retry-After 1 s: the other four wait behind the pause.
-		const times = await starts(gate, clock, 5, (index) => {
-			if (index === 0) gate.backOff(1000);
+		const gate = new RateGate(2, clock);
+		// The first request is refused at once with Retry-After 1.5 s: the four behind the first second's two wait out the pause.
+		const times = await starts(gate, clock, 6, (index) => {
+			if (index === 0) gate.backOff(1500);
 		});
-		expect(times[0]).toBe(0);
-		expect(times.slice(1).every((time) => time >= 1000)).toBe(true);
+		expect(times.slice(0, 2)).toEqual([0, 0]);
+		expect(times.slice(2).every((time) => time >= 1500)).toBe(true);
+		expect(gate.limit).toEqual({ burst: 1, windowMs: 1000 });
+		expect(gate.spacingMs).toBe(1000);
+		// At the halved rate: one start per second, however many wait.
+		const later = times.slice(2);
+		expect(later.slice(1).map((time, index) => time - later[index])).toEqual([1000, 1000, 1000]);
+	});
+
+	it('a halved rate shrinks the burst as well as the window', async () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(20, clock);
+		gate.backOff(0);
+		expect(gate.limit).toEqual({ burst: 10, windowMs: 1000 });
+		gate.backOff(0);
+		gate.backOff(0);
+		expect(gate.limit).toEqual({ burst: 3, windowMs: 1200 });
+		expect(await starts(gate, clock, 7)).toEqual([0, 0, 0, 1200, 1200, 1200, 2400]);
+	});
+
+	it('the refusals of requests already in flight at the first 429 are one event: the rate halves once, the pause holds for all', async () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(40, clock);
+		const tickets = await Promise.all(Array.from({ length: 10 }, async () => await gate.acquire()));
+		// All ten were refused: the first halves the rate (to at most 10/s), the other nine only extend the pause.
+		for (const [index, ticket] of tickets.entries()) {
+			clock.time = index * 10;
+			gate.backOff(1000, ticket);
+		}
+		expect(gate.spacingMs).toBe(100);
+		const resent = await starts(gate, clock, 3);
+		expect(Math.min(...resent)).toBeGreaterThanOrEqual(1090);
+		// A request that started after the back-off and is refused again halves the rate again.
+		gate.backOff(0, await gate.acquire());
 		expect(gate.spacingMs).toBe(200);
-		const gaps = times.slice(2).map((time, index) => time - times[index + 1]);
-		expect(gaps.every((gap) => gap >= 200)).toBe(true);
+		// Without a ticket (a caller that does not know when its request started) every refusal counts.
+		gate.backOff(0);
+		expect(gate.spacingMs).toBe(400);
 	});
 
 	it('recovers the configured pace after successes, never beyond it', () => {
@@ -91,11 +141,20 @@ describe('RateGate', () => {
 });
 
 describe("senderPace: the run's pace from the sender's rateLimit", () => {
-	it("paces at 95 % of the sender's rate, never at or above it", () => {
-		expect(senderPace(10, 100)).toBeCloseTo(9.5);
-		expect(senderPace(50, undefined)).toBeCloseTo(47.5);
-		expect(senderPace('20', 100)).toBeCloseTo(19);
-		expect(senderPace(1, 100)! < 1).toBe(true);
+	it("paces at 95 % of the sender's rate in bursts of the whole rate, each window a little over a second", async () => {
+		expect(senderPace(10, 100)).toEqual({ perSecond: 9.5, burst: 10 });
+		expect(senderPace('20', 100)).toEqual({ perSecond: 19, burst: 20 });
+		expect(senderPace(2.5, 100)).toEqual({ perSecond: 2.375, burst: 2 });
+		const clock = new FakeClock();
+		const gate = new RateGate(senderPace(50, undefined), clock);
+		expect(gate.limit.burst).toBe(50);
+		expect(gate.limit.windowMs).toBeCloseTo(1052.6, 1);
+		const times = await starts(gate, clock, 120);
+		// No second holds more than 50, and two bursts are 52 ms further apart than a second: the jitter they tolerate.
+		expect(Math.max(...times.map((from) => times.filter((time) => time >= from && time < from + 1052).length))).toBe(50);
+		expect(times[50] - times[0]).toBeCloseTo(1052.6, 1);
+		// A fractional limit: whole requests per second under it, never a window under a second.
+		expect(new RateGate(senderPace(2.5, undefined), new FakeClock()).limit).toEqual({ burst: 2, windowMs: 1000 });
 	});
 
 	it('keeps the run at Messages per Second when the sender gives no usable rate', () => {

@@ -1,5 +1,5 @@
-import { passFromParameters, passOutcomes, templateSelect, templateSort } from '../../src/mapping/wallet';
-import { passSchema } from '../../src/schemas/wallet';
+import { passFieldSources, passFromItem, passFromParameters, passOutcomes, templateSelect, templateSort } from '../../src/mapping/wallet';
+import { passSchema, readPassBatchResult } from '../../src/schemas/wallet';
 
 describe('templateSort / templateSelect', () => {
 	it('writes the + / - syntax in rule order and skips empty rules', () => {
@@ -42,5 +42,57 @@ describe('passOutcomes', () => {
 
 	it('says so when the platform returns nothing for a recipient', () => {
 		expect(passOutcomes(passes.slice(0, 1), { items: [], errors: [] }).get('a')).toEqual({ error: 'the platform returned no pass for this recipient' });
+	});
+});
+
+describe('passFieldSources / passFromItem: passes read from input item fields', () => {
+	const sources = passFieldSources([{ place: 'BACK', label: 'Link', inputField: 'link' }, { place: 'custom', customPlace: ' AUXILIARY ', label: '', inputField: ' points ' }]);
+
+	it('checks the mapping once, then reads each item by field name: text exactly, numbers and true/false as text', () => {
+		expect(sources).toEqual([
+			{ place: 'BACK', label: 'Link', inputField: 'link' },
+			{ place: 'AUXILIARY', inputField: 'points' },
+		]);
+		const link = ' <a href="https://x.io/">Link</a> ';
+		const pass = passFromItem({ email: ' ada@x.io ', link, points: 0 }, 'email', sources);
+		expect(pass).toEqual({
+			recipientId: 'ada@x.io',
+			uniqueValues: { fields: [{ place: 'BACK', label: 'Link', fixed: false, value: link }, { place: 'AUXILIARY', fixed: false, value: '0' }] },
+		});
+		// What it builds is what the pass schema would have passed.
+		expect(passSchema.parse(pass)).toEqual(pass);
+		expect(passFromItem({ id: true, link: 'x', points: false }, 'id', sources).uniqueValues.fields[1].value).toBe('false');
+	});
+
+	it('names the field: a missing, empty, object or non-finite value is refused', () => {
+		const cases: Array<[Record<string, unknown>, string, string]> = [
+			[{ link: 'x', points: 1 }, 'recipientIdField', 'the input item has no field "email"'],
+			[{ email: null, link: 'x', points: 1 }, 'recipientIdField', 'the input item has no field "email"'],
+			[{ email: ' ', link: 'x', points: 1 }, 'recipientIdField', 'the input item\'s field "email" is empty'],
+			[{ email: 'a', link: ['x'], points: 1 }, 'uniqueValues.fields.0.inputField', 'the input item\'s field "link" holds a list; text, a number or true/false was expected'],
+			[{ email: 'a', link: 'x', points: { n: 1 } }, 'uniqueValues.fields.1.inputField', 'the input item\'s field "points" holds an object; text, a number or true/false was expected'],
+			[{ email: 'a', link: 'x', points: Number.NaN }, 'uniqueValues.fields.1.inputField', 'the input item\'s field "points" holds NaN; text, a number or true/false was expected'],
+		];
+		for (const [json, field, message] of cases) expect(() => passFromItem(json, 'email', sources)).toThrow(expect.objectContaining({ field, message }));
+		expect(() => passFieldSources([{ place: 'BACK', inputField: ' ' }])).toThrow(expect.objectContaining({ field: 'uniqueValues.fields.0.inputField' }));
+		expect(() => passFieldSources([{ place: 'custom', customPlace: '', inputField: 'x' }])).toThrow(expect.objectContaining({ field: 'uniqueValues.fields.0.place' }));
+	});
+});
+
+describe('readPassBatchResult: the batch answer in one plain pass', () => {
+	it('takes items whose recipientId is text or a number, as they are, and a missing or odd errors as none', () => {
+		const items = [{ recipientId: 'a', url: 'https://x/a', extra: 1 }, { recipientId: 7, error: 'no' }];
+		const read = readPassBatchResult({ items, errors: null });
+		expect(read).toEqual({ success: true, data: { items, errors: [] } });
+		expect(read.success && read.data.items[0]).toBe(items[0]);
+		expect(readPassBatchResult({ items: [], errors: [{ recipientId: 'b' }] })).toEqual({ success: true, data: { items: [], errors: [{ recipientId: 'b' }] } });
+	});
+
+	it('refuses what is not an answer, in the words of the schema', () => {
+		for (const body of [null, 'ok', [], { created: true }, { items: {} }, { items: [null] }, { items: [{ url: 'x' }] }, { items: [{ recipientId: true }] }]) {
+			const read = readPassBatchResult(body);
+			expect(read.success).toBe(false);
+			expect(!read.success && read.message.length).toBeGreaterThan(3);
+		}
 	});
 });

@@ -260,7 +260,7 @@ export const sendMessageFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: DEFAULT_MESSAGES_PER_SECOND,
-				description: "At most this many messages start per second, for the whole run (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+				description: "At most this many messages start in any one second, for the whole run; a second's worth may start together (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
 			},
 			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
 			{

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { passFromParameters, passOutcomes } from '../../../../src/mapping/wallet';
-import { PASS_PLACE_BACK, passBatchResultSchema, passSchema, templateSerialSchema } from '../../../../src/schemas/wallet';
+import { passFieldSources, passFromItem, passFromParameters, passOutcomes } from '../../../../src/mapping/wallet';
+import { PASS_PLACE_BACK, passSchema, readPassBatchResult, templateSerialSchema } from '../../../../src/schemas/wallet';
 import type { Pass } from '../../../../src/schemas/wallet';
-import { integer, parsed, record } from '../../../../src/coerce';
+import { integer, oneOf, parsed, record, requiredText } from '../../../../src/coerce';
 import { fieldError } from '../../../../src/errors';
 import { apiRequest } from '../../../../src/transport';
 import { runInBatches } from '../../shared/batches';
@@ -13,6 +13,9 @@ import { validated } from '../../shared/execute';
 import { perItem, rawPerItem } from '../../shared/parameters';
 
 const show = { resource: ['walletPass'], operation: ['create'] };
+const PASS_DATA = ['define', 'itemFields'] as const;
+const showDefined = { ...show, passData: ['define'] };
+const showFromItems = { ...show, passData: ['itemFields'] };
 
 export const DEFAULT_PASS_BATCH_SIZE = 100;
 export const MAX_PASS_BATCH_SIZE = 10_000;
@@ -26,10 +29,44 @@ const labels = {
 	'uniqueValues.fields.value': 'Fields › Value',
 	'uniqueValues.fields.label': 'Fields › Label',
 	templateSerial: 'Template',
+	passData: 'Pass Data',
 	options: 'Options',
 	batchSize: 'Options › Batch Size',
 	parallelRequests: 'Options › Parallel Requests',
 };
+
+/** "From Input Item Fields" names the fields that hold the values. */
+const itemFieldLabels = {
+	...labels,
+	recipientId: 'Recipient ID Field',
+	recipientIdField: 'Recipient ID Field',
+	'uniqueValues.fields.value': 'Fields › Input Field',
+	'uniqueValues.fields.inputField': 'Fields › Input Field',
+};
+
+/** The place of a pass field: BACK, or one the user types. */
+const placeFields: INodeProperties[] = [
+	{
+		displayName: 'Place',
+		name: 'place',
+		type: 'options',
+		default: PASS_PLACE_BACK,
+		description: 'Where the field sits on the pass',
+		options: [
+			{ name: 'Back of the Pass', value: PASS_PLACE_BACK },
+			{ name: 'Other (Type It)', value: 'custom' },
+		],
+	},
+	{
+		displayName: 'Other Place',
+		name: 'customPlace',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. AUXILIARY',
+		description: 'Placement name as the platform knows it; the documentation names only BACK',
+		displayOptions: { show: { place: ['custom'] } },
+	},
+];
 
 export const createWalletPassFields: INodeProperties[] = [
 	{
@@ -57,6 +94,64 @@ export const createWalletPassFields: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Pass Data',
+		name: 'passData',
+		type: 'options',
+		noDataExpression: true,
+		default: 'define',
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Define Below',
+				value: 'define',
+				description: 'Recipient ID and field values set below, with expressions for what differs per item',
+			},
+			{
+				name: 'From Input Item Fields',
+				value: 'itemFields',
+				description: "Recipient ID and field values read from each input item's fields by name: no expression per item, the fastest way for thousands of passes",
+			},
+		],
+	},
+	{
+		displayName: 'Recipient ID Field',
+		name: 'recipientIdField',
+		type: 'string',
+		required: true,
+		default: 'recipientId',
+		placeholder: 'e.g. email',
+		description: 'Name of the input item field holding the recipient ID; each pass of a template needs a different one',
+		displayOptions: { show: showFromItems },
+	},
+	{
+		displayName: 'Fields',
+		name: 'fieldsFromInput',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Template fields set as Unique, each filled from an input item field',
+		displayOptions: { show: showFromItems },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [
+					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' },
+					...placeFields,
+					{
+						displayName: 'Input Field',
+						name: 'inputField',
+						type: 'string',
+						default: '',
+						placeholder: 'e.g. memberPage',
+						description: 'Name of the input item field holding the text of this field (sent as written; an HTML anchor is shown as a link)',
+					},
+				],
+			},
+		],
+	},
+	{
 		displayName: 'Recipient ID',
 		name: 'recipientId',
 		type: 'string',
@@ -64,7 +159,7 @@ export const createWalletPassFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.email }}',
 		description: 'Identifies the pass holder; each pass of a template needs a different one',
-		displayOptions: { show },
+		displayOptions: { show: showDefined },
 	},
 	{
 		displayName: 'Fields',
@@ -74,33 +169,14 @@ export const createWalletPassFields: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		description: 'Values of the template fields set as Unique (personalised per pass)',
-		displayOptions: { show },
+		displayOptions: { show: showDefined },
 		options: [
 			{
 				displayName: 'Field',
 				name: 'field',
 				values: [
 					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' },
-					{
-						displayName: 'Place',
-						name: 'place',
-						type: 'options',
-						default: PASS_PLACE_BACK,
-						description: 'Where the field sits on the pass',
-						options: [
-							{ name: 'Back of the Pass', value: PASS_PLACE_BACK },
-							{ name: 'Other (Type It)', value: 'custom' },
-						],
-					},
-					{
-						displayName: 'Other Place',
-						name: 'customPlace',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. AUXILIARY',
-						description: 'Placement name as the platform knows it; the documentation names only BACK',
-						displayOptions: { show: { place: ['custom'] } },
-					},
+					...placeFields,
 					{
 						displayName: 'Value',
 						name: 'value',
@@ -134,6 +210,27 @@ export const createWalletPassFields: INodeProperties[] = [
 	},
 ];
 
+type PreparePass = (itemIndex: number) => { group: string; value: Pass };
+
+/** "Define Below": the parameters of each item, expressions evaluated by n8n, checked by the pass schema. */
+function passFromDefinedValues(context: IExecuteFunctions, serialOf: (itemIndex: number) => string): PreparePass {
+	const recipientOf = rawPerItem(context, 'recipientId', '');
+	const fieldsOf = perItem(context, 'fields', (value) => record(value, 'uniqueValues.fields').field, {});
+	return (itemIndex) => ({ group: serialOf(itemIndex), value: passSchema.parse(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex))) });
+}
+
+/**
+ * "From Input Item Fields": the field names are read once (unless they are expressions), then
+ * each pass is read from its item's JSON; the values are checked as they are read, so no
+ * expression and no schema pass runs per item.
+ */
+function passFromItemFields(context: IExecuteFunctions, serialOf: (itemIndex: number) => string): PreparePass {
+	const items = context.getInputData();
+	const recipientFieldOf = perItem(context, 'recipientIdField', (value) => requiredText(value, 'recipientIdField', 'the name of the input field holding the recipient ID'), 'recipientId');
+	const sourcesOf = perItem(context, 'fieldsFromInput', (value) => passFieldSources(record(value, 'uniqueValues.fields').field), {});
+	return (itemIndex) => ({ group: serialOf(itemIndex), value: passFromItem(items[itemIndex].json, recipientFieldOf(itemIndex), sourcesOf(itemIndex)) });
+}
+
 /**
  * Wallet Pass > Create: each input item is one pass; passes go out in batches per template
  * (POST /v2/wallet/templates/{serial}/passes/batch) and come back as { recipientId, url },
@@ -147,25 +244,22 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 	const concurrency = validated(this, 0, labels, () =>
 		parallelRequestsOf(options, 1, MAX_PARALLEL_BATCHES),
 	);
+	const passData = validated(this, 0, labels, () => oneOf(this.getNodeParameter('passData', 0, 'define'), 'passData', PASS_DATA));
 	const serialOf = perItem(this, 'templateSerial', (value) => parsed(templateSerialSchema, value, 'templateSerial'), undefined, { extractValue: true });
-	const recipientOf = rawPerItem(this, 'recipientId', '');
-	const fieldsOf = perItem(this, 'fields', (value) => record(value, 'uniqueValues.fields').field, {});
 	return await runInBatches<Pass>(this, {
-		labels,
+		labels: passData === 'itemFields' ? itemFieldLabels : labels,
 		batchSize,
 		concurrency,
-		prepare: (itemIndex) => {
-			const serial = serialOf(itemIndex);
-			const pass = passSchema.parse(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex)));
-			return { group: serial, value: pass };
-		},
+		prepare: passData === 'itemFields' ? passFromItemFields(this, serialOf) : passFromDefinedValues(this, serialOf),
 		crossCheck: (entries) => {
 			const errors = new Map<number, Error>();
-			const firstSeen = new Map<string, number>();
+			// Per template, the item that first named each recipient.
+			const firstSeen = new Map<string, Map<string, number>>();
 			for (const { itemIndex, group, value } of entries) {
-				const key = JSON.stringify([group, value.recipientId]);
-				const first = firstSeen.get(key);
-				if (first === undefined) firstSeen.set(key, itemIndex);
+				let recipients = firstSeen.get(group);
+				if (!recipients) firstSeen.set(group, (recipients = new Map()));
+				const first = recipients.get(value.recipientId);
+				if (first === undefined) recipients.set(value.recipientId, itemIndex);
 				else errors.set(itemIndex, fieldError(this.getNode(), itemIndex, 'Recipient ID', `"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`));
 			}
 			return errors;
@@ -181,10 +275,10 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 				itemIndex: batch[0].itemIndex,
 				action: `create ${passes.length} passes of wallet template ${serial}`,
 			});
-			const answer = passBatchResultSchema.safeParse(response.body);
+			const answer = readPassBatchResult(response.body);
 			if (!answer.success) {
 				// The platform accepted the batch (2xx): the passes may exist, so they are not reported as failed.
-				const warning = `The platform accepted the batch but its answer could not be read (${answer.error.issues[0]?.message ?? 'unexpected shape'}); the pass URLs are unknown. Check the template's passes before creating them again.`;
+				const warning = `The platform accepted the batch but its answer could not be read (${answer.message}); the pass URLs are unknown. Check the template's passes before creating them again.`;
 				return new Map(batch.map(({ itemIndex, value }): [number, IDataObject] => [itemIndex, { recipientId: value.recipientId, templateSerial: serial, status: 'unknown', warning }]));
 			}
 			const outcomes = passOutcomes(passes, answer.data);
