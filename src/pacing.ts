@@ -49,9 +49,12 @@ const MAX_BURST = 1000;
  * the jitter a burst tolerates.
  *
  * A 429 pauses every request of the run (not only the refused one) for the time the platform
- * asked, then halves the rate (to at most 10/s), which shrinks the burst too; each success brings
- * the rate back up by 10 % toward the configured one (additive-increase is too slow for short
- * runs, so both moves are multiplicative).
+ * asked, then halves the rate (to at most 10/s); each success brings the rate back up by 10 %
+ * toward the configured one (additive-increase is too slow for short runs, so both moves are
+ * multiplicative). From the first 429 on, the run no longer starts in bursts but evenly spaced:
+ * a refusal says the limit is shared with other runs, or nearer than the run was told, and the
+ * bursts of several runs sharing a sender pile up in one of its seconds (four runs bursting at a
+ * quarter of the limit each were refused 10 times in 400 messages; evenly spaced, none).
  */
 export class RateGate {
 	private readonly baseRate: number;
@@ -85,9 +88,10 @@ export class RateGate {
 	/** How many requests may start in any one window, and the window, in ms (unpaced: no limit). */
 	get limit(): { burst: number; windowMs: number } {
 		if (!this.rate) return { burst: Infinity, windowMs: 0 };
-		// ceil: the window is then at least 1 s, so no second holds more than ceil(rate) starts; never a larger burst than the configured one.
-		const burst = this.rate === this.baseRate ? this.baseBurst : Math.min(this.baseBurst, Math.max(1, Math.ceil(this.rate - 1e-9)));
-		return { burst, windowMs: Math.max(1000, (burst * 1000) / this.rate) };
+		// After a refusal, evenly spaced: the platform's limit is shared or nearer than thought, and bursts of several runs pile up in one second.
+		if (this.backOffs > 0) return { burst: 1, windowMs: 1000 / this.rate };
+		// ceil: the window is then at least 1 s, so no second holds more than ceil(rate) starts.
+		return { burst: this.baseBurst, windowMs: Math.max(1000, (this.baseBurst * 1000) / this.rate) };
 	}
 
 	/**

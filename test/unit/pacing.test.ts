@@ -85,15 +85,19 @@ describe('RateGate', () => {
 		expect(later.slice(1).map((time, index) => time - later[index])).toEqual([1000, 1000, 1000]);
 	});
 
-	it('a halved rate shrinks the burst as well as the window', async () => {
+	it('after a 429 the run starts evenly spaced, at the halved rate', async () => {
 		const clock = new FakeClock();
 		const gate = new RateGate(20, clock);
+		expect(gate.limit).toEqual({ burst: 20, windowMs: 1000 });
 		gate.backOff(0);
-		expect(gate.limit).toEqual({ burst: 10, windowMs: 1000 });
+		expect(gate.limit).toEqual({ burst: 1, windowMs: 100 });
 		gate.backOff(0);
 		gate.backOff(0);
-		expect(gate.limit).toEqual({ burst: 3, windowMs: 1200 });
-		expect(await starts(gate, clock, 7)).toEqual([0, 0, 0, 1200, 1200, 1200, 2400]);
+		expect(gate.limit).toEqual({ burst: 1, windowMs: 400 });
+		expect(await starts(gate, clock, 3)).toEqual([0, 400, 800]);
+		// Recovered to the configured rate, still evenly spaced: the refusal said the limit is shared or nearer.
+		for (let i = 0; i < 50; i++) gate.succeeded();
+		expect(gate.limit).toEqual({ burst: 1, windowMs: 50 });
 	});
 
 	it('the refusals of requests already in flight at the first 429 are one event: the rate halves once, the pause holds for all', async () => {
@@ -109,7 +113,8 @@ describe('RateGate', () => {
 		const resent = await starts(gate, clock, 3);
 		expect(Math.min(...resent)).toBeGreaterThanOrEqual(1090);
 		// A request that started after the back-off and is refused again halves the rate again.
-		gate.backOff(0, await gate.acquire());
+		const [ticket] = await Promise.all([gate.acquire(), clock.runAll()]);
+		gate.backOff(0, ticket);
 		expect(gate.spacingMs).toBe(200);
 		// Without a ticket (a caller that does not know when its request started) every refusal counts.
 		gate.backOff(0);
