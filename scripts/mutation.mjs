@@ -23,7 +23,7 @@ export const MUTANTS = [
 	['src/pagination.ts', 'if (signature === previous) {', 'if (signature === previous && false) {', 'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap'],
 	['src/batching.ts', 'start < items.length;', 'start <= items.length;', 'chunk() adds an empty last batch when the item count is a multiple of the batch size'],
 	['src/pacing.ts', 'this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
-	['src/pacing.ts', 'Math.floor(burst ?? Math.ceil(this.baseRate - 1e-9))', 'Math.floor(burst ?? Math.ceil(this.baseRate - 1e-9) + 1)', 'one message too many starts in each second'],
+	['src/pacing.ts', 'Math.floor(burst ?? whole)', 'Math.floor(burst ?? whole + 1)', 'one message too many starts in each second'],
 	['src/pacing.ts', 'if (this.backOffs === backOffs && this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
 	['src/pacing.ts', 'if (this.backOffs > 0) return { burst: 1, windowMs: 1000 / this.rate };', '', 'a run refused with 429 goes on sending in bursts (several runs sharing a sender pile up)'],
 	['src/pacing.ts', 'if (ticket !== undefined && ticket < this.backOffs) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],

@@ -42,8 +42,9 @@ const MAX_BURST = 1000;
  * One pace for all the requests of a run, however many are in flight, counted the way a rate
  * limit of "R per second" is: at most `burst` requests start in any window of burst/R seconds,
  * never under 1 s (R = 20: 20 in any second, which may start together, as n8n's HTTP Request
- * with Batching sends them; R = 2.5: 3 in any 1.2 s; R = 0.5: 1 in any 2 s; a sender's 50/s at
- * 95 %: 50 in any 1,053 ms). Spacing starts evenly instead puts one every 1000/R ms, so that a
+ * with Batching sends them; a sender's 50/s at 95 %: 50 in any 1,053 ms). A fractional R is
+ * evenly spaced (2.5/s: one every 400 ms; 0.5/s: one every 2 s): it is a share of a limit, as
+ * several runs sharing a sender are advised to take, and their bursts would pile up. Spacing starts evenly instead puts one every 1000/R ms, so that a
  * few ms of jitter at a boundary of the platform's seconds puts R + 1 into one of them; a burst
  * lies across such a boundary far more rarely, and the window's extra length over a second is
  * the jitter a burst tolerates.
@@ -76,7 +77,9 @@ export class RateGate {
 	) {
 		const { perSecond, burst } = typeof pace === 'object' ? pace : { perSecond: pace ?? 0, burst: undefined };
 		this.baseRate = perSecond > 0 ? perSecond : 0;
-		this.baseBurst = this.baseRate ? Math.min(MAX_BURST, Math.max(1, Math.floor(burst ?? Math.ceil(this.baseRate - 1e-9)))) : MAX_BURST;
+		// A whole rate starts in bursts of itself; a fractional one evenly spaced (a burst of 3 would put 3 into a second of a 2.5/s run).
+		const whole = Number.isInteger(this.baseRate) ? this.baseRate : 1;
+		this.baseBurst = this.baseRate ? Math.min(MAX_BURST, Math.max(1, Math.floor(burst ?? whole))) : MAX_BURST;
 		this.rate = this.baseRate;
 	}
 
@@ -90,8 +93,8 @@ export class RateGate {
 		if (!this.rate) return { burst: Infinity, windowMs: 0 };
 		// After a refusal, evenly spaced: the platform's limit is shared or nearer than thought, and bursts of several runs pile up in one second.
 		if (this.backOffs > 0) return { burst: 1, windowMs: 1000 / this.rate };
-		// ceil: the window is then at least 1 s, so no second holds more than ceil(rate) starts.
-		return { burst: this.baseBurst, windowMs: Math.max(1000, (this.baseBurst * 1000) / this.rate) };
+		// A burst of at most the rate: the window is then at least 1 s.
+		return { burst: this.baseBurst, windowMs: this.baseBurst === 1 ? 1000 / this.rate : Math.max(1000, (this.baseBurst * 1000) / this.rate) };
 	}
 
 	/**

@@ -48,20 +48,17 @@ describe('RateGate', () => {
 		expect(gate.limit).toEqual({ burst: 10, windowMs: 1000 });
 	});
 
-	it('never lets more than the rate, rounded up, start in any second; a fractional rate gets a longer window', async () => {
+	it('spaces a fractional rate evenly: its bursts would put more than the rate into a second', async () => {
 		const clock = new FakeClock();
-		const gate = new RateGate(47.5, clock);
-		const times = await starts(gate, clock, 200);
-		expect(gate.limit.burst).toBe(48);
-		expect(gate.limit.windowMs).toBeCloseTo(1010.53, 1);
-		const inAnySecond = Math.max(...times.map((from) => times.filter((time) => time >= from && time < from + 1000).length));
-		expect(inAnySecond).toBe(48);
-		// 200 starts at 47.5 per second: the last one in the fifth window, not sooner.
-		expect(Math.max(...times)).toBeCloseTo(4 * 1010.53, 0);
-		const slow = new FakeClock();
-		expect(await starts(new RateGate(2.5, slow), slow, 7)).toEqual([0, 0, 0, 1200, 1200, 1200, 2400]);
+		const gate = new RateGate(2.5, clock);
+		expect(gate.limit).toEqual({ burst: 1, windowMs: 400 });
+		expect(await starts(gate, clock, 4)).toEqual([0, 400, 800, 1200]);
 		const slower = new FakeClock();
 		expect(await starts(new RateGate(0.5, slower), slower, 3)).toEqual([0, 2000, 4000]);
+		const fast = new FakeClock();
+		const times = await starts(new RateGate(47.5, fast), fast, 100);
+		expect(Math.max(...times.map((from) => times.filter((time) => time >= from && time < from + 1000).length))).toBe(48);
+		expect(Math.max(...times)).toBeCloseTo((99 * 1000) / 47.5, 0);
 	});
 
 	it('without a rate lets everything start at once', async () => {
