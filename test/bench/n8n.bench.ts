@@ -345,6 +345,43 @@ async function main() {
 	const print = (line: string) => console.log(line);
 	try {
 		const nodeMs: number[] = [];
+		// The 10,000-item comparisons run right after the 10,000-item Add Many runs, before the larger ones leave a heap of a
+		// gigabyte to collect (which slowed the next runs tenfold).
+		const compareAt10k = async () => {
+			if (PARTS.has('stock')) {
+				const stockAnswer = await post(`${n8n.url}/webhook/stock`, {});
+				if (stockAnswer.status !== 200) throw new Error(`stock: HTTP ${stockAnswer.status} ${stockAnswer.text.slice(0, 300)}`);
+				const stockTimes = await nodeTimes(folder.n8nDir);
+				const stockMs = stockTimes.Aggregate + stockTimes.Batches + stockTimes['HTTP Request'];
+				print(
+					`stock nodes in n8n: ${SIZES[0]} items, Aggregate + Code (batches of ${BATCH}) + HTTP Request: ${(stockMs / 1000).toFixed(2)} s (${stockAnswer.text}); Add Many / stock = ${(nodeMs[0] / stockMs).toFixed(2)}`,
+				);
+			}
+			if (PARTS.has('pass')) {
+				const fieldsRuns: Array<{ ms: number; addMs: number; text: string }> = [];
+				for (let r = 0; r < PAIRS; r++) {
+					const addAnswer = await post(`${n8n.url}/webhook/pair-add-${r}`, {});
+					if (addAnswer.status !== 200) throw new Error(`pair-add: HTTP ${addAnswer.status} ${addAnswer.text.slice(0, 300)}`);
+					const addMs = (await nodeTimes(folder.n8nDir)).Node;
+					const fieldsAnswer = await post(`${n8n.url}/webhook/pass-fields-${r}`, {});
+					if (fieldsAnswer.status !== 200) throw new Error(`pass-fields: HTTP ${fieldsAnswer.status} ${fieldsAnswer.text.slice(0, 300)}`);
+					fieldsRuns.push({ ms: (await nodeTimes(folder.n8nDir)).Node, addMs, text: fieldsAnswer.text });
+				}
+				const fieldsMs = median(fieldsRuns.map((run) => run.ms));
+				print(
+					`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "From Input Item Fields" (recipient and field value read from the items by name, as Add Many reads its rows), median of ${PAIRS}: node ${(fieldsMs / 1000).toFixed(2)} s (${fieldsRuns.map((run) => (run.ms / 1000).toFixed(2)).join(' / ')}), ${fieldsRuns[0].text}; each run paired with an Add Many of the same items just before it (${fieldsRuns.map((run) => (run.addMs / 1000).toFixed(2)).join(' / ')} s): Wallet Pass / Add Many = ${median(fieldsRuns.map((run) => run.ms / run.addMs)).toFixed(2)} (median of the pairs: ${fieldsRuns.map((run) => (run.ms / run.addMs).toFixed(2)).join(' / ')}); against the Add Many median above: ${(fieldsMs / nodeMs[0]).toFixed(2)}`,
+				);
+				const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
+				if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
+				const passTimes = await nodeTimes(folder.n8nDir);
+				const setAnswer = await post(`${n8n.url}/webhook/set`, {});
+				if (setAnswer.status !== 200) throw new Error(`set: HTTP ${setAnswer.status} ${setAnswer.text.slice(0, 300)}`);
+				const setMs = (await nodeTimes(folder.n8nDir)).Set;
+				print(
+					`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "Define Below", two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}; a stock Set node with the same two expressions: ${(setMs / 1000).toFixed(2)} s, so the node's own share is ${((passTimes.Node - setMs) / 1000).toFixed(2)} s`,
+				);
+			}
+		};
 		for (const [i, size] of SIZES.entries()) {
 			if (!PARTS.has('add')) break;
 			const runs: Array<{ nodeMs: number; plainMs: number; requests: number; growth: number; summary: string }> = [];
@@ -366,40 +403,9 @@ async function main() {
 			print(
 				`add many in n8n: ${size} items, batch ${BATCH}, median of ${REPEAT}: node ${(node / 1000).toFixed(2)} s (${runs.map((run) => (run.nodeMs / 1000).toFixed(2)).join(' / ')}), ${runs[0].requests} requests, summary ${runs[0].summary}, peak RSS +${mb(Math.max(...runs.map((run) => run.growth)))} over idle; plain client ${(plain / 1000).toFixed(2)} s (${runs.map((run) => (run.plainMs / 1000).toFixed(2)).join(' / ')}); node / plain = ${(node / plain).toFixed(2)}`,
 			);
+			if (i === 0) await compareAt10k();
 		}
-		if (PARTS.has('stock')) {
-			const stockAnswer = await post(`${n8n.url}/webhook/stock`, {});
-			if (stockAnswer.status !== 200) throw new Error(`stock: HTTP ${stockAnswer.status} ${stockAnswer.text.slice(0, 300)}`);
-			const stockTimes = await nodeTimes(folder.n8nDir);
-			const stockMs = stockTimes.Aggregate + stockTimes.Batches + stockTimes['HTTP Request'];
-			print(
-				`stock nodes in n8n: ${SIZES[0]} items, Aggregate + Code (batches of ${BATCH}) + HTTP Request: ${(stockMs / 1000).toFixed(2)} s (${stockAnswer.text}); Add Many / stock = ${(nodeMs[0] / stockMs).toFixed(2)}`,
-			);
-		}
-		if (PARTS.has('pass')) {
-			const fieldsRuns: Array<{ ms: number; addMs: number; text: string }> = [];
-			for (let r = 0; r < PAIRS; r++) {
-				const addAnswer = await post(`${n8n.url}/webhook/pair-add-${r}`, {});
-				if (addAnswer.status !== 200) throw new Error(`pair-add: HTTP ${addAnswer.status} ${addAnswer.text.slice(0, 300)}`);
-				const addMs = (await nodeTimes(folder.n8nDir)).Node;
-				const fieldsAnswer = await post(`${n8n.url}/webhook/pass-fields-${r}`, {});
-				if (fieldsAnswer.status !== 200) throw new Error(`pass-fields: HTTP ${fieldsAnswer.status} ${fieldsAnswer.text.slice(0, 300)}`);
-				fieldsRuns.push({ ms: (await nodeTimes(folder.n8nDir)).Node, addMs, text: fieldsAnswer.text });
-			}
-			const fieldsMs = median(fieldsRuns.map((run) => run.ms));
-			print(
-				`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "From Input Item Fields" (recipient and field value read from the items by name, as Add Many reads its rows), median of ${PAIRS}: node ${(fieldsMs / 1000).toFixed(2)} s (${fieldsRuns.map((run) => (run.ms / 1000).toFixed(2)).join(' / ')}), ${fieldsRuns[0].text}; each run paired with an Add Many of the same items just before it (${fieldsRuns.map((run) => (run.addMs / 1000).toFixed(2)).join(' / ')} s): Wallet Pass / Add Many = ${median(fieldsRuns.map((run) => run.ms / run.addMs)).toFixed(2)} (median of the pairs: ${fieldsRuns.map((run) => (run.ms / run.addMs).toFixed(2)).join(' / ')}); against the Add Many median above: ${(fieldsMs / nodeMs[0]).toFixed(2)}`,
-			);
-			const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
-			if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
-			const passTimes = await nodeTimes(folder.n8nDir);
-			const setAnswer = await post(`${n8n.url}/webhook/set`, {});
-			if (setAnswer.status !== 200) throw new Error(`set: HTTP ${setAnswer.status} ${setAnswer.text.slice(0, 300)}`);
-			const setMs = (await nodeTimes(folder.n8nDir)).Set;
-			print(
-				`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "Define Below", two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text}); Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}; a stock Set node with the same two expressions: ${(setMs / 1000).toFixed(2)} s, so the node's own share is ${((passTimes.Node - setMs) / 1000).toFixed(2)} s`,
-			);
-		}
+		if (!PARTS.has('add')) await compareAt10k();
 		for (let i = 1; i < nodeMs.length; i++) print(`add many ratio ${SIZES[i]}/${SIZES[i - 1]} items: ${(nodeMs[i] / nodeMs[i - 1]).toFixed(2)} (linear: ${(SIZES[i] / SIZES[i - 1]).toFixed(2)})`);
 
 		if (PARTS.has('send')) {
