@@ -134,6 +134,25 @@ async function plainClient(sandbox: Sandbox, listId: number, count: number): Pro
 	return performance.now() - started;
 }
 
+/** The same passes in the same batches, posted one batch after the other by a plain client: the platform's share of a Wallet Pass run. */
+async function plainPassClient(sandbox: Sandbox, serial: string, count: number): Promise<number> {
+	const started = performance.now();
+	for (let start = 0; start < count; start += BATCH) {
+		const items = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => ({
+			recipientId: `u${start + i}@x.io`,
+			uniqueValues: { fields: [{ place: 'BACK', label: 'Plan', fixed: false, value: (start + i) % 3 ? 'free' : 'pro' }] },
+		}));
+		const response = await fetch(`${sandbox.walletBaseUrl}/v2/wallet/templates/${serial}/passes/batch`, {
+			method: 'POST',
+			headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json;charset=UTF-8' },
+			body: JSON.stringify({ items }),
+		});
+		if (response.status !== 200) throw new Error(`plain pass client: HTTP ${response.status}`);
+		await response.arrayBuffer();
+	}
+	return performance.now() - started;
+}
+
 /** A lists API that counts the bytes of an upload and answers a created list: the sandbox would store 2 million rows. */
 async function countingSink() {
 	let received = 0;
@@ -215,7 +234,10 @@ async function main() {
 	);
 	// The same passes read from the items' fields by name (Pass Data "From Input Item Fields"): no expression per item, as Add Many reads its rows.
 	// One workflow and template per repetition: a recipient may hold one pass per template.
-	for (let r = 0; r < PAIRS; r++) sandbox.seedTemplate({ serial: `tpl-bench-${r}`, name: `Bench ${r}` });
+	for (let r = 0; r < PAIRS; r++) {
+		sandbox.seedTemplate({ serial: `tpl-bench-${r}`, name: `Bench ${r}` });
+		sandbox.seedTemplate({ serial: `tpl-plain-${r}`, name: `Plain ${r}` });
+	}
 	// Each Wallet Pass run is paired with an Add Many run of the same items just before it, into a list of its own: at a tenth of a
 	// second each, the state of the machine moves both, and the median of the pairs' ratios is steadier than a ratio of medians.
 	const pairedAdds = Array.from({ length: PAIRS }, (_, r) =>
@@ -358,18 +380,19 @@ async function main() {
 				);
 			}
 			if (PARTS.has('pass')) {
-				const fieldsRuns: Array<{ ms: number; addMs: number; text: string }> = [];
+				const fieldsRuns: Array<{ ms: number; addMs: number; plainMs: number; text: string }> = [];
 				for (let r = 0; r < PAIRS; r++) {
+					const plainMs = await plainPassClient(sandbox, `tpl-plain-${r}`, SIZES[0]);
 					const addAnswer = await post(`${n8n.url}/webhook/pair-add-${r}`, {});
 					if (addAnswer.status !== 200) throw new Error(`pair-add: HTTP ${addAnswer.status} ${addAnswer.text.slice(0, 300)}`);
 					const addMs = (await nodeTimes(folder.n8nDir)).Node;
 					const fieldsAnswer = await post(`${n8n.url}/webhook/pass-fields-${r}`, {});
 					if (fieldsAnswer.status !== 200) throw new Error(`pass-fields: HTTP ${fieldsAnswer.status} ${fieldsAnswer.text.slice(0, 300)}`);
-					fieldsRuns.push({ ms: (await nodeTimes(folder.n8nDir)).Node, addMs, text: fieldsAnswer.text });
+					fieldsRuns.push({ ms: (await nodeTimes(folder.n8nDir)).Node, addMs, plainMs, text: fieldsAnswer.text });
 				}
 				const fieldsMs = median(fieldsRuns.map((run) => run.ms));
 				print(
-					`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "From Input Item Fields" (recipient and field value read from the items by name, as Add Many reads its rows), median of ${PAIRS}: node ${(fieldsMs / 1000).toFixed(2)} s (${fieldsRuns.map((run) => (run.ms / 1000).toFixed(2)).join(' / ')}), ${fieldsRuns[0].text}; each run paired with an Add Many of the same items just before it (${fieldsRuns.map((run) => (run.addMs / 1000).toFixed(2)).join(' / ')} s): Wallet Pass / Add Many = ${median(fieldsRuns.map((run) => run.ms / run.addMs)).toFixed(2)} (median of the pairs: ${fieldsRuns.map((run) => (run.ms / run.addMs).toFixed(2)).join(' / ')}); against the Add Many median above: ${(fieldsMs / nodeMs[0]).toFixed(2)}`,
+					`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "From Input Item Fields" (recipient and field value read from the items by name, as Add Many reads its rows), median of ${PAIRS}: node ${(fieldsMs / 1000).toFixed(2)} s (${fieldsRuns.map((run) => (run.ms / 1000).toFixed(2)).join(' / ')}), ${fieldsRuns[0].text}; each run paired with an Add Many of the same items just before it (${fieldsRuns.map((run) => (run.addMs / 1000).toFixed(2)).join(' / ')} s): Wallet Pass / Add Many = ${median(fieldsRuns.map((run) => run.ms / run.addMs)).toFixed(2)} (median of the pairs: ${fieldsRuns.map((run) => (run.ms / run.addMs).toFixed(2)).join(' / ')}); against the Add Many median above: ${(fieldsMs / nodeMs[0]).toFixed(2)}; the same pass batches posted by a plain client ${(median(fieldsRuns.map((run) => run.plainMs)) / 1000).toFixed(2)} s, so Wallet Pass / plain = ${median(fieldsRuns.map((run) => run.ms / run.plainMs)).toFixed(2)}`,
 				);
 				const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
 				if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
