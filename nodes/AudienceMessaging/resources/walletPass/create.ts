@@ -68,6 +68,27 @@ const placeFields: INodeProperties[] = [
 	},
 ];
 
+/** The Fields collection of either Pass Data mode: Label and Place, then where the value comes from. */
+function passFieldsCollection(name: string, description: string, show: Record<string, string[]>, value: INodeProperties): INodeProperties {
+	return {
+		displayName: 'Fields',
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Field',
+		default: {},
+		description,
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'field',
+				values: [{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' }, ...placeFields, value],
+			},
+		],
+	};
+}
+
 export const createWalletPassFields: INodeProperties[] = [
 	{
 		displayName: 'Template',
@@ -123,34 +144,14 @@ export const createWalletPassFields: INodeProperties[] = [
 		description: 'Name of the input item field holding the recipient ID; each pass of a template needs a different one',
 		displayOptions: { show: showFromItems },
 	},
-	{
-		displayName: 'Fields',
-		name: 'fieldsFromInput',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Template fields set as Unique, each filled from an input item field',
-		displayOptions: { show: showFromItems },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'field',
-				values: [
-					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' },
-					...placeFields,
-					{
-						displayName: 'Input Field',
-						name: 'inputField',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. memberPage',
-						description: 'Name of the input item field holding the text of this field (sent as written; an HTML anchor is shown as a link)',
-					},
-				],
-			},
-		],
-	},
+	passFieldsCollection('fieldsFromInput', 'Template fields set as Unique, each filled from an input item field', showFromItems, {
+		displayName: 'Input Field',
+		name: 'inputField',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. memberPage',
+		description: 'Name of the input item field holding the text of this field (sent as written; an HTML anchor is shown as a link)',
+	}),
 	{
 		displayName: 'Recipient ID',
 		name: 'recipientId',
@@ -161,34 +162,14 @@ export const createWalletPassFields: INodeProperties[] = [
 		description: 'Identifies the pass holder; each pass of a template needs a different one',
 		displayOptions: { show: showDefined },
 	},
-	{
-		displayName: 'Fields',
-		name: 'fields',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Values of the template fields set as Unique (personalised per pass)',
-		displayOptions: { show: showDefined },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'field',
-				values: [
-					{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' },
-					...placeFields,
-					{
-						displayName: 'Value',
-						name: 'value',
-						type: 'string',
-						default: '',
-						placeholder: 'e.g. <a href="https://example.com/members/42">Your member page</a>',
-						description: 'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
-					},
-				],
-			},
-		],
-	},
+	passFieldsCollection('fields', 'Values of the template fields set as Unique (personalised per pass)', showDefined, {
+		displayName: 'Value',
+		name: 'value',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. <a href="https://example.com/members/42">Your member page</a>',
+		description: 'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
+	}),
 	{
 		displayName: 'Options',
 		name: 'options',
