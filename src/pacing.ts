@@ -42,20 +42,21 @@ const MAX_BURST = 1000;
  * One pace for all the requests of a run, however many are in flight, counted the way a rate
  * limit of "R per second" is: at most `burst` requests start in any window of burst/R seconds,
  * never under 1 s (R = 20: 20 in any second, which may start together, as n8n's HTTP Request
- * with Batching sends them; a sender's 50/s at 95 %: 50 in any 1,053 ms). A fractional R is
- * evenly spaced (2.5/s: one every 400 ms; 0.5/s: one every 2 s): it is a share of a limit, as
- * several runs sharing a sender are advised to take, and their bursts would pile up. Spacing starts evenly instead puts one every 1000/R ms, so that a
- * few ms of jitter at a boundary of the platform's seconds puts R + 1 into one of them; a burst
- * lies across such a boundary far more rarely, and the window's extra length over a second is
- * the jitter a burst tolerates.
+ * with Batching sends them; a sender's 50/s at 95 %: 50 in any 1,053 ms). At a whole R, evenly
+ * spaced starts (one every 1000/R ms) put one near every boundary of the platform's seconds,
+ * where a few ms of jitter puts R + 1 into one of them; a burst lies across such a boundary far
+ * more rarely, and the window's extra length over a second is the jitter a burst tolerates.
+ * A fractional R is evenly spaced (2.5/s: one every 400 ms; 0.5/s: one every 2 s): it is a
+ * share of a limit, as several runs sharing a sender are advised to take, and their bursts pile
+ * up in one second (four runs at 2.5/s in bursts of 3 reached 52–72 % of a 10/s limit; evenly
+ * spaced, 100 %).
  *
  * A 429 pauses every request of the run (not only the refused one) for the time the platform
  * asked, then halves the rate (to at most 10/s); each success brings the rate back up by 10 %
  * toward the configured one (additive-increase is too slow for short runs, so both moves are
  * multiplicative). From the first 429 on, the run no longer starts in bursts but evenly spaced:
  * a refusal says the limit is shared with other runs, or nearer than the run was told, and the
- * bursts of several runs sharing a sender pile up in one of its seconds (four runs bursting at a
- * quarter of the limit each were refused 10 times in 400 messages; evenly spaced, none).
+ * bursts of several runs sharing a sender pile up in one of its seconds.
  */
 export class RateGate {
 	private readonly baseRate: number;
