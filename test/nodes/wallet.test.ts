@@ -54,21 +54,23 @@ describe('Wallet Template > Get Many', () => {
 	});
 });
 
+/** Wallet Pass › Create with Pass Data "Define Below": recipient and two fields as expressions. */
+const passParameters = (extra: Record<string, unknown> = {}) => ({
+	resource: 'walletPass',
+	operation: 'create',
+	templateSerial: template('tpl-gold-member'),
+	recipientId: '={{ $json.email }}',
+	fields: {
+		field: [
+			{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
+			{ place: 'BACK', label: 'Link', value: '={{ $json.link }}' },
+		],
+	},
+	...extra,
+});
+
 describe('Wallet Pass > Create', () => {
 	const link = '<a href="https://example.com/members/ada?ref=wallet&amp;x=1">Your member page</a>';
-	const passParameters = (extra: Record<string, unknown> = {}) => ({
-		resource: 'walletPass',
-		operation: 'create',
-		templateSerial: template('tpl-gold-member'),
-		recipientId: '={{ $json.email }}',
-		fields: {
-			field: [
-				{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
-				{ place: 'BACK', label: 'Link', value: '={{ $json.link }}' },
-			],
-		},
-		...extra,
-	});
 	const members = ['ada', 'alan', 'grace', 'edsger', 'barbara'].map((name) => ({ json: { email: `${name}@example.com`, name: name.toUpperCase(), link } }));
 
 	it('sends the items in batches and gives every item its own { recipientId, url }', async () => {
@@ -213,11 +215,7 @@ describe('Wallet Pass > Create, Pass Data "From Input Item Fields"', () => {
 		expectNoKey(result);
 
 		// The same passes written with expressions go out identically.
-		const viaExpressions = {
-			resource: 'walletPass',
-			operation: 'create',
-			templateSerial: template('tpl-gold-member'),
-			recipientId: '={{ $json.email }}',
+		const viaExpressions = passParameters({
 			fields: {
 				field: [
 					{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
@@ -226,7 +224,7 @@ describe('Wallet Pass > Create, Pass Data "From Input Item Fields"', () => {
 				],
 			},
 			options: { batchSize: 2 },
-		};
+		});
 		const sent = ctx.sandbox.requests.map((r) => r.body);
 		ctx.sandbox.reset();
 		outputOf(await run(ctx.credentials, viaExpressions, members));
