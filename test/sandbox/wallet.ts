@@ -122,7 +122,8 @@ export class WalletModule {
 		const bad = invalidPlaceIndex(parsed);
 		if (bad >= 0) throw badRequest(invalidPlaceMessage(`fields[${bad}]`, parsed[bad].place), 'INVALID_PLACE');
 		if (this.passes.has(serial, recipientId)) throw badRequest(alreadyHasPassMessage(recipientId, serial), 'RECIPIENT_ALREADY_HAS_PASS');
-		return this.passes.add(serial, recipientId, parsed);
+		this.passes.add(serial, recipientId, structuredClone(parsed));
+		return this.passes.get(serial, recipientId)!;
 	}
 
 	private requireTemplate(serial: string): WalletTemplate {
@@ -146,6 +147,7 @@ export class WalletModule {
 		const requests = parseBatch(await ctx.body.json());
 		const origin = ctx.headers.host ? `http://${ctx.headers.host}` : this.origin;
 		const items: PassResult[] = [];
+		const createdAt = new Date().toISOString();
 		const errors: PassError[] = [];
 		for (const { index, recipientId, fields } of requests) {
 			const refuse = (code: PassError['code'], message: string) => errors.push({ recipientId, code, message });
@@ -153,7 +155,7 @@ export class WalletModule {
 			if (this.passes.has(serial, recipientId)) refuse('RECIPIENT_ALREADY_HAS_PASS', alreadyHasPassMessage(recipientId, serial));
 			else if (bad >= 0) refuse('INVALID_PLACE', invalidPlaceMessage(`items[${index}].uniqueValues.fields[${bad}]`, fields[bad].place));
 			else {
-				this.passes.add(serial, recipientId, fields as PassField[]);
+				this.passes.add(serial, recipientId, fields as PassField[], createdAt);
 				items.push({ recipientId, url: `${origin}${passPath(serial, recipientId)}` });
 			}
 		}
