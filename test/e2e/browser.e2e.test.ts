@@ -3,6 +3,7 @@
  * playwright-core. Logs in with the documented owner, opens a demo workflow, runs it with the
  * Execute button, opens a node's output and saves the screenshot the README shows.
  */
+import { mkdirSync } from 'fs';
 import { mkdtemp, rm } from 'fs/promises';
 import { tmpdir } from 'os';
 import { join } from 'path';
@@ -15,7 +16,14 @@ import { ensureRuntime, freePort, repoRoot } from './n8n-harness';
 
 jest.setTimeout(300_000);
 
-export const SCREENSHOT = join(repoRoot, 'docs', 'demo-blacklist-check.png');
+/**
+ * The README's pictures are rewritten only when asked (`npm run screenshots`, which sets
+ * UPDATE_SCREENSHOTS=1); any other run saves them in a temporary folder, so `npm test` leaves the
+ * work tree as it found it.
+ */
+const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs') : join(tmpdir(), 'am-screenshots');
+mkdirSync(SHOTS, { recursive: true });
+export const SCREENSHOT = join(SHOTS, 'demo-blacklist-check.png');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const WORKFLOW_ID = 'amDemoBlacklst1';
 const NODE = 'Check Blacklist';
@@ -80,7 +88,7 @@ it('opens a demo workflow, runs it with Execute workflow, and shows the node out
  * README shows (docs/editor-*.png). Each test waits for what it asserts, then takes its picture.
  */
 describe('the editor panels', () => {
-	const shot = (name: string) => join(repoRoot, 'docs', `editor-${name}.png`);
+	const shot = (name: string) => join(SHOTS, `editor-${name}.png`);
 	let panelsWorkflowId: string;
 
 	beforeAll(async () => {
