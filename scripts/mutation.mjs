@@ -27,6 +27,8 @@ export const MUTANTS = [
 	['src/pacing.ts', 'if (this.backOffs === backOffs && this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
 	['src/pacing.ts', 'if (this.backOffs > 0) return { burst: 1, windowMs: 1000 / this.rate };', '', 'a run refused with 429 goes on sending in bursts (several runs sharing a sender pile up)'],
 	['src/pacing.ts', 'if (ticket !== undefined && ticket < this.backOffs) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
+	['src/pacing.ts', 'this.floor = Math.max(MIN_RATE, floor ?? 0);', 'this.floor = MIN_RATE;', "a run paced at its sender's rate backs off to a crawl (two runs sharing a sender: 15 % of its limit)"],
+	['src/pacing.ts', 'const rate = Math.max(this.rate / 0.9, regrown);', 'const rate = this.rate / 0.9;', 'a backed-off run recovers only by 10 % per success (a run cut to a request every few seconds takes minutes)'],
 	['src/callbacks.ts', 'return timingSafeEqual(digest(given ?? \'\'), digest(expected));', 'return timingSafeEqual(digest(given ?? \'\'), digest(given ?? \'\'));', 'the trigger accepts any callback token'],
 	['src/schemas/chatapp.ts', "z.string().max(4096, 'a text message has at most 4096 characters')", "z.string().max(40960, 'a text message has at most 4096 characters')", 'the text length limit raised tenfold'],
 	['nodes/AudienceMessaging/resources/blacklist/index.ts', 'acceptStatus: isJsonNotFound,', 'acceptStatus: (status) => status === 404,', 'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"'],

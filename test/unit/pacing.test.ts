@@ -1,31 +1,5 @@
-import { RateGate, senderPace } from '../../src/pacing';
-import type { Clock } from '../../src/pacing';
-
-/** A clock whose time moves only when the test says, with sleepers woken in time order. */
-class FakeClock implements Clock {
-	time = 0;
-	private sleepers: Array<{ at: number; wake: () => void }> = [];
-
-	now(): number {
-		return this.time;
-	}
-
-	async sleep(ms: number): Promise<void> {
-		await new Promise<void>((wake) => this.sleepers.push({ at: this.time + ms, wake }));
-	}
-
-	/** Runs until nobody sleeps any more, waking each sleeper at its time. */
-	async runAll(): Promise<void> {
-		for (;;) {
-			await new Promise((resolve) => setImmediate(resolve));
-			if (this.sleepers.length === 0) return;
-			this.sleepers.sort((a, b) => a.at - b.at);
-			const next = this.sleepers.shift()!;
-			this.time = Math.max(this.time, next.at);
-			next.wake();
-		}
-	}
-}
+import { RateGate, SENDER_SHARERS, senderPace } from '../../src/pacing';
+import { simulateSharedLimit, VirtualClock as FakeClock } from '../helpers/virtual-time';
 
 /** Starts `count` acquires at once (as parallel requests would) and records when each was let through. */
 async function starts(gate: RateGate, clock: FakeClock, count: number, during?: (index: number) => void): Promise<number[]> {
@@ -140,13 +114,80 @@ describe('RateGate', () => {
 		for (let i = 0; i < 10; i++) gate.backOff(0);
 		expect(gate.spacingMs).toBe(10_000);
 	});
+
+	it("backs a run paced at its sender's rate off to no less than an eighth of it: the limit is shared by the runs sending from it", () => {
+		const gate = new RateGate(senderPace(10, undefined), new FakeClock());
+		for (let i = 0; i < 10; i++) gate.backOff(0);
+		expect(gate.spacingMs).toBeCloseTo(1000 / (9.5 / 8), 6);
+		// A rate the user typed may be far above the platform's: such a run still backs off to one request per 10 s.
+		const typed = new RateGate(50, new FakeClock());
+		for (let i = 0; i < 10; i++) typed.backOff(0);
+		expect(typed.spacingMs).toBe(10_000);
+	});
+
+	it("after a back-off's pause the rate at least doubles each second without a 429, not only by 10 % per success", () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(20, clock);
+		gate.backOff(1000);
+		for (let i = 0; i < 3; i++) gate.backOff(0);
+		expect(gate.spacingMs).toBe(800);
+		// Within the pause: 10 % per success.
+		clock.time = 500;
+		gate.succeeded();
+		expect(gate.spacingMs).toBeCloseTo(720, 6);
+		// Two seconds after the pause ended: 1.25/s × 2² = 5/s.
+		clock.time = 3000;
+		gate.succeeded();
+		expect(gate.spacingMs).toBe(200);
+		// Never beyond the configured rate.
+		clock.time = 10_000;
+		gate.succeeded();
+		expect(gate.spacingMs).toBe(50);
+	});
+});
+
+/**
+ * Executions on queue-mode workers share one sender's limit without knowing of each other. In
+ * virtual time, against a platform counting per second of its clock (80–90 ms away, Retry-After
+ * 1 s), each run paced by its own gate as the node paces it; seeds vary start offsets and latency.
+ */
+describe('several runs sharing one sender', () => {
+	const seeds = [1, 2, 3, 4, 5].map((seed) => seed * 7919);
+
+	it('whole shares of its limit are never refused (four runs at 3/s, a 12/s sender)', async () => {
+		for (const seed of seeds) {
+			const result = await simulateSharedLimit({ pace: 3, runs: 4, messagesPerRun: 60, parallel: 10, limit: 12, seed });
+			expect(result).toMatchObject({ accepted: 240, refused: 0, duplicates: 0 });
+			expect(result.utilization).toBeGreaterThan(0.95);
+		}
+	});
+
+	it.each([2, 4, 8])("%i runs each paced at the sender's full rate lose nothing, send nothing twice, and together reach most of its limit", async (runs) => {
+		for (const seed of seeds) {
+			const result = await simulateSharedLimit({ pace: senderPace(10, undefined)!, runs, messagesPerRun: 400 / runs, parallel: 10, limit: 10, seed });
+			expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
+			expect(result.refused).toBeGreaterThan(0);
+			// Backed off to a crawl, one run of two reached 15 % of the limit, four 23 %.
+			expect(result.utilization).toBeGreaterThan(0.65);
+			// Far from the 60 refusals of one message that Rate Limit Wait allows (60 s of Retry-After 1 s).
+			expect(result.mostRefusalsOfOne).toBeLessThan(20);
+		}
+	});
+
+	it('a fractional share of its limit reaches at least 90 % of it (four runs at 2.5/s, a 10/s sender)', async () => {
+		for (const seed of seeds) {
+			const result = await simulateSharedLimit({ pace: 2.5, runs: 4, messagesPerRun: 100, parallel: 10, limit: 10, seed });
+			expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
+			expect(result.utilization).toBeGreaterThan(0.9);
+		}
+	});
 });
 
 describe("senderPace: the run's pace from the sender's rateLimit", () => {
 	it("paces at 95 % of the sender's rate in bursts of the whole rate, each window a little over a second", async () => {
-		expect(senderPace(10, 100)).toEqual({ perSecond: 9.5, burst: 10 });
-		expect(senderPace('20', 100)).toEqual({ perSecond: 19, burst: 20 });
-		expect(senderPace(2.5, 100)).toEqual({ perSecond: 2.375, burst: 2 });
+		expect(senderPace(10, 100)).toEqual({ perSecond: 9.5, burst: 10, floor: 9.5 / SENDER_SHARERS });
+		expect(senderPace('20', 100)).toEqual({ perSecond: 19, burst: 20, floor: 19 / SENDER_SHARERS });
+		expect(senderPace(2.5, 100)).toEqual({ perSecond: 2.375, burst: 2, floor: 2.375 / SENDER_SHARERS });
 		const clock = new FakeClock();
 		const gate = new RateGate(senderPace(50, undefined), clock);
 		expect(gate.limit.burst).toBe(50);
