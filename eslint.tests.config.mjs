@@ -9,7 +9,7 @@ import globals from 'globals';
 export default tseslint.config(
 	{ ignores: ['dist/**', 'node_modules/**', 'test/n8n-runtime/node_modules/**', '.demo/**', 'coverage/**', 'test/artifacts/**'] },
 	{
-		files: ['test/**/*.ts', 'scripts/**/*.mjs', 'scripts/**/*.cjs', 'test/**/*.mjs', 'jest.config.js', 'eslint*.mjs'],
+		files: ['test/**/*.tsx', 'scripts/**/*.mjs', 'scripts/**/*.cjs', 'test/**/*.mjs', 'jest.config.js', 'eslint*.mjs'],
 		extends: [js.configs.recommended, tseslint.configs.recommended],
 		languageOptions: { globals: { ...globals.node, ...globals.jest } },
 		rules: {

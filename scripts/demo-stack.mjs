@@ -2,7 +2,7 @@
 // this package installed as a community package, a credential pointing at the sandbox, the
 // demo workflows of demo/workflows, and an owner account, all in one persistent user folder.
 //
-// It drives n8n with the end-to-end harness (test/e2e/n8n-harness.ts, loaded through tsx), so
+// It drives n8n with the end-to-end harness (test/e2e/n8n-harness.tsx, loaded through tsx), so
 // n8n runs with the same environment here as in the tests. Every step that is already done in
 // the folder is skipped (hashes in <dir>/demo-state.json), so a second start only boots n8n.
 import { createHash } from 'node:crypto';
@@ -102,7 +102,7 @@ function runNode(args, { signal, label }) {
 /** The sandbox CLI as a child process (its own process group); resolves once it printed its URLs. */
 function startSandboxProcess({ port, logFile }) {
 	const log = createWriteStream(logFile);
-	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', '--port', String(port), '--api-key', SANDBOX_API_KEY], {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', '--port', String(port), '--api-key', SANDBOX_API_KEY], {
 		cwd: repoRoot,
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
@@ -184,7 +184,7 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 		});
 		const { register } = await import('tsx/esm/api');
 		register();
-		const harness = await import(pathToFileURL(join(repoRoot, 'test/e2e/n8n-harness.ts')).href);
+		const harness = await import(pathToFileURL(join(repoRoot, 'test/e2e/n8n-harness.tsx')).href);
 		const folder = await harness.openUserFolder(dir);
 
 		let sandbox;

@@ -1,4 +1,4 @@
-// The queue-mode end-to-end test (test/e2e/queue.e2e.test.ts) runs n8n the way queue-mode users
+// The queue-mode end-to-end test (test/e2e/queue.e2e.test.tsx) runs n8n the way queue-mode users
 // do: Redis and PostgreSQL beside it. This installs Debian's `redis-server` and `postgresql`
 // when they are missing (apt-get, as root or with passwordless sudo) and prints where they are.
 // The test starts its own instances on free loopback ports in temp folders: nothing here starts

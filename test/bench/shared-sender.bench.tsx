@@ -1,5 +1,5 @@
 /**
- * Runs sharing one sender's limit, simulated in virtual time (test/helpers/virtual-time.ts): each
+ * Runs sharing one sender's limit, simulated in virtual time (test/helpers/virtual-time.tsx): each
  * run paces its requests with the node's RateGate and backs off on 429 as the node does, against a
  * platform counting accepted messages per second of its clock, 80–90 ms away, Retry-After 1 s.
  * Seeds vary the runs' start offsets (within 400 ms) and the latency. Prints, per case, the share
@@ -7,7 +7,7 @@
  * acceptance), the 429s, and the most 429s one message got; the queue-mode bench measures the
  * first two cases in a real n8n. Deterministic, a second or two.
  *
- * Run: npx tsx test/bench/shared-sender.bench.ts [--seeds 8]
+ * Run: npx tsx test/bench/shared-sender.bench.tsx [--seeds 8]
  */
 import { senderPace } from '../../src/pacing';
 import type { Pace } from '../../src/pacing';

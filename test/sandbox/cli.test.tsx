@@ -7,7 +7,7 @@ import readline from 'node:readline';
 const ROOT = path.resolve(__dirname, '../..');
 
 function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcessWithoutNullStreams; firstLine: Promise<string> } {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
 	const firstLine = new Promise<string>((resolve, reject) => {
 		readline.createInterface({ input: child.stdout }).once('line', resolve);
 		child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
@@ -76,7 +76,7 @@ describe('cli', () => {
 
 			const bad = path.join(dir, 'bad.json');
 			writeFileSync(bad, JSON.stringify({ serial: 'not-an-array' }));
-			const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', '--templates', bad], { cwd: ROOT });
+			const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', '--templates', bad], { cwd: ROOT });
 			let stderr = '';
 			child.stderr.on('data', (chunk) => (stderr += chunk));
 			const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -96,7 +96,7 @@ describe('cli', () => {
 		child.kill('SIGTERM');
 		expect(await exit).toEqual({ code: 0, signal: null });
 
-		const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.ts', '--quota-exceeded', 'drop'], { cwd: ROOT });
+		const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', '--quota-exceeded', 'drop'], { cwd: ROOT });
 		let stderr = '';
 		bad.stderr.on('data', (chunk) => (stderr += chunk));
 		expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);

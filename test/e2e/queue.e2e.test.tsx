@@ -1,6 +1,6 @@
 /**
  * The package in n8n's queue mode: main + two workers + one webhook process, Redis and
- * PostgreSQL (test/e2e/queue-harness.ts), the package installed as a community package in the
+ * PostgreSQL (test/e2e/queue-harness.tsx), the package installed as a community package in the
  * shared user folder. Workflows start by webhook on the webhook process (the main process serves
  * no production webhooks here) and run on the workers.
  */

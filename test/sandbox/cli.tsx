@@ -1,6 +1,6 @@
 /**
  * Runs the sandbox as its own process:
- *   node --import tsx test/sandbox/cli.ts [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
+ *   node --import tsx test/sandbox/cli.tsx [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
  *     [--templates wallet-templates.json] [--quota-exceeded reject|status] [--callback-statuses QUEUE,DEQUEUED,SENT]
  *     [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N] [--callback-timeout-ms N]
  *     [--latency-ms N]

@@ -14,7 +14,7 @@
  *   over idle (the read into n8n's binary store included).
  *
  * Run: npm run bench [-- --sizes 10000,100000,300000 --messages 1000 --latency-ms 80 --rate 50 --csv-mb 190 --repeat 3]
- * Profiling: `npx tsx test/bench/n8n.bench.ts --parts add --cpu-prof <dir>` runs only the named
+ * Profiling: `npx tsx test/bench/n8n.bench.tsx --parts add --cpu-prof <dir>` runs only the named
  * parts (add, stock, pass, send, csv) with n8n under `--cpu-prof`; open the .cpuprofile files in
  * Chrome DevTools or read them with `node test/bench/cpu-profile.mjs <file>`.
  */

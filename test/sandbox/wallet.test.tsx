@@ -47,7 +47,7 @@ describe('GET /v2/wallet/templates basics', () => {
 		expect(sandbox.requests).toEqual([expect.objectContaining({ method: 'GET', path: '/wallet/v2/wallet/templates', query: { limit: '1' }, status: 200 })]);
 	});
 
-	it('answers 405 for other methods (pass creation is covered in wallet-passes.test.ts)', async () => {
+	it('answers 405 for other methods (pass creation is covered in wallet-passes.test.tsx)', async () => {
 		const post = await call(sandbox, 'POST', '/v2/wallet/templates', { baseUrl: sandbox.walletBaseUrl, json: {} });
 		expect(post.status).toBe(405);
 		expect(post.headers.get('allow')).toBe('GET');

@@ -78,7 +78,7 @@ export interface Sandbox {
 	walletBaseUrl: string;
 	baseUrl: string;
 	apiKey: string;
-	/** Platform misbehaviour for the requests it matches (see faults.ts); reset() clears them. */
+	/** Platform misbehaviour for the requests it matches (see faults.tsx); reset() clears them. */
 	addFault(fault: Fault): void;
 	clearFaults(): void;
 	/** Changes the latencyMs start option for the requests that follow. */

@@ -1,5 +1,5 @@
 /**
- * Proves test/helpers/n8n.ts: fixture nodes run through n8n-core's real engine against a real
+ * Proves test/helpers/n8n.tsx: fixture nodes run through n8n-core's real engine against a real
  * local HTTP server (no HTTP mocking).
  */
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';

@@ -322,7 +322,7 @@ export interface N8nUserFolder {
 	encryptionKey: string;
 	/**
 	 * More environment for every n8n process on this folder (imports, publish, start, worker,
-	 * webhook), e.g. queue mode's database and Redis settings (test/e2e/queue-harness.ts).
+	 * webhook), e.g. queue mode's database and Redis settings (test/e2e/queue-harness.tsx).
 	 */
 	env?: Record<string, string>;
 	/** Removes the folder (kept when KEEP_N8N_FOLDERS=1, for debugging). */

@@ -1,6 +1,6 @@
 /**
  * Message › Send in n8n's queue mode (printed, not asserted): main + two workers + one webhook
- * process on their own Redis and PostgreSQL (test/e2e/queue-harness.ts), the packed package
+ * process on their own Redis and PostgreSQL (test/e2e/queue-harness.tsx), the packed package
  * installed as a community package. Four executions start at once, each sending its own
  * messages from ONE sender whose platform limit is R per second, against a sandbox LATENCY_MS away:
  *
@@ -12,7 +12,7 @@
  * For each: messages accepted per second between the first and the last acceptance as a share of
  * R, wall time, 429s, duplicates (must be 0) and lost items (must be 0).
  *
- * Run: npx tsx test/bench/queue.bench.ts [--messages 100 --rate 10 --latency-ms 80]
+ * Run: npx tsx test/bench/queue.bench.tsx [--messages 100 --rate 10 --latency-ms 80]
  * (part of `npm run bench`).
  */
 import os from 'node:os';
