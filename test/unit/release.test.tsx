@@ -127,10 +127,9 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 
 	it('the first release as a dry run: shows the version and the hand-written notes, changes nothing', () => {
 		const head = git(clone, 'rev-parse', 'HEAD');
-		const run = release('0.1.0', '--dry-run', '--ci');
+		const run = release('--dry-run', '--ci', '--increment', 'minor');
 		expect(run.status).toBe(0);
-		const version = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8')).version;
-		expect(run.stdout).toContain(`Let's release n8n-nodes-audience-messaging (${version}...0.1.0)`);
+		expect(run.stdout).toContain("Let's release n8n-nodes-audience-messaging (0.1.0...0.2.0)");
 		const firstEntry = readFileSync(join(clone, 'CHANGELOG.md'), 'utf8').split('\n').find((line) => line.startsWith('- '));
 		expect(run.stdout).toContain(firstEntry);
 		// Nothing written: no version bump, no changelog edit, no commit, no tag, nothing pushed.
