@@ -5,8 +5,10 @@
 //
 //   node test/n8n-runtime/install.mjs           install if needed (no-op when cached)
 //   node test/n8n-runtime/install.mjs --force   reinstall
+//   node test/n8n-runtime/install.mjs --n8n-version=2.41.1   another committed version
+//        (same as N8N_VERSION=2.41.1: test/n8n-runtime/versions/<version>/, see paths.mjs)
 //
-// Steps: copy package.json (+ package-lock.json) there, `npm ci` (or `npm install`
+// Steps: copy the version's package.json (+ package-lock.json) there, `npm ci` (or `npm install`
 // without a lockfile) with --ignore-scripts, build sqlite3 from source (its prebuilt
 // download needs the internet), check `n8n --version` under Node 24, then write a
 // marker holding a hash of package.json + lockfile. A mkdir-based lock keeps two
@@ -25,15 +27,18 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { resolveRuntime, runtimeLockfilePath, runtimePackageJsonPath } from './paths.mjs';
+import { resolveRuntime } from './paths.mjs';
 
 const t0 = Date.now();
 const force = process.argv.includes('--force');
+const versionArg = process.argv.find((a) => a.startsWith('--n8n-version='));
+if (versionArg) process.env.N8N_VERSION = versionArg.slice('--n8n-version='.length);
 const say = (msg) => process.stdout.write(`[n8n-runtime] ${msg}\n`);
 const secs = (since) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
 
 const rt = resolveRuntime();
 const { runtimeDir, n8nBin, markerFile, node, version } = rt;
+const { packageJsonPath: runtimePackageJsonPath, lockfilePath: runtimeLockfilePath } = rt;
 const lockDir = `${runtimeDir}.lock`;
 const logFile = join(runtimeDir, 'install.log');
 
@@ -178,6 +183,32 @@ function run(label, cmd, args, { capture = false } = {}) {
 	});
 }
 
+/**
+ * After `npm install` with the lockfile (npm ci refused it): whether npm installed exactly the
+ * committed lockfile's packages (it rewrites package-lock.json to what it installed). Warns, with
+ * the first differences, when not: the tests then run on a tree the repository does not pin.
+ */
+function compareWithCommittedLockfile() {
+	const committedText = readFileSync(runtimeLockfilePath, 'utf8');
+	const installedText = readFileSync(join(runtimeDir, 'package-lock.json'), 'utf8');
+	if (committedText === installedText) {
+		say('installed tree = the committed lockfile');
+		return;
+	}
+	const versions = (text) => Object.fromEntries(Object.entries(JSON.parse(text).packages ?? {}).map(([k, v]) => [k, v.version]));
+	const [committed, installed] = [versions(committedText), versions(installedText)];
+	const differences = [
+		...Object.keys(committed).filter((k) => !(k in installed)).map((k) => `${k}@${committed[k]} not installed`),
+		...Object.keys(installed).filter((k) => !(k in committed)).map((k) => `${k}@${installed[k]} not in the lockfile`),
+		...Object.keys(committed).filter((k) => k in installed && committed[k] !== installed[k]).map((k) => `${k}: ${committed[k]} locked, ${installed[k]} installed`),
+	];
+	say(
+		`WARNING: npm installed a tree that differs from ${runtimeLockfilePath} (${differences.length} packages` +
+			`${differences.length ? `: ${differences.slice(0, 5).join('; ')}${differences.length > 5 ? '; ...' : ''}` : ', formatting only'}); ` +
+			`to pin what was installed, copy ${join(runtimeDir, 'package-lock.json')} there`,
+	);
+}
+
 async function install(hash) {
 	mkdirSync(runtimeDir, { recursive: true });
 	rmSync(markerFile, { force: true });
@@ -200,7 +231,10 @@ async function install(hash) {
 			say('npm ci: lockfile not in sync with this registry (missing optional packages); using npm install');
 		}
 	}
-	if (!installed) await run(`npm install${haveLock ? ' (with lockfile)' : ' (no lockfile)'} (about 5 min, ~1.5 GB)`, 'npm', ['install', ...npmFlags]);
+	if (!installed) {
+		await run(`npm install${haveLock ? ' (with lockfile)' : ' (no lockfile)'} (about 5 min, ~1.5 GB)`, 'npm', ['install', ...npmFlags]);
+		if (haveLock) compareWithCommittedLockfile();
+	}
 
 	const headers = nodeHeadersDir();
 	const rebuildArgs = ['rebuild', 'sqlite3', '--ignore-scripts=false', '--build-from-source', '--foreground-scripts'];

