@@ -134,12 +134,14 @@ describe('the published package', () => {
 		const workflow = readFileSync(join(repoRoot, '.github/workflows/publish.yml'), 'utf8');
 		expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- '\*\.\*\.\*'/);
 		expect(workflow).toMatch(/permissions:\n\s+# .*\n\s+id-token: write/);
-		const steps = ['npm ci --ignore-scripts', 'npm test', 'npm run release'].map((command) => workflow.indexOf(`run: ${command}`) >= 0 ? workflow.indexOf(`run: ${command}`) : workflow.indexOf(`  ${command}\n`));
+		const steps = ['npm ci', 'npm test', 'npx n8n-node release'].map((command) => workflow.indexOf(`run: ${command}\n`) >= 0 ? workflow.indexOf(`run: ${command}\n`) : workflow.indexOf(`  ${command}\n`));
 		expect(steps.every((at) => at > 0)).toBe(true);
 		expect([...steps].sort((a, b) => a - b)).toEqual(steps);
 		const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-		// In GitHub Actions `n8n-node release` runs lint, build and `npm publish` with NPM_CONFIG_PROVENANCE=true.
-		expect(scripts.release).toBe('n8n-node release');
+		// In GitHub Actions `n8n-node release` runs lint, build and `npm publish` with NPM_CONFIG_PROVENANCE=true;
+		// its local path (release-it with auto-changelog) is replaced by the pinned release-it of
+		// scripts/release.mjs, which keeps CHANGELOG.md as written (test/unit/release.test.tsx).
+		expect(scripts.release).toBe('node scripts/release.mjs');
 		expect(scripts.prepublishOnly).toBe('n8n-node prerelease');
 	});
 
