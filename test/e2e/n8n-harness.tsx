@@ -1,6 +1,7 @@
 /**
- * Drives a REAL n8n (2.x, installed by test/n8n-runtime/install.mjs into a cache
- * folder outside the repo) the way a user runs it: a throwaway N8N_USER_FOLDER,
+ * Drives a REAL n8n (installed by test/n8n-runtime/install.mjs into a cache folder
+ * outside the repo: the pinned 2.x, or the version `N8N_VERSION` selects, 1.x included)
+ * the way a user runs it: a throwaway N8N_USER_FOLDER,
  * community packages npm-installed into `<folder>/.n8n/nodes`, workflows and
  * credentials imported with the n8n CLI, executions through `n8n execute`, and
  * `n8n start` for webhook/trigger tests.
@@ -9,7 +10,7 @@
  */
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import { randomBytes } from 'crypto';
-import { existsSync } from 'fs';
+import { existsSync, readFileSync } from 'fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
@@ -22,6 +23,11 @@ const runtimeScriptsDir = join(repoRoot, 'test', 'n8n-runtime');
 
 export interface N8nRuntime {
 	version: string;
+	/** Major version (1 or 2): where the CLI or the environment differ, the harness follows it. */
+	major: number;
+	/** The committed package.json and lockfile of this version (test/n8n-runtime[/versions/<version>]). */
+	packageJsonPath: string;
+	lockfilePath: string;
 	runtimeDir: string;
 	n8nBin: string;
 	markerFile: string;
@@ -410,6 +416,47 @@ export function n8nEnv(
 		N8N_DISABLED_MODULES: 'mcp-registry', // only fetches api.n8n.io at start-up: an error offline
 	});
 	Object.assign(env, folder.env ?? {}, extra.env ?? {});
+	return adaptEnvToVersion(env, getRuntime());
+}
+
+/**
+ * The modules (N8N_DISABLED_MODULES / N8N_ENABLED_MODULES names) the installed n8n knows, read
+ * from its @n8n/backend-common; undefined when that file is not where 1.123 and 2.40 keep it.
+ */
+const knownModulesCache = new Map<string, string[] | undefined>();
+function knownModules(rt: N8nRuntime): string[] | undefined {
+	if (!knownModulesCache.has(rt.runtimeDir)) {
+		let names: string[] | undefined;
+		try {
+			const file = join(rt.runtimeDir, 'node_modules', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
+			const list = /MODULE_NAMES = \[([^\]]*)\]/.exec(readFileSync(file, 'utf8'))?.[1];
+			if (list) names = [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]);
+		} catch {
+			names = undefined;
+		}
+		knownModulesCache.set(rt.runtimeDir, names);
+	}
+	return knownModulesCache.get(rt.runtimeDir);
+}
+
+/**
+ * Where n8n versions differ in their environment (measured with 1.123.81, 2.40.7 and 2.41.1),
+ * callers write the 2.x form and this translates it for the selected version:
+ * - The public webhook URL is N8N_WEBHOOK_URL in 2.x; 1.x reads WEBHOOK_URL only.
+ * - N8N_DISABLED_MODULES may only name modules the version has: 1.x has no `mcp-registry`
+ *   and refuses to start on an unknown one (UnknownModuleError); unknown names are dropped.
+ */
+export function adaptEnvToVersion(env: NodeJS.ProcessEnv, rt: N8nRuntime): NodeJS.ProcessEnv {
+	if (rt.major < 2 && env.N8N_WEBHOOK_URL !== undefined) {
+		env.WEBHOOK_URL = env.N8N_WEBHOOK_URL;
+		delete env.N8N_WEBHOOK_URL;
+	}
+	const known = knownModules(rt);
+	if (known && env.N8N_DISABLED_MODULES) {
+		const kept = env.N8N_DISABLED_MODULES.split(',').map((m) => m.trim()).filter((m) => known.includes(m));
+		if (kept.length) env.N8N_DISABLED_MODULES = kept.join(',');
+		else delete env.N8N_DISABLED_MODULES;
+	}
 	return env;
 }
 
@@ -807,9 +854,14 @@ export async function executeBatch(
 
 // ------------------------------------------------------------------ publish / start
 
-/** `n8n publish:workflow --id=<id>` (2.x's "activate"; run it while n8n is stopped, then startN8n). */
+/**
+ * Makes a workflow's triggers live at the next start (run it while n8n is stopped, then startN8n):
+ * `n8n publish:workflow --id=<id>` in 2.x, `n8n update:workflow --id=<id> --active=true` in 1.x
+ * (which has no publish:workflow; 2.40's update:workflow still works but is deprecated for it).
+ */
 export async function publishWorkflow(folder: N8nUserFolder, id: string): Promise<void> {
-	await runN8nOk(folder, ['publish:workflow', `--id=${id}`]);
+	if (getRuntime().major >= 2) await runN8nOk(folder, ['publish:workflow', `--id=${id}`]);
+	else await runN8nOk(folder, ['update:workflow', `--id=${id}`, '--active=true']);
 }
 
 export interface RunningN8n {
@@ -852,7 +904,8 @@ export interface StartN8nOptions {
 
 /**
  * `n8n start` (or `worker`, `webhook`: opts.command) on the folder; resolves when GET
- * /healthz/readiness answers 200 (about 7 s) and every webhook in `opts.webhooks` is registered.
+ * /healthz/readiness answers 200 (about 7 s), for `start` also its REST API, and every webhook in
+ * `opts.webhooks` is registered.
  */
 export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}): Promise<RunningN8n> {
 	const rt = getRuntime();
@@ -893,7 +946,9 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
-			if (res.status === 200) break;
+			// The main process is ready once its REST API answers too: n8n 1.x reports readiness (and
+			// serves 404 on /rest/*) several seconds before it mounts the REST API; 2.x mounts it first.
+			if (res.status === 200 && (command !== 'start' || (await restApiMounted(url)))) break;
 		} catch {
 			/* not listening yet */
 		}
@@ -913,6 +968,13 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 		throw e;
 	}
 	return running;
+}
+
+/** Whether n8n's REST API answers: GET /rest/settings (public, what the sign-in page reads first) is 200. */
+async function restApiMounted(url: string): Promise<boolean> {
+	const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
+	await res.body?.cancel();
+	return res.status === 200;
 }
 
 /**
