@@ -84,6 +84,27 @@ describe('the published package', () => {
 		expect(manifest.author).toMatchObject({ email: expect.stringMatching(/^[^@\s]+@[^@\s]+\.[a-z]+$/) });
 	});
 
+	// Drift: package.json's `files` (or n8n's pack rules) starts shipping another folder or file, or
+	// stops shipping one, while the README's "What gets installed" still lists the old contents; or
+	// the README stops saying there is no runtime dependency while the manifest still has none.
+	it("holds what its README's \"What gets installed\" says, and no runtime dependency as it says", () => {
+		const readme = readFileSync(join(work, 'unpacked', 'package', 'README.md'), 'utf8');
+		const start = readme.indexOf('### What gets installed');
+		expect(start).toBeGreaterThanOrEqual(0);
+		const rest = readme.slice(start + 1);
+		const end = rest.search(/\n#{1,3} /);
+		const section = (end < 0 ? rest : rest.slice(0, end)).replace(/\s+/g, ' ');
+		expect(section).toContain('The package has no runtime dependencies');
+		expect(manifest.dependencies).toBeUndefined();
+		const listed = [...section.slice(section.indexOf('The tarball holds ')).matchAll(/`([^`]+)`/g)].map((match) => match[1]);
+		const topLevel = [...new Set(files.map((file) => (file.includes('/') ? `${file.split('/')[0]}/` : file)))];
+		expect(listed.sort()).toEqual(topLevel.sort());
+		// "each node and credential bundled into one file with its source map"
+		const n8n = manifest.n8n as { nodes: string[]; credentials: string[] };
+		expect(files.filter((file) => file.endsWith('.js')).sort()).toEqual([...n8n.nodes, ...n8n.credentials].sort());
+		for (const file of [...n8n.nodes, ...n8n.credentials]) expect(files).toContain(`${file}.map`);
+	});
+
 	it('bundles zod and papaparse: the files require nothing but n8n-workflow and Node built-ins', () => {
 		const node = bundles['dist/nodes/AudienceMessaging/AudienceMessaging.node.js'];
 		const required = new Set<string>();

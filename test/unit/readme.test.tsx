@@ -1,0 +1,352 @@
+/**
+ * The README's checkable claims, read against the code and the project's files (no network, no
+ * build): the operations it documents, the credential fields, the labels it names, the links n8n
+ * shows ("Docs" of the nodes and credentials), the developer commands, the supported n8n versions,
+ * the runtime dependencies and the limits. Each check names, in a comment, the drift it catches.
+ */
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { ICredentialType, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { AudienceMessagingApi } from '../../credentials/AudienceMessagingApi.credentials';
+import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
+import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
+import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/subscriber/addMany';
+import { DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/walletPass/create';
+import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
+import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/callbacks';
+import { MAX_PAGES } from '../../src/pagination';
+import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/schemas/chatapp';
+import { CSV_MAX_BYTES } from '../../src/schemas/lists';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../src/transport';
+
+const root = resolve(__dirname, '..', '..');
+const read = (file: string) => readFileSync(join(root, file), 'utf8');
+const readme = read('README.md');
+const pkg = JSON.parse(read('package.json')) as {
+	engines?: Record<string, string>;
+	dependencies?: Record<string, string>;
+	devDependencies: Record<string, string>;
+	peerDependencies?: Record<string, string>;
+	devEngines?: { packageManager?: { name: string; version: string } };
+	scripts: Record<string, string>;
+};
+/** The docs this task keeps next to the README (docs/releasing.md is maintained with the release tooling). */
+const OWN_DOCS = ['docs/development.md', 'docs/ci.md', 'docs/benchmarks.md'];
+
+const node = new AudienceMessaging().description;
+const trigger = new AudienceMessagingTrigger().description;
+const credentials: ICredentialType[] = [new AudienceMessagingApi(), new AudienceMessagingCallbackApi()];
+
+// ------------------------------------------------------------------ Markdown, as GitHub reads it
+
+/** The text's lines outside fenced code blocks (a "## " inside a code block is no heading). */
+function proseLines(text: string): string[] {
+	let fenced = false;
+	return text.split('\n').map((line) => {
+		if (/^\s*```/.test(line)) {
+			fenced = !fenced;
+			return '';
+		}
+		return fenced ? '' : line;
+	});
+}
+
+const headings = (text: string) =>
+	proseLines(text)
+		.map((line) => /^(#{1,6}) (.+?)\s*$/.exec(line))
+		.filter((match): match is RegExpExecArray => match !== null)
+		.map((match) => ({ level: match[1].length, title: match[2] }));
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped (› and ` included), spaces to '-'. */
+const slug = (title: string) =>
+	title
+		.toLowerCase()
+		.replace(/[^\p{L}\p{N} _-]/gu, '')
+		.replace(/ /g, '-');
+
+/** Every anchor of a document, with GitHub's -1, -2 suffixes for repeated headings. */
+function anchors(text: string): Set<string> {
+	const seen = new Map<string, number>();
+	const result = new Set<string>();
+	for (const { title } of headings(text)) {
+		const base = slug(title);
+		const count = seen.get(base) ?? 0;
+		result.add(count ? `${base}-${count}` : base);
+		seen.set(base, count + 1);
+	}
+	return result;
+}
+
+/** The body of the level-`level` section titled `title`, up to the next heading of that level or above. */
+function section(text: string, title: string, level = 2): string {
+	const lines = text.split('\n');
+	const start = lines.findIndex((line) => line === `${'#'.repeat(level)} ${title}`);
+	if (start < 0) throw new Error(`the README has no "${'#'.repeat(level)} ${title}" section`);
+	const endOffset = lines.slice(start + 1).findIndex((line) => new RegExp(`^#{1,${level}} `).test(line));
+	return lines.slice(start + 1, endOffset < 0 ? undefined : start + 1 + endOffset).join('\n');
+}
+
+/** The prose of a text on one line: lines joined and runs of spaces made one, as a reader sees a wrapped paragraph. */
+const flat = (text: string) => proseLines(text).join('\n').replace(/\s+/g, ' ');
+
+const bold = (text: string) => [...flat(text).matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1].trim());
+
+// ------------------------------------------------------------------ the node's description
+
+const resources = (node.properties.find((p) => p.name === 'resource')?.options ?? []) as Array<{ name: string; value: string }>;
+
+/** "Resource › Operation" as the editor labels them, from the node's own description. */
+function operationsOf(description: INodeTypeDescription): Map<string, string[]> {
+	const byResource = new Map<string, string[]>();
+	for (const resource of resources) {
+		const operations = description.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value));
+		byResource.set(
+			resource.name,
+			operations.flatMap((p) => (p.options ?? []).map((option) => (option as { name: string }).name)),
+		);
+	}
+	return byResource;
+}
+const operations = operationsOf(node);
+const operationLabels = [...operations].flatMap(([resource, names]) => names.map((name) => `${resource} › ${name}`)).sort();
+
+/** Every label a user sees in the nodes' and credentials' panels: field names, option names, collection entries, locator modes. */
+function labelsOf(properties: INodeProperties[] | undefined, into = new Set<string>()): Set<string> {
+	for (const property of properties ?? []) {
+		into.add(property.displayName);
+		for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
+			if (typeof option.name === 'string' && !('type' in option) && !('values' in option)) into.add(option.name);
+			if (typeof option.displayName === 'string') into.add(option.displayName);
+			if ('type' in option) labelsOf([option as unknown as INodeProperties], into);
+			if (Array.isArray(option.values)) labelsOf(option.values as INodeProperties[], into);
+		}
+		for (const mode of (property as { modes?: Array<{ displayName: string }> }).modes ?? []) into.add(mode.displayName);
+	}
+	return into;
+}
+const uiLabels = labelsOf([...node.properties, ...trigger.properties, ...credentials.flatMap((c) => c.properties)]);
+for (const name of [node.displayName, trigger.displayName, ...credentials.map((c) => c.displayName)]) uiLabels.add(name);
+/** n8n's own words the README sets in bold: the trigger panel's Production URL, a credential's Test button. */
+const N8N_LABELS = ['Production URL', 'Test'];
+
+// ------------------------------------------------------------------ the checks
+
+describe('README: operations', () => {
+	const operationsSection = section(readme, 'Operations');
+	const documented = headings(operationsSection)
+		.filter((h) => h.level === 3 && h.title.includes(' › '))
+		.map((h) => h.title)
+		.sort();
+
+	// Drift: an operation added to (or renamed in) the node without its section, or a section left
+	// for an operation that was removed or renamed.
+	it('has one "### Resource › Operation" section per operation the node offers, and no other', () => {
+		expect(operationLabels.length).toBeGreaterThan(10);
+		expect(documented).toEqual(operationLabels);
+	});
+
+	// Drift: the README (or a doc) refers to "Sender › Update", "List › Import" or any other
+	// operation the node does not have, outside the sections the check above reads.
+	it('names only existing operations wherever it writes "Resource › Operation"', () => {
+		const names = resources.map((r) => r.name).sort((a, b) => b.length - a.length);
+		const mention = new RegExp(`\\b(${names.join('|')}) › ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*)`, 'g');
+		const unknown: string[] = [];
+		for (const file of ['README.md', ...OWN_DOCS]) {
+			for (const [, resource, words] of flat(read(file)).matchAll(mention)) {
+				// The capture may run on into the sentence ("Sender › Get Outputs…"): one of its leading word runs must be an operation.
+				const known = operations.get(resource) ?? [];
+				if (!known.some((operation) => words === operation || words.startsWith(`${operation} `))) unknown.push(`${file}: ${resource} › ${words}`);
+			}
+		}
+		expect(unknown).toEqual([]);
+	});
+
+	// Drift: a field or option renamed in the node ("Batch Size" -> "Rows per Request") while the
+	// README goes on naming the old label. Bold text in these sections is, by convention, a label.
+	it('sets in bold only labels the nodes and credentials show', () => {
+		const named = ['Credentials', 'Operations', 'Audience Messaging Trigger'].flatMap((title) => bold(section(readme, title)));
+		expect(named.length).toBeGreaterThan(50);
+		expect(named.filter((label) => !uiLabels.has(label) && !N8N_LABELS.includes(label))).toEqual([]);
+	});
+
+	// Drift: a status added to (or dropped from) the trigger's Statuses without the README's list.
+	it("lists every status the trigger's Statuses offers", () => {
+		const triggerSection = section(readme, 'Audience Messaging Trigger');
+		const listed = [...triggerSection.matchAll(/`([A-Z_]+)`/g)].map((match) => match[1]);
+		expect([...new Set(listed)].sort()).toEqual([...CALLBACK_STATUSES].sort());
+	});
+});
+
+describe('README: credentials', () => {
+	// Drift: a credential field added, renamed or removed without the README's table following.
+	it.each(credentials.map((credential) => [credential.displayName, credential] as const))('documents every field of %s, and no other', (displayName, credential) => {
+		const table = section(section(readme, 'Credentials'), displayName, 3);
+		const fields = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]).filter((cell) => cell !== 'Field' && !/^-+$/.test(cell));
+		expect(fields.sort()).toEqual(credential.properties.map((p) => p.displayName).sort());
+	});
+});
+
+describe('README: links', () => {
+	const readmeAnchors = anchors(readme);
+
+	// Drift: a README heading renamed ("## Credentials" -> "## Setting up credentials") breaks the
+	// Docs links n8n shows in the credential dialog and the node panel.
+	it('has the anchors the credentials and codex files link to', () => {
+		const urls = [
+			...credentials.map((c) => String(c.documentationUrl)),
+			...['nodes/AudienceMessaging/AudienceMessaging.node.json', 'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.json'].flatMap((file) => {
+				const codex = JSON.parse(read(file)) as { resources?: Record<string, Array<{ url: string }>> };
+				return Object.values(codex.resources ?? {}).flatMap((links) => links.map((link) => link.url));
+			}),
+		];
+		const wanted = urls.filter((url) => url.startsWith(String((pkg as { homepage?: string }).homepage))).map((url) => url.split('#')[1]).filter(Boolean);
+		expect(wanted.length).toBeGreaterThanOrEqual(4);
+		expect(wanted.filter((anchor) => !readmeAnchors.has(anchor))).toEqual([]);
+	});
+
+	// Drift: a link to a section that was renamed, or to a doc or picture that was moved.
+	it('links only to anchors, files and pictures that exist', () => {
+		const broken: string[] = [];
+		for (const file of ['README.md', ...OWN_DOCS]) {
+			const text = proseLines(read(file)).join('\n');
+			for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+				if (/^[a-z]+:/.test(target)) continue;
+				const [path, anchor] = target.split('#');
+				const linked = path ? join(dirname(join(root, file)), path) : join(root, file);
+				if (!existsSync(linked)) broken.push(`${file}: ${target}`);
+				else if (anchor && linked.endsWith('.md') && !anchors(readFileSync(linked, 'utf8')).has(anchor)) broken.push(`${file}: ${target}`);
+			}
+		}
+		expect(broken).toEqual([]);
+	});
+
+	// Drift: a machine's own folder (a home or work directory) pasted into the docs. n8n's Docker
+	// image's user folder, /home/node/.n8n, is the one such path a user needs.
+	it('names no machine paths', () => {
+		for (const file of ['README.md', ...OWN_DOCS]) {
+			const paths = (read(file).match(/(?<![\w.~-])\/(?:root|work|home|Users|tmp)\/[^\s)`'"]*/g) ?? []).filter((path) => path !== '/home/node/.n8n');
+			expect({ file, paths }).toEqual({ file, paths: [] });
+		}
+	});
+});
+
+describe('README: development', () => {
+	const commands = proseLines(read('.ci/run'))
+		.map((line) => line.replace(/#.*/, '').trim())
+		.filter((line) => line && !/^(set|cd)\b/.test(line));
+	const block = /## Development\n[\s\S]*?```bash\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+	const lines = block
+		.split('\n')
+		.map((line) => line.replace(/#.*/, '').trim())
+		.filter(Boolean);
+
+	// Drift: the README tells developers `npm ci --ignore-scripts` (or `npm install`) while CI's
+	// .ci/run runs `npm ci`, or its test command differs from what CI runs.
+	it('gives the two commands CI runs: install && start, then test', () => {
+		expect(commands.length).toBeGreaterThanOrEqual(2);
+		expect(lines).toHaveLength(2);
+		const [install, start] = lines[0].split('&&').map((part) => part.trim());
+		expect({ install, test: lines[1] }).toEqual({ install: commands[0], test: commands[commands.length - 1] });
+		expect(start).toBe('npm start');
+		expect(pkg.scripts.start).toBeDefined();
+		expect(pkg.scripts.test).toBeDefined();
+	});
+
+	// Drift: package.json raises the Node (engines.node) or npm (devEngines) a clone needs and the
+	// README still says the old one.
+	it('states the Node.js and npm versions package.json asks for', () => {
+		const npm = pkg.devEngines?.packageManager;
+		expect(npm?.name).toBe('npm');
+		const minimum = (range: string | undefined) => /^>=(\d+\.\d+)(?:\.0)?$/.exec(range ?? '')?.[1] ?? `(not a ">=x.y" range: "${range}")`;
+		const development = flat(section(readme, 'Development'));
+		expect(development).toContain(`Node.js ${minimum(pkg.engines?.node)} or later and npm ${minimum(npm?.version)} or later`);
+	});
+});
+
+describe('README: supported versions and dependencies', () => {
+	const supported = section(readme, 'Supported versions');
+
+	// Drift: engines.n8n changes (a new major, a raised floor) and the README still states the old
+	// range, in its exact form or in words.
+	it('states the n8n range package.json declares (engines.n8n), exactly and in words', () => {
+		const range = pkg.engines?.n8n;
+		if (!range) throw new Error('package.json has no engines.n8n: the README\'s "Supported versions" states a range that nothing declares');
+		expect(/`engines\.n8n`\): `([^`]+)`/.exec(supported)?.[1]).toBe(range);
+		const bounds = /^>=(\d+)\.(\d+)\.\d+ <(\d+)\.0\.0$/.exec(range);
+		if (!bounds) throw new Error(`engines.n8n "${range}" is not of the form ">=A.B.C <D.0.0" this test reads in words: update the test with the README`);
+		const [floorMajor, floorMinor, ceilingMajor] = bounds.slice(1).map(Number);
+		const majors = [`${floorMajor}.${floorMinor}.x`];
+		for (let major = floorMajor + 1; major < ceilingMajor; major++) majors.push(`${major}.x`);
+		const words = majors.length === 1 ? majors[0] : `${majors.slice(0, -1).join(', ')} and ${majors[majors.length - 1]}`;
+		expect(supported).toContain(`n8n ${words} (tested on `);
+	});
+
+	// Drift: a version added to (or dropped from) the compatibility matrix's runtimes without the
+	// README's "tested on" list, or a listed version outside the declared range.
+	it('names as tested exactly the n8n versions with a committed runtime, each in the range', () => {
+		const pinned = (file: string) => (JSON.parse(read(file)) as { dependencies: { n8n: string } }).dependencies.n8n;
+		const versionsDir = join(root, 'test/n8n-runtime/versions');
+		const runtimes = [
+			pinned('test/n8n-runtime/package.json'),
+			...(existsSync(versionsDir) ? readdirSync(versionsDir).filter((v) => existsSync(join(versionsDir, v, 'package.json'))).map((v) => pinned(`test/n8n-runtime/versions/${v}/package.json`)) : []),
+		];
+		const tested = (/\(tested on ([^)]+)\)/.exec(supported)?.[1] ?? '').split(/, | and /);
+		expect([...tested].sort()).toEqual([...new Set(runtimes)].sort());
+		const [, floor, ceiling] = /^>=(\S+) <(\S+)$/.exec(pkg.engines?.n8n ?? '') ?? [];
+		const value = (v: string) => v.split('.').reduce((sum, part) => sum * 1000 + Number(part), 0);
+		for (const version of tested) expect({ version, inRange: value(version) >= value(floor) && value(version) < value(ceiling) }).toEqual({ version, inRange: true });
+	});
+
+	// Drift: a runtime dependency added to package.json (n8n Cloud and verified community nodes
+	// accept none) while the README says there is none; or the README naming another peer or
+	// bundled library than the code uses.
+	it('says "no runtime dependencies" as package.json does, with the peer and bundled libraries it has', () => {
+		const installed = flat(section(readme, 'What gets installed', 3));
+		expect(installed).toContain('The package has no runtime dependencies');
+		expect(Object.keys(pkg.dependencies ?? {})).toEqual([]);
+		const peers = Object.keys(pkg.peerDependencies ?? {});
+		expect(peers).toEqual(['n8n-workflow']);
+		expect(installed).toContain(`${peers[0]} is a peer dependency`);
+		const bundled = /: (\S+) and (\S+) are bundled into its files by esbuild/.exec(installed)?.slice(1) ?? [];
+		expect(bundled).toHaveLength(2);
+		const sources = ['src/csv.ts', 'src/coerce.ts', 'src/schemas/lists.ts'].map(read).join('\n');
+		for (const library of bundled) {
+			expect({ library, devDependency: library in pkg.devDependencies, imported: sources.includes(`from '${library}'`) }).toEqual({ library, devDependency: true, imported: true });
+		}
+	});
+});
+
+describe('README: limits', () => {
+	const limits = section(readme, 'Limits');
+	const row = (start: string) => {
+		const found = limits.split('\n').find((line) => line.startsWith(`| ${start}`));
+		if (!found) throw new Error(`the Limits table has no row starting "${start}"`);
+		return found;
+	};
+	const n = (value: number) => value.toLocaleString('en-US');
+
+	// Drift: a limit or default changed in the code (a batch size raised, the CSV cap moved) while
+	// the README's table keeps the old figure.
+	it('gives the limits and defaults the code enforces', () => {
+		expect(row('CSV file')).toContain(`${CSV_MAX_BYTES / 1024 / 1024} MB`);
+		expect(row('Subscriber › Add Many, Batch Size')).toContain(`1 to ${n(MAX_BATCH_SIZE)} rows per request (default ${n(DEFAULT_BATCH_SIZE)})`);
+		expect(row('Wallet Pass › Create, Batch Size')).toContain(`1 to ${n(MAX_PASS_BATCH_SIZE)} passes per request (default ${n(DEFAULT_PASS_BATCH_SIZE)})`);
+		expect(row('Media message')).toContain(`${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
+		expect(row('Reply buttons')).toContain(`1 to ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters`);
+		expect(row('Return All')).toContain(`${n(MAX_PAGES)} pages`);
+		expect(row('Callback body')).toContain(`${CALLBACK_MAX_BYTES / 1024} KB`);
+		const timeout = new AudienceMessagingApi().properties.find((p) => p.name === 'timeout');
+		expect(row('Request Timeout')).toContain(`${timeout?.typeOptions?.minValue} to ${timeout?.typeOptions?.maxValue} s (default ${DEFAULT_TIMEOUT_SECONDS})`);
+		expect(timeout?.default).toBe(DEFAULT_TIMEOUT_SECONDS);
+	});
+
+	// Drift: the message schema's text or External ID limit changes and the README's does not.
+	it('gives the text and External ID lengths the message check accepts, and not one more', () => {
+		const textMax = Number(/(\d+) characters/.exec(row('Text message'))?.[1]);
+		const idMax = Number(/at most (\d+)/.exec(row('External ID'))?.[1]);
+		const message = (fields: Record<string, unknown>) => messageSchema.safeParse({ from: '15550100100', to: '+33612345678', type: 'text', body: 'hello', ...fields }).success;
+		expect([message({ body: 'x'.repeat(textMax) }), message({ body: 'x'.repeat(textMax + 1) })]).toEqual([true, false]);
+		expect([message({ externalId: 'a'.repeat(idMax) }), message({ externalId: 'a'.repeat(idMax + 1) })]).toEqual([true, false]);
+	});
+});
