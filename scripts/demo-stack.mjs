@@ -69,7 +69,7 @@ function assertPortFree(port, what) {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', (error) =>
-			reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} (${what}) is in use: stop what uses it or choose another port (see README, npm start)` : error.message)),
+			reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} (${what}) is in use: stop what uses it or choose another port (see docs/development.md, npm start)` : error.message)),
 		);
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
 	});

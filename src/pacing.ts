@@ -69,7 +69,7 @@ const MAX_BURST = 1000;
  * 10 % per success or by doubling each second after the pause, whichever is faster (additive
  * increase is too slow for short runs; per success alone, a run cut to a request every few
  * seconds took minutes to come back). Simulated with runs sharing a sender
- * (test/bench/shared-sender.bench.ts), this took four runs at its full rate from 23–66 % of its
+ * (test/bench/shared-sender.bench.tsx), this took four runs at its full rate from 23–66 % of its
  * limit to 76–80 %, two from 27–79 % to 82–87 %, for more 429s (each resent, none lost).
  * From the first 429 on, the run no longer starts in bursts but evenly spaced:
  * a refusal says the limit is shared with other runs, or nearer than the run was told, and the
