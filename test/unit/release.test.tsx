@@ -150,9 +150,12 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		expect(git(clone, 'log', '-1', '--format=%s')).toBe('Release 0.2.0');
 		expect(git(origin, 'tag')).toBe('0.2.0');
 		expect(git(origin, 'rev-parse', 'main')).toBe(git(clone, 'rev-parse', 'HEAD'));
-		// release-it's npm plugin logs its publish step as a line of its own ("- npm publish").
+		// release-it logs its steps on stderr ("- Git push", "✔ Git push"); its npm plugin would log
+		// "npm publish" there too. (The release notes, on stdout, may well name `npm publish`.)
 		// eslint-disable-next-line no-control-regex
-		expect(run.stdout.replace(/\x1b\[[0-9;]*m/g, '')).not.toMatch(/^\W*npm publish/m);
+		const steps = run.stderr.replace(/\x1b\[[0-9;]*m/g, '');
+		expect(steps).toMatch(/^✔ npm run lint$[\s\S]*^✔ Git commit$[\s\S]*^✔ Git tag$[\s\S]*^✔ Git push$/m);
+		expect(steps).not.toMatch(/npm publish/);
 		// The new Unreleased section is empty, so a second release is refused before release-it runs.
 		const again = release('--ci', '--increment', 'patch');
 		expect(again.status).toBe(1);
