@@ -22,7 +22,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-import { availableVersions, defaultN8nVersion, runtimeDir, runtimeSource } from '../test/n8n-runtime/paths.mjs';
+import { availableVersions, compareVersions, defaultN8nVersion, runtimeDir, runtimeSource } from '../test/n8n-runtime/paths.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -43,16 +43,6 @@ export const MATRIX_TESTS = [
 
 // ------------------------------------------------------------------ a tiny semver range check
 
-const parse = (v) => {
-	const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(String(v).trim());
-	if (!m) throw new Error(`not a plain x.y.z version: "${v}"`);
-	return m.slice(1).map(Number);
-};
-const compare = (a, b) => {
-	const [pa, pb] = [parse(a), parse(b)];
-	for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
-	return 0;
-};
 /**
  * Whether `version` satisfies `range`: comparators (`>=1.2.3`, `<3.0.0`, `=2.0.0`, `2.0.0`)
  * separated by spaces (all must hold), alternatives separated by `||`. Enough for engines.n8n.
@@ -65,7 +55,7 @@ export function satisfies(version, range) {
 			.filter(Boolean)
 			.every((comparator) => {
 				const m = /^(>=|<=|>|<|=)?\s*(.+)$/.exec(comparator);
-				const c = compare(version, m[2]);
+				const c = compareVersions(version, m[2]);
 				return { '>=': c >= 0, '<=': c <= 0, '>': c > 0, '<': c < 0, '=': c === 0 }[m[1] ?? '='];
 			}),
 	);

@@ -34,20 +34,24 @@ export function defaultN8nVersion() {
 	return pinnedIn(runtimePackageJsonPath);
 }
 
-/** Semver-ish comparison of plain x.y.z versions (newest first when used with sort). */
-export const compareVersionsDesc = (a, b) => {
-	const pa = a.split('.').map(Number);
-	const pb = b.split('.').map(Number);
-	for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pb[i] ?? 0) - (pa[i] ?? 0);
+/** -1, 0 or 1 as the plain x.y.z version `a` is below, equal to or above `b`; throws on anything else. */
+export function compareVersions(a, b) {
+	const parse = (v) => {
+		const m = /^v?(\d+)\.(\d+)\.(\d+)$/.exec(String(v).trim());
+		if (!m) throw new Error(`not a plain x.y.z version: "${v}"`);
+		return m.slice(1).map(Number);
+	};
+	const [pa, pb] = [parse(a), parse(b)];
+	for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] < pb[i] ? -1 : 1;
 	return 0;
-};
+}
 
 /** Every n8n version that has a committed runtime: the default and versions/<version>/, newest first. */
 export function availableVersions() {
 	const others = existsSync(versionsDir)
 		? readdirSync(versionsDir).filter((v) => existsSync(join(versionsDir, v, 'package.json')))
 		: [];
-	return [...new Set([defaultN8nVersion(), ...others])].sort(compareVersionsDesc);
+	return [...new Set([defaultN8nVersion(), ...others])].sort((a, b) => compareVersions(b, a));
 }
 
 /**
