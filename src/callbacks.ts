@@ -1,5 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
+import { InputError } from './errors';
 import { tryParseJson } from './mapping/json';
 
 /** Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed there). */
@@ -35,8 +36,36 @@ export function callbackToken(secret: string): string {
 	return createHmac('sha256', secret).update('audience-messaging-callbacks/v1').digest('base64url').slice(0, 32);
 }
 
-/** The trigger's Production URL with the token of `secret` in its query. */
+/**
+ * n8n's path for test webhooks (its setting N8N_ENDPOINT_WEBHOOK_TEST, default "webhook-test";
+ * production webhooks are under "webhook"). A path prefix before it (n8n served under /n8n/) is
+ * allowed for; a renamed test endpoint cannot be told from a production one and is not caught.
+ */
+export const TEST_WEBHOOK_SEGMENT = 'webhook-test';
+const PRODUCTION_WEBHOOK_SEGMENT = 'webhook';
+
+/**
+ * Refuses the trigger's Test URL where its Production URL is needed: the Test URL answers only
+ * while the editor listens for one test event, so the platform's status events, which come
+ * later, would be lost without an error anywhere. An InputError of the Trigger Production URL field.
+ */
+export function checkTriggerProductionUrl(triggerUrl: string): void {
+	const segments = new URL(triggerUrl).pathname.split('/').filter(Boolean).map((segment) => segment.toLowerCase());
+	// The first "webhook" or "webhook-test" segment is n8n's (what comes before is a path prefix,
+	// what follows is the webhook's own path, which may hold either word); compared without case, as
+	// Express matches routes by default.
+	const endpoint = segments.findIndex((segment) => segment === PRODUCTION_WEBHOOK_SEGMENT || segment === TEST_WEBHOOK_SEGMENT);
+	if (endpoint < 0 || segments[endpoint] !== TEST_WEBHOOK_SEGMENT || endpoint === segments.length - 1) return;
+	throw new InputError(
+		'triggerUrl',
+		`"${triggerUrl}" is the trigger's Test URL (/${TEST_WEBHOOK_SEGMENT}/…), which answers only while the editor listens for a test event; ` +
+			"copy the trigger's Production URL (/webhook/…) and activate the trigger's workflow",
+	);
+}
+
+/** The trigger's Production URL with the token of `secret` in its query; a Test URL is refused (checkTriggerProductionUrl). */
 export function callbackUrlWithToken(triggerUrl: string, secret: string): string {
+	checkTriggerProductionUrl(triggerUrl);
 	const url = new URL(triggerUrl);
 	url.searchParams.set(CALLBACK_TOKEN_PARAMETER, callbackToken(secret));
 	return url.toString();

@@ -50,6 +50,9 @@ const UNPACED_RATE = 1000;
 /** The most requests one window may let start (the start times kept). */
 const MAX_BURST = 1000;
 
+/** A run waits at most this long in all because of rate limits, when its operation does not say. */
+export const DEFAULT_WAIT_BUDGET_MS = 60_000;
+
 /**
  * One pace for all the requests of a run, however many are in flight, counted the way a rate
  * limit of "R per second" is: at most `burst` requests start in any window of burst/R seconds,
@@ -92,6 +95,15 @@ export class RateGate {
 	/** The rate the last back-off set, and when its pause ended: the rate grows back from there. */
 	private cutRate = 0;
 	private cutEnds = 0;
+	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */
+	private lost = 0;
+	private lostAt = 0;
+	/** Requests waiting in acquire() now: time counts as lost only while one waits. */
+	private waiting = 0;
+	/** Once the budget is spent, no request of the run is sent any more. */
+	private spent = false;
+	/** The run's wait budget (ms); see lostMs. */
+	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
 
 	constructor(
 		pace: Pace | number | undefined,
@@ -104,6 +116,45 @@ export class RateGate {
 		const whole = Number.isInteger(this.baseRate) ? this.baseRate : 1;
 		this.baseBurst = this.baseRate ? Math.min(MAX_BURST, Math.max(1, Math.floor(burst ?? whole))) : MAX_BURST;
 		this.rate = this.baseRate;
+	}
+
+	/**
+	 * The wall-clock time the run has lost to rate limits: every moment a request of the run waits
+	 * during a 429's pause counts in full, and every moment one waits for a slot while the run is
+	 * paced below its rate counts in part (at half its rate: half; an unpaced run slowed down: in
+	 * full). Waiting at the configured pace is not lost, nor is time when no request waits. A
+	 * platform that answers 429 forever makes the run lose time as fast as the clock runs.
+	 */
+	lostMs(now = this.clock.now()): number {
+		this.account(now);
+		return this.lost;
+	}
+
+	/** Whether the run's wait budget is spent: no request of the run is sent any more. */
+	get budgetSpent(): boolean {
+		return this.spent;
+	}
+
+	/** The share of waiting time lost when not paused: 0 at the configured rate. */
+	private get slowedShare(): number {
+		if (this.backOffs === 0) return 0;
+		if (this.baseRate) return this.rate < this.baseRate ? 1 - this.rate / this.baseRate : 0;
+		return this.rate ? 1 : 0;
+	}
+
+	private account(now: number): void {
+		if (now <= this.lostAt) return;
+		if (this.waiting > 0) {
+			const pauseEnds = Math.min(now, Math.max(this.lostAt, this.pausedUntil));
+			this.lost += pauseEnds - this.lostAt + (now - pauseEnds) * this.slowedShare;
+		}
+		this.lostAt = now;
+	}
+
+	/** The time lost by `at` if nothing changes until then and a request waits all along. */
+	private projectedLost(now: number, at: number): number {
+		const pauseEnds = Math.min(at, Math.max(now, this.pausedUntil));
+		return this.lost + (pauseEnds - now) + (at - pauseEnds) * this.slowedShare;
 	}
 
 	/** The mean spacing between two request starts, in ms (0: unpaced). */
@@ -123,14 +174,34 @@ export class RateGate {
 	/**
 	 * Waits for this request's slot: after any back-off pause, and one window after the start
 	 * `burst` places back. The ticket it returns goes to backOff() if the request is refused.
+	 * Undefined, at once, when the run's wait budget is spent or would be before the slot comes:
+	 * the request must not be sent.
 	 */
-	async acquire(): Promise<number> {
+	async acquire(): Promise<number | undefined> {
+		this.account(this.clock.now());
+		this.waiting++;
+		try {
+			return await this.nextSlot();
+		} finally {
+			this.account(this.clock.now());
+			this.waiting--;
+		}
+	}
+
+	private async nextSlot(): Promise<number | undefined> {
 		for (;;) {
+			if (this.spent) return undefined;
 			const backOffs = this.backOffs;
 			const now = this.clock.now();
+			this.account(now);
 			const { burst, windowMs } = this.limit;
 			const windowOpens = burst <= this.kept ? this.starts[(this.head - burst + MAX_BURST) % MAX_BURST] + windowMs : 0;
 			const start = Math.max(now, this.lastStart, this.pausedUntil, windowOpens);
+			// Waiting for a slot past the budget is not waiting: the run stops sending now.
+			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) {
+				this.spent = true;
+				return undefined;
+			}
 			this.starts[this.head] = start;
 			this.head = (this.head + 1) % MAX_BURST;
 			this.kept = Math.min(MAX_BURST, this.kept + 1);
@@ -147,11 +218,19 @@ export class RateGate {
 	 * requests already in flight at the first one (`ticket` from acquire(), older than the last
 	 * back-off) are the same event, and extend the pause only. Halving for each of them would
 	 * take a run with 10 in flight down to a tenth of a request per second at once.
+	 * Returns false, and pauses nothing, when the pause would take the run past its wait budget:
+	 * the budget is then spent and no request of the run is sent any more.
 	 */
-	backOff(pauseMs: number, ticket?: number): void {
+	backOff(pauseMs: number, ticket?: number): boolean {
 		const now = this.clock.now();
+		this.account(now);
+		// A pause longer than what is left of the budget is not waited: the run stops sending.
+		if (this.spent || this.projectedLost(now, now + pauseMs) > this.waitBudgetMs) {
+			this.spent = true;
+			return false;
+		}
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
-		if (ticket !== undefined && ticket < this.backOffs) return;
+		if (ticket !== undefined && ticket < this.backOffs) return true;
 		this.backOffs++;
 		// The slots still ahead are given out again (their requests wait for new ones): they count no more.
 		while (this.kept > 0 && this.starts[(this.head - 1 + MAX_BURST) % MAX_BURST] > now) {
@@ -162,6 +241,7 @@ export class RateGate {
 		this.rate = Math.max(this.floor, Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE));
 		this.cutRate = this.rate;
 		this.cutEnds = this.pausedUntil;
+		return true;
 	}
 
 	/**
@@ -171,6 +251,7 @@ export class RateGate {
 	 */
 	succeeded(): void {
 		if (!this.rate || (this.baseRate && this.rate >= this.baseRate)) return;
+		this.account(this.clock.now());
 		const regrown = this.cutRate * 2 ** (Math.max(0, this.clock.now() - this.cutEnds) / RECOVERY_DOUBLING_MS);
 		const rate = Math.max(this.rate / 0.9, regrown);
 		if (this.baseRate) this.rate = Math.min(this.baseRate, rate);

@@ -10,10 +10,11 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { apiError, transportError } from './errors';
+import { acceptedUnreadable, apiError, maybeApplied, notSentError, transportError } from './errors';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
-import type { RateGate } from './pacing';
+import { RateGate } from './pacing';
+import type { Pace } from './pacing';
 
 export const CREDENTIAL_TYPE = 'audienceMessagingApi';
 
@@ -30,8 +31,6 @@ export const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL'
 
 /** Seconds a request may go without an answer, when the credential does not say. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
-/** Total time spent waiting on 429 answers for one request, when the operation does not say. */
-export const DEFAULT_RATE_LIMIT_WAIT_MS = 60_000;
 /** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
 export const MIN_RETRY_PAUSE_MS = 1_000;
 /** Resends of an idempotent request (GET, HEAD, DELETE) after a 5xx or a dropped connection. */
@@ -40,6 +39,32 @@ export const IDEMPOTENT_RETRIES = 2;
 const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'DELETE'];
 /** Connection failures worth one more try; a timeout is not one (it already took the whole timeout). */
 const RETRIABLE_CODES = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN'];
+/**
+ * Failures that happen before a request can reach the platform: nothing was sent. Any other
+ * failure of a write (a reset, a timeout, a socket closed early) may have come after the platform
+ * received it and acted: its outcome is unknown.
+ */
+const NEVER_SENT_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EAI_NONAME',
+	'EAI_FAIL',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'EADDRNOTAVAIL',
+	'ERR_INVALID_URL',
+	'ERR_INVALID_PROTOCOL',
+	'ERR_UNESCAPED_CHARACTERS',
+	'CERT_HAS_EXPIRED',
+	'DEPTH_ZERO_SELF_SIGNED_CERT',
+	'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+	'ERR_TLS_CERT_ALTNAME_INVALID',
+	'EPROTO',
+]);
+/** Gateway answers to a write: the platform behind the gateway may have acted on it. */
+const GATEWAY_STATUSES = [502, 503, 504];
 
 export interface ApiRequest<T = unknown> {
 	base: ApiBase;
@@ -53,15 +78,13 @@ export interface ApiRequest<T = unknown> {
 	action: string;
 	/** The shape a 2xx body must have; a body that does not fit is an error, never an item. */
 	expect?: ZodType<T, ZodTypeDef, unknown>;
-	/**
-	 * On 429, wait as Retry-After says (at least MIN_RETRY_PAUSE_MS, plus jitter) and send
-	 * again, for at most this long in all. Safe for every request: a 429 means it was refused.
-	 */
-	rateLimitWaitMs?: number;
 	/** Non-2xx statuses the caller reads itself instead of getting an error (Blacklist Check's 404). */
 	acceptStatus?: (statusCode: number, body: unknown) => boolean;
-	/** The run's shared pace: every attempt waits for its slot, and a 429 backs off the whole run. */
-	gate?: RateGate;
+	/**
+	 * How a user finds out whether a write whose answer was lost was applied ("look for External
+	 * ID n8n12 in the platform's message reports"): said in the "may have been applied" error.
+	 */
+	reconcile?: string;
 }
 
 export interface ApiResponse<T = unknown> {
@@ -73,6 +96,44 @@ export interface ApiResponse<T = unknown> {
 }
 
 type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** What every request of one node run shares: one pace and one wait budget for rate limits. */
+interface RunState {
+	gate: RateGate;
+	/** The option that sets the budget, as the editor labels it, when the operation has one. */
+	waitOption?: string;
+}
+
+const runStates = new WeakMap<object, RunState>();
+
+function runState(context: RequestContext): RunState {
+	let state = runStates.get(context);
+	if (!state) runStates.set(context, (state = { gate: new RateGate(undefined) }));
+	return state;
+}
+
+/**
+ * Sets how the requests of this run are paced and how long the run may wait in all because of
+ * rate limits (429): every request of the run goes through one RateGate, so a 429 slows the whole
+ * run and every second it loses to rate limits counts against one budget (see RateGate.lostMs).
+ * A new pace keeps the budget already set.
+ */
+export function configureRun(context: RequestContext, settings: { pace?: Pace | number; waitBudgetMs?: number; waitOption?: string }): RateGate {
+	const state = runState(context);
+	if (settings.pace !== undefined) {
+		const gate = new RateGate(settings.pace);
+		gate.waitBudgetMs = state.gate.waitBudgetMs;
+		state.gate = gate;
+	}
+	if (settings.waitBudgetMs !== undefined) state.gate.waitBudgetMs = settings.waitBudgetMs;
+	if (settings.waitOption !== undefined) state.waitOption = settings.waitOption;
+	return state.gate;
+}
+
+/** Writes: a lost answer may hide an applied request, and a 2xx means the platform accepted it. */
+function isWrite(method: IHttpRequestMethods): boolean {
+	return method === 'POST' || method === 'PUT' || method === 'PATCH';
+}
 
 /**
  * The credential of one node run, read once: n8n loads a credential from its database and
@@ -114,10 +175,16 @@ export async function baseUrlOf(context: RequestContext, base: ApiBase): Promise
  * - a timeout (the credential's Request Timeout);
  * - redirects are not followed: a 3xx is an error naming its target, so the key never goes to
  *   another address;
- * - a 429 is resent after Retry-After (at least 1 s, with jitter) within a total wait budget;
+ * - every request of a run goes through the run's RateGate (configureRun): a 429 pauses and
+ *   slows the whole run, and is resent after Retry-After (at least 1 s, with jitter) while the
+ *   run's wait budget lasts; once it is spent, nothing more of the run is sent (notSentError);
  * - a 5xx or dropped connection is resent only for GET, HEAD and DELETE, twice at most;
+ * - a write (POST) whose answer was lost after it may have reached the platform (a reset, a
+ *   timeout, a gateway's 502/503/504) is never resent and fails as "may have been applied"
+ *   (maybeApplied, outcome `unknown`);
  * - an HTTP error becomes a NodeApiError with the status and the platform's message;
- * - a 2xx body is checked against `expect` and refused when it does not fit.
+ * - a 2xx body is checked against `expect` and refused when it does not fit; for a write, the
+ *   platform accepted the request, so it fails as "accepted, answer unreadable" (outcome `accepted`).
  */
 export async function apiRequest<T = unknown>(context: RequestContext, request: ApiRequest<T>): Promise<ApiResponse<T>> {
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
@@ -139,47 +206,56 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	const budgetMs = request.rateLimitWaitMs ?? DEFAULT_RATE_LIMIT_WAIT_MS;
+	const run = runState(context);
+	const { gate } = run;
 	const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);
-	let waitedMs = 0;
+	const write = isWrite(request.method);
+	const budget = { waitedMs: () => gate.lostMs(), budgetMs: gate.waitBudgetMs, option: run.waitOption };
 	let retries = 0;
+	let lastRefusal: { statusCode: number; body: unknown } | undefined;
 	for (;;) {
-		const ticket = await request.gate?.acquire();
+		const ticket = await gate.acquire();
+		if (ticket === undefined) throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response: lastRefusal, secrets });
 		let response: Omit<ApiResponse, 'data'>;
 		try {
 			// The run's credential goes along, so n8n does not load and decrypt it again for every request.
 			response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, { credentialsDecrypted: credentials })) as Omit<ApiResponse, 'data'>;
 		} catch (error) {
-			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(errorCode(error))) {
+			const code = errorCode(error);
+			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(code)) {
 				await sleep(backoffMs(++retries));
 				continue;
 			}
-			throw transportError(node, error, target, { itemIndex: request.itemIndex, timeoutMs, secrets, urlField });
+			const where = { itemIndex: request.itemIndex, timeoutMs, secrets, urlField };
+			if (write && !NEVER_SENT_CODES.has(code)) throw maybeApplied(node, { ...where, action: request.action, reconcile: request.reconcile, error, target });
+			throw transportError(node, error, target, { ...where, sent: !NEVER_SENT_CODES.has(code) });
 		}
 		const { statusCode } = response;
 		if (statusCode === 429) {
-			const pause = rateLimitPauseMs(response.headers['retry-after']);
-			if (waitedMs + pause <= budgetMs) {
-				// With a gate the pause is shared: the next acquire() waits it out, with every other request of the run.
-				if (request.gate) request.gate.backOff(pause, ticket);
-				else await sleep(pause);
-				waitedMs += pause;
-				continue;
-			}
-			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, waitedMs, secrets });
+			lastRefusal = response;
+			// The pause is the run's: every request of the run waits it out in acquire(), and it counts against the run's budget.
+			if (gate.backOff(rateLimitPauseMs(response.headers['retry-after']), ticket)) continue;
+			throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response, secrets });
 		}
 		if (statusCode >= 500 && idempotent && retries < IDEMPOTENT_RETRIES) {
 			await sleep(backoffMs(++retries));
 			continue;
 		}
 		if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);
+		if (write && GATEWAY_STATUSES.includes(statusCode)) {
+			throw maybeApplied(node, { itemIndex: request.itemIndex, action: request.action, reconcile: request.reconcile, response, secrets, target });
+		}
 		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
 			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });
 		}
-		if (statusCode < 300) request.gate?.succeeded();
+		if (statusCode < 300) gate.succeeded();
 		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
 		const parsed = request.expect.safeParse(response.body);
-		if (!parsed.success) throw unexpectedAnswer(node, statusCode, request.action, parsed.error.issues[0]?.message, request.itemIndex);
+		if (!parsed.success) {
+			const problem = parsed.error.issues[0]?.message;
+			if (write) throw acceptedUnreadable(node, { statusCode, action: request.action, problem, reconcile: request.reconcile, itemIndex: request.itemIndex });
+			throw unexpectedAnswer(node, statusCode, request.action, problem, request.itemIndex);
+		}
 		return { ...response, data: parsed.data };
 	}
 }

@@ -1,17 +1,11 @@
 import { entries, httpUrl, number, rawText, text as readText } from '../coerce';
-import { InputError } from '../errors';
 import { MEDIA } from '../schemas/chatapp';
 import type { MediaType, MessageType } from '../schemas/chatapp';
-import { toE164 } from './addresses';
+import { toE164, toE164Digits } from './addresses';
 
-/** The sender number as the platform wants it in `from`: digits only, from any common written form. */
+/** The sender number as the platform wants it in `from`: digits only, from any common written form (the one phone rule of addresses.ts). */
 export function senderDigits(value: unknown, field: string): string {
-	const text = readText(value, field);
-	if (!text) throw new InputError(field, 'the sender phone number is required');
-	if (/[a-z]/i.test(text)) throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
-	const digits = text.replace(/[\s().\-/]/g, '').replace(/^(\+|00)/, '');
-	if (!/^[1-9]\d{0,14}$/.test(digits)) throw new InputError(field, `"${text}" is not a phone number with country code (up to 15 digits, the first not 0)`);
-	return digits;
+	return toE164Digits(value, field, 'the sender phone number is required');
 }
 
 /** Whether a content type answered for a media URL is one the spec allows for that type. */

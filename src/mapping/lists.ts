@@ -1,6 +1,8 @@
 import { entries, optionalBoolean, rawText, record, text } from '../coerce';
 import { InputError } from '../errors';
 import type { Column, SubscriberRow } from '../schemas/lists';
+import { EMAIL_COLUMN } from '../schemas/lists';
+import { trimEmail } from './addresses';
 import { parseObjectList } from './json';
 
 export interface CreateListParameters {
@@ -27,9 +29,26 @@ export function typedDefaultValue(type: string, value: string | undefined): Colu
 	return value;
 }
 
+/** The type a column gets when its Type field is not set at all: the editor's default, the one type the spec documents. */
+export const DEFAULT_COLUMN_TYPE = 'STRING';
+
+/**
+ * A column's type. Not set (undefined: a workflow saved without the field) is the editor's
+ * default, STRING. Set but empty (an expression that gave "", blanks or null) is an error naming
+ * the column: sending STRING instead would hide a broken expression and create a wrongly typed
+ * column, which cannot be changed afterwards.
+ */
+function columnType(column: Record<string, unknown>, field: string): string {
+	if (column.type === undefined) return DEFAULT_COLUMN_TYPE;
+	const type = text(column.type, `${field}.type`);
+	if (type) return type;
+	const name = text(column.name, `${field}.name`);
+	throw new InputError(`${field}.type`, `the type${name ? ` of the column "${name}"` : ''} is empty: pick String, Number, Boolean or Date, or have the expression give a type such as STRING`);
+}
+
 /** One entry of the Columns collection; `field` is its path ("columns.1"). */
 export function columnFromParameter(column: Record<string, unknown>, field = 'columns.0'): Record<string, unknown> {
-	const type = text(column.type, `${field}.type`) || 'STRING';
+	const type = columnType(column, field);
 	const mapped: Record<string, unknown> = { name: text(column.name, `${field}.name`), type };
 	const unique = optionalBoolean(column.unique, `${field}.unique`);
 	const required = optionalBoolean(column.required, `${field}.required`);
@@ -87,7 +106,7 @@ export function subscriberFromItem(json: Record<string, unknown>, columns?: stri
 				'it holds an object or a list; a list column takes text, a number, true/false or null (use a Set node to flatten it)',
 			);
 		}
-		row[key] = value as SubscriberRow[string];
+		row[key] = (key === EMAIL_COLUMN ? trimEmail(value) : value) as SubscriberRow[string];
 	}
 	return row;
 }

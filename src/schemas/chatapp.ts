@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem } from '../mapping/addresses';
+
 /** Message types of POST /chatapp/messages (spec §4; `text` is the type of a plain body). */
 export const MESSAGE_TYPES = ['text', 'image', 'audio', 'video', 'document', 'contacts', 'location', 'interactive'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
@@ -96,9 +98,18 @@ export const interactiveSchema = z.object({
 	}),
 });
 
+/** A phone number by the package's one rule (src/mapping/addresses.ts): E.164 with its + (`to`) or its digits alone (`from`). */
+const phone = (withPlus: boolean) =>
+	z.string().superRefine((value, ctx) => {
+		if ((withPlus ? E164 : E164_DIGITS).test(value)) return;
+		const digits = withPlus && value.startsWith('+') ? value.slice(1) : value;
+		const problem = withPlus && !value.startsWith('+') ? `${JSON.stringify(value)} is not an E.164 number: + then the country code` : e164DigitsProblem(digits, value);
+		ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem ?? `${JSON.stringify(value)} is not a phone number: ${E164_RULE}` });
+	});
+
 const envelope = {
-	from: z.string().regex(/^[1-9]\d{0,14}$/, 'the sender number must be up to 15 digits, the first not 0'),
-	to: z.string().regex(/^\+[1-9]\d{0,14}$/, 'the recipient must be an E.164 number'),
+	from: phone(false),
+	to: phone(true),
 	externalId: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'the external ID holds letters and digits only (at most 64)').optional(),
 	callbacks: z.string().optional(),
 };

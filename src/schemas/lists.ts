@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+import { trimEmail } from '../mapping/addresses';
+
 /** Spec §8: CSV uploads for list creation and bulk subscriber add are limited to 200 MB. */
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 
@@ -24,11 +26,28 @@ const columnValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()
 	errorMap: () => ({ message: 'a column value must be text, a number, true/false or null' }),
 });
 
-/** One subscriber: an object keyed by column name (spec §4, rows and bulk body). */
-export const subscriberRowSchema = z.record(z.string().min(1, 'a column name cannot be empty'), columnValueSchema, {
-	errorMap: (issue, ctx) =>
-		issue.code === 'invalid_type' ? { message: 'each subscriber must be an object keyed by column name' } : { message: ctx.defaultError },
-});
+/** The automatic e-mail column of every list (spec §2). */
+export const EMAIL_COLUMN = 'email';
+
+/**
+ * A row with the whitespace around its `email` value removed ("ada@example.com\n" from a
+ * spreadsheet cell would be a second subscriber beside "ada@example.com", the column being
+ * unique). Only the automatic e-mail column, only the ends: other columns are sent as written.
+ */
+function withTrimmedEmail<T extends Record<string, unknown>>(row: T): T {
+	const email = row[EMAIL_COLUMN];
+	if (typeof email !== 'string') return row;
+	const trimmed = trimEmail(email);
+	return trimmed === email ? row : { ...row, [EMAIL_COLUMN]: trimmed };
+}
+
+/** One subscriber: an object keyed by column name (spec §4, rows and bulk body); its e-mail trimmed. */
+export const subscriberRowSchema = z
+	.record(z.string().min(1, 'a column name cannot be empty'), columnValueSchema, {
+		errorMap: (issue, ctx) =>
+			issue.code === 'invalid_type' ? { message: 'each subscriber must be an object keyed by column name' } : { message: ctx.defaultError },
+	})
+	.transform(withTrimmedEmail);
 
 export const columnSchema = z.object({
 	name: z.string().trim().min(1, 'every column needs a name'),
@@ -86,7 +105,7 @@ export function parseSubscriberRow(value: unknown): SubscriberRow {
 				break;
 			}
 		}
-		if (fits) return value as SubscriberRow;
+		if (fits) return withTrimmedEmail(value as SubscriberRow);
 	}
 	return subscriberRowSchema.parse(value);
 }

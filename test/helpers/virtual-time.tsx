@@ -81,6 +81,8 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 	const run = async (runIndex: number, offsetMs: number) => {
 		await clock.sleep(offsetMs);
 		const gate = new RateGate(scenario.pace, clock);
+		// The simulations measure pacing, not the run's wait budget: no run gives up.
+		gate.waitBudgetMs = Infinity;
 		let next = 0;
 		const worker = async () => {
 			while (next < messagesPerRun) {

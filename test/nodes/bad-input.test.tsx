@@ -39,14 +39,16 @@ const TEXT_TYPES = [OBJECT, LIST, true];
 const REQUIRED_TEXT = [...TEXT_TYPES, '', '   ', null];
 const LIST_IDS = ['abc', '..', '', ' ', '-1', '1.5', '4 2', OBJECT, LIST, true, null, 1.5, -3];
 const WHOLE_AT_LEAST_1 = [0, -1, 2.5, 'x', '', OBJECT, LIST, true];
-const PHONES = ['abc', '06 12 34 56 78', '+0 612 345 678', '+1234567890123456', '', OBJECT, LIST, true];
+// Phone numbers: 7 to 15 digits with the country code (src/mapping/addresses.ts); "+1234" and "+3361" were sent before.
+const PHONES = ['abc', '06 12 34 56 78', '+0 612 345 678', '+1234567890123456', '+1234', '+3361', '+683 400', '＋１２３４', '1234', '', OBJECT, LIST, true];
 const URLS = ['ftp://example.com/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,AAAA', 'not a url', '', OBJECT, LIST];
 
 // List
 const listCreate = (extra: INodeParameters): INodeParameters => ({ resource: 'list', operation: 'create', name: 'L', rows: '[]', ...extra });
 add('List › Create', 'name', 'Name', listCreate({ name: BAD }), 'Newsletter', REQUIRED_TEXT);
 add('List › Create', 'column name', 'Columns › Name', listCreate({ columns: { column: [{ name: BAD, type: 'STRING' }] } }), 'email', REQUIRED_TEXT);
-add('List › Create', 'column type', 'Columns › Type', listCreate({ columns: { column: [{ name: 'email', type: BAD }] } }), 'STRING', TEXT_TYPES);
+// An empty Type (an expression that gave "") was sent as STRING.
+add('List › Create', 'column type', 'Columns › Type', listCreate({ columns: { column: [{ name: 'email', type: BAD }] } }), 'STRING', [...TEXT_TYPES, '', '  ', null]);
 add('List › Create', 'column unique', 'Columns › Unique', listCreate({ columns: { column: [{ name: 'email', type: 'STRING', unique: BAD }] } }), true, ['maybe', OBJECT, 3]);
 add('List › Create', 'column default', 'Columns › Default Value', listCreate({ columns: { column: [{ name: 'email', type: 'STRING', defaultValue: BAD }] } }), 'x', [OBJECT, LIST]);
 add('List › Create', 'rows', 'Rows (JSON)', listCreate({ rows: BAD }), '[]', ['not json', '[1]', '["x"]', '[{"a": {"b": 1}}]', 5, '[{"": 1}]']);
@@ -104,13 +106,12 @@ add('Message Template › Get Many', 'limit', 'Limit', { resource: 'messageTempl
 
 // Message
 const send = (extra: INodeParameters): INodeParameters => ({ resource: 'message', operation: 'send', messageType: 'text', from: '+1 555 010 0100', to: '+33 6 12 34 56 78', text: 'Hi', ...extra });
-add('Message › Send', 'from', 'Sender Phone Number', send({ from: BAD }), '+15550100100', ['ACME', '0', '+0 555', '1234567890123456', '', OBJECT, LIST, true]);
+add('Message › Send', 'from', 'Sender Phone Number', send({ from: BAD }), '+15550100100', ['ACME', '0', '+0 555', '1234567890123456', '+1234', '123456', '', OBJECT, LIST, true]);
 add('Message › Send', 'to', 'Recipient', send({ to: BAD }), '+33612345678', PHONES);
 add('Message › Send', 'text', 'Text', send({ text: BAD }), 'Hi', [OBJECT, LIST, '', '   ', 'x'.repeat(4097)]);
 add('Message › Send', 'media URL', 'Media URL', send({ messageType: 'image', mediaUrl: BAD }), 'https://example.com/a.png', URLS);
 add('Message › Send', 'external ID', 'Options › External ID', send({ options: { externalId: BAD } }), 'ref1', ['a-b', 'has space', OBJECT, LIST]);
 add('Message › Send', 'callbacks', 'Options › Callback URLs', send({ options: { callbacks: BAD } }), 'https://example.com/hook', ['ftp://example.com/hook', 'javascript:alert(1)', 'https://ok.example, nope', OBJECT, LIST]);
-add('Message › Send', 'rate-limit wait', 'Options › Max Wait When Rate Limited (Seconds)', send({ options: { rateLimitWait: BAD } }), 10, [-1, 2.5, 'x', OBJECT]);
 add('Message › Send', 'check media', 'Options › Check Media Before Sending', send({ options: { checkMedia: BAD } }), false, ['maybe', OBJECT]);
 const location = (extra: INodeParameters) => send({ messageType: 'location', latitude: 48.85, longitude: 2.35, ...extra });
 add('Message › Send', 'latitude', 'Latitude', location({ latitude: BAD }), 48.85, [91, -91, 'north', OBJECT, LIST]);
@@ -163,6 +164,28 @@ describe('bad input is refused before any request, naming item and field', () =>
 			expect(result.error).toBeInstanceOf(NodeOperationError);
 			expect(result.error?.message).toMatch(new RegExp(`^Invalid "${escape(testCase.label)}( #\\d+)?( › [^"]+)?" in item 2: `));
 			expect(result.error?.message).not.toMatch(/is not a function|Cannot read propert|undefined is not|\[object Object\]/);
+			expect((result.error as NodeOperationError & { description?: string }).description).toContain('No item of this run was sent to the platform');
+			expect(ctx.sandbox.requests).toHaveLength(0);
+		},
+	);
+});
+
+describe('the run\'s wait budget for rate limits is read once, from item 0, before any request', () => {
+	const withWait = (parameters: INodeParameters, wait: unknown): INodeParameters => ({ ...parameters, options: { ...((parameters.options as object) ?? {}), rateLimitWait: wait } as INodeParameters });
+	const operations: Array<[string, INodeParameters]> = [
+		['Message › Send', send({})],
+		['Subscriber › Add Many', addMany({})],
+		['Subscriber › Add Many (JSON)', addMany({ source: 'json', subscribers: '[{"email":"a@x.io"}]' })],
+		['Wallet Pass › Create', passes({})],
+		['List › Create From CSV', { resource: 'list', operation: 'createFromCsv', name: 'I', binaryPropertyName: 'data' }],
+	];
+	it.each(operations.flatMap(([name, parameters]) => [-1, 2.5, 'x', 86_401, OBJECT].map((wait) => [name, JSON.stringify(wait), parameters, wait] as const)))(
+		'%s › Max Wait When Rate Limited = %s',
+		async (_name, _shown, parameters, wait) => {
+			ctx.sandbox.seedList({ name: 'L', rows: [] });
+			const result = await run(ctx.credentials, withWait(parameters, wait), await itemsFor({ operation: '', field: '', label: '', parameters, value: 'unused', good: 'unused' }));
+			expect(result.error).toBeInstanceOf(NodeOperationError);
+			expect(result.error?.message).toMatch(/^Invalid "Options › Max Wait When Rate Limited \(Seconds\)" in item 0: /);
 			expect((result.error as NodeOperationError & { description?: string }).description).toContain('No item of this run was sent to the platform');
 			expect(ctx.sandbox.requests).toHaveLength(0);
 		},
@@ -237,5 +260,54 @@ describe('wallet pass recipients are unique per template, not per run', () => {
 		);
 		expect(output.map((item) => [item.json.templateSerial, item.json.recipientId, typeof item.json.url])).toEqual(serials.map((serial) => [serial, 'ada@example.com', 'string']));
 		expect(ctx.sandbox.requests).toHaveLength(2);
+	});
+});
+
+describe('the phone rule and empty column types, with the whole message', () => {
+	it('a recipient of 4 digits is refused before any request, naming the field and the rule', async () => {
+		const result = await run(ctx.credentials, blacklist('add', { to: '+1234' }));
+		expect(result.error?.message).toBe('Invalid "Recipient" in item 0: "+1234" has 4 digits; a phone number has 7 to 15 digits including the country code');
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('a sender number of 4 digits is refused before any request', async () => {
+		const result = await run(ctx.credentials, send({ from: '+1234' }));
+		expect(result.error?.message).toMatch(/^Invalid "Sender Phone Number" in item 0: "\+?1234" has 4 digits; a phone number has 7 to 15 digits including the country code$/);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('an empty column Type is refused naming the column by its position, before any request', async () => {
+		const columns = { column: [{ name: 'email', type: 'STRING' }, { name: 'plan', type: '={{ $json.type }}' }] };
+		const result = await run(ctx.credentials, listCreate({ columns }), [{ json: { type: '' } }]);
+		expect(result.error?.message).toBe(
+			'Invalid "Columns › Type #2" in item 0: the type of the column "plan" is empty: pick String, Number, Boolean or Date, or have the expression give a type such as STRING',
+		);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+});
+
+describe('values written loosely are sent clean', () => {
+	it('the shortest numbers in use (7 digits, Niue +683 4002) are accepted', async () => {
+		outputOf(await run(ctx.credentials, blacklist('add', { to: '+683 4002' })));
+		expect(ctx.sandbox.requests.map((request) => (request.body as { to: string }).to)).toEqual(['+6834002']);
+	});
+
+	it('full-width and Arabic-Indic digits are sent as ASCII E.164', async () => {
+		const items = ['＋３３　６１２３４５６７８', '+٣٣٦١٢٣٤٥٦٧٨'].map((to) => ({ json: { to } }));
+		outputOf(await run(ctx.credentials, blacklist('check', { to: '={{ $json.to }}' }), items));
+		expect(ctx.sandbox.requests.map((request) => request.query.to)).toEqual(['+33612345678', '+33612345678']);
+	});
+
+	it('an e-mail with a line break or no-break spaces around it is sent trimmed', async () => {
+		const items = ['ada@example.com\n', '\u00a0bob@example.com\r\n'].map((to) => ({ json: { to } }));
+		outputOf(await run(ctx.credentials, blacklist('add', { channel: 'EMAIL', to: '={{ $json.to }}' }), items));
+		expect(ctx.sandbox.requests.map((request) => (request.body as { to: string }).to)).toEqual(['ada@example.com', 'bob@example.com']);
+	});
+
+	it("a subscriber's e-mail with a line break is sent trimmed (Add Many from items and List › Create rows)", async () => {
+		const list = ctx.sandbox.seedList({ name: 'L', rows: [] });
+		outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, [{ json: { email: 'ada@example.com\n' } }]));
+		outputOf(await run(ctx.credentials, listCreate({ rows: '[{"email": "bob@example.com\\r\\n"}]' })));
+		expect(ctx.sandbox.requests.map((request) => request.body)).toEqual([[{ email: 'ada@example.com' }], expect.objectContaining({ rows: [{ email: 'bob@example.com' }] })]);
 	});
 });

@@ -83,18 +83,31 @@ describe('429: every operation waits and resends, within a budget', () => {
 		expect(ctx.sandbox.allLists()).toHaveLength(1);
 	});
 
-	it('gives up when the budget is spent, with the 429 and the time waited', async () => {
+	it('gives up when the run\'s budget is spent: not sent, with the 429, the time lost and the option to raise', async () => {
 		activeSender();
 		ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '0' });
 		const result = await run(ctx.credentials, text({ options: { rateLimitWait: 2 } }));
-		expect((result.error as NodeApiError).httpCode).toBe('429');
-		expect((result.error as NodeApiError).description).toMatch(/waited [12] s in all/);
+		const error = result.error as NodeApiError;
+		expect(error.httpCode).toBe('429');
+		expect(error.message).toMatch(/^Not sent: the platform kept rate limiting this run \(HTTP 429: Rate limit exceeded\)$/);
+		expect(error.description).toMatch(/lost [12] s to rate limits .* wait budget is 2 s \(the "Max Wait When Rate Limited \(Seconds\)" option\)/);
+		expect(error.description).toContain('Raise "Max Wait When Rate Limited (Seconds)"');
 		// At least 1 s per pause and a 2 s budget: at most two resends.
 		const sends = ctx.sandbox.requests.filter((r) => r.path.endsWith('/chatapp/messages'));
 		expect(sends.length).toBeGreaterThanOrEqual(2);
 		expect(sends.length).toBeLessThanOrEqual(3);
 		expect(ctx.sandbox.messages()).toHaveLength(0);
 	});
+
+	it('an operation without the option names none in its advice', async () => {
+		const list = ctx.sandbox.seedList({ name: 'Limited', rows: [] });
+		ctx.sandbox.addFault({ kind: 'rateLimit', method: 'GET', path: `/lists/${list.id}`, retryAfter: '0' });
+		const result = await run(ctx.credentials, { resource: 'list', operation: 'get', listId: byId(list.id) });
+		const error = result.error as NodeApiError;
+		expect(error.httpCode).toBe('429');
+		expect(error.description).toContain('the most a run of this operation waits');
+		expect(error.description).not.toContain('Max Wait When Rate Limited');
+	}, 120_000);
 });
 
 describe('5xx and dropped connections: resent only when the request is idempotent', () => {
@@ -142,20 +155,17 @@ describe('a platform that hangs', () => {
 		ctx.sandbox.addFault({ kind: 'hang', path: '/lists/1' });
 		const result = await run(withTimeout(1), { resource: 'list', operation: 'get', listId: byId(1) });
 		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error?.message).toContain('Could not reach the platform');
+		expect(result.error?.message).toMatch(/^No answer from the platform at http/);
 		expect((result.error as NodeApiError).description).toContain("no answer within 1 s (the credential's Request Timeout)");
 		expect(ctx.sandbox.requests).toHaveLength(1);
 		expectNoKey(result);
 	});
 });
 
-describe('malformed or wrong-shape 200 answers are errors, never items', () => {
+describe('malformed or wrong-shape 200 answers to reads are errors, never items', () => {
 	it.each<[string, INodeParameters, string, { raw: string; contentType?: string }]>([
-		['Message › Send, text body', text(), '/chatapp/messages', { raw: 'OK', contentType: 'text/plain' }],
-		['Message › Send, a JSON list', text(), '/chatapp/messages', { raw: '["a","b"]' }],
 		['List › Get, a string', { resource: 'list', operation: 'get', listId: byId(1) }, '/lists/1', { raw: '"hello"' }],
 		['List › Get, truncated JSON', { resource: 'list', operation: 'get', listId: byId(1) }, '/lists/1', { raw: '{"data": {"id"' }],
-		['List › Create, data without id', { resource: 'list', operation: 'create', name: 'x', rows: '[]' }, '/lists', { raw: '{"data": {"name": "x"}}' }],
 		['Blacklist › Check, an empty object', { resource: 'blacklist', operation: 'check', channel: 'SMS', from: 'ACME', to: '+33612345678' }, '/subscribers', { raw: '{}' }],
 		['Sender › Get, data is text', { resource: 'sender', operation: 'get', senderId: 'snd_1' }, '/chatapp/senders/snd_1', { raw: '{"data": "nope"}' }],
 		['Wallet Template › Get Many, no items', { resource: 'walletTemplate', operation: 'getMany', returnAll: false, limit: 5 }, '/v2/wallet/templates', { raw: '{"data": {"id": 1}}' }],
@@ -169,15 +179,38 @@ describe('malformed or wrong-shape 200 answers are errors, never items', () => {
 		expect(result.output).toBeNull();
 	});
 
-	it('with Continue On Fail the item carries the error, paired, and no garbage item appears', async () => {
+});
+
+describe('malformed or wrong-shape 2xx answers to writes: accepted, answer unreadable, never failed nor resent', () => {
+	it.each<[string, INodeParameters, string, { raw: string; contentType?: string }]>([
+		['Message › Send, text body', text(), '/chatapp/messages', { raw: 'OK', contentType: 'text/plain' }],
+		['Message › Send, an HTML page', text(), '/chatapp/messages', { raw: '<html><body>Accepted</body></html>', contentType: 'text/html' }],
+		['Message › Send, a JSON list', text(), '/chatapp/messages', { raw: '["a","b"]' }],
+		['List › Create, data without id', { resource: 'list', operation: 'create', name: 'x', rows: '[]' }, '/lists', { raw: '{"data": {"name": "x"}}' }],
+	])('%s', async (_name, parameters, path, answer) => {
 		activeSender();
-		ctx.sandbox.addFault({ kind: 'malformed', path: '/chatapp/messages', raw: '"queued"', times: 1 });
-		const output = outputOf(await run(ctx.credentials, text(), [{ json: {} }, { json: {} }], true));
-		expect(output).toHaveLength(2);
-		expect(output[0].json.error).toMatch(/is not what the API specifies \(HTTP 200\)/);
-		expect(output[0].pairedItem).toEqual({ item: 0 });
-		expect(output[1].json.status).toBe('QUEUE');
-		expect(output[1].pairedItem).toEqual({ item: 1 });
+		ctx.sandbox.addFault({ kind: 'malformed', path, ...answer });
+		const [item, ...rest] = outputOf(await run(ctx.credentials, parameters));
+		expect(rest).toHaveLength(0);
+		expect(item.json.status).toBe('accepted');
+		expect(item.json.warning).toMatch(/^Accepted, answer unreadable: the platform accepted the request to .+ \(HTTP 200\)/);
+		expect(item.json.error).toBeUndefined();
+		expect(item.pairedItem).toEqual({ item: 0 });
+		expect(ctx.sandbox.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+	});
+
+	it('a Send item says which message it was (recipient, External ID), with or without Continue On Fail', async () => {
+		activeSender();
+		for (const continueOnFail of [false, true]) {
+			ctx.sandbox.addFault({ kind: 'malformed', path: '/chatapp/messages', raw: '"queued"', times: 1 });
+			const output = outputOf(await run(ctx.credentials, text(), [{ json: {} }, { json: {} }], continueOnFail));
+			expect(output).toHaveLength(2);
+			expect(output[0].json).toMatchObject({ status: 'accepted', to: '+33612345678', externalId: expect.stringMatching(/^wf[A-Za-z0-9]+ex[A-Za-z0-9]+it0$/) });
+			expect(output[0].pairedItem).toEqual({ item: 0 });
+			expect(output[1].json.status).toBe('QUEUE');
+			expect(output[1].json.externalId).toMatch(/it1$/);
+			expect(output[1].pairedItem).toEqual({ item: 1 });
+		}
 	});
 });
 
@@ -220,12 +253,12 @@ describe('pagination that misbehaves', () => {
 describe('bulk answers the nodes do not fully understand', () => {
 	const members = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { email: `m${i}@x.io` } }));
 
-	it('a refused row in an unknown subscribersError shape is never reported as added', async () => {
+	it('a refused row that cannot be matched (a row number of unknown base, nothing naming the row) is never reported as added', async () => {
 		const list = ctx.sandbox.seedList({ name: 'L', rows: [] });
 		ctx.sandbox.addFault({
 			kind: 'malformed',
 			path: `/lists/${list.id}/subscribers/bulk`,
-			raw: JSON.stringify({ data: { subscriberAdded: 3, subscriberUpdated: 0, subscribersError: [{ rowNumber: 2, email: 'm1@x.io', error: 'duplicate' }] } }),
+			raw: JSON.stringify({ data: { subscriberAdded: 3, subscriberUpdated: 0, subscribersError: [{ rowNumber: 2, error: 'duplicate' }] } }),
 		});
 		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, members(4)));
 		expect(output.map((item) => item.json.status)).toEqual(['unknown', 'unknown', 'unknown', 'unknown']);

@@ -90,11 +90,14 @@ it('waits out a Retry-After of 3 s as one run: nothing new starts during the wai
 	const resends = all.filter((request) => request !== refused[0] && (request.body as { externalId: string }).externalId === (body as { externalId: string }).externalId);
 	expect(resends.map((request) => request.status)).toEqual([200]);
 	expect(resends[0].receivedAt - refusedAt).toBeGreaterThanOrEqual(3000);
-	// Requests already on their way when the 429 came back arrive right after it; after that,
-	// the whole run waits: nothing arrives until Retry-After has passed.
-	const later = all.filter((request) => request.receivedAt > refusedAt + 1000);
-	expect(later.length).toBeGreaterThanOrEqual(3);
-	expect(later.every((request) => request.receivedAt - refusedAt >= 3000)).toBe(true);
+	// The whole run waits, not only the refused message. Only requests already on their way when
+	// the 429 came back may arrive during the 3 s: with 3 in flight, the refused one's 2 others at
+	// most, however late a busy machine delivers them. Counted, not timed: a run that paused the
+	// refused message alone would start the other 5 during the wait.
+	const others = all.filter((request) => request !== refused[0]);
+	const duringWait = others.filter((request) => request.receivedAt - refusedAt < 3000);
+	expect(duringWait.length).toBeLessThanOrEqual(2);
+	expect(others.length - duringWait.length).toBeGreaterThanOrEqual(6);
 }, 120_000);
 
 it('without Continue On Fail stops starting messages after a refusal, and reports the first failed item', async () => {

@@ -44,3 +44,24 @@ it('refuses a trigger URL that is not http(s), before any request', async () => 
 	expect(result.error?.message).toBe('Invalid "Trigger Production URL" in item 0: "ftp://n8n.example.com/x" must start with http:// or https://');
 	expect(ctx.sandbox.requests).toHaveLength(0);
 });
+
+describe("the trigger's Test URL is refused where its Production URL is needed", () => {
+	it.each([
+		'https://n8n.example.com/webhook-test/5b0f9c3e/callbacks',
+		'https://example.com/n8n/webhook-test/5b0f9c3e/callbacks',
+		'http://localhost:5678/WEBHOOK-TEST/5b0f9c3e/callbacks?x=1',
+	])('%s, before any request', async (triggerUrl) => {
+		const result = await runNode({ nodeType: node, parameters: parameters({ triggerUrl }), credentials: ctx.credentials, extraCredentials: [callbacksCredential(SECRET)], items: [{ json: {} }, { json: {} }] });
+		expect(result.error?.message).toBe(
+			`Invalid "Trigger Production URL" in item 0: "${triggerUrl}" is the trigger's Test URL (/webhook-test/…), which answers only while the editor listens for a test event; ` +
+				"copy the trigger's Production URL (/webhook/…) and activate the trigger's workflow",
+		);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('a Production URL whose own path holds "webhook-test" is accepted', async () => {
+		const triggerUrl = 'https://n8n.example.com/webhook/5b0f9c3e/webhook-test/callbacks';
+		outputOf(await runNode({ nodeType: node, parameters: parameters({ triggerUrl }), credentials: ctx.credentials, extraCredentials: [callbacksCredential(SECRET)] }));
+		expect((ctx.sandbox.requests[0].body as { callbacks: string }).callbacks).toBe(`${triggerUrl}?token=${callbackToken(SECRET)}`);
+	});
+});

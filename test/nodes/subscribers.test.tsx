@@ -84,6 +84,24 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 		expect(output[0].json.unmatchedErrors).toBeUndefined();
 	});
 
+	it('matches an error giving a 1-based row number and the e-mail to its row; the other rows are added', async () => {
+		const list = emailList();
+		// A platform numbering rows from 1, not from 0 as the sandbox does.
+		ctx.sandbox.addFault({
+			kind: 'status',
+			method: 'POST',
+			path: `/lists/${list.id}/subscribers/bulk`,
+			status: 200,
+			times: 1,
+			body: { meta: {}, data: { subscriberAdded: 4, subscriberUpdated: 0, subscribersError: [{ rowNumber: 4, email: 'd@example.com', message: 'email already exists' }] } },
+		});
+		const items = ['a', 'b', 'c', 'd', 'e'].map((name) => ({ json: { email: `${name}@example.com` } }));
+		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, items));
+		expect(output.map((i) => i.json.status)).toEqual(['added', 'added', 'added', 'failed', 'added']);
+		expect(output[3].json.error).toMatchObject({ message: 'email already exists' });
+		expect(output[0].json.batchErrors).toBeUndefined();
+	});
+
 	it('sends only the chosen columns', async () => {
 		const list = emailList();
 		outputOf(

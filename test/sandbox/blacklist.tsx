@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { E164, PHONE_DIGITS_RULE } from './checks';
 import { badRequest, data, isPlainObject, notFound, queryValue, type Query, type Reply } from './http';
 import type { RequestContext, Router } from './router';
 import type { SandboxClock } from './clock';
@@ -34,7 +35,7 @@ export interface BlacklistInput {
 	listType?: string;
 }
 
-const E164 = /^\+\d{8,15}$/;
+/** Sandbox choice (spec: not shown): what an e-mail address is (local@domain.tld, no spaces). */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Per-sender blacklists: one entry per (from, type, to); e-mail addresses match case-insensitively. */
@@ -55,8 +56,9 @@ export class BlacklistModule {
 	}
 
 	/**
-	 * POST /subscribers rules without HTTP. Adding an existing (from, type, to) again keeps its
-	 * id, `to` and date and replaces the reason.
+	 * POST /subscribers rules without HTTP. Sandbox choice (spec: not shown): adding an existing
+	 * (from, type, to) again keeps its id, `to` and date and replaces the reason; fields blank
+	 * after trimming are refused.
 	 */
 	upsert(body: unknown): BlacklistEntry {
 		if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with to, reason, type and from');
@@ -87,9 +89,10 @@ export class BlacklistModule {
 	}
 
 	/**
-	 * Whether a chat-app message from the sender with these digits to `to` is stopped: a CHATAPP
-	 * entry whose `from` is the same number once `+`, spaces, dots, dashes and parentheses are
-	 * dropped (`+15550100` and `15550100` match), and whose `to` is exactly `to`.
+	 * Whether a chat-app message from the sender with these digits to `to` is stopped.
+	 * Sandbox choice (spec: not shown): a CHATAPP entry whose `from` is the same number once `+`,
+	 * spaces, dots, dashes and parentheses are dropped (`+15550100` and `15550100` match), and
+	 * whose `to` is exactly `to`.
 	 */
 	isChatappBlacklisted(senderDigits: string, to: string): boolean {
 		for (const entry of this.entries.values()) {
@@ -120,7 +123,7 @@ export class BlacklistModule {
 	}
 }
 
-/** E-mail addresses compare case-insensitively; phone numbers and senders exactly. */
+/** Sandbox choice (spec: not shown): e-mail addresses compare case-insensitively; phone numbers and senders exactly. */
 const entryKey = (from: string, type: string, to: string) => JSON.stringify([from, type, type === 'EMAIL' ? to.toLowerCase() : to]);
 
 function requiredQuery(query: Query, name: string): string {
@@ -129,6 +132,7 @@ function requiredQuery(query: Query, name: string): string {
 	return value;
 }
 
+/** Sandbox choice (spec: not shown): the channel exactly as the spec writes it (`sms` is refused). */
 function checkType(value: string): BlacklistType {
 	if (!(BLACKLIST_TYPES as readonly string[]).includes(value)) {
 		throw badRequest(`type must be one of ${BLACKLIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
@@ -136,12 +140,18 @@ function checkType(value: string): BlacklistType {
 	return value as BlacklistType;
 }
 
+/** Sandbox choice (spec: not shown): absent or null is BLACK; anything else but exactly BLACK (`''` too) is refused. */
 function checkListType(value: unknown): void {
 	if (!(LIST_TYPES as readonly unknown[]).includes(value)) {
 		throw badRequest(`listType must be one of ${LIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
 	}
 }
 
+/**
+ * Sandbox choice (spec: not shown): the spec says "phone number" or "e-mail address"; the sandbox
+ * wants a phone number in E.164 (as chat-app recipients are), not normalised, and does not repair a
+ * `+` that arrived as a space in a query string.
+ */
 function checkRecipient(type: BlacklistType, to: string): void {
 	if (type === 'EMAIL') {
 		if (!EMAIL.test(to)) throw badRequest(`to must be an e-mail address for type EMAIL (got ${JSON.stringify(to)})`);
@@ -149,6 +159,6 @@ function checkRecipient(type: BlacklistType, to: string): void {
 	}
 	if (!E164.test(to)) {
 		const hint = /^ \d/.test(to) ? '; a "+" in a query string must be sent as %2B' : '';
-		throw badRequest(`to must be an E.164 phone number ("+" then 8 to 15 digits) for type ${type} (got ${JSON.stringify(to)})${hint}`);
+		throw badRequest(`to must be an E.164 phone number ("+" then ${PHONE_DIGITS_RULE}) for type ${type} (got ${JSON.stringify(to)})${hint}`);
 	}
 }

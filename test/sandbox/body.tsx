@@ -4,9 +4,10 @@ import { MultipartError, MultipartParser, parseHeaderValue, type PartHeaders, ty
 import type { RecordedPart, RecordedRequest } from './types';
 
 const RECORD_TEXT_LIMIT = 1024 * 1024;
-/** Non-multipart bodies are buffered; anything larger is refused. */
+/** Sandbox choice (spec: not shown): non-multipart bodies are buffered; anything larger is refused (413 PAYLOAD_TOO_LARGE). */
 export const MAX_BUFFERED_BODY = 50 * 1024 * 1024;
 
+/** Sandbox choice (spec: not shown): JSON is application/json or a type ending in +json; a JSON text labelled otherwise is 415. */
 const isJsonType = (type: string | undefined) => !!type && (type === 'application/json' || type.endsWith('+json'));
 const isTextType = (type: string | undefined) =>
 	!!type && (isJsonType(type) || type.startsWith('text/') || type.endsWith('xml') || type === 'application/x-www-form-urlencoded');

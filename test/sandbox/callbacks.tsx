@@ -14,9 +14,10 @@ export interface CallbackSettings {
 	timeoutMs: number;
 }
 
+/** Sandbox choice (spec: not shown): how and how often callbacks are delivered and retried. */
 export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { delayMs: 20, maxAttempts: 5, retryDelayMs: 200, timeoutMs: 5000 };
 
-/** JSON body POSTed to each callback URL, one per status event (platform facts). */
+/** Sandbox choice (spec: not shown): the payload (spec §6: not shown), one JSON body per status event, unsigned. */
 export interface CallbackBody {
 	id: string;
 	from: string;
@@ -70,7 +71,7 @@ interface Queue {
 	lastDoneAt: number;
 }
 
-/** 2xx is success; no answer, 5xx, 408 and 429 are retried; other statuses give up at once. */
+/** Sandbox choice (spec: not shown): 2xx is success; no answer, 5xx, 408 and 429 are retried; other statuses give up at once. */
 const retryable = (httpStatus: number | null) => httpStatus === null || httpStatus >= 500 || httpStatus === 408 || httpStatus === 429;
 
 /**

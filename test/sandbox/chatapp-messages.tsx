@@ -1,17 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import type { BlacklistModule } from './blacklist';
 import type { CallbackDispatcher, StatusEntry } from './callbacks';
-import { E164, PHONE, digitsOnly, requiredString, show } from './checks';
+import { E164, PHONE, PHONE_DIGITS_RULE, digitsOnly, requiredString, show } from './checks';
 import type { SenderStore } from './chatapp-senders';
 import { parseMessage, type MessageType } from './chatapp-validation';
 import type { SandboxClock } from './clock';
 import { HttpError, badRequest } from './http';
 
+/** The conversation window (spec §1.4, §8). */
 export const CONVERSATION_WINDOW_MS = 24 * 60 * 60 * 1000;
-/** Seconds a client is told to wait after RATE_LIMITED. */
+/**
+ * Sandbox choice (spec: not shown): a sender's rateLimit counts accepted messages per second of the
+ * sandbox clock; one more is 429 RATE_LIMITED with this Retry-After, in seconds.
+ */
 export const RATE_LIMIT_RETRY_AFTER_S = 1;
 
-/** The normal status path; `callbackStatuses` may shorten it (e.g. stop at SENT: read receipts off). */
+/**
+ * Sandbox choice (spec: not shown): the status names and path (event kinds are not shown). The
+ * normal status path; `callbackStatuses` may shorten it (e.g. stop at SENT: read receipts off).
+ */
 export const DEFAULT_CALLBACK_STATUSES = ['QUEUE', 'DEQUEUED', 'SENT', 'DELIVERED', 'READ'] as const;
 
 export type QuotaExceededMode = 'reject' | 'status';
@@ -98,9 +105,9 @@ export class MessageService {
 	/** Records a message from `user` (E.164) to the sender at `senderAddress`, opening a 24-hour window. */
 	receive(user: unknown, senderAddress: unknown): InboundMessage {
 		const from = requiredString(user, 'from', ' (the user, E.164)');
-		if (!E164.test(from)) throw badRequest(`from must be an E.164 phone number: "+" then 8 to 15 digits, no spaces (got ${show(from)})`);
+		if (!E164.test(from)) throw badRequest(`from must be an E.164 phone number: "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(from)})`);
 		const to = requiredString(senderAddress, 'to', ' (the sender address)');
-		if (!PHONE.test(to)) throw badRequest(`to must be a sender address: an optional "+" then 8 to 15 digits (got ${show(to)})`);
+		if (!PHONE.test(to)) throw badRequest(`to must be a sender address: an optional "+" then ${PHONE_DIGITS_RULE} (got ${show(to)})`);
 		const digits = digitsOnly(to);
 		if (!this.senders.byAddress(digits)) throw unknownSender(digits);
 		const now = this.clock.nowMs();
@@ -120,6 +127,7 @@ export class MessageService {
 		const { from, to } = parsed;
 		const sender = this.senders.byAddress(from);
 		if (!sender) throw unknownSender(from);
+		// Sandbox choice (spec: not shown): a sender not ACTIVE is 403 SENDER_NOT_ACTIVE.
 		if (sender.state !== 'ACTIVE') {
 			throw new HttpError(
 				403,
@@ -128,6 +136,8 @@ export class MessageService {
 			);
 		}
 		const now = this.clock.nowMs();
+		// Sandbox choice (spec: not shown): the window is per (sender, user) and closed at exactly
+		// 24 h; outside it, 403 OUTSIDE_CONVERSATION_WINDOW (template messages are not emulated).
 		const opened = this.windows.get(windowKey(from, to));
 		if (opened === undefined || now - opened >= CONVERSATION_WINDOW_MS) {
 			throw new HttpError(
@@ -148,6 +158,10 @@ export class MessageService {
 			);
 		}
 
+		// Sandbox choice (spec: not shown): a blacklisted recipient's message is accepted with
+		// status BLACKLISTED and not sent; over the daily quota (unique recipients per UTC day of
+		// the clock) a new recipient is 429 QUOTA_EXCEEDED with Retry-After until 00:00 UTC, or
+		// accepted as QUOTA_EXCEEDED.
 		let status: AcceptedStatus = 'QUEUE';
 		if (this.blacklist.isChatappBlacklisted(from, to)) status = 'BLACKLISTED';
 		else {

@@ -63,9 +63,9 @@ describe('POST /chatapp/senders', () => {
 			operator: null,
 			templateNamespace: null,
 		});
-		// dates come from the sandbox clock, an hour ahead of the real one
-		expect(Math.abs(Date.parse(sender.created_date) - (Date.now() + HOUR))).toBeLessThan(5_000);
-		expect(Math.abs(res.body.meta.timestamp - (Date.now() + HOUR))).toBeLessThan(5_000);
+		// dates come from the sandbox clock, an hour ahead of the real one (a minute's leeway for a busy machine)
+		expect(Math.abs(Date.parse(sender.created_date) - (Date.now() + HOUR))).toBeLessThan(60_000);
+		expect(Math.abs(res.body.meta.timestamp - (Date.now() + HOUR))).toBeLessThan(60_000);
 		expect(sandbox.senders()).toEqual([sender]);
 		expect(sandbox.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: '/messaging/chatapp/senders', body: input, status: 200 }));
 	});
@@ -97,8 +97,9 @@ describe('POST /chatapp/senders', () => {
 		['a numeric providerId', { ...input, providerId: 42 }, /^providerId must be a string \(got 42\)$/],
 		['a blank name', { ...input, name: '  ' }, /^name must not be blank$/],
 		['no address', { ...input, address: '' }, /^address is required$/],
-		['an address with spaces', { ...input, address: '+1 555 0100' }, /^address must be a phone number: an optional "\+" then 8 to 15 digits, no spaces \(got "\+1 555 0100"\)$/],
-		['a too short address', { ...input, address: '1234567' }, /^address must be a phone number/],
+		['an address with spaces', { ...input, address: '+1 555 0100' }, /^address must be a phone number: an optional "\+" then 7 to 15 digits \(the first not 0\), no spaces \(got "\+1 555 0100"\)$/],
+		['a too short address', { ...input, address: '123456' }, /^address must be a phone number/],
+		['an address starting with 0', { ...input, address: '+0155501000' }, /^address must be a phone number/],
 		['no accountTier', { ...input, accountTier: undefined }, /^accountTier is required \(an integer >= 1\)$/],
 		['accountTier 0', { ...input, accountTier: 0 }, /^accountTier must be an integer >= 1 \(got 0\)$/],
 		['accountTier "1"', { ...input, accountTier: '1' }, /^accountTier must be an integer >= 1 \(got "1"\)$/],
@@ -258,9 +259,10 @@ describe('GET /chatapp/templates/', () => {
 
 describe('sandbox clock', () => {
 	it('runs with the real clock and moves forward with advanceTime and the admin endpoint', async () => {
-		expect(Math.abs(sandbox.clock.nowMs() - Date.now())).toBeLessThan(1_000);
+		// a minute's leeway for a busy machine: what matters is the hour
+		expect(Math.abs(sandbox.clock.nowMs() - Date.now())).toBeLessThan(60_000);
 		const later = sandbox.advanceTime(HOUR);
-		expect(later.getTime() - Date.now()).toBeGreaterThan(HOUR - 1_000);
+		expect(later.getTime() - Date.now()).toBeGreaterThan(HOUR - 60_000);
 		const res = await admin('POST', '/clock', { advanceMs: HOUR });
 		expect(res.status).toBe(200);
 		expect(res.body).toEqual({ now: expect.stringMatching(ISO_UTC_MS), offsetMs: 2 * HOUR, frozen: false });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { PHONE, digitsOnly, integerAtLeast, isAbsent, noUnknownKeys, requiredString, show } from './checks';
+import { PHONE, PHONE_DIGITS_RULE, digitsOnly, integerAtLeast, isAbsent, noUnknownKeys, requiredString, show } from './checks';
 import type { SandboxClock } from './clock';
 import { HttpError, badRequest, isPlainObject } from './http';
 import { USER_NAME } from './list-store';
@@ -43,11 +43,11 @@ export interface ApproveOptions {
 	templateNamespace?: string | null;
 }
 
-/** Messages per second when the sender is created (spec: not shown). */
+/** Sandbox choice (spec: not shown): messages per second when the sender is created. */
 export const DEFAULT_RATE_LIMIT = 80;
-/** Unique recipients per day by account tier when dailyQuota is not given (spec: not shown). */
+/** Sandbox choice (spec: not shown): unique recipients per day by account tier when dailyQuota is not given. */
 export const TIER_DAILY_QUOTAS: Readonly<Record<number, number>> = { 1: 1_000, 2: 10_000, 3: 100_000 };
-/** Tier 4 and above ("unlimited" on chat-app platforms). */
+/** Sandbox choice (spec: not shown): tier 4 and above (a stand-in for "unlimited" on chat-app platforms). */
 export const TOP_TIER_DAILY_QUOTA = 1_000_000;
 
 export const defaultDailyQuota = (tier: number) => TIER_DAILY_QUOTAS[tier] ?? TOP_TIER_DAILY_QUOTA;
@@ -71,8 +71,9 @@ export class SenderStore {
 		const name = requiredString(body.name, 'name');
 		const rawAddress = requiredString(body.address, 'address');
 		if (!PHONE.test(rawAddress)) {
-			throw badRequest(`address must be a phone number: an optional "+" then 8 to 15 digits, no spaces (got ${show(rawAddress)})`);
+			throw badRequest(`address must be a phone number: an optional "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(rawAddress)})`);
 		}
+		// Sandbox choice (spec: not shown): dailyQuota, when given, an integer >= 1; one sender per address (409).
 		const accountTier = integerAtLeast(body.accountTier, 'accountTier', 1);
 		const dailyQuota = isAbsent(body.dailyQuota) ? defaultDailyQuota(accountTier) : integerAtLeast(body.dailyQuota, 'dailyQuota', 1);
 		const address = digitsOnly(rawAddress);

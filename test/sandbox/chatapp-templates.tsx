@@ -19,7 +19,7 @@ export const MESSAGE_TEMPLATE_CATEGORIES = [
 ] as const;
 export type MessageTemplateCategory = (typeof MESSAGE_TEMPLATE_CATEGORIES)[number];
 
-/** Approval states (spec: not shown). */
+/** Sandbox choice (spec: not shown): approval states; APPROVED when seeded without one. */
 export const MESSAGE_TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED'] as const;
 export const MESSAGE_TEMPLATE_BODY_MAX = 1024;
 
@@ -71,6 +71,7 @@ export class TemplateStore {
 		const id = isAbsent(input.id) ? `mtpl_${randomBytes(6).toString('hex')}` : requiredString(input.id, what('id'));
 		if (this.templates.some((t) => t.id === id)) throw badRequest(`Message template id "${id}" already exists`);
 		const name = requiredString(input.name, what('name'));
+		// Sandbox choice (spec: not shown): categories compare case-sensitively; one language per template.
 		const category = requiredString(input.category, what('category'));
 		if (!(MESSAGE_TEMPLATE_CATEGORIES as readonly string[]).includes(category)) {
 			throw badRequest(`Message template category must be one of ${MESSAGE_TEMPLATE_CATEGORIES.join(', ')} (got ${show(category)})`);
@@ -112,7 +113,7 @@ export class TemplateStore {
 		const senderId = queryValue(query, 'senderId') || undefined;
 		const bizAccountId = queryValue(query, 'bizAccountId') || undefined;
 		if (!senderId && !bizAccountId) throw badRequest('Query parameter senderId or bizAccountId is required (give at least one)');
-		if (senderId) this.senders.require(senderId);
+		if (senderId) this.senders.require(senderId); // Sandbox choice (spec: not shown): an unknown senderId is 404
 		return this.templates
 			.filter((t) => (!senderId || t.senderId === senderId) && (!bizAccountId || t.bizAccountId === bizAccountId))
 			.map((t) => ({ ...t }));

@@ -1,11 +1,15 @@
-import { E164, isAbsent, maxLength, requiredObject, requiredString, show, stringKeys } from './checks';
+import { E164, PHONE_DIGITS_RULE, isAbsent, maxLength, requiredObject, requiredString, show, stringKeys } from './checks';
 import { badRequest, isPlainObject } from './http';
 
 export const MESSAGE_TYPES = ['text', 'image', 'audio', 'video', 'document', 'contacts', 'location', 'interactive'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 type MediaType = 'image' | 'audio' | 'video' | 'document';
 
-/** File extensions a media URL may end in (spec §4 media content types); a URL without one is accepted. */
+/**
+ * Sandbox choice (spec: not shown): a media URL is judged by its file extension, one of these per
+ * type (read from the spec's content types); a URL without one is accepted. The file is never
+ * fetched, so the 5 MB limit is not checked.
+ */
 export const MEDIA_EXTENSIONS: Readonly<Record<MediaType, readonly string[]>> = {
 	image: ['jpg', 'jpeg', 'png'],
 	audio: ['aac', 'm4a', 'mp4', 'amr', 'mp3', 'mpeg', 'ogg', 'opus'],
@@ -13,15 +17,27 @@ export const MEDIA_EXTENSIONS: Readonly<Record<MediaType, readonly string[]>> = 
 	document: ['pdf'],
 };
 
+/**
+ * Sandbox choice (spec: not shown): every limit here. The spec gives none of them; all but
+ * externalId follow the chat-app provider's published limits, and nodes must not take them for the
+ * platform's.
+ */
 export const MESSAGE_LIMITS = {
+	/** Characters of a text message. */
 	textBody: 4096,
+	/** Characters of externalId (the spec: alphanumeric, no length). */
 	externalId: 64,
+	/** Characters of interactive.body.text. */
 	interactiveBody: 1024,
+	/** Reply buttons per message: 1 to this. */
 	buttons: 3,
+	/** Characters of a button's reply.id. */
 	buttonId: 256,
+	/** Characters of a button's reply.title. */
 	buttonTitle: 20,
 } as const;
 
+/** Sandbox choice (spec: not shown): only the sub-item types seen in the spec are accepted, exactly as written. */
 export const CONTACT_SUB_ITEM_TYPES = ['HOME', 'WORK'] as const;
 
 /** The checked envelope of POST /chatapp/messages; the content stays in the request body. */
@@ -43,7 +59,7 @@ export function parseMessage(body: unknown): ParsedMessage {
 	const from = requiredString(body.from, 'from', ' (the sender phone number, digits only)');
 	if (!/^\d+$/.test(from)) throw badRequest(`from must hold digits only, without + (got ${show(from)})`);
 	const to = requiredString(body.to, 'to', ' (the recipient in E.164 format, e.g. +33612345678)');
-	if (!E164.test(to)) throw badRequest(`to must be an E.164 phone number: "+" then 8 to 15 digits, no spaces (got ${show(to)})`);
+	if (!E164.test(to)) throw badRequest(`to must be an E.164 phone number: "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(to)})`);
 	const type = parseType(body.type);
 	const externalId = parseExternalId(body.externalId);
 	const callbacks = parseCallbacks(body.callbacks);
@@ -51,6 +67,7 @@ export function parseMessage(body: unknown): ParsedMessage {
 	return { from, to, type, ...(externalId !== undefined && { externalId }), callbacks };
 }
 
+/** Sandbox choice (spec: not shown): no type is text; the full list is not shown, so only text and the types seen, lowercase. */
 function parseType(value: unknown): MessageType {
 	if (isAbsent(value)) return 'text';
 	if (!(MESSAGE_TYPES as readonly unknown[]).includes(value)) {
@@ -69,6 +86,8 @@ function parseExternalId(value: unknown): string | undefined {
 
 function parseCallbacks(value: unknown): string[] {
 	if (isAbsent(value)) return [];
+	// Sandbox choice (spec: not shown): one or more http(s) URLs separated by commas (the spec
+	// shows one webhook URL); a URL given twice is posted to once.
 	const rule = 'callbacks must hold one or more http(s) URLs separated by commas';
 	if (typeof value !== 'string') throw badRequest(`${rule} (got ${show(value)})`);
 	const urls: string[] = [];
@@ -132,6 +151,7 @@ const CONTACT_LISTS: ReadonlyArray<[string, readonly string[]]> = [
 
 function checkContacts(body: Record<string, unknown>): void {
 	const { contacts } = body;
+	// Sandbox choice (spec: not shown): an empty contacts array is refused.
 	if (isAbsent(contacts)) throw badRequest('contacts is required for type contacts (a non-empty array of contact objects)');
 	if (!Array.isArray(contacts) || contacts.length === 0) throw badRequest(`contacts must be a non-empty array of contact objects (got ${show(contacts)})`);
 	contacts.forEach((contact, index) => checkContact(contact, `contacts[${index}]`));
@@ -172,6 +192,7 @@ function isDate(value: unknown): boolean {
 }
 
 function checkLocation(body: Record<string, unknown>): void {
+	// Sandbox choice (spec: not shown): latitude within ±90 and longitude within ±180, JSON numbers only (numeric strings refused).
 	const location = requiredObject(body.location, 'location', 'an object with latitude and longitude');
 	for (const [key, limit] of [['latitude', 90], ['longitude', 180]] as const) {
 		const value = location[key];
@@ -185,6 +206,8 @@ function checkLocation(body: Record<string, unknown>): void {
 }
 
 function checkInteractive(body: Record<string, unknown>): void {
+	// Sandbox choice (spec: not shown): only reply buttons (the one interactive type shown), 1 to 3
+	// of them with unique ids; the lengths are MESSAGE_LIMITS.
 	const interactive = requiredObject(body.interactive, 'interactive', 'an object with type, body and action');
 	const kind = requiredString(interactive.type, 'interactive.type', ' ("button")');
 	if (kind !== 'button') throw badRequest(`interactive.type ${show(kind)} is not supported: only reply buttons are supported (interactive.type "button")`);

@@ -1,9 +1,19 @@
 import { badRequest, isPlainObject } from './http';
 
-/** E.164: `+` then 8 to 15 digits, nothing else. */
-export const E164 = /^\+\d{8,15}$/;
+/**
+ * The phone-number rule the node applies (src/mapping/addresses.ts: E164_MIN_DIGITS,
+ * E164_MAX_DIGITS), written here again: the sandbox emulates the platform and imports nothing
+ * from the node's code. test/unit/addresses.test.tsx checks that both say the same.
+ */
+export const PHONE_MIN_DIGITS = 7;
+export const PHONE_MAX_DIGITS = 15;
+/** The rule as the sandbox's errors state it. */
+export const PHONE_DIGITS_RULE = `${PHONE_MIN_DIGITS} to ${PHONE_MAX_DIGITS} digits (the first not 0)`;
+const digitsPattern = `[1-9]\\d{${PHONE_MIN_DIGITS - 1},${PHONE_MAX_DIGITS - 1}}`;
+/** E.164: `+` then 7 to 15 digits, the first not 0, nothing else. */
+export const E164 = new RegExp(`^\\+${digitsPattern}$`);
 /** A phone number given with or without its `+`. */
-export const PHONE = /^\+?\d{8,15}$/;
+export const PHONE = new RegExp(`^\\+?${digitsPattern}$`);
 
 /** A value as it appears in an error message: JSON, cut after 60 characters. */
 export function show(value: unknown): string {

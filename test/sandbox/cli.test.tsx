@@ -33,7 +33,7 @@ describe('cli', () => {
 		const exit = exited(child);
 		child.kill('SIGTERM');
 		expect(await exit).toEqual({ code: 0, signal: null });
-	}, 30_000);
+	}, 120_000);
 
 	it('reads SANDBOX_PORT and SANDBOX_API_KEY and exits cleanly on SIGINT', async () => {
 		const probe = await import('node:net').then(
@@ -52,7 +52,7 @@ describe('cli', () => {
 		const exit = exited(child);
 		child.kill('SIGINT');
 		expect(await exit).toEqual({ code: 0, signal: null });
-	}, 30_000);
+	}, 120_000);
 
 	it('loads wallet templates from --templates or SANDBOX_TEMPLATES and fails to start on a bad file', async () => {
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-'));
@@ -85,7 +85,7 @@ describe('cli', () => {
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
-	}, 30_000);
+	}, 120_000);
 
 	it('passes the chat-app options and refuses invalid ones', async () => {
 		const { child, firstLine } = startCli(['--quota-exceeded', 'status', '--callback-statuses', 'QUEUE, DEQUEUED, SENT'], { SANDBOX_CALLBACK_MAX_ATTEMPTS: '2' });
@@ -101,5 +101,5 @@ describe('cli', () => {
 		bad.stderr.on('data', (chunk) => (stderr += chunk));
 		expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
 		expect(stderr).toMatch(/sandbox failed to start: quotaExceeded must be "reject" or "status" \(got "drop"\)/);
-	}, 30_000);
+	}, 120_000);
 });

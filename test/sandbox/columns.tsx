@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { badRequest, isPlainObject } from './http';
 import type { Column } from './list-store';
 
-/** Column types the sandbox accepts (the spec only shows STRING). */
+/** Sandbox choice (spec: not shown): the column types accepted, any case (the spec only shows STRING); others are a 400. */
 export const COLUMN_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'DATE'] as const;
 
 const column = (name: string, flags: Partial<Column> = {}): Column => ({
@@ -40,6 +40,7 @@ export function parseJsonColumns(input: unknown): Column[] {
 		const at = `columns[${i}]`;
 		if (!isPlainObject(raw)) throw badRequest(`${at} must be an object`);
 		if (typeof raw.name !== 'string' || raw.name.trim() === '') throw badRequest(`${at}.name is required (non-empty string)`);
+		// Sandbox choice (spec: not shown): column names are unique within the request.
 		if (seen.has(raw.name)) throw badRequest(`${at}.name "${raw.name}" is defined twice`);
 		seen.add(raw.name);
 		if (typeof raw.type !== 'string') throw badRequest(`${at}.type is required (one of ${COLUMN_TYPES.join(', ')})`);
@@ -53,7 +54,7 @@ export function parseJsonColumns(input: unknown): Column[] {
 			if (typeof value !== 'boolean') throw badRequest(`${at}.${name} must be a boolean`);
 			return value;
 		};
-		const unique = flag('unique', false);
+		const unique = flag('unique', false); // Sandbox choice (spec: not shown): `indexed` defaults to `unique`
 		return column(raw.name, {
 			type,
 			unique,
@@ -83,7 +84,10 @@ const NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
 const BOOLEAN = /^(true|false)$/i;
 const DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** Leading zeros and over-15-digit numbers stay STRING so phone numbers and ids survive intact. */
+/**
+ * Sandbox choice (spec: not shown): type inference from the first non-empty cell. Leading zeros and
+ * over-15-digit numbers stay STRING so phone numbers and ids survive intact.
+ */
 export function inferType(value: string): string {
 	if (NUMBER.test(value)) return 'NUMBER';
 	if (BOOLEAN.test(value)) return 'BOOLEAN';

@@ -14,6 +14,7 @@ export interface CsvUpload {
 	records: CsvRecord[];
 }
 
+/** Sandbox choice (spec: not shown): the answer, 413 CSV_TOO_LARGE (the 200 MB limit is the spec's). */
 export const csvTooLarge = (maxBytes: number) =>
 	new HttpError(413, 'CSV_TOO_LARGE', `CSV file exceeds the maximum size of ${formatBytes(maxBytes)}`);
 
@@ -29,6 +30,7 @@ export async function readCsvUpload(body: BodyReader, maxBytes: number): Promise
 	const records: CsvRecord[] = [];
 	await body.multipart((part) => {
 		if (part.name !== 'csvFile') return undefined;
+		// Sandbox choice (spec: not shown): one csvFile part, labelled text/csv (else 415); an empty file is a 400.
 		if (seen) throw badRequest('Only one csvFile part is allowed');
 		seen = true;
 		const type = parseHeaderValue(part.contentType ?? '').value;
@@ -68,7 +70,7 @@ export function csvRows(header: string[], records: CsvRecord[]): RowInput[] {
 	});
 }
 
-/** Header names trimmed (lowercased unless case sensitive); empty or repeated names are refused. */
+/** Header names trimmed (lowercased unless case sensitive). Sandbox choice (spec: not shown): empty or repeated names are refused. */
 export function normalizeHeader(header: string[], caseSensitive: boolean): string[] {
 	const names = header.map((name) => (caseSensitive ? name.trim() : name.trim().toLowerCase()));
 	names.forEach((name, i) => {

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 /** Called once per non-empty record with its cells and the 1-based file line where it starts. */
 export type RecordCallback = (cells: string[], line: number) => void;
 
+/** Sandbox choice (spec: not shown): the CSV format (UTF-8, optional BOM, RFC 4180 quoting, a delimiter sniffed among these). */
 const DELIMITERS = [',', ';', '\t'];
 const SNIFF_LIMIT = 64 * 1024;
 

@@ -14,6 +14,10 @@ import { HttpError, badRequest, isPlainObject } from './http';
  * - hang: never answers (the connection stays open until the client gives up or the sandbox closes).
  * - endlessPages: 200 for every page of a collection, always one more page to come.
  * - reset: the connection is destroyed without an answer.
+ *
+ * With `after: true` the platform first handles the request as usual (stores the batch, sends
+ * the message), then the fault answers in place of its answer: a lost answer to a request that
+ * was applied (a reset, a hang until the client's timeout, a gateway's 504, an unreadable 200).
  */
 export type FaultKind = 'redirect' | 'status' | 'rateLimit' | 'malformed' | 'hang' | 'endlessPages' | 'reset';
 
@@ -32,17 +36,21 @@ export interface Fault {
 	retryAfter?: string;
 	/** endlessPages: items per page (default 1). */
 	pageSize?: number;
+	/** The platform handles the request first, then the fault answers in place of its answer. */
+	after?: boolean;
+	/** The first `skip` matching requests pass untouched; the fault answers the ones after them. */
+	skip?: number;
 }
 
 const KINDS: FaultKind[] = ['redirect', 'status', 'rateLimit', 'malformed', 'hang', 'endlessPages', 'reset'];
 
 export class FaultInjector {
-	private faults: Array<Fault & { used: number }> = [];
+	private faults: Array<Fault & { used: number; skipped: number }> = [];
 	private hanging = new Set<ServerResponse>();
 
 	add(fault: Fault): void {
 		if (!isPlainObject(fault) || !KINDS.includes(fault.kind)) throw badRequest(`A fault needs a kind: one of ${KINDS.join(', ')}`);
-		this.faults.push({ ...fault, used: 0 });
+		this.faults.push({ ...fault, used: 0, skipped: 0 });
 	}
 
 	clear(): void {
@@ -64,7 +72,12 @@ export class FaultInjector {
 				Object.entries(candidate.query ?? {}).every(([name, value]) => query[name] === value) &&
 				(candidate.times === undefined || candidate.used < candidate.times),
 		);
-		if (fault) fault.used++;
+		if (!fault) return undefined;
+		if (fault.skipped < (fault.skip ?? 0)) {
+			fault.skipped++;
+			return undefined;
+		}
+		fault.used++;
 		return fault;
 	}
 

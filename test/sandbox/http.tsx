@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 
-/** Thrown anywhere in a handler; the core turns it into `{ meta, error: { status, code, message } }`. */
+/**
+ * Thrown anywhere in a handler; the core turns it into `{ meta, error: { status, code, message } }`.
+ * Sandbox choice (spec: not shown): the error body, the HTTP status codes and the error codes.
+ */
 export class HttpError extends Error {
 	constructor(
 		readonly status: number,
@@ -85,7 +88,7 @@ export interface Pagination {
 	total: number;
 }
 
-/** page (1-based) + limit (default 100, max 1000 unless given) over an in-memory collection. */
+/** Sandbox choice (spec: not shown): page (1-based) + limit (default 100, max 1000 unless given) over an in-memory collection. */
 export function paginate<T>(
 	all: T[],
 	query: Query,

@@ -48,7 +48,7 @@ export type Values = Map<string, unknown>;
 
 export const USER_NAME = 'sandbox-user';
 
-/** Index key of a value: unique columns compare values by their string form. */
+/** Index key of a value. Sandbox choice (spec: not shown): unique columns compare values by their string form, case-sensitively. */
 export const indexKey = (value: unknown) => (typeof value === 'object' ? JSON.stringify(value) : String(value));
 
 /** One list: its settings, subscribers (by id) and an index per unique column. */

@@ -14,7 +14,7 @@ export interface ListInput {
 	rows?: unknown[];
 }
 
-/** Defaults of the CSV query flags (the spec does not show them). */
+/** Sandbox choice (spec: not shown): defaults of the CSV query flags; values other than true/false (any case) are a 400. */
 export const CSV_FLAG_DEFAULTS = { usesAutoColumns: true, caseSensitive: false, usesGeneratedData: false, trackLastActivity: false };
 
 /** POST /lists and bulk add answer the list plus per-row failures of the rows in the request. */
@@ -80,6 +80,7 @@ export class ListsModule {
 		const header = normalizeHeader(upload.header, settings.caseSensitive);
 		const keyParam = queryValue(ctx.query, 'key')?.trim();
 		const key = keyParam ? (settings.caseSensitive ? keyParam : keyParam.toLowerCase()) : 'id';
+		// Sandbox choice (spec: not shown): a key must name a column of the header; that column becomes unique and matches rows.
 		if (!header.includes(key) && key !== 'id') throw badRequest(`Query parameter key "${key}" is not a column of the CSV header`);
 		const list = this.store.create({
 			name,
@@ -92,6 +93,7 @@ export class ListsModule {
 		return { ...list.toData(), subscribersError: result.subscribersError };
 	}
 
+	/** GET /lists: Sandbox choice (spec: not shown): the whole endpoint (for the node's list picker), paginated like GET .../subscribers. */
 	private listLists(ctx: RequestContext): Reply {
 		const filter = queryValue(ctx.query, 'name')?.toLowerCase();
 		const lists = this.store.all().filter((list) => !filter || list.settings.name.toLowerCase().includes(filter));
@@ -133,6 +135,7 @@ export class ListsModule {
 
 	private requireList(ctx: RequestContext): SubscriberList {
 		const raw = ctx.params.listId;
+		// Sandbox choice (spec: not shown): a listId that is not a positive integer is 400 INVALID_LIST_ID, not 404.
 		if (!/^[1-9]\d{0,15}$/.test(raw)) throw badRequest(`listId must be a positive integer (got "${raw}")`, 'INVALID_LIST_ID');
 		const list = this.store.get(Number(raw));
 		if (!list) throw notFound(`List ${raw} not found`, 'LIST_NOT_FOUND');
@@ -145,6 +148,7 @@ function requireName(value: unknown, what: string): string {
 	return value;
 }
 
+/** Sandbox choice (spec: not shown): a body neither JSON nor multipart is 415. */
 const unsupportedType = (ctx: RequestContext) =>
 	new HttpError(
 		415,

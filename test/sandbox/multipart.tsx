@@ -14,6 +14,7 @@ export interface PartSink {
 
 export class MultipartError extends Error {}
 
+/** Sandbox choice (spec: not shown): a part's headers may take 16 KB, a boundary line 1 KB (else 400 MALFORMED_MULTIPART). */
 const MAX_HEADER_BYTES = 16 * 1024;
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');

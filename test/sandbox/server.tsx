@@ -109,7 +109,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		requests.push(record);
 		if (latencyMs) await new Promise((resolve) => setTimeout(resolve, latencyMs));
 		const fault = faults.take(record.method, record.path, record.query);
-		if (fault) {
+		if (fault && !fault.after) {
 			if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
 			record.status = fault.kind === 'hang' || fault.kind === 'reset' ? 0 : fault.kind === 'rateLimit' ? 429 : fault.kind === 'redirect' ? (fault.status ?? 302) : fault.kind === 'status' ? (fault.status ?? 500) : 200;
 			if (record.status) record.answeredAt = Date.now();
@@ -132,6 +132,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			reply = error instanceof HttpError ? errorReply(error) : internalError(error);
 		}
 		if (body.state === 'unread') await body.drain();
+		if (fault) {
+			// Applied, then its answer lost: the fault answers in place of the platform's reply.
+			record.status = fault.kind === 'hang' || fault.kind === 'reset' ? 0 : fault.kind === 'rateLimit' ? 429 : fault.kind === 'status' ? (fault.status ?? 500) : 200;
+			if (record.status) record.answeredAt = Date.now();
+			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
+			return;
+		}
 		record.status = reply.status;
 		record.answeredAt = Date.now();
 		const aborted = body.state === 'aborted';

@@ -10,6 +10,7 @@ export interface RowInput {
 	problem?: { code: SubscriberErrorCode; message: string };
 }
 
+/** Sandbox choice (spec: not shown): the row failures and the subscribersError element (its shape is not shown). */
 export type SubscriberErrorCode =
 	| 'INVALID_ROW'
 	| 'TOO_MANY_VALUES'
@@ -76,6 +77,7 @@ function importRow(list: SubscriberList, input: RowInput, source: Source): 'adde
 		if (isMissing(raw)) continue;
 		const name = list.normalizeName(rawName);
 		const col = list.column(name);
+		// Sandbox choice (spec: not shown): a value for a column the list does not have fails the row.
 		if (!col) return { code: 'UNKNOWN_COLUMN', column: name, message: `column "${name}" does not exist in list ${list.id}` };
 		values.set(name, name === 'id' ? String(raw) : source === 'csv' && typeof raw === 'string' ? convertCell(raw, col.type) : raw);
 	}
@@ -102,6 +104,7 @@ function add(list: SubscriberList, values: Values): 'added' | Failure {
 
 function update(list: SubscriberList, id: string, values: Values): 'updated' | Failure {
 	const given = values.get('id');
+	// Sandbox choice (spec: not shown): ids do not change; an id other than the subscriber's found by the key fails the row.
 	if (given !== undefined && given !== id) {
 		return {
 			code: 'ID_CONFLICT',

@@ -1,13 +1,17 @@
 import { HttpError, badRequest, isPlainObject, notFound } from './http';
 
 /**
- * Field placements. The spec names only BACK ("one of 4 kinds depending on pass type"); the
- * other four are the Apple Wallet field groups. The sandbox accepts all five for every template.
+ * Sandbox choice (spec: not shown): field placements. The spec names only BACK ("one of 4 kinds
+ * depending on pass type"); the other four are the Apple Wallet field groups. The sandbox accepts
+ * all five, exact uppercase, for every template; an unknown place refuses that pass alone.
  */
 export const PASS_PLACES = ['HEADER', 'PRIMARY', 'SECONDARY', 'AUXILIARY', 'BACK'] as const;
 export type PassPlace = (typeof PASS_PLACES)[number];
 
-/** Most passes one POST .../passes/batch may hold (the spec shows no limit). */
+/**
+ * Sandbox choice (spec: not shown): most passes one POST .../passes/batch may hold. The spec shows
+ * no limit; the node does not assume this one (its Batch Size goes to 10,000, default 100).
+ */
 export const PASS_BATCH_MAX = 500;
 
 /** A field object of `uniqueValues.fields`, stored exactly as received (extra keys included). */
@@ -95,6 +99,7 @@ export function parseBatch(body: unknown): PassRequest[] {
 	const { items } = body;
 	if (items === undefined || items === null) throw badRequest('items is required');
 	if (!Array.isArray(items)) throw badRequest(`items must be an array (got ${show(items)})`);
+	// Sandbox choice (spec: not shown): an empty items array is refused, as are more than PASS_BATCH_MAX.
 	if (items.length === 0) throw badRequest('items must not be empty');
 	if (items.length > PASS_BATCH_MAX) throw badRequest(`items must hold at most ${PASS_BATCH_MAX} passes (got ${items.length})`);
 
@@ -105,6 +110,7 @@ export function parseBatch(body: unknown): PassRequest[] {
 		const recipientId = requireRecipientId(item.recipientId, `${path}.recipientId`);
 		const first = seen.get(recipientId);
 		if (first !== undefined) {
+			// Sandbox choice (spec: not shown): a repeat refuses the whole request (the rule itself is spec §8).
 			throw badRequest(`${path}.recipientId ${JSON.stringify(recipientId)} repeats items[${first}].recipientId; recipientId must be different for each pass`);
 		}
 		seen.set(recipientId, index);
@@ -116,6 +122,7 @@ export function parseBatch(body: unknown): PassRequest[] {
 	});
 }
 
+/** Sandbox choice (spec: not shown): a recipientId of spaces only is refused. */
 export function requireRecipientId(value: unknown, path: string): string {
 	if (value === undefined || value === null || value === '') throw badRequest(`${path} is required`);
 	if (typeof value !== 'string') throw badRequest(`${path} must be a string (got ${show(value)})`);
@@ -123,7 +130,11 @@ export function requireRecipientId(value: unknown, path: string): string {
 	return value;
 }
 
-/** `fields` must be an array (may be empty) of field objects; `value` is kept byte for byte. */
+/**
+ * `fields` must be an array of field objects; `value` is kept byte for byte.
+ * Sandbox choice (spec: not shown): `fields` may be empty, `label` must be a string when present
+ * (null refused), `value` may be ''.
+ */
 export function parseFields(fields: unknown, path: string): PassField[] {
 	if (fields === undefined || fields === null) throw badRequest(`${path} is required`);
 	if (!Array.isArray(fields)) throw badRequest(`${path} must be an array (got ${show(fields)})`);

@@ -71,6 +71,10 @@ export const DEFAULT_TEMPLATES: readonly WalletTemplate[] = [
 	},
 ];
 
+/**
+ * Sandbox choice (spec: not shown): `limit` 1 to 100, default 20 (the spec: an integer, 1 returns
+ * one template), and a 1-based `page` (not in the spec).
+ */
 export const TEMPLATE_LIMITS = { defaultLimit: 20, maxLimit: 100 };
 
 interface SortKey {
@@ -139,6 +143,7 @@ export class WalletModule {
 	private async createPasses(ctx: RequestContext): Promise<Reply> {
 		const { serial } = ctx.params;
 		this.requireTemplate(serial);
+		// Sandbox choice (spec: not shown): the spec's Content-Type is required: application/json, charset UTF-8 when given (else 415).
 		const contentType = ctx.headers['content-type'];
 		const { value, params } = parseHeaderValue(contentType ?? '');
 		if (value !== 'application/json' || (params.charset !== undefined && params.charset.toLowerCase() !== 'utf-8')) {
@@ -152,6 +157,7 @@ export class WalletModule {
 		for (const { index, recipientId, fields } of requests) {
 			const refuse = (code: PassError['code'], message: string) => errors.push({ recipientId, code, message });
 			const bad = invalidPlaceIndex(fields);
+			// Sandbox choice (spec: not shown): one pass per recipient and template, across requests; a refused pass does not stop the others.
 			if (this.passes.has(serial, recipientId)) refuse('RECIPIENT_ALREADY_HAS_PASS', alreadyHasPassMessage(recipientId, serial));
 			else if (bad >= 0) refuse('INVALID_PLACE', invalidPlaceMessage(`items[${index}].uniqueValues.fields[${bad}]`, fields[bad].place));
 			else {
@@ -197,7 +203,7 @@ export const passPath = (serial: string, recipientId: string) =>
 
 const isField = (name: string): name is TemplateField => (TEMPLATE_FIELDS as readonly string[]).includes(name);
 
-/** Splits a comma-separated parameter; an empty element (`a,,b`, trailing comma) is a 400. */
+/** Splits a comma-separated parameter. Sandbox choice (spec: not shown): an empty element (`a,,b`, trailing comma) is a 400. */
 function terms(value: string, parameter: string): string[] {
 	const parts = value.split(',').map((part) => part.trim());
 	if (parts.some((part) => part === '')) throw badRequest(`Query parameter ${parameter} contains an empty field name (got "${value}")`);
@@ -207,6 +213,8 @@ function terms(value: string, parameter: string): string[] {
 /**
  * `-field` descending, `+field` or `field` ascending. A `+` sent unencoded in the query string
  * arrives as a space; terms are trimmed, so a leading space also means ascending.
+ * Sandbox choice (spec: not shown): any of the five template fields, case-sensitive; an unknown one
+ * is a 400 (so is one in `select`).
  */
 export function parseSort(value: string | undefined): SortKey[] {
 	if (value === undefined || value.trim() === '') return [];

@@ -20,8 +20,32 @@ describe('senderDigits', () => {
 	it('refuses letters and short numbers', () => {
 		expect(() => senderDigits('ACME', 'from')).toThrow(/contains letters/);
 		expect(() => senderDigits('+0 555', 'from')).toThrow(/up to 15 digits, the first not 0/);
-		expect(() => senderDigits('+1 555 0100 0100 0100 1', 'from')).toThrow(/up to 15 digits/);
+		expect(() => senderDigits('+1 555 0100 0100 0100 1', 'from')).toThrow(/15 digits/);
 		expect(senderDigits('+683 4002', 'from')).toBe('6834002');
+	});
+});
+
+describe('the phone rule in a message (7 to 15 digits with the country code, the first not 0)', () => {
+	it('refuses a recipient of fewer than 7 digits while mapping, naming the value', () => {
+		expect(() => messageBody({ ...base, type: 'text', text: 'Hi', to: '+3361' })).toThrow('"+3361" has 4 digits; a phone number has 7 to 15 digits including the country code');
+	});
+	it('the message schema refuses a sender or recipient outside the rule, whatever built the body', () => {
+		const body = { from: '15550100100', to: '+33612345678', type: 'text', body: 'Hi' };
+		const problems = (fields: Record<string, unknown>) => {
+			const result = messageSchema.safeParse({ ...body, ...fields });
+			return result.success ? [] : result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+		};
+		expect(problems({})).toEqual([]);
+		expect(problems({ from: '6834002', to: '+6834002' })).toEqual([]);
+		expect(problems({ from: '1234' })).toEqual(['from: "1234" has 4 digits; a phone number has 7 to 15 digits including the country code']);
+		expect(problems({ from: '0155501001' })).toEqual(['from: "0155501001" is not a valid international phone number (+, then up to 15 digits, the first not 0)']);
+		expect(problems({ to: '+1234' })).toEqual(['to: "+1234" has 4 digits; a phone number has 7 to 15 digits including the country code']);
+		expect(problems({ to: '+1234567890123456' })).toEqual(['to: "+1234567890123456" has 16 digits; a phone number has 7 to 15 digits including the country code']);
+		expect(problems({ to: '33612345678' })).toEqual(['to: "33612345678" is not an E.164 number: + then the country code']);
+	});
+	it('sends a full-width or Arabic-Indic recipient as ASCII E.164', () => {
+		expect(messageBody({ ...base, type: 'text', text: 'Hi', to: '＋３３　６１２３４５６７８' }).to).toBe('+33612345678');
+		expect(messageBody({ ...base, type: 'text', text: 'Hi', to: '+٣٣٦١٢٣٤٥٦٧٨' }).to).toBe('+33612345678');
 	});
 });
 

@@ -1,6 +1,6 @@
 import { InputError } from '../../src/errors';
 import { createListBody, csvImportQuery, subscriberFromItem, typedDefaultValue } from '../../src/mapping/lists';
-import { createListRequestSchema, csvImportQuerySchema, listIdSchema } from '../../src/schemas/lists';
+import { bulkSubscribersRequestSchema, createListRequestSchema, csvImportQuerySchema, listIdSchema, parseSubscriberRow } from '../../src/schemas/lists';
 
 describe('createListBody', () => {
 	it('maps the editor parameters to the JSON body of POST /lists', () => {
@@ -38,6 +38,32 @@ describe('createListBody', () => {
 		} catch (error) {
 			expect((error as InputError).field).toBe('rows');
 		}
+	});
+
+	it('gives a column whose Type is not set at all the editor\'s default, STRING', () => {
+		expect(createListBody({ name: 'L', columns: { column: [{ name: 'plan' }] } }).columns).toEqual([{ name: 'plan', type: 'STRING' }]);
+	});
+
+	it.each([
+		['empty text (an expression that gave "")', ''],
+		['blanks', '  '],
+		['null', null],
+	])('refuses a Type set to %s, naming the column and its position', (_, type) => {
+		const columns = { column: [{ name: 'email', type: 'STRING' }, { name: 'plan', type }] };
+		let thrown: unknown;
+		try {
+			createListBody({ name: 'L', columns });
+		} catch (error) {
+			thrown = error;
+		}
+		expect(thrown).toBeInstanceOf(InputError);
+		expect((thrown as InputError).field).toBe('columns.1.type');
+		expect((thrown as InputError).message).toBe('the type of the column "plan" is empty: pick String, Number, Boolean or Date, or have the expression give a type such as STRING');
+	});
+
+	it('trims the whitespace around the e-mail of a row (a spreadsheet cell\'s line break), and only around the e-mail', () => {
+		const body = createListBody({ name: 'L', rows: '[{"email":"ada@example.com\\n","note":" kept \\n"},{"email":"\\u00a0bob@example.com\\t"}]' });
+		expect(createListRequestSchema.parse(body).rows).toEqual([{ email: 'ada@example.com', note: ' kept \n' }, { email: 'bob@example.com' }]);
 	});
 
 	it('the schema refuses a missing name, a nameless column, a duplicate column and a non-object row', () => {
@@ -84,6 +110,14 @@ describe('subscriberFromItem', () => {
 		const json = { email: 'a@b.c', age: 3, vip: true, note: null, skipped: undefined };
 		expect(subscriberFromItem(json)).toEqual({ email: 'a@b.c', age: 3, vip: true, note: null });
 		expect(subscriberFromItem(json, ['email', 'missing'])).toEqual({ email: 'a@b.c' });
+	});
+
+	it('trims the whitespace around the e-mail, as every row the node sends', () => {
+		expect(subscriberFromItem({ email: 'ada@example.com\r\n', name: ' Ada ' })).toEqual({ email: 'ada@example.com', name: ' Ada ' });
+		expect(parseSubscriberRow({ email: '\tada@example.com\n', age: 3 })).toEqual({ email: 'ada@example.com', age: 3 });
+		expect(bulkSubscribersRequestSchema.parse([{ email: 'ada@example.com\n' }, { email: null }])).toEqual([{ email: 'ada@example.com' }, { email: null }]);
+		const clean = { email: 'ada@example.com' };
+		expect(parseSubscriberRow(clean)).toBe(clean);
 	});
 
 	it('refuses nested objects, naming the field', () => {

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { chunk } from '../../../src/batching';
 import type { FieldLabels } from '../../../src/errors';
-import { errorItem, prepareAll } from './execute';
+import { outcomeOf } from '../../../src/errors';
+import { acceptedItem, configureWaitBudget, errorItem, prepareAll } from './execute';
 
 export interface BatchEntry<V> {
 	itemIndex: number;
@@ -20,6 +21,10 @@ export interface BatchPlan<V> {
 	send: (group: string, batch: Array<BatchEntry<V>>) => Promise<Map<number, IDataObject | Error>>;
 	/** Batches sent at the same time (default 1). */
 	concurrency?: number;
+	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
+	rateLimitWaitOption?: boolean;
+	/** What identifies an item in an output whose outcome is unknown, accepted or not sent (the row, the recipient ID). */
+	describe?: (group: string, value: V) => IDataObject;
 }
 
 /**
@@ -30,10 +35,11 @@ export interface BatchPlan<V> {
  */
 export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPlan<V>): Promise<INodeExecutionData[][]> {
 	const continueOnFail = context.continueOnFail();
+	configureWaitBudget(context, plan.labels, plan.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, plan.labels, plan.prepare);
 	const output: INodeExecutionData[] = new Array(prepared.length);
-	const fail = (itemIndex: number, error: Error) => {
-		output[itemIndex] = errorItem(error, itemIndex);
+	const fail = (itemIndex: number, error: Error, context?: IDataObject) => {
+		output[itemIndex] = errorItem(error, itemIndex, context);
 	};
 
 	// Cross-item checks see every prepared item; without one, items go straight into their groups.
@@ -83,8 +89,12 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 			try {
 				results = await plan.send(group, batch);
 			} catch (error) {
-				if (!continueOnFail) stopAt(job, error);
-				else for (const entry of batch) fail(entry.itemIndex, error as Error);
+				// A batch that may have been applied, was accepted unreadably, or was not sent: each of its items says so.
+				const outcome = outcomeOf(error);
+				const described = (entry: BatchEntry<V>) => (outcome ? (plan.describe?.(group, entry.value) ?? {}) : {});
+				if (outcome === 'accepted') for (const entry of batch) output[entry.itemIndex] = acceptedItem(error as Error, entry.itemIndex, described(entry));
+				else if (!continueOnFail) stopAt(job, error);
+				else for (const entry of batch) fail(entry.itemIndex, error as Error, described(entry));
 				continue;
 			}
 			for (const { itemIndex } of batch) {

@@ -112,3 +112,30 @@ export function simplifyField(show: Record<string, string[]>): INodeProperties {
 export function readSimplify(context: IExecuteFunctions, itemIndex: number): boolean {
 	return boolean(context.getNodeParameter('simplify', itemIndex, true), 'simplify');
 }
+
+/** The label of the run's wait budget option, as errors name it. */
+export const RATE_LIMIT_WAIT_LABEL = 'Options › Max Wait When Rate Limited (Seconds)';
+export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
+const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
+
+/**
+ * The run's wait budget for rate limits, for the Options of an operation that sends many
+ * requests. Read once, from the first item, by the shared runners (readWaitBudget).
+ */
+export function rateLimitWaitOption(): INodeProperties {
+	return {
+		displayName: 'Max Wait When Rate Limited (Seconds)',
+		name: 'rateLimitWait',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
+		default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+		description:
+			'When the platform answers 429, the whole run pauses as it asks and slows down, then sends again; this is the most time the run may lose that way in all (pauses, and slower pacing in part). Then what was not sent yet is reported as not sent. A refused request is never sent twice. 0: stop at the first 429.',
+	};
+}
+
+/** The budget in ms from the first item's Options (undefined: the option is not set). Throws InputError for a bad value. */
+export function rateLimitWaitOf(options: Record<string, unknown>): number | undefined {
+	if (options.rateLimitWait === undefined) return undefined;
+	return integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: MAX_RATE_LIMIT_WAIT_SECONDS }) * 1000;
+}

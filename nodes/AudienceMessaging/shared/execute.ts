@@ -2,21 +2,51 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
 
-import { InputError, fieldError, fieldName, itemLabel, schemaError } from '../../../src/errors';
+import { InputError, fieldError, fieldName, itemLabel, outcomeOf, schemaError } from '../../../src/errors';
 import type { FieldLabels } from '../../../src/errors';
+import { record } from '../../../src/coerce';
+import { configureRun } from '../../../src/transport';
+import { RATE_LIMIT_WAIT_LABEL, rateLimitWaitOf } from './descriptions';
 
-/** An item that failed under "Continue On Fail": the error message, paired to its input item. */
-export function errorItem(error: Error, itemIndex: number): INodeExecutionData {
+/**
+ * An item that failed under "Continue On Fail": the error message, paired to its input item.
+ * An error with an outcome (a write that may have been applied, a request not sent because the
+ * run's wait budget is spent) says it in `status` (`unknown`, `notSent`), next to what
+ * identifies the item (`context`: the message's recipient and External ID, for example).
+ */
+export function errorItem(error: Error, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
 	const description = (error as { description?: string }).description;
 	const httpCode = (error as { httpCode?: string | null }).httpCode;
+	const outcome = outcomeOf(error);
 	return {
 		json: {
+			...(outcome ? { ...context, status: outcome } : {}),
 			error: error.message,
 			...(description ? { description } : {}),
 			...(httpCode ? { httpCode } : {}),
 		},
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/**
+ * The output of a write the platform accepted whose answer cannot be read: not a failure (the
+ * platform applied it), so an item with status `accepted` and a warning, with or without Continue On Fail.
+ */
+export function acceptedItem(error: Error, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
+	const description = (error as { description?: string }).description;
+	return { json: { ...context, status: 'accepted', warning: [error.message, description].filter(Boolean).join('. ') }, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * The run's wait budget for rate limits, read once from the first item's Options before any
+ * request: the operation's "Max Wait When Rate Limited" when it has the option (`hasOption`),
+ * else the default. A bad value is a field error of item 0.
+ */
+export function configureWaitBudget(context: IExecuteFunctions, labels: FieldLabels, hasOption: boolean): void {
+	if (!hasOption) return;
+	const budgetMs = validated(context, 0, { rateLimitWait: RATE_LIMIT_WAIT_LABEL, ...labels }, () => rateLimitWaitOf(record(context.getNodeParameter('options', 0, {}), 'options')));
+	configureRun(context, { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_LABEL.replace(/^Options › /, '') });
 }
 
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
@@ -96,6 +126,10 @@ export interface ItemOperation<P> {
 	send: (prepared: P, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 	/** Items sent at the same time (default 1: one after the other). Output order never changes. */
 	concurrency?: number;
+	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
+	rateLimitWaitOption?: boolean;
+	/** What identifies a prepared item in an output whose outcome is unknown, accepted or not sent (recipient, External ID). */
+	describe?: (prepared: P) => IDataObject;
 }
 
 /**
@@ -106,6 +140,7 @@ export interface ItemOperation<P> {
  * ones in flight finish, and the error of the lowest failed item is thrown.
  */
 export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
+	configureWaitBudget(context, operation.labels, operation.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(prepared.length);
@@ -126,7 +161,10 @@ export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemO
 				const result = await operation.send(entry.value, itemIndex);
 				results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {
-				if (continueOnFail) results[itemIndex] = [errorItem(error as Error, itemIndex)];
+				const outcome = outcomeOf(error);
+				const described = outcome ? (operation.describe?.(entry.value) ?? {}) : {};
+				if (outcome === 'accepted') results[itemIndex] = [acceptedItem(error as Error, itemIndex, described)];
+				else if (continueOnFail) results[itemIndex] = [errorItem(error as Error, itemIndex, described)];
 				else fail(itemIndex, error);
 			}
 		}

@@ -6,30 +6,29 @@ import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/resp
 import { apiRequest } from '../../../../src/transport';
 import { record } from '../../../../src/coerce';
 import { parallelRequestsOf } from '../../shared/descriptions';
-import { RateGate } from '../../../../src/pacing';
 import { runPerItem, validated } from '../../shared/execute';
 import { parameterReader } from '../../shared/parameters';
 import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blacklistLabels, blacklistParameters } from './fields';
 
-/** How many recipients go at once, from the first item's options; one shared back-off for the run. */
-function readConcurrency(context: IExecuteFunctions): { concurrency: number; gate: RateGate } {
+/** How many recipients go at once, from the first item's options (a 429 backs off the whole run: transport's run gate). */
+function readConcurrency(context: IExecuteFunctions): { concurrency: number } {
 	const parallel = validated(context, 0, blacklistLabels, () => {
 		const options = record(context.getNodeParameter('options', 0, {}), 'options');
 		return parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 	});
-	return { concurrency: parallel, gate: new RateGate(undefined) };
+	return { concurrency: parallel };
 }
 
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
 export async function addToBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const { concurrency, gate } = readConcurrency(this);
+	const { concurrency } = readConcurrency(this);
 	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels: blacklistLabels,
 		concurrency,
 		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(read, itemIndex, 'add'))),
 		send: async (body, itemIndex) =>
-			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, gate, action: `blacklist ${body.to} for ${body.from}`, expect: identifiedObjectResponse })).data,
+			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, action: `blacklist ${body.to} for ${body.from}`, reconcile: `check ${body.to} with Blacklist › Check`, expect: identifiedObjectResponse })).data,
 	});
 }
 
@@ -42,7 +41,7 @@ const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404
  * the recipient is not found (a JSON 404), so a workflow can branch on it.
  */
 export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const { concurrency, gate } = readConcurrency(this);
+	const { concurrency } = readConcurrency(this);
 	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels: blacklistLabels,
@@ -56,7 +55,6 @@ export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExec
 				path: '/subscribers',
 				qs,
 				itemIndex,
-				gate,
 				action: `check ${to} in the blacklist of ${from}`,
 				acceptStatus: isJsonNotFound,
 				expect: identifiedObjectResponse,

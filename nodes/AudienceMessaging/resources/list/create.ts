@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { createListBody, simplifyList } from '../../../../src/mapping/lists';
+import { DEFAULT_COLUMN_TYPE, createListBody, simplifyList } from '../../../../src/mapping/lists';
 import { createListRequestSchema } from '../../../../src/schemas/lists';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
@@ -102,7 +102,8 @@ export const createListFields: INodeProperties[] = [
 						displayName: 'Type',
 						name: 'type',
 						type: 'options',
-						default: 'STRING',
+						// Also the type of a column saved without it; set empty by an expression, it is an error naming the column.
+						default: DEFAULT_COLUMN_TYPE,
 						options: [
 							{ name: 'Boolean', value: 'BOOLEAN' },
 							{ name: 'Date', value: 'DATE' },

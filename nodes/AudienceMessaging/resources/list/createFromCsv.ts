@@ -9,7 +9,7 @@ import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { binaryFile } from '../../shared/binary';
 import type { BinaryFile } from '../../shared/binary';
-import { readSimplify, simplifyField } from '../../shared/descriptions';
+import { rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 
 const show = { resource: ['list'], operation: ['createFromCsv'] };
@@ -92,6 +92,7 @@ export const createListFromCsvFields: INodeProperties[] = [
 				default: true,
 				description: 'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
 			},
+			rateLimitWaitOption(),
 		],
 	},
 ];
@@ -106,6 +107,8 @@ interface PreparedUpload {
 export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	return await runPerItem<PreparedUpload>(this, {
 		labels,
+		rateLimitWaitOption: true,
+		describe: ({ query }) => ({ name: query.name }),
 		prepare: async (itemIndex) => {
 			const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
 			const name = text(this.getNodeParameter('name', itemIndex, ''), 'name');
@@ -132,6 +135,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				headers,
 				itemIndex,
 				action: `create the list "${String(query.name)}" from a CSV file`,
+				reconcile: `look for a list named "${String(query.name)}" (List › Get Many)`,
 				expect: identifiedObjectResponse,
 			});
 			return simplify ? simplifyList(response.data) : response.data;

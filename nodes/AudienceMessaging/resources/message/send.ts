@@ -1,16 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { CALLBACK_CREDENTIAL_TYPE, CALLBACK_SECRET_PATTERN, callbackUrlWithToken } from '../../../../src/callbacks';
-import { boolean, httpUrl, integer, number, oneOf, pathSegment, record, text } from '../../../../src/coerce';
-import { RateGate, senderPace } from '../../../../src/pacing';
+import { boolean, httpUrl, number, oneOf, pathSegment, record, text } from '../../../../src/coerce';
+import { senderPace } from '../../../../src/pacing';
+import type { RateGate } from '../../../../src/pacing';
 import { InputError } from '../../../../src/errors';
 import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
 import type { MessageParameters } from '../../../../src/mapping/chatapp';
 import { MEDIA, MEDIA_MAX_BYTES, MESSAGE_TYPES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../../../src/schemas/chatapp';
 import type { MediaType, Message, MessageType } from '../../../../src/schemas/chatapp';
 import { identifiedObjectResponse, optionalObjectResponse } from '../../../../src/schemas/responses';
-import { apiRequest, baseUrlOf } from '../../../../src/transport';
-import { parallelRequestsOf, parallelRequestsOption } from '../../shared/descriptions';
+import { apiRequest, baseUrlOf, configureRun } from '../../../../src/transport';
+import { parallelRequestsOf, parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
 import { parameterReader } from '../../shared/parameters';
 import { contactFields } from './contacts';
@@ -18,7 +19,6 @@ import { contactFields } from './contacts';
 const show = { resource: ['message'], operation: ['send'] };
 const forTypes = (...types: string[]) => ({ show: { ...show, messageType: types } });
 const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
-const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 const DEFAULT_MESSAGES_PER_SECOND = 10;
 const DEFAULT_PARALLEL_REQUESTS = 10;
 const MAX_PARALLEL_REQUESTS = 50;
@@ -244,16 +244,10 @@ export const sendMessageFields: INodeProperties[] = [
 				name: 'externalId',
 				type: 'string',
 				default: '',
-				description: 'Your own ID for reporting; letters and digits only',
+				description:
+					'Your own ID for reporting; letters and digits only, at most 64. Left empty, each message gets one made of the workflow, execution and item (e.g. wfAbC12ex4521it7), returned in the output, so a message whose outcome is unknown can be looked up.',
 			},
-			{
-				displayName: 'Max Wait When Rate Limited (Seconds)',
-				name: 'rateLimitWait',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
-				description: 'When the platform answers 429, wait as it says and send again, for at most this long in total; a refused message is never sent twice',
-			},
+			rateLimitWaitOption(),
 			{
 				displayName: 'Messages per Second',
 				name: 'messagesPerSecond',
@@ -302,6 +296,22 @@ async function triggerCallback(get: Reader, itemIndex: number, secret: () => Pro
 
 type Reader = ReturnType<typeof parameterReader>;
 
+/**
+ * The External ID a message gets when the user gives none: the workflow, the execution and the
+ * item, letters and digits only (the spec's "alphanumeric id"), so that a message whose outcome is
+ * unknown can be found in the platform's reports and callbacks. The same item of the same
+ * execution always gets the same one.
+ */
+export function defaultExternalId(context: IExecuteFunctions, itemIndex: number): string {
+	const alnum = (value: unknown) => String(value ?? '').replace(/[^A-Za-z0-9]/g, '');
+	const workflow = alnum(context.getWorkflow().id).slice(0, 24) || 'manual';
+	const execution = alnum(context.getExecutionId()).slice(0, 24) || runId;
+	return `wf${workflow}ex${execution}it${itemIndex}`;
+}
+
+/** Stands in for the execution ID where n8n gives none: one per process start. */
+const runId = Date.now().toString(36);
+
 function messageParameters(read: Reader, itemIndex: number, type: MessageType, options: Record<string, unknown>, triggerUrl?: string): MessageParameters {
 	const get = (name: string, fallback: unknown) => read(name, itemIndex, fallback);
 	return {
@@ -347,9 +357,12 @@ function readPace(context: IExecuteFunctions): Pace {
 	});
 }
 
-/** The run's shared gate: at the sender's rateLimit when a sender is given (read once), else at Messages per Second. */
+/**
+ * The run's pace (every request of the run waits for its slot in one RateGate: see configureRun):
+ * at the sender's rateLimit when a sender is given (read once), else at Messages per Second.
+ */
 async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGate> {
-	if (!pace.senderId) return new RateGate(pace.messagesPerSecond);
+	if (!pace.senderId) return configureRun(context, { pace: pace.messagesPerSecond });
 	const { data } = await apiRequest(context, {
 		base: 'messaging',
 		method: 'GET',
@@ -357,7 +370,7 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGat
 		action: `read the rate limit of sender ${pace.senderId}`,
 		expect: identifiedObjectResponse,
 	});
-	return new RateGate(senderPace(data.rateLimit, pace.messagesPerSecond));
+	return configureRun(context, { pace: senderPace(data.rateLimit, pace.messagesPerSecond) });
 }
 
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
@@ -368,34 +381,38 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
 	const read = parameterReader(this);
-	return await runPerItem<{ message: Message; rateLimitWaitMs: number }>(this, {
+	const describe = (message: Message): IDataObject => ({ from: message.from, to: message.to, type: message.type, externalId: message.externalId });
+	return await runPerItem<Message>(this, {
 		labels,
+		rateLimitWaitOption: true,
 		prepare: async (itemIndex) => {
 			const options = record(read('options', itemIndex, {}), 'options');
 			const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
 			const triggerUrl = await triggerCallback(read, itemIndex, secret);
-			const message = messageSchema.parse(messageBody(messageParameters(read, itemIndex, type, options, triggerUrl)));
-			const rateLimitWait = options.rateLimitWait === undefined ? DEFAULT_RATE_LIMIT_WAIT_SECONDS : integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: 3600 });
+			const parameters = messageParameters(read, itemIndex, type, options, triggerUrl);
+			if (!text(parameters.externalId, 'externalId')) parameters.externalId = defaultExternalId(this, itemIndex);
+			const message = messageSchema.parse(messageBody(parameters));
 			const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
 			if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
 				await checkMedia(this, message.type as MediaType, (message as { body: string }).body, timeoutMs);
 			}
-			return { message, rateLimitWaitMs: rateLimitWait * 1000 };
+			return message;
 		},
 		concurrency: pace.parallelRequests,
-		send: async ({ message, rateLimitWaitMs }, itemIndex) => {
+		describe,
+		send: async (message, itemIndex) => {
+			await (gate ??= openGate(this, pace));
 			const { data } = await apiRequest(this, {
-				gate: await (gate ??= openGate(this, pace)),
 				base: 'messaging',
 				method: 'POST',
 				path: '/chatapp/messages',
 				body: message as unknown as IDataObject,
 				itemIndex,
-				rateLimitWaitMs,
 				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
+				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
 				expect: optionalObjectResponse,
 			});
-			return { from: message.from, to: message.to, type: message.type, ...data };
+			return { ...describe(message), ...data };
 		},
 	});
 }

@@ -11,7 +11,7 @@ import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema
 import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
 import { objectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
-import { listLocator, readListId } from '../../shared/descriptions';
+import { listLocator, rateLimitWaitOption, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
 import { validatedCsvFile } from '../list/createFromCsv';
@@ -94,7 +94,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show: { ...show, source: ['items'] } },
+		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Batch Size',
@@ -103,6 +103,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
 				default: DEFAULT_BATCH_SIZE,
 				description: 'Max number of subscribers sent in one bulk request',
+				displayOptions: { show: { '/source': ['items'] } },
 			},
 			{
 				displayName: 'Key Column',
@@ -110,7 +111,9 @@ export const addManySubscribersFields: INodeProperties[] = [
 				type: 'string',
 				default: 'id',
 				description: 'Column that identifies an existing subscriber; rows carrying it are reported as updated when the counts allow it',
+				displayOptions: { show: { '/source': ['items'] } },
 			},
+			rateLimitWaitOption(),
 		],
 	},
 ];
@@ -140,6 +143,8 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 	if (source === 'items') return await addItemsAsSubscribers.call(this);
 	return await runPerItem(this, {
 		labels,
+		rateLimitWaitOption: true,
+		describe: (prepared: { listId: string }) => ({ listId: prepared.listId }),
 		prepare: async (itemIndex) => {
 			const listId = readListId(this, itemIndex);
 			if (source === 'csv') {
@@ -174,6 +179,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 				headers,
 				itemIndex,
 				action: `add subscribers to list ${prepared.listId}`,
+				reconcile: `look for these subscribers in list ${prepared.listId} (Subscriber › Get Many)`,
 			});
 			const { result, warning } = bulkResult(response.body);
 			return { listId: prepared.listId, ...result, ...(warning ? { warning } : {}) } as IDataObject;
@@ -195,6 +201,8 @@ async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExec
 	return await runInBatches<SubscriberRow>(this, {
 		labels,
 		batchSize: readBatchSize(this, options),
+		rateLimitWaitOption: true,
+		describe: (listId, row) => ({ listId, subscriber: row }),
 		prepare: (itemIndex) => {
 			const listId = listIdOf(itemIndex);
 			const columns = columnsOf(itemIndex);
@@ -211,6 +219,7 @@ async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExec
 				body: rows as IDataObject[],
 				itemIndex: batch[0].itemIndex,
 				action: `add ${batch.length} subscribers to list ${listId}`,
+				reconcile: `look for these subscribers in list ${listId} (Subscriber › Get Many)`,
 			});
 			const { result, warning } = bulkResult(response.body);
 			const { outcomes, unmatchedErrors } = rowOutcomes(rows, result, keyColumn);

@@ -8,7 +8,7 @@ import { integer, oneOf, parsed, record, requiredText } from '../../../../src/co
 import { fieldError } from '../../../../src/errors';
 import { apiRequest } from '../../../../src/transport';
 import { runInBatches } from '../../shared/batches';
-import { parallelRequestsOf, parallelRequestsOption } from '../../shared/descriptions';
+import { parallelRequestsOf, parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
 import { perItem, rawPerItem } from '../../shared/parameters';
 
@@ -17,6 +17,12 @@ const PASS_DATA = ['define', 'itemFields'] as const;
 const showDefined = { ...show, passData: ['define'] };
 const showFromItems = { ...show, passData: ['itemFields'] };
 
+/**
+ * Passes per batch request. The spec shows no limit on the passes one POST .../passes/batch may
+ * hold, so neither number is the platform's: the default keeps requests modest, the maximum only
+ * bounds the option (as Subscriber › Add Many's 10,000 rows). The sandbox refuses more than 500
+ * per request, a choice of its own (test/sandbox/README.md) that the node does not rely on.
+ */
 export const DEFAULT_PASS_BATCH_SIZE = 100;
 export const MAX_PASS_BATCH_SIZE = 10_000;
 const MAX_PARALLEL_BATCHES = 10;
@@ -184,9 +190,10 @@ export const createWalletPassFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_PASS_BATCH_SIZE },
 				default: DEFAULT_PASS_BATCH_SIZE,
-				description: 'Max number of passes sent in one batch request',
+				description: 'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
 			},
 			parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
+			rateLimitWaitOption(),
 		],
 	},
 ];
@@ -231,6 +238,8 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 		labels: passData === 'itemFields' ? itemFieldLabels : labels,
 		batchSize,
 		concurrency,
+		rateLimitWaitOption: true,
+		describe: (serial, pass) => ({ recipientId: pass.recipientId, templateSerial: serial }),
 		prepare: passData === 'itemFields' ? passFromItemFields(this, serialOf) : passFromDefinedValues(this, serialOf),
 		crossCheck: (entries) => {
 			const errors = new Map<number, Error>();
@@ -255,6 +264,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 				headers: { 'Content-Type': 'application/json;charset=UTF-8' },
 				itemIndex: batch[0].itemIndex,
 				action: `create ${passes.length} passes of wallet template ${serial}`,
+				reconcile: `look for these recipients' passes in wallet template ${serial} on the platform`,
 			});
 			const answer = readPassBatchResult(response.body);
 			if (!answer.success) {
