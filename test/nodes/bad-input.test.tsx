@@ -178,6 +178,8 @@ describe('the run\'s wait budget for rate limits is read once, from item 0, befo
 		['Subscriber › Add Many (JSON)', addMany({ source: 'json', subscribers: '[{"email":"a@x.io"}]' })],
 		['Wallet Pass › Create', passes({})],
 		['List › Create From CSV', { resource: 'list', operation: 'createFromCsv', name: 'I', binaryPropertyName: 'data' }],
+		['Blacklist › Add', blacklist('add', {})],
+		['Blacklist › Check', blacklist('check', {})],
 	];
 	it.each(operations.flatMap(([name, parameters]) => [-1, 2.5, 'x', 86_401, OBJECT].map((wait) => [name, JSON.stringify(wait), parameters, wait] as const)))(
 		'%s › Max Wait When Rate Limited = %s',

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
 import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
-import { parallelRequestsOption } from '../../shared/descriptions';
+import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 export const MAX_PARALLEL_REQUESTS = 50;
@@ -94,6 +94,7 @@ export const blacklistFields: INodeProperties[] = [
 		displayOptions: { show },
 		options: [
 			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'recipients checked or added'),
+			rateLimitWaitOption(),
 		],
 	},
 ];

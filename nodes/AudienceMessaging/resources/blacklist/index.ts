@@ -26,6 +26,7 @@ export async function addToBlacklist(this: IExecuteFunctions): Promise<INodeExec
 	return await runPerItem(this, {
 		labels: blacklistLabels,
 		concurrency,
+		rateLimitWaitOption: true,
 		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(read, itemIndex, 'add'))),
 		send: async (body, itemIndex) =>
 			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, action: `blacklist ${body.to} for ${body.from}`, reconcile: `check ${body.to} with Blacklist › Check`, expect: identifiedObjectResponse })).data,
@@ -46,6 +47,7 @@ export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExec
 	return await runPerItem(this, {
 		labels: blacklistLabels,
 		concurrency,
+		rateLimitWaitOption: true,
 		prepare: (itemIndex) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(read, itemIndex, 'check'))),
 		send: async (qs, itemIndex) => {
 			const { to, from, type } = qs;

@@ -268,9 +268,9 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 			});
 			const answer = readPassBatchResult(response.body);
 			if (!answer.success) {
-				// The platform accepted the batch (2xx): the passes may exist, so they are not reported as failed.
-				const warning = `The platform accepted the batch but its answer could not be read (${answer.message}); the pass URLs are unknown. Check the template's passes before creating them again.`;
-				return new Map(batch.map(({ itemIndex, value }): [number, IDataObject] => [itemIndex, { recipientId: value.recipientId, templateSerial: serial, status: 'unknown', warning }]));
+				// The platform accepted the batch (2xx): the passes exist as far as it says, so they are not reported as failed.
+				const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Check the template's passes before creating them again.`;
+				return new Map(batch.map(({ itemIndex, value }): [number, IDataObject] => [itemIndex, { recipientId: value.recipientId, templateSerial: serial, status: 'accepted', warning }]));
 			}
 			const outcomes = passOutcomes(passes, answer.data);
 			return new Map(
