@@ -77,12 +77,13 @@ const STATUS_HINTS: Record<number, string> = {
  * - `accepted`: the platform accepted it (2xx) but its answer could not be read;
  * - `notSent`: it was never sent, or the platform refused it (429), because the run's wait budget for rate limits is spent.
  */
-export type Outcome = 'unknown' | 'accepted' | 'notSent';
+export const OUTCOMES = ['unknown', 'accepted', 'notSent'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome an error carries, if any (see Outcome); plain failures carry none. */
 export function outcomeOf(error: unknown): Outcome | undefined {
 	const outcome = (error as { outcome?: unknown } | null | undefined)?.outcome;
-	return outcome === 'unknown' || outcome === 'accepted' || outcome === 'notSent' ? outcome : undefined;
+	return (OUTCOMES as readonly unknown[]).includes(outcome) ? (outcome as Outcome) : undefined;
 }
 
 function withOutcome<E extends Error>(error: E, outcome: Outcome): E {

@@ -19,6 +19,7 @@ import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/callbacks';
 import { MAX_PAGES } from '../../src/pagination';
 import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/schemas/chatapp';
 import { CSV_MAX_BYTES } from '../../src/schemas/lists';
+import { OUTCOMES } from '../../src/errors';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../src/transport';
 
 const root = resolve(__dirname, '..', '..');
@@ -345,5 +346,45 @@ describe('README: limits', () => {
 		const message = (fields: Record<string, unknown>) => messageSchema.safeParse({ from: '15550100100', to: '+33612345678', type: 'text', body: 'hello', ...fields }).success;
 		expect([message({ body: 'x'.repeat(textMax) }), message({ body: 'x'.repeat(textMax + 1) })]).toEqual([true, false]);
 		expect([message({ externalId: 'a'.repeat(idMax) }), message({ externalId: 'a'.repeat(idMax + 1) })]).toEqual([true, false]);
+	});
+});
+
+describe('README: outcomes and the wait budget', () => {
+	const requests = section(readme, 'How requests are sent');
+
+	// Drift: an outcome added to (or renamed in) the code without a row telling users what to do.
+	it('has one row per outcome the nodes report in `status`, and no other', () => {
+		const rows = [...section(requests, 'Outcomes: unknown, accepted, not sent', 3).matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]).filter((cell) => cell !== 'status');
+		expect(rows.sort()).toEqual([...OUTCOMES].sort());
+	});
+
+	// Drift: "Max Wait When Rate Limited" added to an operation (or taken away) without the README's list following.
+	it('names as having Max Wait When Rate Limited exactly the operations whose Options hold it', () => {
+		const resourceNames = new Map((node.properties.find((p) => p.name === 'resource')?.options ?? []).map((o) => [(o as { value: string }).value, (o as { name: string }).name]));
+		const operationNames = new Map<string, string>();
+		for (const property of node.properties.filter((p) => p.name === 'operation')) {
+			for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
+				for (const option of (property.options ?? []) as Array<{ value: string; name: string }>) operationNames.set(`${resource}.${option.value}`, `${resourceNames.get(resource)} › ${option.name}`);
+			}
+		}
+		const withOption = new Set<string>();
+		for (const property of node.properties.filter((p) => p.name === 'options' && (p.options ?? []).some((o) => (o as INodeProperties).name === 'rateLimitWait'))) {
+			const show = property.displayOptions?.show ?? {};
+			for (const resource of (show.resource ?? []) as string[]) {
+				// Without an operation in displayOptions, the collection shows for every operation of the resource.
+				const operations = (show.operation as string[] | undefined) ?? [...operationNames.keys()].filter((key) => key.startsWith(`${resource}.`)).map((key) => key.slice(resource.length + 1));
+				for (const operation of operations) withOption.add(operationNames.get(`${resource}.${operation}`) ?? `${resource}.${operation}`);
+			}
+		}
+		const bullet = /\*\*One wait budget per run\*\*[\s\S]*?Max Wait When Rate Limited \(Seconds\)\*\* \(([^;]+);/.exec(requests)?.[1] ?? '';
+		const named = new Set<string>();
+		for (const part of bullet.replace(/\s+/g, ' ').split(/, | and (?=[A-Z])/)) {
+			const match = /^(?:(.+?) › )?(.+)$/.exec(part.trim());
+			if (!match) continue;
+			const resource = match[1] ?? [...named].at(-1)?.split(' › ')[0];
+			for (const operation of match[2].split(' and ')) named.add(`${resource} › ${operation.trim()}`);
+		}
+		expect(withOption.size).toBeGreaterThanOrEqual(5);
+		expect([...named].sort()).toEqual([...withOption].sort());
 	});
 });
