@@ -38,6 +38,18 @@ const ALIASES = [
 const ID_NAMES = new Set(['id', 'subscriberid', 'subscriberkey', 'key', 'keyvalue']);
 /** A position is the reported number minus the offset: 0-based, 1-based, 1-based counting a CSV header line. */
 const OFFSETS = [0, 1, 2];
+
+/**
+ * The base a position key's name implies, used when the batch's numbers and values leave a tie:
+ * an index, idx or position counts from 0 (as in nearly every API and language); a number, a
+ * line or a record number from 1. A bare `row` implies nothing.
+ */
+function conventionalOffset(key: string): number | undefined {
+	const last = key.split('.').pop() ?? key;
+	if (/(index|idx|position)$/.test(last)) return 0;
+	if (/(number|num|no|line)$/.test(last)) return 1;
+	return undefined;
+}
 /** A value shared by more rows than this does not narrow down which row an error is about. */
 const FEW_ROWS = 16;
 
@@ -229,9 +241,13 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<strin
 			offsets.set(key, fitting[0]);
 			continue;
 		}
+		// Where the evidence ties, the key's name decides among the tied bases (never without evidence).
+		const conventional = conventionalOffset(key);
+		const fallback = conventional !== undefined && fitting.includes(conventional) ? conventional : undefined;
 		let best: number | undefined;
 		let bestScore = -Infinity;
 		let tie = false;
+		let tied: number[] = [];
 		for (const offset of fitting.length ? fitting : OFFSETS) {
 			let score = 0;
 			let agreeing = 0;
@@ -243,10 +259,15 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<strin
 				if (says > 0) agreeing++;
 			}
 			if (agreeing === 0) continue;
-			if (score > bestScore) [best, bestScore, tie] = [offset, score, false];
-			else if (score === bestScore) tie = true;
+			if (score > bestScore) [best, bestScore, tie, tied] = [offset, score, false, [offset]];
+			else if (score === bestScore) {
+				tie = true;
+				tied.push(offset);
+			}
 		}
 		if (best !== undefined && !tie) offsets.set(key, best);
+		// Values that agree equally under several bases (a repeated row: the same e-mail at 0 and 2): the key's name decides among those.
+		else if (tie && fallback !== undefined && tied.includes(fallback)) offsets.set(key, fallback);
 	}
 	return offsets;
 }

@@ -6,6 +6,19 @@ import type { SubscriberRow } from '../../src/schemas/lists';
 const rows: SubscriberRow[] = [{ email: 'a@x.io' }, { id: 's2', email: 'b@x.io' }, { email: 'c@x.io' }, { id: 's4', email: 'd@x.io' }];
 
 describe('rowOutcomes', () => {
+	// Seen in a real n8n against the sandbox: a batch repeating a row; its e-mail and content name rows 0 and 2 alike,
+	// so the index's numbering ties between 0-based and CSV-style; an "index" counts from 0.
+	it('a repeated row refused by index: the tie between numberings goes to the name\'s base, the repeat fails', () => {
+		const rows: SubscriberRow[] = [{ email: 'ada@example.com' }, { email: 'alan@example.com' }, { email: 'ada@example.com' }];
+		const error = { index: 2, column: 'email', code: 'UNIQUE_VALUE_DUPLICATED', message: 'Row 3: duplicate', row: { email: 'ada@example.com' } };
+		const { outcomes, unmatchedErrors } = rowOutcomes(rows, { subscriberAdded: 2, subscriberUpdated: 0, subscribersError: [error] });
+		expect(outcomes.map((outcome) => outcome.status)).toEqual(['added', 'added', 'failed']);
+		expect(unmatchedErrors).toEqual([]);
+		// A rowNumber names a 1-based count: the same tie goes the other way.
+		const numbered = rowOutcomes(rows, { subscriberAdded: 2, subscriberUpdated: 0, subscribersError: [{ ...error, index: undefined, rowNumber: 3 }] });
+		expect(numbered.outcomes.map((outcome) => outcome.status)).toEqual(['added', 'added', 'failed']);
+	});
+
 	it('marks failures by index and the rest added when nothing was updated', () => {
 		const { outcomes, unmatchedErrors } = rowOutcomes(rows, {
 			subscriberAdded: 3,
