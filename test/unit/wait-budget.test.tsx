@@ -4,7 +4,8 @@
  * one counts in part, waiting at the configured pace does not count, and once the budget is
  * spent no request of the run is sent.
  */
-import { RateGate } from '../../src/pacing';
+import { rateLimitWaitOption } from '../../nodes/AudienceMessaging/shared/descriptions';
+import { DEFAULT_WAIT_BUDGET_MS, RateGate } from '../../src/pacing';
 import { VirtualClock } from '../helpers/virtual-time';
 
 /**
@@ -158,5 +159,10 @@ describe('the run\'s wait budget', () => {
 		});
 		expect(fates.every((fate) => fate === 'sent')).toBe(true);
 		expect(gate.lostMs()).toBeLessThanOrEqual(1300);
+	});
+
+	it('the option\'s default in the editor is the budget a run without it gets', () => {
+		expect(rateLimitWaitOption().default).toBe(DEFAULT_WAIT_BUDGET_MS / 1000);
+		expect(new RateGate(10).waitBudgetMs).toBe(DEFAULT_WAIT_BUDGET_MS);
 	});
 });

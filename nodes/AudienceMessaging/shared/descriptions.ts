@@ -115,12 +115,12 @@ export function readSimplify(context: IExecuteFunctions, itemIndex: number): boo
 
 /** The label of the run's wait budget option, as errors name it. */
 export const RATE_LIMIT_WAIT_LABEL = 'Options › Max Wait When Rate Limited (Seconds)';
-export const DEFAULT_RATE_LIMIT_WAIT_SECONDS = 60;
 const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
 
 /**
  * The run's wait budget for rate limits, for the Options of an operation that sends many
- * requests. Read once, from the first item, by the shared runners (readWaitBudget).
+ * requests. Read once, from the first item, by the shared runners (configureWaitBudget in
+ * execute.ts); without it a run waits DEFAULT_WAIT_BUDGET_MS.
  */
 export function rateLimitWaitOption(): INodeProperties {
 	return {
@@ -128,7 +128,7 @@ export function rateLimitWaitOption(): INodeProperties {
 		name: 'rateLimitWait',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
-		default: DEFAULT_RATE_LIMIT_WAIT_SECONDS,
+		default: 60, // DEFAULT_WAIT_BUDGET_MS in seconds (n8n's lint wants a literal here)
 		description:
 			'When the platform answers 429, the whole run pauses as it asks and slows down, then sends again; this is the most time the run may lose that way in all (pauses, and slower pacing in part). Then what was not sent yet is reported as not sent. A refused request is never sent twice. 0: stop at the first 429.',
 	};
