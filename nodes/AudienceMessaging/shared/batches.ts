@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { chunk } from '../../../src/batching';
 import type { FieldLabels } from '../../../src/errors';
-import { outcomeOf } from '../../../src/errors';
-import { acceptedItem, configureWaitBudget, errorItem, prepareAll } from './execute';
+import { configureWaitBudget, errorItem, failedSendItem, prepareAll } from './execute';
 
 export interface BatchEntry<V> {
 	itemIndex: number;
@@ -38,8 +37,8 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 	configureWaitBudget(context, plan.labels, plan.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, plan.labels, plan.prepare);
 	const output: INodeExecutionData[] = new Array(prepared.length);
-	const fail = (itemIndex: number, error: Error, context?: IDataObject) => {
-		output[itemIndex] = errorItem(error, itemIndex, context);
+	const fail = (itemIndex: number, error: Error) => {
+		output[itemIndex] = errorItem(error, itemIndex);
 	};
 
 	// Cross-item checks see every prepared item; without one, items go straight into their groups.
@@ -90,11 +89,14 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 				results = await plan.send(group, batch);
 			} catch (error) {
 				// A batch that may have been applied, was accepted unreadably, or was not sent: each of its items says so.
-				const outcome = outcomeOf(error);
-				const described = (entry: BatchEntry<V>) => (outcome ? (plan.describe?.(group, entry.value) ?? {}) : {});
-				if (outcome === 'accepted') for (const entry of batch) output[entry.itemIndex] = acceptedItem(error as Error, entry.itemIndex, described(entry));
-				else if (!continueOnFail) stopAt(job, error);
-				else for (const entry of batch) fail(entry.itemIndex, error as Error, described(entry));
+				for (const entry of batch) {
+					const item = failedSendItem(error as Error, entry.itemIndex, continueOnFail, plan.describe && (() => plan.describe!(group, entry.value)));
+					if (!item) {
+						stopAt(job, error);
+						break;
+					}
+					output[entry.itemIndex] = item;
+				}
 				continue;
 			}
 			for (const { itemIndex } of batch) {

@@ -113,8 +113,9 @@ export function readSimplify(context: IExecuteFunctions, itemIndex: number): boo
 	return boolean(context.getNodeParameter('simplify', itemIndex, true), 'simplify');
 }
 
-/** The label of the run's wait budget option, as errors name it. */
-export const RATE_LIMIT_WAIT_LABEL = 'Options › Max Wait When Rate Limited (Seconds)';
+/** The run's wait budget option as the editor shows it, and as errors name it (inside Options). */
+export const RATE_LIMIT_WAIT_NAME = 'Max Wait When Rate Limited (Seconds)';
+export const RATE_LIMIT_WAIT_LABEL = `Options › ${RATE_LIMIT_WAIT_NAME}`;
 const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
 
 /**
@@ -124,7 +125,7 @@ const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
  */
 export function rateLimitWaitOption(): INodeProperties {
 	return {
-		displayName: 'Max Wait When Rate Limited (Seconds)',
+		displayName: RATE_LIMIT_WAIT_NAME,
 		name: 'rateLimitWait',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },

@@ -6,7 +6,7 @@ import { InputError, fieldError, fieldName, itemLabel, outcomeOf, schemaError } 
 import type { FieldLabels } from '../../../src/errors';
 import { record } from '../../../src/coerce';
 import { configureRun } from '../../../src/transport';
-import { RATE_LIMIT_WAIT_LABEL, rateLimitWaitOf } from './descriptions';
+import { RATE_LIMIT_WAIT_LABEL, RATE_LIMIT_WAIT_NAME, rateLimitWaitOf } from './descriptions';
 
 /**
  * An item that failed under "Continue On Fail": the error message, paired to its input item.
@@ -39,6 +39,18 @@ export function acceptedItem(error: Error, itemIndex: number, context: IDataObje
 }
 
 /**
+ * The output item of a send that threw, or undefined when the run must stop on it: an accepted
+ * write gives its `accepted` item in any case; otherwise Continue On Fail gives an error item
+ * (with `status` and `describe()`'s identifying fields when the error carries an outcome).
+ */
+export function failedSendItem(error: Error, itemIndex: number, continueOnFail: boolean, describe?: () => IDataObject): INodeExecutionData | undefined {
+	const outcome = outcomeOf(error);
+	const context = outcome ? (describe?.() ?? {}) : {};
+	if (outcome === 'accepted') return acceptedItem(error, itemIndex, context);
+	return continueOnFail ? errorItem(error, itemIndex, context) : undefined;
+}
+
+/**
  * The run's wait budget for rate limits, read once from the first item's Options before any
  * request: the operation's "Max Wait When Rate Limited" when it has the option (`hasOption`),
  * else the default. A bad value is a field error of item 0.
@@ -46,7 +58,7 @@ export function acceptedItem(error: Error, itemIndex: number, context: IDataObje
 export function configureWaitBudget(context: IExecuteFunctions, labels: FieldLabels, hasOption: boolean): void {
 	if (!hasOption) return;
 	const budgetMs = validated(context, 0, { rateLimitWait: RATE_LIMIT_WAIT_LABEL, ...labels }, () => rateLimitWaitOf(record(context.getNodeParameter('options', 0, {}), 'options')));
-	configureRun(context, { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_LABEL.replace(/^Options › /, '') });
+	configureRun(context, { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME });
 }
 
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
@@ -161,10 +173,8 @@ export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemO
 				const result = await operation.send(entry.value, itemIndex);
 				results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 			} catch (error) {
-				const outcome = outcomeOf(error);
-				const described = outcome ? (operation.describe?.(entry.value) ?? {}) : {};
-				if (outcome === 'accepted') results[itemIndex] = [acceptedItem(error as Error, itemIndex, described)];
-				else if (continueOnFail) results[itemIndex] = [errorItem(error as Error, itemIndex, described)];
+				const item = failedSendItem(error as Error, itemIndex, continueOnFail, operation.describe && (() => operation.describe!(entry.value)));
+				if (item) results[itemIndex] = [item];
 				else fail(itemIndex, error);
 			}
 		}

@@ -35,7 +35,6 @@ const labels = {
 	sendToTrigger: 'Send Status Events to a Trigger',
 	triggerUrl: 'Trigger Production URL',
 	options: 'Options',
-	rateLimitWait: 'Options › Max Wait When Rate Limited (Seconds)',
 	messagesPerSecond: 'Options › Messages per Second',
 	parallelRequests: 'Options › Parallel Requests',
 	rateLimitSenderId: 'Options › Sender ID for Rate Limit',
