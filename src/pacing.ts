@@ -7,13 +7,17 @@ export interface Clock {
 
 export const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await n8nSleep(ms) };
 
-/** Paced at this share of the sender's rateLimit: network jitter can otherwise put one message too many into a second. */
-export const SENDER_RATE_SHARE = 0.95;
+/**
+ * Runs are paced at this share of the rate they are given: a request's way to the platform varies
+ * by a few ms, and at exactly the platform's rate that puts one request too many into one of its
+ * windows now and then (simulated at 20/s against a sliding one-second window: 56 % of the limit,
+ * every refusal halving the rate).
+ */
+export const RATE_HEADROOM = 0.95;
 
-/** A pace: requests per second, and how many may start together (default: the rate, rounded up). */
+/** A pace: requests per second. */
 export interface Pace {
 	perSecond: number;
-	burst?: number;
 	/** The slowest a 429 backs the run off to, in requests per second (default: one request per 10 s). */
 	floor?: number;
 }
@@ -21,80 +25,104 @@ export interface Pace {
 /**
  * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
  * off to no less than this share of it. Below that, a run that lost the race for a few seconds to
- * another run crawled on at a request every few seconds after the other had finished (simulated:
- * two runs at one sender's full rate reached 15 % of it).
+ * another run crawled on at a request every few seconds after the other had finished.
  */
 export const SENDER_SHARERS = 8;
 
 /**
- * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get): a little under
- * it, in bursts of the whole rateLimit, each window a little over a second (50/s: 50 in any
- * 1,053 ms), so that a burst's requests may arrive up to about 25 ms late or early before two
- * bursts share one of the platform's seconds. A missing, zero or unreadable rateLimit leaves the
- * run at `fallback`.
+ * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get). A missing,
+ * zero or unreadable rateLimit leaves the run at `fallback`.
  */
 export function senderPace(rateLimit: unknown, fallback: number | undefined): Pace | number | undefined {
 	const rate = typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
 	if (!Number.isFinite(rate) || rate <= 0) return fallback;
-	return { perSecond: rate * SENDER_RATE_SHARE, burst: Math.max(1, Math.floor(rate)), floor: (rate * SENDER_RATE_SHARE) / SENDER_SHARERS };
+	return { perSecond: rate, floor: (rate * RATE_HEADROOM) / SENDER_SHARERS };
 }
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
 const MIN_RATE = 0.1;
-/** After a back-off's pause, the rate at least doubles in this time without another 429 (up to the configured rate). */
-const RECOVERY_DOUBLING_MS = 1000;
-/** The first back-off of an unpaced run, or of a faster one, brings it to this many requests per second. */
+/** The first back-off of an unpaced run that saw no request through brings it to this many requests per second. */
 const FIRST_BACKOFF_RATE = 10;
-/** An unpaced run that recovered beyond this many requests per second is unpaced again. */
+/** An unpaced run that probed its way beyond this many requests per second is unpaced again. */
 const UNPACED_RATE = 1000;
-/** The most requests one window may let start (the start times kept). */
-const MAX_BURST = 1000;
+/** After a back-off's pause, the run holds its new rate this long (plus up to half as long again, at random) before it probes for more. */
+const PROBE_AFTER_MS = 20_000;
+/** The longest a run holds its rate before it probes again. */
+const MAX_HOLD_MS = 120_000;
+/** Each second of probing without a refusal adds this share of the run's rate, twice that the next second, and so on. */
+const PROBE_STEP = 0.02;
+const PROBE_INTERVAL_MS = 1000;
+const MAX_PROBE_STEP = 0.16;
+/** A run held below this share of its pace probes after SHARED_HOLD_MS. */
+const SHARED_BELOW = 0.4;
+const SHARED_HOLD_MS = 5000;
+/** The answers kept to count how many went through in the last second (a run of more per second counts this many). */
+const ANSWERS_KEPT = 4096;
+/** What went through is measured over this long at most. */
+const MEASURE_MS = 2000;
 
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;
 
 /**
- * One pace for all the requests of a run, however many are in flight, counted the way a rate
- * limit of "R per second" is: at most `burst` requests start in any window of burst/R seconds,
- * never under 1 s (R = 20: 20 in any second, which may start together, as n8n's HTTP Request
- * with Batching sends them; a sender's 50/s at 95 %: 50 in any 1,053 ms). At a whole R, evenly
- * spaced starts (one every 1000/R ms) put one near every boundary of the platform's seconds,
- * where a few ms of jitter puts R + 1 into one of them; a burst lies across such a boundary far
- * more rarely, and the window's extra length over a second is the jitter a burst tolerates.
- * A fractional R is evenly spaced (2.5/s: one every 400 ms; 0.5/s: one every 2 s): it is a
- * share of a limit, as several runs sharing a sender are advised to take, and their bursts pile
- * up in one second (four runs at 2.5/s in bursts of 3 reached 52–72 % of a 10/s limit; evenly
- * spaced, 100 %).
+ * One pace for all the requests of a run, however many are in flight: starts evenly spaced, at
+ * RATE_HEADROOM of the rate given (20/s: one start every 52.6 ms), so that no second of the
+ * platform holds more than the rate whether it counts per second of its clock (a fixed window),
+ * over any 1,000 ms (a sliding window) or with a token bucket. Bursts of a second's worth tripped
+ * a sliding window at every boundary.
  *
  * A 429 pauses every request of the run (not only the refused one) for the time the platform
- * asked, then halves the rate (to at most 10/s, and to no less than the pace's floor: an eighth
- * of a sender's rateLimit, see SENDER_SHARERS); the rate comes back toward the configured one by
- * 10 % per success or by doubling each second after the pause, whichever is faster (additive
- * increase is too slow for short runs; per success alone, a run cut to a request every few
- * seconds took minutes to come back). Simulated with runs sharing a sender
- * (test/bench/shared-sender.bench.tsx), this took four runs at its full rate from 23–66 % of its
- * limit to 76–80 %, two from 27–79 % to 82–87 %, for more 429s (each resent, none lost).
- * From the first 429 on, the run no longer starts in bursts but evenly spaced:
- * a refusal says the limit is shared with other runs, or nearer than the run was told, and the
- * bursts of several runs sharing a sender pile up in one of its seconds.
+ * asked, and sets the rate from what the platform let through: the run's requests answered per
+ * second over the last two seconds before the refusal (over the time since the last pause, when
+ * that is shorter) are what the platform's window holds, or the run's share of it when other runs
+ * send from the same sender; the run holds RATE_HEADROOM of that. Waiting at that rate is not
+ * lost time (see lostMs). With nothing through, the rate halves (to at most 10/s). The rate never
+ * falls below the pace's floor (an eighth of a sender's rateLimit, see SENDER_SHARERS) nor one
+ * request per 10 s. The refusals of requests already in flight at the first one are the same
+ * event (`ticket` from acquire()): they extend the pause only.
+ *
+ * After a refusal the run holds its rate for 20–30 s (5–7.5 s when it holds less than 40 % of its
+ * pace: it likely shares the limit with runs that will end), then probes for more, faster the
+ * longer nothing is refused (2 % of the rate after a second, 4 % more after two, up to 16 % a
+ * second), up to the rate given: the platform's limit may be higher than measured, or the other
+ * runs done. A probe refused sends the run back to the rate it held, and the next probe comes
+ * twice as late. Simulated (test/bench/shared-sender.bench.tsx, 400 messages, 80 ms away), one
+ * run at the platform's rate keeps 95 % of it with no 429 under a sliding window, a fixed one or
+ * a token bucket; at twice that rate, 92 % (sliding) and 80–93 % (fixed) with 1–3 % of requests
+ * refused. Runs sharing a sender at its full rate are far from that (four: 53–89 %, 2–7 % 429s;
+ * bursts and halving gave 58–100 % with 12–22 %): without a way to talk to each other, each
+ * learns its share only from refusals, and each refusal pauses it.
  */
 export class RateGate {
-	private readonly baseRate: number;
-	private readonly baseBurst: number;
+	private readonly target: number;
 	private readonly floor: number;
 	/** Requests per second now; 0: unpaced. */
 	private rate: number;
-	/** The start times given out last, `MAX_BURST` at most, in a ring ending before `head`. */
-	private readonly starts: number[] = new Array<number>(MAX_BURST);
-	private head = 0;
-	private kept = 0;
-	private lastStart = 0;
+	private nextStart = 0;
 	private pausedUntil = 0;
 	/** Counts back-offs: a request whose slot was given out before one waits for a new slot. */
 	private backOffs = 0;
-	/** The rate the last back-off set, and when its pause ended: the rate grows back from there. */
-	private cutRate = 0;
-	private cutEnds = 0;
+	/** The rate the last back-off set, and whether the run has probed above it since. */
+	private heldRate = 0;
+	private probed = false;
+	/**
+	 * The rate the run is due: the configured one (0: unpaced), or the one it set from what went
+	 * through at its last back-off. Waiting below it is lost time (see lostMs); waiting at a rate
+	 * the platform was seen to allow is not, else a run told twice the platform's limit would
+	 * spend its budget holding the platform's limit.
+	 */
+	private entitled: number;
+	/** How long the run holds its rate after a back-off before it probes: longer after each probe that was refused. */
+	private holdMs = PROBE_AFTER_MS;
+	/** When the current stretch without a refusal began (the last pause's end). */
+	private stretchFrom: number;
+	/** When the rate grows next, and by what share. */
+	private probeAt = Infinity;
+	private probeStep = PROBE_STEP;
+	/** When the last answers that went through arrived: a ring of ANSWERS_KEPT ending before `answersHead`. */
+	private readonly answers: number[] = new Array<number>(ANSWERS_KEPT);
+	private answersHead = 0;
+	private answersKept = 0;
 	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */
 	private lost = 0;
 	private lostAt = 0;
@@ -108,14 +136,14 @@ export class RateGate {
 	constructor(
 		pace: Pace | number | undefined,
 		private readonly clock: Clock = realClock,
+		/** For the probes' jitter (the simulations pass a seeded one). */
+		private readonly random: () => number = Math.random,
 	) {
-		const { perSecond, burst, floor } = typeof pace === 'object' ? pace : { perSecond: pace ?? 0, burst: undefined, floor: undefined };
+		const { perSecond, floor } = typeof pace === 'object' ? pace : { perSecond: pace ?? 0, floor: undefined };
 		this.floor = Math.max(MIN_RATE, floor ?? 0);
-		this.baseRate = perSecond > 0 ? perSecond : 0;
-		// A whole rate starts in bursts of itself; a fractional one evenly spaced (a burst of 3 would put 3 into a second of a 2.5/s run).
-		const whole = Number.isInteger(this.baseRate) ? this.baseRate : 1;
-		this.baseBurst = this.baseRate ? Math.min(MAX_BURST, Math.max(1, Math.floor(burst ?? whole))) : MAX_BURST;
-		this.rate = this.baseRate;
+		this.target = perSecond > 0 ? perSecond * RATE_HEADROOM : 0;
+		this.rate = this.entitled = this.target;
+		this.stretchFrom = clock.now();
 	}
 
 	/**
@@ -135,10 +163,10 @@ export class RateGate {
 		return this.spent;
 	}
 
-	/** The share of waiting time lost when not paused: 0 at the configured rate. */
+	/** The share of waiting time lost when not paused: 0 at the configured rate, or at the rate the run measured the platform lets through. */
 	private get slowedShare(): number {
 		if (this.backOffs === 0) return 0;
-		if (this.baseRate) return this.rate < this.baseRate ? 1 - this.rate / this.baseRate : 0;
+		if (this.entitled) return this.rate < this.entitled ? 1 - this.rate / this.entitled : 0;
 		return this.rate ? 1 : 0;
 	}
 
@@ -157,25 +185,36 @@ export class RateGate {
 		return this.lost + (pauseEnds - now) + (at - pauseEnds) * this.slowedShare;
 	}
 
-	/** The mean spacing between two request starts, in ms (0: unpaced). */
+	/** The spacing between two request starts, in ms (0: unpaced). */
 	get spacingMs(): number {
 		return this.rate ? 1000 / this.rate : 0;
 	}
 
-	/** How many requests may start in any one window, and the window, in ms (unpaced: no limit). */
-	get limit(): { burst: number; windowMs: number } {
-		if (!this.rate) return { burst: Infinity, windowMs: 0 };
-		// After a refusal, evenly spaced: the platform's limit is shared or nearer than thought, and bursts of several runs pile up in one second.
-		if (this.backOffs > 0) return { burst: 1, windowMs: 1000 / this.rate };
-		// A burst of at most the rate: the window is then at least 1 s.
-		return { burst: this.baseBurst, windowMs: this.baseBurst === 1 ? 1000 / this.rate : Math.max(1000, (this.baseBurst * 1000) / this.rate) };
+	/** Requests per second now (0: unpaced). */
+	get currentRate(): number {
+		return this.rate;
+	}
+
+	/** The rate grows by a step for each probe interval passed since the hold ended, each step twice the last. */
+	private probe(now: number): void {
+		while (now >= this.probeAt && this.rate) {
+			this.rate = this.target ? Math.min(this.target, this.rate * (1 + this.probeStep)) : this.rate * (1 + this.probeStep);
+			this.probed = true;
+			this.probeStep = Math.min(MAX_PROBE_STEP, this.probeStep * 2);
+			this.probeAt += PROBE_INTERVAL_MS;
+			if (this.target && this.rate >= this.target) this.probeAt = Infinity;
+			if (!this.target && this.rate > UNPACED_RATE) {
+				this.rate = 0;
+				this.probeAt = Infinity;
+			}
+		}
 	}
 
 	/**
-	 * Waits for this request's slot: after any back-off pause, and one window after the start
-	 * `burst` places back. The ticket it returns goes to backOff() if the request is refused.
-	 * Undefined, at once, when the run's wait budget is spent or would be before the slot comes:
-	 * the request must not be sent.
+	 * Waits for this request's slot: after any back-off pause, and one spacing after the slot
+	 * before. The ticket it returns goes to backOff() if the request is refused. Undefined, at
+	 * once, when the run's wait budget is spent or would be before the slot comes: the request
+	 * must not be sent.
 	 */
 	async acquire(): Promise<number | undefined> {
 		this.account(this.clock.now());
@@ -194,32 +233,34 @@ export class RateGate {
 			const backOffs = this.backOffs;
 			const now = this.clock.now();
 			this.account(now);
-			const { burst, windowMs } = this.limit;
-			const windowOpens = burst <= this.kept ? this.starts[(this.head - burst + MAX_BURST) % MAX_BURST] + windowMs : 0;
-			const start = Math.max(now, this.lastStart, this.pausedUntil, windowOpens);
+			this.probe(now);
+			const start = Math.max(now, this.pausedUntil, this.nextStart);
 			// Waiting for a slot past the budget is not waiting: the run stops sending now.
 			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) {
 				this.spent = true;
 				return undefined;
 			}
-			this.starts[this.head] = start;
-			this.head = (this.head + 1) % MAX_BURST;
-			this.kept = Math.min(MAX_BURST, this.kept + 1);
-			this.lastStart = start;
+			this.nextStart = start + this.spacingMs;
 			if (start > now) await this.clock.sleep(start - now);
 			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
 			if (this.backOffs === backOffs && this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
 		}
 	}
 
+	/** How many requests of the run went through in the `ms` before `now`. */
+	private answeredWithin(now: number, ms: number): number {
+		let count = 0;
+		while (count < this.answersKept && this.answers[(this.answersHead - 1 - count + ANSWERS_KEPT) % ANSWERS_KEPT] > now - ms) count++;
+		return count;
+	}
+
 	/**
 	 * The platform refused a request (429): nobody starts before `pauseMs` from now, and the rate
-	 * halves, once per refusal of a request that started at the current rate: the refusals of
-	 * requests already in flight at the first one (`ticket` from acquire(), older than the last
-	 * back-off) are the same event, and extend the pause only. Halving for each of them would
-	 * take a run with 10 in flight down to a tenth of a request per second at once.
-	 * Returns false, and pauses nothing, when the pause would take the run past its wait budget:
-	 * the budget is then spent and no request of the run is sent any more.
+	 * is set from what went through (see the class), once per refusal of a request that started
+	 * after the last back-off: the refusals of requests already in flight at the first one
+	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
+	 * pause only. Returns false, and pauses nothing, when the pause would take the run past its
+	 * wait budget: the budget is then spent and no request of the run is sent any more.
 	 */
 	backOff(pauseMs: number, ticket?: number): boolean {
 		const now = this.clock.now();
@@ -230,31 +271,37 @@ export class RateGate {
 			return false;
 		}
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
+		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
 		if (ticket !== undefined && ticket < this.backOffs) return true;
+		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
-		// The slots still ahead are given out again (their requests wait for new ones): they count no more.
-		while (this.kept > 0 && this.starts[(this.head - 1 + MAX_BURST) % MAX_BURST] > now) {
-			this.head = (this.head - 1 + MAX_BURST) % MAX_BURST;
-			this.kept--;
+		// The slots still ahead are given out again (their requests wait for new ones).
+		this.nextStart = Math.min(this.nextStart, now);
+		// Per second: over the last two seconds when the stretch is that long (a second's count is coarse at a few per second), else over the stretch.
+		const span = Math.min(MEASURE_MS, Math.max(0, now - this.stretchFrom));
+		const through = this.answeredWithin(now, span) / Math.max(1, span / 1000);
+		let rate = through > 0 ? through * RATE_HEADROOM : Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
+		// A probe refused: back to the rate held before it, and the next probe comes later.
+		// A probe refused: back to the rate held before it (what went through, if more), and the next probe comes later.
+		if (probeRefused) {
+			rate = Math.max(rate, this.heldRate);
+			if (!this.target || this.heldRate >= this.target * SHARED_BELOW) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
 		}
-		this.lastStart = Math.min(this.lastStart, now);
-		this.rate = Math.max(this.floor, Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE));
-		this.cutRate = this.rate;
-		this.cutEnds = this.pausedUntil;
+		this.rate = this.heldRate = Math.max(this.floor, this.target ? Math.min(this.target, rate) : rate);
+		if (through > 0) this.entitled = this.rate;
+		// Held far below its pace, the run likely shares the limit with other runs: their shares free up when they end.
+		if (!probeRefused && this.target && this.rate < this.target * SHARED_BELOW) this.holdMs = Math.min(this.holdMs, SHARED_HOLD_MS);
+		this.probed = false;
+		this.stretchFrom = this.pausedUntil;
+		this.probeStep = PROBE_STEP;
+		this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);
 		return true;
 	}
 
-	/**
-	 * A request went through: the rate recovers toward the configured one, by 10 % or to twice the
-	 * back-off's rate for each second since its pause ended, whichever is more. Per success alone,
-	 * a run backed off to a request every few seconds took minutes to come back.
-	 */
+	/** A request went through: counted for the next back-off's measure. */
 	succeeded(): void {
-		if (!this.rate || (this.baseRate && this.rate >= this.baseRate)) return;
-		this.account(this.clock.now());
-		const regrown = this.cutRate * 2 ** (Math.max(0, this.clock.now() - this.cutEnds) / RECOVERY_DOUBLING_MS);
-		const rate = Math.max(this.rate / 0.9, regrown);
-		if (this.baseRate) this.rate = Math.min(this.baseRate, rate);
-		else this.rate = rate > UNPACED_RATE ? 0 : rate;
+		this.answers[this.answersHead] = this.clock.now();
+		this.answersHead = (this.answersHead + 1) % ANSWERS_KEPT;
+		this.answersKept = Math.min(ANSWERS_KEPT, this.answersKept + 1);
 	}
 }

@@ -27,6 +27,14 @@ export class VirtualClock implements Clock {
 	}
 }
 
+/**
+ * How the platform counts a sender's limit (the spec does not show it):
+ * - `second`: `limit` accepted per second of the platform's clock (a fixed window; the sandbox's default);
+ * - `sliding`: `limit` accepted in any 1,000 ms;
+ * - `tokenBucket`: a bucket of `bucket` tokens (default `limit`) refilled at `limit` per second, one per accepted message.
+ */
+export type LimitWindow = 'second' | 'sliding' | 'tokenBucket';
+
 /** Several runs (executions on queue-mode workers) sending to one sender whose limit they share. */
 export interface SharedLimitScenario {
 	/** Each run's pace, as the node gives it to its RateGate. */
@@ -35,9 +43,13 @@ export interface SharedLimitScenario {
 	messagesPerRun: number;
 	/** Requests in flight per run (the node's Parallel Requests). */
 	parallel: number;
-	/** The platform's limit: this many accepted in each of its clock's seconds, the rest answered 429. */
+	/** The platform's limit, in accepted messages per second, counted as `window` says; the rest answered 429. */
 	limit: number;
-	/** Seeds the runs' start offsets and each request's latency. */
+	/** How the platform counts its limit (default `second`). */
+	window?: LimitWindow;
+	/** The token bucket's size (default: `limit`). */
+	bucket?: number;
+	/** Seeds the runs' start offsets, each request's latency and the phase of the platform's seconds. */
 	seed: number;
 	/** From a request's start to the platform counting it: this, plus up to `jitterMs` more. */
 	latencyMs?: number;
@@ -51,36 +63,76 @@ export interface SharedLimitScenario {
 export interface SharedLimitResult {
 	accepted: number;
 	refused: number;
+	/** Refused as a share of all requests sent. */
+	refusedShare: number;
 	/** Messages the platform accepted more than once (the node resends only refused ones: must be 0). */
 	duplicates: number;
 	/** Accepted per second from the first start to the last acceptance, as a share of the limit. */
 	utilization: number;
+	/** Jain's fairness of the runs' rates (1: equal shares; 1/runs: one run took all). */
+	fairness: number;
 	/** The most the platform accepted in one of its seconds. */
 	busiestSecond: number;
 	/** The most 429s one message got before it was accepted (the node gives up on a message after Rate Limit Wait). */
 	mostRefusalsOfOne: number;
 }
 
+/** A platform's limit of `limit` per second, counted the way `window` says; `admit` says whether a message arriving now is accepted. */
+function platformLimit(window: LimitWindow, limit: number, bucket: number, phaseMs: number) {
+	if (window === 'second') {
+		const perSecond = new Map<number, number>();
+		return (now: number) => {
+			const second = Math.floor((now + phaseMs) / 1000);
+			const count = perSecond.get(second) ?? 0;
+			if (count >= limit) return false;
+			perSecond.set(second, count + 1);
+			return true;
+		};
+	}
+	if (window === 'sliding') {
+		const accepted: number[] = [];
+		let oldest = 0;
+		return (now: number) => {
+			while (oldest < accepted.length && accepted[oldest] <= now - 1000) oldest++;
+			if (accepted.length - oldest >= limit) return false;
+			accepted.push(now);
+			return true;
+		};
+	}
+	let tokens = bucket;
+	let at = 0;
+	return (now: number) => {
+		tokens = Math.min(bucket, tokens + ((now - at) * limit) / 1000);
+		at = now;
+		if (tokens < 1) return false;
+		tokens -= 1;
+		return true;
+	};
+}
+
 /**
  * Simulates, in virtual time, runs that each pace their requests with a RateGate the way the
  * node's request helper does (acquire, send; a 429 backs the gate off with its ticket and the
- * message waits for a new slot; a success lets the gate recover), against a platform that counts
- * accepted messages per second of its own clock, as the sandbox does. Deterministic for a seed.
+ * message waits for a new slot; a success lets the gate learn), against a platform that counts
+ * accepted messages as `window` says. Deterministic for a seed.
  */
 export async function simulateSharedLimit(scenario: SharedLimitScenario): Promise<SharedLimitResult> {
-	const { runs, messagesPerRun, parallel, limit, latencyMs = 80, jitterMs = 10, retryAfterMs = 1000, startSpreadMs = 400 } = scenario;
+	const { runs, messagesPerRun, parallel, limit, window = 'second', latencyMs = 80, jitterMs = 10, retryAfterMs = 1000, startSpreadMs = 400 } = scenario;
 	let state = scenario.seed % 2147483647 || 1;
 	const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
 	const clock = new VirtualClock();
+	const admit = platformLimit(window, limit, scenario.bucket ?? limit, random() * 1000);
 	const perSecond = new Map<number, number>();
 	const acceptedIds = new Map<string, number>();
+	const runSpans: Array<{ first: number; last: number }> = [];
 	let refused = 0;
 	let mostRefusalsOfOne = 0;
 	let lastAccepted = 0;
 
 	const run = async (runIndex: number, offsetMs: number) => {
 		await clock.sleep(offsetMs);
-		const gate = new RateGate(scenario.pace, clock);
+		const span = (runSpans[runIndex] = { first: clock.now(), last: clock.now() });
+		const gate = new RateGate(scenario.pace, clock, random);
 		// The simulations measure pacing, not the run's wait budget: no run gives up.
 		gate.waitBudgetMs = Infinity;
 		let next = 0;
@@ -89,18 +141,21 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 				const id = `${runIndex}:${next++}`;
 				for (let refusals = 0; ; refusals++) {
 					const ticket = await gate.acquire();
-					await clock.sleep(latencyMs + random() * jitterMs);
-					const second = Math.floor(clock.now() / 1000);
-					const count = perSecond.get(second) ?? 0;
-					if (count >= limit) {
+					// There and back: the platform counts the message on arrival, the answer takes as long again.
+					const there = latencyMs / 2 + random() * jitterMs;
+					await clock.sleep(there);
+					const ok = admit(clock.now());
+					await clock.sleep(latencyMs / 2);
+					if (!ok) {
 						refused++;
 						mostRefusalsOfOne = Math.max(mostRefusalsOfOne, refusals + 1);
 						gate.backOff(retryAfterMs, ticket);
 						continue;
 					}
-					perSecond.set(second, count + 1);
+					const second = Math.floor(clock.now() / 1000);
+					perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
 					acceptedIds.set(id, (acceptedIds.get(id) ?? 0) + 1);
-					lastAccepted = clock.now();
+					lastAccepted = span.last = clock.now();
 					gate.succeeded();
 					break;
 				}
@@ -115,11 +170,15 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 	await all;
 	const accepted = [...acceptedIds.values()].reduce((sum, times) => sum + times, 0);
 	const seconds = (lastAccepted - Math.min(...offsets)) / 1000;
+	const rates = runSpans.map(({ first, last }) => messagesPerRun / Math.max(1, last - first));
+	const fairness = rates.reduce((sum, rate) => sum + rate, 0) ** 2 / (runs * rates.reduce((sum, rate) => sum + rate * rate, 0));
 	return {
 		accepted,
 		refused,
+		refusedShare: refused / (accepted + refused),
 		duplicates: accepted - acceptedIds.size,
 		utilization: accepted / seconds / limit,
+		fairness,
 		busiestSecond: Math.max(...perSecond.values()),
 		mostRefusalsOfOne,
 	};

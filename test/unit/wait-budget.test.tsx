@@ -56,7 +56,7 @@ describe('the run\'s wait budget', () => {
 			[10, 10],
 			[0, 4],
 			[0.5, 1],
-			[{ perSecond: 19, burst: 20, floor: 2.4 }, 10],
+			[{ perSecond: 20, floor: 2.4 }, 10],
 		] as const) {
 			const clock = new VirtualClock();
 			const gate = new RateGate(pace, clock);
@@ -71,21 +71,34 @@ describe('the run\'s wait budget', () => {
 		}
 	});
 
-	it('counts the slow pacing after a 429, not only the pauses: the rate cut to a tenth of a request per second spends it', async () => {
+	it('counts the slow pacing after a 429, not only the pauses: a platform that lets nothing through, the rate halved to a request per 10 s, spends it', async () => {
+		const clock = new VirtualClock();
+		// Retry-After 0: only the slower pacing can spend the budget.
+		const gate = new RateGate(10, clock);
+		gate.waitBudgetMs = 20_000;
+		const { fates, endedAt } = await simulate(gate, clock, { count: 400, parallel: 10, latencyMs: 50, retryAfterMs: 0, answer: () => false });
+		expect(fates.every((fate) => fate === 'notSent')).toBe(true);
+		expect(endedAt).toBeLessThanOrEqual(22_000);
+		expect(gate.budgetSpent).toBe(true);
+		expect(gate.lostMs()).toBeGreaterThan(10_000);
+	});
+
+	it('a platform refusing every other request: the pauses spend the budget, the run holds the rate it measured and stops when the budget is spent', async () => {
 		const clock = new VirtualClock();
 		const gate = new RateGate(10, clock);
 		gate.waitBudgetMs = 20_000;
-		// The platform refuses every other request: the run keeps being cut back and crawls, far below its 10/s.
 		let answers = 0;
 		const { fates, endedAt } = await simulate(gate, clock, { count: 400, parallel: 10, latencyMs: 50, retryAfterMs: 1000, answer: () => ++answers % 2 === 0 });
-		expect(endedAt).toBeLessThanOrEqual(22_000);
 		const sent = fates.filter((fate) => fate === 'sent').length;
 		expect(sent).toBeGreaterThan(0);
-		// At 10/s all 400 would have gone in 40 s; the pauses alone (1 s per refusal episode) would not have spent 20 s by then.
+		// At 10/s all 400 would have gone in 40 s.
 		expect(sent).toBeLessThan(200);
 		expect(fates.filter((fate) => fate === 'notSent').length).toBe(400 - sent);
 		expect(gate.budgetSpent).toBe(true);
-		expect(gate.lostMs()).toBeGreaterThan(10_000);
+		expect(gate.lostMs()).toBeGreaterThan(15_000);
+		// The pauses are the lost time, and about half the run (between them it sends): it ends well before three times its budget.
+		expect(endedAt).toBeGreaterThan(20_000);
+		expect(endedAt).toBeLessThan(60_000);
 	});
 
 	it('waiting at the configured pace is not lost time: 300 requests at 10/s take 30 s with a budget of 1 s', async () => {

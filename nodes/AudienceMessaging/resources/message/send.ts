@@ -253,7 +253,7 @@ export const sendMessageFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: DEFAULT_MESSAGES_PER_SECOND,
-				description: "At most this many messages start in any one second, for the whole run; a second's worth may start together (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+				description: "At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
 			},
 			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
 			{
@@ -262,7 +262,7 @@ export const sendMessageFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'e.g. snd_4f2a',
-				description: "Reads this sender once (Sender › Get) and paces the run at 95 % of its rateLimit instead of Messages per Second",
+				description: "Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second",
 			},
 		],
 	},
