@@ -281,7 +281,6 @@ export class RateGate {
 		const span = Math.min(MEASURE_MS, Math.max(0, now - this.stretchFrom));
 		const through = this.answeredWithin(now, span) / Math.max(1, span / 1000);
 		let rate = through > 0 ? through * RATE_HEADROOM : Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
-		// A probe refused: back to the rate held before it, and the next probe comes later.
 		// A probe refused: back to the rate held before it (what went through, if more), and the next probe comes later.
 		if (probeRefused) {
 			rate = Math.max(rate, this.heldRate);
