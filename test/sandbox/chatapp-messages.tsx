@@ -6,12 +6,14 @@ import type { SenderStore } from './chatapp-senders';
 import { parseMessage, type MessageType } from './chatapp-validation';
 import type { SandboxClock } from './clock';
 import { HttpError, badRequest } from './http';
+import { RateLimiter, SLIDING_WINDOW_MS, retryAfterSeconds, type RateLimitContext, type RateLimitWindow } from './rate-limit';
 
 /** The conversation window (spec §1.4, §8). */
 export const CONVERSATION_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * Sandbox choice (spec: not shown): a sender's rateLimit counts accepted messages per second of the
- * sandbox clock; one more is 429 RATE_LIMITED with this Retry-After, in seconds.
+ * sandbox clock (rateLimitWindow 'second', the default); one more is 429 RATE_LIMITED with this
+ * Retry-After, in seconds. The other windows (rate-limit.tsx) answer the wait rounded up, at least 1.
  */
 export const RATE_LIMIT_RETRY_AFTER_S = 1;
 
@@ -65,6 +67,8 @@ export interface InboundMessage {
 export interface MessageRules {
 	quotaExceeded: QuotaExceededMode;
 	callbackStatuses: string[];
+	rateLimitWindow: RateLimitWindow;
+	rateLimitBurst: number | null;
 }
 
 /** Regular chat-app messages: sender rules, conversation windows, rate limits, daily quotas, storage. */
@@ -73,8 +77,8 @@ export class MessageService {
 	private inbound: InboundMessage[] = [];
 	/** Key [sender digits, user] → clock ms of the user's last message. */
 	private readonly windows = new Map<string, number>();
-	/** Sender id → messages accepted in the current clock second. */
-	private readonly rates = new Map<string, { second: number; count: number }>();
+	/** Sender id → accepted messages, counted as the rateLimitWindow rule says. */
+	private readonly rates = new RateLimiter();
 	/** Sender id → unique recipients of the current UTC day. */
 	private readonly quotas = new Map<string, { day: string; recipients: Set<string> }>();
 
@@ -90,7 +94,7 @@ export class MessageService {
 		this.messages = [];
 		this.inbound = [];
 		this.windows.clear();
-		this.rates.clear();
+		this.rates.reset();
 		this.quotas.clear();
 	}
 
@@ -146,17 +150,10 @@ export class MessageService {
 				`No message from ${to} in the last 24 hours: outside the conversation window a pre-approved template message is required`,
 			);
 		}
-		const second = Math.floor(now / 1000);
-		const rate = this.rates.get(sender.id);
-		const sentThisSecond = rate?.second === second ? rate.count : 0;
-		if (sentThisSecond >= sender.rateLimit) {
-			throw new HttpError(
-				429,
-				'RATE_LIMITED',
-				`Sender ${from} exceeded its rate limit of ${sender.rateLimit} messages per second; retry after ${RATE_LIMIT_RETRY_AFTER_S} second`,
-				{ 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
-			);
-		}
+		const rules = this.rules();
+		const limit: RateLimitContext = { rateLimit: sender.rateLimit, window: rules.rateLimitWindow, burst: rules.rateLimitBurst };
+		const waitMs = this.rates.waitMs(sender.id, now, limit);
+		if (waitMs > 0) throw rateLimited(from, limit, waitMs);
 
 		// Sandbox choice (spec: not shown): a blacklisted recipient's message is accepted with
 		// status BLACKLISTED and not sent; over the daily quota (unique recipients per UTC day of
@@ -181,7 +178,8 @@ export class MessageService {
 				status = 'QUOTA_EXCEEDED';
 			} else quota.recipients.add(to);
 		}
-		this.rates.set(sender.id, { second, count: sentThisSecond + 1 });
+		// Only accepted messages take a slot (BLACKLISTED and QUOTA_EXCEEDED ones included).
+		this.rates.record(sender.id, now, limit);
 
 		const date = new Date(now).toISOString();
 		const history: StatusEntry[] = status === 'QUEUE' ? [{ status, date }] : [{ status: 'QUEUE', date }, { status, date }];
@@ -209,6 +207,26 @@ export class MessageService {
 }
 
 const windowKey = (senderDigits: string, user: string) => JSON.stringify([senderDigits, user]);
+
+/** 429 RATE_LIMITED; Retry-After is the wait in seconds, rounded up, at least 1. */
+function rateLimited(from: string, limit: RateLimitContext, waitMs: number): HttpError {
+	if (limit.window === 'second') {
+		return new HttpError(
+			429,
+			'RATE_LIMITED',
+			`Sender ${from} exceeded its rate limit of ${limit.rateLimit} messages per second; retry after ${RATE_LIMIT_RETRY_AFTER_S} second`,
+			{ 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
+		);
+	}
+	const seconds = retryAfterSeconds(waitMs);
+	const retry = `retry after ${seconds} second${seconds === 1 ? '' : 's'}`;
+	const ms = Math.ceil(waitMs);
+	const message =
+		limit.window === 'sliding'
+			? `Sender ${from} exceeded its rate limit of ${limit.rateLimit} messages in any ${SLIDING_WINDOW_MS} ms (sliding window); a slot frees in ${ms} ms, ${retry}`
+			: `Sender ${from} exceeded its rate limit of ${limit.rateLimit} messages per second (token bucket of ${limit.burst ?? limit.rateLimit}, empty); the next token comes in ${ms} ms, ${retry}`;
+	return new HttpError(429, 'RATE_LIMITED', message, { 'retry-after': String(seconds) });
+}
 
 const unknownSender = (address: string) =>
 	new HttpError(404, 'UNKNOWN_SENDER', `No sender with address ${address}: create one with POST /chatapp/senders (from must be its address, digits only)`);

@@ -6,6 +6,7 @@ import { DEFAULT_CALLBACK_STATUSES, MessageService, type QuotaExceededMode } fro
 import { SenderStore, type ApproveOptions, type Sender, type SenderInput } from './chatapp-senders';
 import { TemplateStore } from './chatapp-templates';
 import type { SandboxClock } from './clock';
+import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from './rate-limit';
 import { HttpError, badRequest, data, isPlainObject, queryValue } from './http';
 import type { Router } from './router';
 
@@ -19,6 +20,13 @@ export interface ChatappSettings {
 	callbackMaxAttempts: number;
 	callbackRetryDelayMs: number;
 	callbackTimeoutMs: number;
+	/**
+	 * Sandbox choice (spec: not shown): how a sender's rateLimit is counted: 'second' (default, per
+	 * calendar second of the clock), 'sliding' (any 1,000 ms) or 'tokenBucket' (see rate-limit.tsx).
+	 */
+	rateLimitWindow: RateLimitWindow;
+	/** Sandbox choice (spec: not shown): the token bucket's capacity; null (default) is the sender's rateLimit. */
+	rateLimitBurst: number | null;
 }
 
 export const DEFAULT_CHATAPP_SETTINGS: Readonly<ChatappSettings> = {
@@ -28,6 +36,8 @@ export const DEFAULT_CHATAPP_SETTINGS: Readonly<ChatappSettings> = {
 	callbackMaxAttempts: DEFAULT_CALLBACK_SETTINGS.maxAttempts,
 	callbackRetryDelayMs: DEFAULT_CALLBACK_SETTINGS.retryDelayMs,
 	callbackTimeoutMs: DEFAULT_CALLBACK_SETTINGS.timeoutMs,
+	rateLimitWindow: 'second',
+	rateLimitBurst: null,
 };
 
 const SETTING_KEYS = Object.keys(DEFAULT_CHATAPP_SETTINGS) as (keyof ChatappSettings)[];
@@ -44,7 +54,7 @@ export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSet
 	if (!isPlainObject(input)) throw badRequest('Chat-app settings must be an object');
 	noUnknownKeys(input, SETTING_KEYS, 'Chat-app settings');
 	const merged: ChatappSettings = { ...base, callbackStatuses: [...base.callbackStatuses] };
-	const { quotaExceeded, callbackStatuses } = input;
+	const { quotaExceeded, callbackStatuses, rateLimitWindow, rateLimitBurst } = input;
 	if (quotaExceeded !== undefined) {
 		if (quotaExceeded !== 'reject' && quotaExceeded !== 'status') throw badRequest(`quotaExceeded must be "reject" or "status" (got ${show(quotaExceeded)})`);
 		merged.quotaExceeded = quotaExceeded;
@@ -55,6 +65,18 @@ export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSet
 			throw badRequest(`callbackStatuses must be an array of status names (A-Z, _) starting with QUEUE (got ${show(callbackStatuses)})`);
 		}
 		merged.callbackStatuses = [...(callbackStatuses as string[])];
+	}
+	if (rateLimitWindow !== undefined) {
+		if (!RATE_LIMIT_WINDOWS.includes(rateLimitWindow as RateLimitWindow)) {
+			throw badRequest(`rateLimitWindow must be one of ${RATE_LIMIT_WINDOWS.map((w) => `"${w}"`).join(', ')} (got ${show(rateLimitWindow)})`);
+		}
+		merged.rateLimitWindow = rateLimitWindow as RateLimitWindow;
+	}
+	if (rateLimitBurst !== undefined) {
+		if (rateLimitBurst !== null && (typeof rateLimitBurst !== 'number' || !Number.isInteger(rateLimitBurst) || rateLimitBurst < 1)) {
+			throw badRequest(`rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got ${show(rateLimitBurst)})`);
+		}
+		merged.rateLimitBurst = rateLimitBurst;
 	}
 	for (const [key, min] of Object.entries(MINIMUMS) as [keyof ChatappSettings, number][]) {
 		const value = input[key];

@@ -102,4 +102,30 @@ describe('cli', () => {
 		expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
 		expect(stderr).toMatch(/sandbox failed to start: quotaExceeded must be "reject" or "status" \(got "drop"\)/);
 	}, 120_000);
+
+	it('passes --rate-limit-window and --rate-limit-burst (or SANDBOX_RATE_LIMIT_WINDOW and SANDBOX_RATE_LIMIT_BURST) and refuses invalid ones', async () => {
+		for (const [args, env, expected] of [
+			[['--rate-limit-window', 'sliding'], {}, { rateLimitWindow: 'sliding', rateLimitBurst: null }],
+			[['--rate-limit-burst', '7'], { SANDBOX_RATE_LIMIT_WINDOW: 'tokenBucket' }, { rateLimitWindow: 'tokenBucket', rateLimitBurst: 7 }],
+			[[], { SANDBOX_RATE_LIMIT_BURST: '3' }, { rateLimitWindow: 'second', rateLimitBurst: 3 }],
+		] as Array<[string[], Record<string, string>, Record<string, unknown>]>) {
+			const { child, firstLine } = startCli(args, { SANDBOX_RATE_LIMIT_WINDOW: '', SANDBOX_RATE_LIMIT_BURST: '', ...env });
+			const urls = JSON.parse(await firstLine);
+			expect(await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json()).toEqual(expect.objectContaining(expected));
+			const exit = exited(child);
+			child.kill('SIGTERM');
+			expect(await exit).toEqual({ code: 0, signal: null });
+		}
+
+		for (const [args, message] of [
+			[['--rate-limit-window', 'leaky'], /sandbox failed to start: rateLimitWindow must be one of "second", "sliding", "tokenBucket" \(got "leaky"\)/],
+			[['--rate-limit-burst', '0'], /sandbox failed to start: rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit \(got 0\)/],
+		] as Array<[string[], RegExp]>) {
+			const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', ...args], { cwd: ROOT });
+			let stderr = '';
+			bad.stderr.on('data', (chunk) => (stderr += chunk));
+			expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
+			expect(stderr).toMatch(message);
+		}
+	}, 120_000);
 });

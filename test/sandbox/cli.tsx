@@ -3,10 +3,11 @@
  *   node --import tsx test/sandbox/cli.tsx [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
  *     [--templates wallet-templates.json] [--quota-exceeded reject|status] [--callback-statuses QUEUE,DEQUEUED,SENT]
  *     [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N] [--callback-timeout-ms N]
- *     [--latency-ms N]
+ *     [--rate-limit-window second|sliding|tokenBucket] [--rate-limit-burst N] [--latency-ms N]
  * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES, SANDBOX_TEMPLATES,
  *   SANDBOX_QUOTA_EXCEEDED, SANDBOX_CALLBACK_STATUSES, SANDBOX_CALLBACK_DELAY_MS, SANDBOX_CALLBACK_MAX_ATTEMPTS,
- *   SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS, SANDBOX_LATENCY_MS.
+ *   SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS, SANDBOX_RATE_LIMIT_WINDOW, SANDBOX_RATE_LIMIT_BURST,
+ *   SANDBOX_LATENCY_MS.
  * --templates: a JSON file holding an array of wallet templates; it replaces the default ones.
  * The chat-app flags are the startSandbox options of the same name (all optional).
  * Prints one JSON line with the URLs once listening; SIGINT/SIGTERM close it and exit 0.
@@ -15,6 +16,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { startSandbox } from './server';
 import type { QuotaExceededMode } from './chatapp-messages';
+import type { RateLimitWindow } from './rate-limit';
 import type { WalletTemplateInput } from './wallet';
 
 function toNumber(value: string | undefined, name: string): number | undefined {
@@ -56,6 +58,8 @@ async function main(): Promise<void> {
 			'callback-max-attempts': { type: 'string' },
 			'callback-retry-delay-ms': { type: 'string' },
 			'callback-timeout-ms': { type: 'string' },
+			'rate-limit-window': { type: 'string' },
+			'rate-limit-burst': { type: 'string' },
 			'latency-ms': { type: 'string' },
 		},
 	});
@@ -72,6 +76,8 @@ async function main(): Promise<void> {
 		callbackMaxAttempts: toNumber(values['callback-max-attempts'] ?? env.SANDBOX_CALLBACK_MAX_ATTEMPTS, 'callback-max-attempts'),
 		callbackRetryDelayMs: toNumber(values['callback-retry-delay-ms'] ?? env.SANDBOX_CALLBACK_RETRY_DELAY_MS, 'callback-retry-delay-ms'),
 		callbackTimeoutMs: toNumber(values['callback-timeout-ms'] ?? env.SANDBOX_CALLBACK_TIMEOUT_MS, 'callback-timeout-ms'),
+		rateLimitWindow: ((values['rate-limit-window'] ?? env.SANDBOX_RATE_LIMIT_WINDOW) || undefined) as RateLimitWindow | undefined,
+		rateLimitBurst: toNumber(values['rate-limit-burst'] ?? env.SANDBOX_RATE_LIMIT_BURST, 'rate-limit-burst'),
 		latencyMs: toNumber(values['latency-ms'] ?? env.SANDBOX_LATENCY_MS, 'latency-ms'),
 	});
 	const { url, listsBaseUrl, walletBaseUrl, baseUrl } = sandbox;

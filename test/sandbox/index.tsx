@@ -24,3 +24,5 @@ export type { MessageType } from './chatapp-validation';
 export { CONVERSATION_WINDOW_MS, DEFAULT_CALLBACK_STATUSES, RATE_LIMIT_RETRY_AFTER_S } from './chatapp-messages';
 export type { AcceptedStatus, ChatappMessage, InboundMessage, MessageAccepted, QuotaExceededMode } from './chatapp-messages';
 export type { CallbackBody, CallbackDelivery, StatusEntry } from './callbacks';
+export { RATE_LIMIT_WINDOWS, SLIDING_WINDOW_MS } from './rate-limit';
+export type { RateLimitWindow } from './rate-limit';

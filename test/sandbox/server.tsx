@@ -40,6 +40,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		callbackMaxAttempts: options.callbackMaxAttempts,
 		callbackRetryDelayMs: options.callbackRetryDelayMs,
 		callbackTimeoutMs: options.callbackTimeoutMs,
+		rateLimitWindow: options.rateLimitWindow,
+		rateLimitBurst: options.rateLimitBurst,
 	});
 	const modules: SandboxModule[] = [lists, wallet, blacklist, chatapp];
 	const router = new Router();

@@ -10,6 +10,7 @@ import type { SandboxClock } from './clock';
 import type { WalletTemplate, WalletTemplateInput } from './wallet';
 import type { PassField, WalletPass } from './wallet-passes';
 import type { Fault } from './faults';
+import type { RateLimitWindow } from './rate-limit';
 
 export interface SandboxOptions {
 	/** 0 (default) picks a free port. */
@@ -34,6 +35,14 @@ export interface SandboxOptions {
 	callbackRetryDelayMs?: number;
 	/** Real ms an attempt may wait for an answer; default 5000. */
 	callbackTimeoutMs?: number;
+	/**
+	 * How a chat-app sender's rateLimit is counted: 'second' (default: per calendar second of the
+	 * clock), 'sliding' (any 1,000 ms ending now) or 'tokenBucket' (capacity rateLimitBurst, refilled
+	 * at rateLimit per second).
+	 */
+	rateLimitWindow?: RateLimitWindow;
+	/** Token bucket capacity (integer >= 1); default null: the sender's rateLimit. */
+	rateLimitBurst?: number | null;
 	/** Real ms every API request waits before it is handled, like a platform far away; default 0. */
 	latencyMs?: number;
 }
