@@ -7,6 +7,9 @@
  * - Subscriber › Add Many from items at 10,000 / 100,000 / 300,000 items (batch 500; median of 3 runs): node time,
  *   requests, peak RSS growth, the ratios 100k/10k and 300k/100k, and the same batches posted by
  *   a plain HTTP client to the same sandbox (the floor);
+ * - Wallet Pass › Create of 10,000 passes (the first size; median of 5 runs, batch 500): Pass Data "From Input Item
+ *   Fields" paired with an Add Many and a plain client, "Define Below" with two plain $json references right after it,
+ *   and a stock Code + HTTP Request workflow creating the same passes right after that; issue 24's target line;
  * - Message › Send of 1,000 messages at 80 ms latency with the sender's rate limit R = 50/s:
  *   messages/s as a share of R, 429s, duplicates, lost items;
  * - List › Create From CSV of a 190 MB file read by Read/Write Files from Disk, to a counting
@@ -227,18 +230,56 @@ async function main() {
 			},
 			{ name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { batches: $input.all().length } }];' } },
 		]);
-		const passes = workflow(
-			'amBenchPass',
-			'pass',
-			generate(SIZES[0]),
-			{ parameters: { resource: 'walletPass', operation: 'create', templateSerial: { __rl: true, mode: 'id', value: 'tpl-gold-member' }, recipientId: '={{ $json.email }}', fields: { field: [{ place: 'BACK', label: 'Plan', value: '={{ $json.plan }}' }] }, options: { batchSize: BATCH } } },
-			'const counts = {}; for (const item of $input.all()) counts[item.json.url ? "created" : "other"] = (counts[item.json.url ? "created" : "other"] ?? 0) + 1; return [{ json: counts }];',
+		const passCounts = 'const counts = {}; for (const item of $input.all()) counts[item.json.url ? "created" : "other"] = (counts[item.json.url ? "created" : "other"] ?? 0) + 1; return [{ json: counts }];';
+		// Pass Data "Define Below" with two plain $json references (Recipient ID, one field value): read from the items by the
+		// node's fast path, not evaluated by n8n per item. One workflow and template per repetition, as below.
+		const passesDefined = Array.from({ length: PAIRS }, (_, r) =>
+			workflow(
+				`amBenchPass${r}`,
+				`pass-${r}`,
+				generate(SIZES[0]),
+				{ parameters: { resource: 'walletPass', operation: 'create', templateSerial: { __rl: true, mode: 'id', value: `tpl-define-${r}` }, recipientId: '={{ $json.email }}', fields: { field: [{ place: 'BACK', label: 'Plan', value: '={{ $json.plan }}' }] }, options: { batchSize: BATCH } } },
+				passCounts,
+			),
+		);
+		// What a user wires by hand with stock nodes for the same passes: a Code node building the batch bodies from the items,
+		// one HTTP Request per batch.
+		const passesStock = Array.from({ length: PAIRS }, (_, r) =>
+			chain(`amBenchPassStock${r}`, `pass-stock-${r}`, [
+				{ name: 'Generate', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: generate(SIZES[0]) } },
+				{
+					name: 'Batches',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					parameters: {
+						jsCode: `const items = $input.all(); const out = []; for (let i = 0; i < items.length; i += ${BATCH}) out.push({ json: { items: items.slice(i, i + ${BATCH}).map(({ json }) => ({ recipientId: json.email, uniqueValues: { fields: [{ place: 'BACK', label: 'Plan', fixed: false, value: json.plan }] } })) } }); return out;`,
+					},
+				},
+				{
+					name: 'HTTP Request',
+					type: 'n8n-nodes-base.httpRequest',
+					typeVersion: 4.2,
+					parameters: {
+						method: 'POST',
+						url: `${sandbox.walletBaseUrl}/v2/wallet/templates/tpl-stock-${r}/passes/batch`,
+						sendHeaders: true,
+						headerParameters: { parameters: [{ name: 'Authorization', value: `Bearer ${API_KEY}` }] },
+						sendBody: true,
+						specifyBody: 'json',
+						jsonBody: '={{ JSON.stringify({ items: $json.items }) }}',
+						options: {},
+					},
+				},
+				{ name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'const passes = $input.all().reduce((sum, item) => sum + (item.json.items?.length ?? 0), 0); return [{ json: { batches: $input.all().length, passes } }];' } },
+			]),
 		);
 		// The same passes read from the items' fields by name (Pass Data "From Input Item Fields"): no expression per item, as Add Many reads its rows.
 		// One workflow and template per repetition: a recipient may hold one pass per template.
 		for (let r = 0; r < PAIRS; r++) {
 			sandbox.seedTemplate({ serial: `tpl-bench-${r}`, name: `Bench ${r}` });
 			sandbox.seedTemplate({ serial: `tpl-plain-${r}`, name: `Plain ${r}` });
+			sandbox.seedTemplate({ serial: `tpl-define-${r}`, name: `Define Below ${r}` });
+			sandbox.seedTemplate({ serial: `tpl-stock-${r}`, name: `Stock ${r}` });
 		}
 		// Each Wallet Pass run is paired with an Add Many run of the same items just before it, into a list of its own: at a tenth of a
 		// second each, the state of the machine moves both, and the median of the pairs' ratios is steadier than a ratio of medians.
@@ -257,7 +298,7 @@ async function main() {
 				`pass-fields-${r}`,
 				generate(SIZES[0]),
 				{ parameters: { resource: 'walletPass', operation: 'create', templateSerial: { __rl: true, mode: 'id', value: `tpl-bench-${r}` }, passData: 'itemFields', recipientIdField: 'email', fieldsFromInput: { field: [{ place: 'BACK', label: 'Plan', inputField: 'plan' }] }, options: { batchSize: BATCH } } },
-				'const counts = {}; for (const item of $input.all()) counts[item.json.url ? "created" : "other"] = (counts[item.json.url ? "created" : "other"] ?? 0) + 1; return [{ json: counts }];',
+				passCounts,
 			),
 		);
 		// n8n's own cost of the same two expressions per item, in a stock Set node.
@@ -282,7 +323,8 @@ async function main() {
 		]);
 		const workflows = [
 			stock,
-			passes,
+			...passesDefined,
+			...passesStock,
 			...passesFromFields,
 			...pairedAdds,
 			expressions,
@@ -369,6 +411,8 @@ async function main() {
 		const print = (line: string) => console.log(line);
 		/** Issue 14's targets, each with the figure this run measured: printed together at the end of the n8n parts. */
 		const targets: Array<{ what: string; value: number; bound: string; holds: boolean }> = [];
+		/** Issue 24's target for Define Below (two ratios, one line). */
+		let passTarget: { size: number; overFields: number; overStock: number } | undefined;
 		const target = (what: string, value: number, bound: '≤' | '≥', limit: number) =>
 			targets.push({ what, value, bound: `${bound} ${limit}`, holds: bound === '≤' ? value <= limit : value >= limit });
 		try {
@@ -388,14 +432,20 @@ async function main() {
 				}
 				if (PARTS.has('pass')) {
 					const fieldsRuns: Array<{ ms: number; addMs: number; plainMs: number; text: string }> = [];
+					const defineRuns: Array<{ ms: number; fieldsMs: number; stockMs: number; text: string; stockText: string }> = [];
+					const run = async (path: string) => {
+						const answer = await post(`${n8n.url}/webhook/${path}`, {});
+						if (answer.status !== 200) throw new Error(`${path}: HTTP ${answer.status} ${answer.text.slice(0, 300)}`);
+						return { text: answer.text, times: await nodeTimes(folder.n8nDir) };
+					};
 					for (let r = 0; r < PAIRS; r++) {
 						const plainMs = await plainPassClient(sandbox, `tpl-plain-${r}`, SIZES[0]);
-						const addAnswer = await post(`${n8n.url}/webhook/pair-add-${r}`, {});
-						if (addAnswer.status !== 200) throw new Error(`pair-add: HTTP ${addAnswer.status} ${addAnswer.text.slice(0, 300)}`);
-						const addMs = (await nodeTimes(folder.n8nDir)).Node;
-						const fieldsAnswer = await post(`${n8n.url}/webhook/pass-fields-${r}`, {});
-						if (fieldsAnswer.status !== 200) throw new Error(`pass-fields: HTTP ${fieldsAnswer.status} ${fieldsAnswer.text.slice(0, 300)}`);
-						fieldsRuns.push({ ms: (await nodeTimes(folder.n8nDir)).Node, addMs, plainMs, text: fieldsAnswer.text });
+						const addMs = (await run(`pair-add-${r}`)).times.Node;
+						const fields = await run(`pass-fields-${r}`);
+						fieldsRuns.push({ ms: fields.times.Node, addMs, plainMs, text: fields.text });
+						const defined = await run(`pass-${r}`);
+						const stock = await run(`pass-stock-${r}`);
+						defineRuns.push({ ms: defined.times.Node, fieldsMs: fields.times.Node, stockMs: stock.times.Batches + stock.times['HTTP Request'], text: defined.text, stockText: stock.text });
 					}
 					const fieldsMs = median(fieldsRuns.map((run) => run.ms));
 					const pairRatio = median(fieldsRuns.map((run) => run.ms / run.addMs));
@@ -404,15 +454,18 @@ async function main() {
 					print(
 						`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "From Input Item Fields" (recipient and field value read from the items by name, as Add Many reads its rows), median of ${PAIRS}: node ${(fieldsMs / 1000).toFixed(2)} s (${fieldsRuns.map((run) => (run.ms / 1000).toFixed(2)).join(' / ')}), ${fieldsRuns[0].text}; each run paired with an Add Many of the same items just before it (${fieldsRuns.map((run) => (run.addMs / 1000).toFixed(2)).join(' / ')} s): Wallet Pass / Add Many = ${pairRatio.toFixed(2)} (median of the pairs: ${fieldsRuns.map((run) => (run.ms / run.addMs).toFixed(2)).join(' / ')})${againstMedian}; the same pass batches posted by a plain client ${(median(fieldsRuns.map((run) => run.plainMs)) / 1000).toFixed(2)} s, so Wallet Pass / plain = ${median(fieldsRuns.map((run) => run.ms / run.plainMs)).toFixed(2)}`,
 					);
-					const passAnswer = await post(`${n8n.url}/webhook/pass`, {});
-					if (passAnswer.status !== 200) throw new Error(`pass: HTTP ${passAnswer.status} ${passAnswer.text.slice(0, 300)}`);
-					const passTimes = await nodeTimes(folder.n8nDir);
 					const setAnswer = await post(`${n8n.url}/webhook/set`, {});
 					if (setAnswer.status !== 200) throw new Error(`set: HTTP ${setAnswer.status} ${setAnswer.text.slice(0, 300)}`);
 					const setMs = (await nodeTimes(folder.n8nDir)).Set;
+					const defineMs = median(defineRuns.map((run) => run.ms));
+					const stockMs = median(defineRuns.map((run) => run.stockMs));
+					const overFields = median(defineRuns.map((run) => run.ms / run.fieldsMs));
+					const overStock = median(defineRuns.map((run) => run.ms / run.stockMs));
+					const seconds = (list: number[]) => list.map((ms) => (ms / 1000).toFixed(2)).join(' / ');
 					print(
-						`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "Define Below", two expressions per item (recipient, field value): node ${(passTimes.Node / 1000).toFixed(2)} s (${passAnswer.text})${nodeMs.length ? `; Wallet Pass / Add Many = ${(passTimes.Node / nodeMs[0]).toFixed(2)}` : ''}; a stock Set node with the same two expressions: ${(setMs / 1000).toFixed(2)} s, so the node's own share is ${((passTimes.Node - setMs) / 1000).toFixed(2)} s`,
+						`wallet pass in n8n: ${SIZES[0]} items, batch ${BATCH}, Pass Data "Define Below", Recipient ID and one field value as plain $json references (={{ $json.email }}, ={{ $json.plan }}), median of ${PAIRS}: node ${(defineMs / 1000).toFixed(2)} s (${seconds(defineRuns.map((run) => run.ms))}), ${defineRuns[0].text}; each run right after a From Input Item Fields run: Define Below / From Input Item Fields = ${overFields.toFixed(2)} (${defineRuns.map((run) => (run.ms / run.fieldsMs).toFixed(2)).join(' / ')}); stock Code (batch bodies) + HTTP Request creating the same passes right after it: ${(stockMs / 1000).toFixed(2)} s (${seconds(defineRuns.map((run) => run.stockMs))}), ${defineRuns[0].stockText}, so Define Below / stock = ${overStock.toFixed(2)} (${defineRuns.map((run) => (run.ms / run.stockMs).toFixed(2)).join(' / ')})${nodeMs.length ? `; Define Below / Add Many = ${(defineMs / nodeMs[0]).toFixed(2)}` : ''}; a stock Set node evaluating the same two expressions: ${(setMs / 1000).toFixed(2)} s`,
 					);
+					passTarget = { size: SIZES[0], overFields, overStock };
 				}
 			};
 			for (const [i, size] of SIZES.entries()) {
@@ -488,6 +541,12 @@ async function main() {
 				);
 			}
 			for (const { what, value, bound, holds } of targets) print(`target: ${what} = ${value.toFixed(2)}, ${bound}: ${holds ? 'holds' : 'MISSED'}`);
+			if (passTarget) {
+				const { size, overFields, overStock } = passTarget;
+				print(
+					`target: Wallet Pass › Create, ${size.toLocaleString('en-US')} passes, Define Below with two $json references: ≤ 2× From Input Item Fields and faster than the stock Code + HTTP Request workflow: Define Below / From Input Item Fields = ${overFields.toFixed(2)} (≤ 2: ${overFields <= 2 ? 'holds' : 'MISSED'}), Define Below / stock = ${overStock.toFixed(2)} (< 1: ${overStock < 1 ? 'holds' : 'MISSED'}): ${overFields <= 2 && overStock < 1 ? 'holds' : 'MISSED'}`,
+				);
+			}
 		} finally {
 			await n8n.stop();
 		}

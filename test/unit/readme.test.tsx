@@ -20,6 +20,7 @@ import { MAX_PAGES } from '../../src/pagination';
 import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/schemas/chatapp';
 import { CSV_MAX_BYTES } from '../../src/schemas/lists';
 import { OUTCOMES } from '../../src/errors';
+import { parseJsonReference } from '../../src/expressions';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../src/transport';
 
 const root = resolve(__dirname, '..', '..');
@@ -386,5 +387,24 @@ describe('README: outcomes and the wait budget', () => {
 		}
 		expect(withOption.size).toBeGreaterThanOrEqual(5);
 		expect([...named].sort()).toEqual([...withOption].sort());
+	});
+});
+
+describe('README: plain $json references', () => {
+	const operations = section(readme, 'Operations');
+	const bullet = /^- A field whose whole value is a reference to the input item's own data[\s\S]*?(?=\n- |\n\n)/m.exec(operations)?.[0] ?? '';
+	const examples = (text: string) => [...text.matchAll(/`(\{\{[^`]*\}\})`/g)].map((match) => `=${match[1]}`);
+
+	// Drift: the README promises as fast a form of reference the reader does not take (or the parser lost).
+	it('gives as read from the item only references the fast path takes', () => {
+		expect(examples(bullet).length).toBeGreaterThanOrEqual(4);
+		for (const example of examples(bullet)) expect([example, parseJsonReference(example)]).toEqual([example, expect.any(Array)]);
+	});
+
+	// Drift: a computed expression the README gives as evaluated by n8n turned into one the reader takes.
+	it('gives as computed only expressions the fast path leaves to n8n', () => {
+		const computed = examples(section(readme, 'Wallet Pass › Create', 3)).filter((example) => example.includes('+'));
+		expect(computed.length).toBeGreaterThanOrEqual(1);
+		for (const example of computed) expect([example, parseJsonReference(example)]).toEqual([example, undefined]);
 	});
 });

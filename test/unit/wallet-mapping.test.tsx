@@ -1,5 +1,5 @@
 import { passFieldSources, passFromItem, passFromParameters, passOutcomes, templateSelect, templateSort } from '../../src/mapping/wallet';
-import { passSchema, readPassBatchResult } from '../../src/schemas/wallet';
+import { parsePass, passSchema, readPassBatchResult } from '../../src/schemas/wallet';
 
 describe('templateSort / templateSelect', () => {
 	it('writes the + / - syntax in rule order and skips empty rules', () => {
@@ -93,6 +93,42 @@ describe('readPassBatchResult: the batch answer in one plain pass', () => {
 			const read = readPassBatchResult(body);
 			expect(read.success).toBe(false);
 			expect(!read.success && read.message.length).toBeGreaterThan(3);
+		}
+	});
+});
+
+describe('parsePass', () => {
+	const field = (extra: Record<string, unknown> = {}) => ({ place: ' BACK ', label: 'Plan', fixed: false, value: ' <b>gold</b> ', ...extra });
+	const pass = (extra: Record<string, unknown> = {}, fields: unknown = [field()]) => ({ recipientId: ' ada@example.com ', uniqueValues: { fields }, ...extra });
+	const cases: Array<[string, unknown]> = [
+		['a pass that fits', pass()],
+		['no fields', pass({}, [])],
+		['several fields, no label, an explicit undefined label, extra keys', pass({ extra: 1 }, [field({ label: undefined }), { place: 'X', fixed: true, value: 'v', other: 2 }, field()])],
+		['a number as recipient', pass({ recipientId: 42 })],
+		['an empty recipient', pass({ recipientId: '  ' })],
+		['no recipient', { uniqueValues: { fields: [] } }],
+		['fields not a list', pass({}, { 0: field() })],
+		['no uniqueValues', { recipientId: 'a' }],
+		['uniqueValues a list', { recipientId: 'a', uniqueValues: [] }],
+		['an empty value', pass({}, [field({ value: ' ' })])],
+		['a number as value', pass({}, [field({ value: 7 })])],
+		['no value', pass({}, [{ place: 'BACK', fixed: false }])],
+		['an empty place', pass({}, [field({ place: '' })])],
+		['a label that is not text', pass({}, [field({ label: 3 })])],
+		['fixed not a boolean', pass({}, [field({ fixed: 'no' })])],
+		['a field that is not an object', pass({}, ['x'])],
+		['null', null],
+		['a list', []],
+	];
+
+	it.each(cases)('%s: the same as passSchema.parse (value, key order, or error)', (_, value) => {
+		const expected = passSchema.safeParse(value);
+		if (expected.success) {
+			const result = parsePass(value);
+			expect(result).toStrictEqual(expected.data);
+			expect(JSON.stringify(result)).toBe(JSON.stringify(expected.data));
+		} else {
+			expect(() => parsePass(value)).toThrow(expected.error.message);
 		}
 	});
 });

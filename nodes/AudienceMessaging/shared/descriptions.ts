@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { boolean, integer, parsed } from '../../../src/coerce';
 import { listIdSchema } from '../../../src/schemas/lists';
+import { readParameter } from './parameters';
 
 /** The list picker used by every list-scoped operation: from the account's lists, or by ID. */
 export function listLocator(displayOptions: INodeProperties['displayOptions'], extra: Partial<INodeProperties> = {}): INodeProperties {
@@ -61,7 +62,7 @@ export function returnAllAndLimit(show: Record<string, string[]>): INodeProperti
 
 /** The list of an item's resource locator, as a list ID (an expression may yield anything). */
 export function readListId(context: IExecuteFunctions, itemIndex: number): string {
-	return parsed(listIdSchema, context.getNodeParameter('listId', itemIndex, undefined, { extractValue: true }), 'listId');
+	return parsed(listIdSchema, readParameter(context, 'listId', itemIndex, undefined, { extractValue: true }), 'listId');
 }
 
 export interface PageRequest {
@@ -71,8 +72,8 @@ export interface PageRequest {
 
 /** Return All and Limit of an item: Limit a whole number of at least 1. */
 export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: number): PageRequest {
-	const returnAll = boolean(context.getNodeParameter('returnAll', itemIndex, false), 'returnAll');
-	const limit = returnAll ? Infinity : integer(context.getNodeParameter('limit', itemIndex, 50), 'limit', { min: 1 });
+	const returnAll = boolean(readParameter(context, 'returnAll', itemIndex, false), 'returnAll');
+	const limit = returnAll ? Infinity : integer(readParameter(context, 'limit', itemIndex, 50), 'limit', { min: 1 });
 	return { returnAll, limit };
 }
 
@@ -110,7 +111,7 @@ export function simplifyField(show: Record<string, string[]>): INodeProperties {
 
 /** The item's Simplify switch (an expression may yield anything). */
 export function readSimplify(context: IExecuteFunctions, itemIndex: number): boolean {
-	return boolean(context.getNodeParameter('simplify', itemIndex, true), 'simplify');
+	return boolean(readParameter(context, 'simplify', itemIndex, true), 'simplify');
 }
 
 /** The run's wait budget option as the editor shows it, and as errors name it (inside Options). */

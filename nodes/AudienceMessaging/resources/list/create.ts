@@ -6,6 +6,7 @@ import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
+import { parameterReader } from '../../shared/parameters';
 
 const show = { resource: ['list'], operation: ['create'] };
 
@@ -23,14 +24,15 @@ export const createListLabels = {
 
 /** List > Create: POST /lists with the JSON body built from the parameters and checked by its schema. */
 export async function createList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels: createListLabels,
 		prepare: (itemIndex) => ({
 			body: createListRequestSchema.parse(
 				createListBody({
-					name: this.getNodeParameter('name', itemIndex, ''),
-					columns: this.getNodeParameter('columns', itemIndex, {}),
-					rows: this.getNodeParameter('rows', itemIndex, '[]'),
+					name: read('name', itemIndex, ''),
+					columns: read('columns', itemIndex, {}),
+					rows: read('rows', itemIndex, '[]'),
 				}),
 			),
 			simplify: readSimplify(this, itemIndex),

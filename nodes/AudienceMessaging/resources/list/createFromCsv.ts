@@ -11,6 +11,7 @@ import { binaryFile } from '../../shared/binary';
 import type { BinaryFile } from '../../shared/binary';
 import { rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
+import { parameterReader } from '../../shared/parameters';
 
 const show = { resource: ['list'], operation: ['createFromCsv'] };
 
@@ -105,14 +106,15 @@ interface PreparedUpload {
 
 /** List > Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
 export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const read = parameterReader(this);
 	return await runPerItem<PreparedUpload>(this, {
 		labels,
 		rateLimitWaitOption: true,
 		describe: ({ query }) => ({ name: query.name }),
 		prepare: async (itemIndex) => {
-			const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
-			const name = text(this.getNodeParameter('name', itemIndex, ''), 'name');
-			const options = csvImportOptions(this.getNodeParameter('options', itemIndex, {}));
+			const propertyName = requiredText(read('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
+			const name = text(read('name', itemIndex, ''), 'name');
+			const options = csvImportOptions(read('options', itemIndex, {}));
 			const query = csvImportQuerySchema.parse(csvImportQuery(name, options));
 			const simplify = readSimplify(this, itemIndex);
 			const file = await validatedCsvFile(this, itemIndex, propertyName);

@@ -6,6 +6,7 @@ import { collectionResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
+import { parameterReader } from '../../shared/parameters';
 
 export const messageTemplateExecutors = { getMany: getManyMessageTemplates };
 
@@ -18,12 +19,13 @@ const show = { resource: ['messageTemplate'], operation: ['getMany'] };
  * template of the answer, Limit the first ones.
  */
 export async function getManyMessageTemplates(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels: { senderId: 'Sender ID', bizAccountId: 'Business Account ID', scope: 'Sender ID / Business Account ID', ...pageLabels },
 		prepare: (itemIndex) => {
 			const scope = templateScopeSchema.parse({
-				senderId: text(this.getNodeParameter('senderId', itemIndex, ''), 'senderId') || undefined,
-				bizAccountId: text(this.getNodeParameter('bizAccountId', itemIndex, ''), 'bizAccountId') || undefined,
+				senderId: text(read('senderId', itemIndex, ''), 'senderId') || undefined,
+				bizAccountId: text(read('bizAccountId', itemIndex, ''), 'bizAccountId') || undefined,
 			});
 			const { limit } = readReturnAllAndLimit(this, itemIndex);
 			return { limit, qs: { ...(scope.senderId ? { senderId: scope.senderId } : {}), ...(scope.bizAccountId ? { bizAccountId: scope.bizAccountId } : {}) } };

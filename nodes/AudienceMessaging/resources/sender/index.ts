@@ -6,6 +6,7 @@ import { senderCreateSchema } from '../../../../src/schemas/chatapp';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { runPerItem } from '../../shared/execute';
+import { parameterReader } from '../../shared/parameters';
 
 const labels = {
 	providerId: 'Provider ID',
@@ -33,15 +34,16 @@ function senderWithHint(sender: IDataObject, operation: 'create' | 'get'): IData
 
 /** Sender > Create: POST /chatapp/senders. */
 export async function createSender(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels,
 		prepare: (itemIndex) => {
-			const extra = record(this.getNodeParameter('additionalFields', itemIndex, {}), 'additionalFields');
+			const extra = record(read('additionalFields', itemIndex, {}), 'additionalFields');
 			return senderCreateSchema.parse({
-				providerId: text(this.getNodeParameter('providerId', itemIndex, ''), 'providerId'),
-				name: text(this.getNodeParameter('name', itemIndex, ''), 'name'),
-				address: toE164(this.getNodeParameter('address', itemIndex, ''), 'address'),
-				accountTier: integer(this.getNodeParameter('accountTier', itemIndex, 1), 'accountTier', { min: 1 }),
+				providerId: text(read('providerId', itemIndex, ''), 'providerId'),
+				name: text(read('name', itemIndex, ''), 'name'),
+				address: toE164(read('address', itemIndex, ''), 'address'),
+				accountTier: integer(read('accountTier', itemIndex, 1), 'accountTier', { min: 1 }),
 				...(extra.dailyQuota !== undefined ? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) } : {}),
 			});
 		},
@@ -54,9 +56,10 @@ export async function createSender(this: IExecuteFunctions): Promise<INodeExecut
 
 /** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
 export async function getSender(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels,
-		prepare: (itemIndex) => pathSegment(this.getNodeParameter('senderId', itemIndex, ''), 'senderId', 'a sender ID'),
+		prepare: (itemIndex) => pathSegment(read('senderId', itemIndex, ''), 'senderId', 'a sender ID'),
 		send: async (senderId, itemIndex) => {
 			const { data } = await apiRequest(this, {
 				base: 'messaging',

@@ -15,7 +15,7 @@ import { listLocator, rateLimitWaitOption, readListId } from '../../shared/descr
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
 import { validatedCsvFile } from '../list/createFromCsv';
-import { perItem } from '../../shared/parameters';
+import { perItem, readParameter } from '../../shared/parameters';
 
 const show = { resource: ['subscriber'], operation: ['addMany'] };
 
@@ -148,10 +148,10 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 		prepare: async (itemIndex) => {
 			const listId = readListId(this, itemIndex);
 			if (source === 'csv') {
-				const propertyName = requiredText(this.getNodeParameter('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
+				const propertyName = requiredText(readParameter(this, 'binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
 				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName) };
 			}
-			const rows = bulkSubscribersRequestSchema.parse(parseObjectList(this.getNodeParameter('subscribers', itemIndex), 'subscribers'));
+			const rows = bulkSubscribersRequestSchema.parse(parseObjectList(readParameter(this, 'subscribers', itemIndex), 'subscribers'));
 			if (rows.length === 0) throw new InputError('subscribers', 'the array holds no subscriber');
 			return { listId, rows };
 		},

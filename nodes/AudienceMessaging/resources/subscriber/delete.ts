@@ -6,6 +6,7 @@ import { optionalObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { listLocator, readListId } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
+import { readParameter } from '../../shared/parameters';
 
 const show = { resource: ['subscriber'], operation: ['delete'] };
 
@@ -29,7 +30,7 @@ export async function deleteSubscriber(this: IExecuteFunctions): Promise<INodeEx
 		labels: { listId: 'List', subscriberId: 'Subscriber ID' },
 		prepare: (itemIndex) => ({
 			listId: readListId(this, itemIndex),
-			subscriberId: parsed(subscriberIdSchema, this.getNodeParameter('subscriberId', itemIndex, ''), 'subscriberId'),
+			subscriberId: parsed(subscriberIdSchema, readParameter(this, 'subscriberId', itemIndex, ''), 'subscriberId'),
 		}),
 		send: async ({ listId, subscriberId }, itemIndex) => {
 			const { data } = await apiRequest(this, {

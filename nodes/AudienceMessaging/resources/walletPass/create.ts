@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { passFieldSources, passFromItem, passFromParameters, passOutcomes } from '../../../../src/mapping/wallet';
-import { PASS_PLACE_BACK, passSchema, readPassBatchResult, templateSerialSchema } from '../../../../src/schemas/wallet';
+import { PASS_PLACE_BACK, parsePass, readPassBatchResult, templateSerialSchema } from '../../../../src/schemas/wallet';
 import type { Pass } from '../../../../src/schemas/wallet';
 import { integer, oneOf, parsed, record, requiredText } from '../../../../src/coerce';
 import { fieldError } from '../../../../src/errors';
@@ -200,11 +200,11 @@ export const createWalletPassFields: INodeProperties[] = [
 
 type PreparePass = (itemIndex: number) => { group: string; value: Pass };
 
-/** "Define Below": the parameters of each item, expressions evaluated by n8n, checked by the pass schema. */
+/** "Define Below": the parameters of each item (plain `$json` references read from the item, other expressions evaluated by n8n), checked as the pass schema does. */
 function passFromDefinedValues(context: IExecuteFunctions, serialOf: (itemIndex: number) => string): PreparePass {
 	const recipientOf = rawPerItem(context, 'recipientId', '');
 	const fieldsOf = perItem(context, 'fields', (value) => record(value, 'uniqueValues.fields').field, {});
-	return (itemIndex) => ({ group: serialOf(itemIndex), value: passSchema.parse(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex))) });
+	return (itemIndex) => ({ group: serialOf(itemIndex), value: parsePass(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex))) });
 }
 
 /**

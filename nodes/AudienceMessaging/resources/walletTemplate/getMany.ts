@@ -5,6 +5,7 @@ import { templateSelect, templateSort } from '../../../../src/mapping/wallet';
 import { fetchPages } from '../../../../src/pagination';
 import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
+import { readParameter } from '../../shared/parameters';
 
 const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
@@ -77,8 +78,8 @@ export async function getManyWalletTemplates(this: IExecuteFunctions): Promise<I
 	return await runPerItem(this, {
 		labels,
 		prepare: (itemIndex) => {
-			const sort = templateSort(record(this.getNodeParameter('sort', itemIndex, {}), 'sort').rule);
-			const select = templateSelect(textList(this.getNodeParameter('select', itemIndex, []), 'select'));
+			const sort = templateSort(record(readParameter(this, 'sort', itemIndex, {}), 'sort').rule);
+			const select = templateSelect(textList(readParameter(this, 'select', itemIndex, []), 'select'));
 			return { ...readReturnAllAndLimit(this, itemIndex), qs: { ...(sort ? { sort } : {}), ...(select ? { select } : {}) } };
 		},
 		send: async ({ returnAll, limit, qs }, itemIndex) =>
