@@ -1,15 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { assertCsvSize, csvHeader } from '../../../../src/csv';
 import { requiredText, text } from '../../../../src/coerce';
 import { csvImportOptions, csvImportQuery, simplifyList } from '../../../../src/mapping/lists';
-import { multipartFileBody } from '../../../../src/multipart';
 import { csvImportQuerySchema } from '../../../../src/schemas/lists';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
-import { binaryFile } from '../../shared/binary';
 import type { BinaryFile } from '../../shared/binary';
 import { rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
+import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import { runPerItem } from '../../shared/execute';
 import { parameterReader } from '../../shared/parameters';
 
@@ -121,13 +119,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 			return { query: query as IDataObject, file, simplify };
 		},
 		send: async ({ query, file, simplify }, itemIndex) => {
-			const { body, headers } = multipartFileBody({
-				name: 'csvFile',
-				fileName: file.fileName,
-				contentType: 'text/csv',
-				data: await file.open(),
-				size: file.size,
-			});
+			const { body, headers } = await csvUpload(file);
 			const response = await apiRequest(this, {
 				base: 'lists',
 				method: 'POST',
@@ -143,12 +135,4 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 			return simplify ? simplifyList(response.data) : response.data;
 		},
 	});
-}
-
-/** The CSV binary of an item, refused before upload when missing, empty, over 200 MB, not text, or without a usable header. */
-export async function validatedCsvFile(context: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinaryFile> {
-	const file = await binaryFile(context, itemIndex, propertyName, 'binaryPropertyName');
-	assertCsvSize(file.size, 'binaryPropertyName');
-	csvHeader(file.head, 'binaryPropertyName');
-	return file;
 }

@@ -5,7 +5,6 @@ import { InputError } from '../../../../src/errors';
 import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
 import { rowOutcomes } from '../../../../src/mapping/subscribers';
-import { multipartFileBody } from '../../../../src/multipart';
 import type { StreamedBody } from '../../../../src/multipart';
 import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema, parseSubscriberRow } from '../../../../src/schemas/lists';
 import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
@@ -14,7 +13,7 @@ import { apiRequest } from '../../../../src/transport';
 import { listLocator, rateLimitWaitOption, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
-import { validatedCsvFile } from '../list/createFromCsv';
+import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import { perItem, readParameter } from '../../shared/parameters';
 
 const show = { resource: ['subscriber'], operation: ['addMany'] };
@@ -159,13 +158,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			let body: IDataObject[] | Buffer | StreamedBody;
 			let headers: Record<string, string> = {};
 			if ('file' in prepared && prepared.file) {
-				const multipart = multipartFileBody({
-					name: 'csvFile',
-					fileName: prepared.file.fileName,
-					contentType: 'text/csv',
-					data: await prepared.file.open(),
-					size: prepared.file.size,
-				});
+				const multipart = await csvUpload(prepared.file);
 				body = multipart.body;
 				headers = multipart.headers;
 			} else {

@@ -1,0 +1,19 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { assertCsvSize, csvHeader } from '../../../src/csv';
+import { multipartFileBody } from '../../../src/multipart';
+import { binaryFile } from './binary';
+import type { BinaryFile } from './binary';
+
+/** The CSV binary of an item, refused before upload when missing, empty, over 200 MB, not text, or without a usable header. */
+export async function validatedCsvFile(context: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<BinaryFile> {
+	const file = await binaryFile(context, itemIndex, propertyName, 'binaryPropertyName');
+	assertCsvSize(file.size, 'binaryPropertyName');
+	csvHeader(file.head, 'binaryPropertyName');
+	return file;
+}
+
+/** The request body and headers uploading a checked CSV file as the multipart part `csvFile` (List › Create From CSV, Subscriber › Add Many), streamed. */
+export async function csvUpload(file: BinaryFile): Promise<ReturnType<typeof multipartFileBody>> {
+	return multipartFileBody({ name: 'csvFile', fileName: file.fileName, contentType: 'text/csv', data: await file.open(), size: file.size });
+}
