@@ -41,7 +41,7 @@ export function callbackToken(secret: string): string {
  * production webhooks are under "webhook"). A path prefix before it (n8n served under /n8n/) is
  * allowed for; a renamed test endpoint cannot be told from a production one and is not caught.
  */
-export const TEST_WEBHOOK_SEGMENT = 'webhook-test';
+const TEST_WEBHOOK_SEGMENT = 'webhook-test';
 const PRODUCTION_WEBHOOK_SEGMENT = 'webhook';
 
 /**
@@ -49,7 +49,7 @@ const PRODUCTION_WEBHOOK_SEGMENT = 'webhook';
  * while the editor listens for one test event, so the platform's status events, which come
  * later, would be lost without an error anywhere. An InputError of the Trigger Production URL field.
  */
-export function checkTriggerProductionUrl(triggerUrl: string): void {
+function checkTriggerProductionUrl(triggerUrl: string): void {
 	const segments = new URL(triggerUrl).pathname.split('/').filter(Boolean).map((segment) => segment.toLowerCase());
 	// The first "webhook" or "webhook-test" segment is n8n's (what comes before is a path prefix,
 	// what follows is the webhook's own path, which may hold either word); compared without case, as

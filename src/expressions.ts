@@ -13,13 +13,13 @@
  */
 
 /** A path into an item's JSON: property names and array indexes. */
-export type JsonPath = ReadonlyArray<string | number>;
+type JsonPath = ReadonlyArray<string | number>;
 
 /** What a resolver gives when n8n must evaluate the parameter itself. */
 export const MISS: unique symbol = Symbol('not a plain $json reference');
 
 /** The resolved parameter of one item, or MISS. */
-export type Resolver = (json: unknown) => unknown;
+type Resolver = (json: unknown) => unknown;
 
 /**
  * Names n8n's expression sandbox refuses (`isSafeObjectProperty` of n8n-workflow 1.120 to 2.41,

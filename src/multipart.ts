@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 /** A stream of bytes n8n hands over (its binary stream is one): read with `for await`. */
 export type ByteSource = AsyncIterable<Uint8Array | string>;
 
-export interface FilePart {
+interface FilePart {
 	name: string;
 	fileName: string;
 	contentType: string;

@@ -5,7 +5,7 @@ export interface Clock {
 	sleep(ms: number): Promise<void>;
 }
 
-export const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await n8nSleep(ms) };
+const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await n8nSleep(ms) };
 
 /**
  * Runs are paced at this share of the rate they are given: a request's way to the platform varies

@@ -9,7 +9,7 @@ import type { ApiRequest } from './transport';
 /** Return All stops with an error after this many pages: a platform whose pages never end cannot make a run endless. */
 export const MAX_PAGES = 1000;
 
-export interface PageOptions {
+interface PageOptions {
 	returnAll: boolean;
 	/** Results wanted when not returnAll. */
 	limit: number;

@@ -16,25 +16,25 @@ import type { StreamedBody } from './multipart';
 import { RateGate } from './pacing';
 import type { Pace } from './pacing';
 
-export const CREDENTIAL_TYPE = 'audienceMessagingApi';
+const CREDENTIAL_TYPE = 'audienceMessagingApi';
 
 /** The spec's three independent base URLs and the credential field holding each. */
-export type ApiBase = 'lists' | 'wallet' | 'messaging';
-export const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 'baseUrl'> = {
+type ApiBase = 'lists' | 'wallet' | 'messaging';
+const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 'baseUrl'> = {
 	lists: 'listsBaseUrl',
 	wallet: 'walletBaseUrl',
 	messaging: 'baseUrl',
 };
 
 /** The credential field of each base, as the credential panel labels it. */
-export const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL', wallet: 'Wallet Base URL', messaging: 'Messaging Base URL' };
+const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL', wallet: 'Wallet Base URL', messaging: 'Messaging Base URL' };
 
 /** Seconds a request may go without an answer, when the credential does not say. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
-export const MIN_RETRY_PAUSE_MS = 1_000;
+const MIN_RETRY_PAUSE_MS = 1_000;
 /** Resends of an idempotent request (GET, HEAD, DELETE) after a 5xx or a dropped connection. */
-export const IDEMPOTENT_RETRIES = 2;
+const IDEMPOTENT_RETRIES = 2;
 
 const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'DELETE'];
 /** Connection failures worth one more try; a timeout is not one (it already took the whole timeout). */
@@ -87,7 +87,7 @@ export interface ApiRequest<T = unknown> {
 	reconcile?: string;
 }
 
-export interface ApiResponse<T = unknown> {
+interface ApiResponse<T = unknown> {
 	statusCode: number;
 	body: unknown;
 	headers: Record<string, unknown>;

@@ -14,7 +14,7 @@ export interface BlacklistParameters {
 const channelOf = (parameters: BlacklistParameters) => oneOf(parameters.channel, 'type', BLACKLIST_CHANNELS);
 
 /** The recipient as the channel wants it: an e-mail address for EMAIL, an E.164 number otherwise. */
-export function blacklistRecipient(channel: string, to: unknown): string {
+function blacklistRecipient(channel: string, to: unknown): string {
 	return channel === 'EMAIL' ? toEmail(to, 'to') : toE164(to, 'to');
 }
 

@@ -10,7 +10,7 @@ export function tryParseJson(text: string): { value: unknown } | { problem: stri
 }
 
 /** Reads a JSON parameter that n8n may hand over as text or as an already parsed value. */
-export function parseJsonParameter(value: unknown, field: string): unknown {
+function parseJsonParameter(value: unknown, field: string): unknown {
 	if (typeof value !== 'string') return value;
 	if (!value.trim()) return undefined;
 	const parsed = tryParseJson(value);

@@ -5,14 +5,14 @@ import { EMAIL_COLUMN } from '../schemas/lists';
 import { trimEmail } from './addresses';
 import { parseObjectList } from './json';
 
-export interface CreateListParameters {
+interface CreateListParameters {
 	name: unknown;
 	/** The Columns fixedCollection: { column: [...] }. */
 	columns?: unknown;
 	rows?: unknown;
 }
 
-export interface CsvImportOptions {
+interface CsvImportOptions {
 	key?: string;
 	usesAutoColumns?: boolean;
 	caseSensitive?: boolean;
@@ -47,7 +47,7 @@ function columnType(column: Record<string, unknown>, field: string): string {
 }
 
 /** One entry of the Columns collection; `field` is its path ("columns.1"). */
-export function columnFromParameter(column: Record<string, unknown>, field = 'columns.0'): Record<string, unknown> {
+function columnFromParameter(column: Record<string, unknown>, field = 'columns.0'): Record<string, unknown> {
 	const type = columnType(column, field);
 	const mapped: Record<string, unknown> = { name: text(column.name, `${field}.name`), type };
 	const unique = optionalBoolean(column.unique, `${field}.unique`);
@@ -112,7 +112,7 @@ export function subscriberFromItem(json: Record<string, unknown>, columns?: stri
 }
 
 /** The fields a simplified list keeps (List › Create, Create From CSV and Get with Simplify on). */
-export const SIMPLE_LIST_FIELDS = ['id', 'name', 'key', 'status', 'size', 'totalLines', 'percentProcessed', 'createdAt', 'lastUpdated'] as const;
+const SIMPLE_LIST_FIELDS = ['id', 'name', 'key', 'status', 'size', 'totalLines', 'percentProcessed', 'createdAt', 'lastUpdated'] as const;
 
 /**
  * A list as Simplify outputs it: the fields a workflow goes on with, and the column names in

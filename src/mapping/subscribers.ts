@@ -1,22 +1,22 @@
 import { platformMessage } from '../errors';
 import type { SubscriberRow } from '../schemas/lists';
 
-export type RowStatus = 'added' | 'updated' | 'failed' | 'addedOrUpdated' | 'unknown';
+type RowStatus = 'added' | 'updated' | 'failed' | 'addedOrUpdated' | 'unknown';
 
-export interface RowError {
+interface RowError {
 	message: string;
 	column?: string;
 	code?: string;
 	details: unknown;
 }
 
-export interface RowOutcome {
+interface RowOutcome {
 	status: RowStatus;
 	error?: RowError;
 }
 
 /** What a 2xx bulk answer says; counts missing from the answer are undefined, not 0. */
-export interface BulkCounts {
+interface BulkCounts {
 	subscriberAdded?: number;
 	subscriberUpdated?: number;
 	subscribersError: unknown[];

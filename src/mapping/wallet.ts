@@ -43,7 +43,7 @@ export function passFromParameters(recipientId: unknown, fields: unknown): Recor
 }
 
 /** A pass field of "From Input Item Fields": where it sits, its label, and the input field holding its value. */
-export interface PassFieldSource {
+interface PassFieldSource {
 	place: string;
 	label?: string;
 	inputField: string;
@@ -88,7 +88,7 @@ export function passFromItem(json: Record<string, unknown>, recipientField: stri
 	};
 }
 
-export interface PassOutcome {
+interface PassOutcome {
 	url?: string;
 	error?: string;
 	details?: unknown;

@@ -7,7 +7,7 @@ export const REASON_UNSUBSCRIBED = 'UNSUBSCRIBED';
 
 const required = (what: string) => z.string({ required_error: `${what} is required` }).trim().min(1, `${what} is required`);
 
-export const blacklistChannelSchema = z.enum(BLACKLIST_CHANNELS, {
+const blacklistChannelSchema = z.enum(BLACKLIST_CHANNELS, {
 	errorMap: () => ({ message: `the channel must be one of ${BLACKLIST_CHANNELS.join(', ')}` }),
 });
 
@@ -26,6 +26,3 @@ export const blacklistLookupQuerySchema = z.object({
 	to: required('the recipient'),
 });
 
-export type BlacklistChannel = z.infer<typeof blacklistChannelSchema>;
-export type BlacklistAddRequest = z.infer<typeof blacklistAddRequestSchema>;
-export type BlacklistLookupQuery = z.infer<typeof blacklistLookupQuerySchema>;

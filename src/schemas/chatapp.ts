@@ -39,7 +39,7 @@ export const templateScopeSchema = z
 
 const subItemType = z.string().trim().min(1).optional();
 
-export const contactSchema = z.object({
+const contactSchema = z.object({
 	addresses: z
 		.array(z.object({ street: optionalText, city: optionalText, state: optionalText, zip: optionalText, country: optionalText, country_code: optionalText, type: subItemType }))
 		.optional(),
@@ -60,7 +60,7 @@ export const contactSchema = z.object({
 	urls: z.array(z.object({ url: z.string().trim().url('not a URL'), type: subItemType })).optional(),
 });
 
-export const locationSchema = z
+const locationSchema = z
 	.object({
 		latitude: z.number({ required_error: 'the latitude is required', invalid_type_error: 'the latitude must be a number' }).min(-90, 'the latitude must be between -90 and 90').max(90, 'the latitude must be between -90 and 90'),
 		longitude: z.number({ required_error: 'the longitude is required', invalid_type_error: 'the longitude must be a number' }).min(-180, 'the longitude must be between -180 and 180').max(180, 'the longitude must be between -180 and 180'),
@@ -72,7 +72,7 @@ export const locationSchema = z
 		path: ['name'],
 	});
 
-export const interactiveSchema = z.object({
+const interactiveSchema = z.object({
 	type: z.literal('button'),
 	body: z.object({ text: text('the body text') }),
 	action: z.object({
@@ -137,4 +137,3 @@ export const messageSchema = z.discriminatedUnion('type', [
 
 export type Message = z.infer<typeof messageSchema>;
 export type Contact = z.infer<typeof contactSchema>;
-export type SenderCreateRequest = z.infer<typeof senderCreateSchema>;

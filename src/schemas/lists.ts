@@ -49,7 +49,7 @@ export const subscriberRowSchema = z
 	})
 	.transform(withTrimmedEmail);
 
-export const columnSchema = z.object({
+const columnSchema = z.object({
 	name: z.string().trim().min(1, 'every column needs a name'),
 	type: z.string().trim().min(1, 'every column needs a type, for example STRING'),
 	unique: z.boolean().optional(),
@@ -130,6 +130,4 @@ export const bulkSubscribersResultSchema = z
 
 export type Column = z.infer<typeof columnSchema>;
 export type SubscriberRow = z.infer<typeof subscriberRowSchema>;
-export type CreateListRequest = z.infer<typeof createListRequestSchema>;
-export type CsvImportQuery = z.infer<typeof csvImportQuerySchema>;
 export type BulkSubscribersResult = z.infer<typeof bulkSubscribersResultSchema>;

@@ -13,7 +13,7 @@ export const templateSerialSchema = z
 			.refine((value) => value !== '.' && value !== '..', (value) => ({ message: `"${value}" is not a template serial` })),
 	);
 
-export const passFieldSchema = z.object({
+const passFieldSchema = z.object({
 	place: z.string({ required_error: 'every field needs a place, for example BACK' }).trim().min(1, 'every field needs a place, for example BACK'),
 	label: z.string().optional(),
 	fixed: z.boolean(),
@@ -36,7 +36,7 @@ export const passSchema = z.object({
  * shown by the spec, so an entry without a URL or with an error, and an `errors` list, are kept
  * for passOutcomes; a body without an `items` list is not an answer to read.
  */
-export const passBatchResultSchema = z
+const passBatchResultSchema = z
 	.object({
 		items: z.array(z.object({ recipientId: z.union([z.string(), z.number()]).transform(String), url: z.string().optional().catch(undefined) }).passthrough()),
 		errors: z.array(z.unknown()).nullish().catch(undefined).transform((value) => value ?? []),
@@ -106,4 +106,3 @@ export function parsePass(value: unknown): Pass {
 
 export type PassField = z.infer<typeof passFieldSchema>;
 export type Pass = z.infer<typeof passSchema>;
-export type PassBatchResult = z.infer<typeof passBatchResultSchema>;

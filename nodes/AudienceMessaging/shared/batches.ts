@@ -4,12 +4,12 @@ import { chunk } from '../../../src/batching';
 import type { FieldLabels } from '../../../src/errors';
 import { configureWaitBudget, errorItem, failedSendItem, prepareAll } from './execute';
 
-export interface BatchEntry<V> {
+interface BatchEntry<V> {
 	itemIndex: number;
 	value: V;
 }
 
-export interface BatchPlan<V> {
+interface BatchPlan<V> {
 	labels: FieldLabels;
 	/** Reads and validates one item; `group` is the request target (list, template). No request here. */
 	prepare: (itemIndex: number) => Promise<{ group: string; value: V }> | { group: string; value: V };

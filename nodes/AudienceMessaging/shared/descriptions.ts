@@ -65,7 +65,7 @@ export function readListId(context: IExecuteFunctions, itemIndex: number): strin
 	return parsed(listIdSchema, readParameter(context, 'listId', itemIndex, undefined, { extractValue: true }), 'listId');
 }
 
-export interface PageRequest {
+interface PageRequest {
 	returnAll: boolean;
 	limit: number;
 }

@@ -33,7 +33,7 @@ export function errorItem(error: Error, itemIndex: number, context: IDataObject 
  * The output of a write the platform accepted whose answer cannot be read: not a failure (the
  * platform applied it), so an item with status `accepted` and a warning, with or without Continue On Fail.
  */
-export function acceptedItem(error: Error, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
+function acceptedItem(error: Error, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
 	const description = (error as { description?: string }).description;
 	return { json: { ...context, status: 'accepted', warning: [error.message, description].filter(Boolean).join('. ') }, pairedItem: { item: itemIndex } };
 }
@@ -68,7 +68,7 @@ type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
  * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
  * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
  */
-export function asFieldError(context: NodeContext, itemIndex: number, labels: FieldLabels, error: unknown): Error {
+function asFieldError(context: NodeContext, itemIndex: number, labels: FieldLabels, error: unknown): Error {
 	const node = context.getNode();
 	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
 	if (error instanceof InputError) return fieldError(node, itemIndex, fieldName(error.field.split('.'), labels), error.message);
@@ -88,7 +88,7 @@ export function validated<T>(context: NodeContext, itemIndex: number, labels: Fi
 	}
 }
 
-export type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
+type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
 
 const NOTHING_SENT = 'No item of this run was sent to the platform: every item is checked before the first request.';
 
@@ -129,7 +129,7 @@ function withNothingSent(error: Error): Error {
 	return error;
 }
 
-export interface ItemOperation<P> {
+interface ItemOperation<P> {
 	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
 	labels: FieldLabels;
 	/** Reads and checks one item; throws InputError/ZodError for bad input. No request here. */

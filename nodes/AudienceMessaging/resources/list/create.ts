@@ -10,7 +10,7 @@ import { parameterReader } from '../../shared/parameters';
 
 const show = { resource: ['list'], operation: ['create'] };
 
-export const createListLabels = {
+const createListLabels = {
 	name: 'Name',
 	columns: 'Columns',
 	'columns.name': 'Columns › Name',

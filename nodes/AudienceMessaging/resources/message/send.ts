@@ -301,7 +301,7 @@ type Reader = ReturnType<typeof parameterReader>;
  * unknown can be found in the platform's reports and callbacks. The same item of the same
  * execution always gets the same one.
  */
-export function defaultExternalId(context: IExecuteFunctions, itemIndex: number): string {
+function defaultExternalId(context: IExecuteFunctions, itemIndex: number): string {
 	const alnum = (value: unknown) => String(value ?? '').replace(/[^A-Za-z0-9]/g, '');
 	const workflow = alnum(context.getWorkflow().id).slice(0, 24) || 'manual';
 	const execution = alnum(context.getExecutionId()).slice(0, 24) || runId;

@@ -19,9 +19,9 @@ const labels = {
 	'': 'Sender ID',
 };
 
-export const APPROVAL_HINT =
+const APPROVAL_HINT =
 	'The sender is PENDING_IMPLEMENTATION: the chat-app provider verifies every value and approval usually takes about 48 hours. Messages can be sent once its state is ACTIVE (check it with Sender > Get).';
-export const NAMESPACE_HINT =
+const NAMESPACE_HINT =
 	'templateNamespace is empty: if message templates were created in the platform UI for this sender, contact support so they assign the namespace.';
 
 /** The sender, with a hint on what its state means for the user. */
