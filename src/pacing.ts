@@ -65,7 +65,8 @@ const MEASURE_MS = 2000;
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;
 
 /**
- * One pace for all the requests of a run, however many are in flight: starts evenly spaced, at
+ * One pace for all the requests of a run (or, for a sender's rate, of every run of this n8n
+ * process sending from that sender: see sharedPacer), however many are in flight: starts evenly spaced, at
  * RATE_HEADROOM of the rate given (20/s: one start every 52.6 ms), so that no second of the
  * platform holds more than the rate whether it counts per second of its clock (a fixed window),
  * over any 1,000 ms (a sliding window) or with a token bucket. Bursts of a second's worth tripped
@@ -93,23 +94,25 @@ export const DEFAULT_WAIT_BUDGET_MS = 60_000;
  * bursts and halving gave 58–100 % with 12–22 %): without a way to talk to each other, each
  * learns its share only from refusals, and each refusal pauses it.
  */
-export class RateGate {
+export class Pacer {
 	private readonly target: number;
 	private readonly floor: number;
 	/** Requests per second now; 0: unpaced. */
 	private rate: number;
-	private nextStart = 0;
-	private pausedUntil = 0;
+	/** When the next request may start. */
+	nextStart = 0;
+	/** Nobody starts before this. */
+	pausedUntil = 0;
 	/** Counts back-offs: a request whose slot was given out before one waits for a new slot. */
-	private backOffs = 0;
+	backOffs = 0;
 	/** The rate the last back-off set, and whether the run has probed above it since. */
 	private heldRate = 0;
 	private probed = false;
 	/**
 	 * The rate the run is due: the configured one (0: unpaced), or the one it set from what went
-	 * through at its last back-off. Waiting below it is lost time (see lostMs); waiting at a rate
-	 * the platform was seen to allow is not, else a run told twice the platform's limit would
-	 * spend its budget holding the platform's limit.
+	 * through at its last back-off. Waiting below it is lost time (see RateGate.lostMs); waiting at
+	 * a rate the platform was seen to allow is not, else a run told twice the platform's limit
+	 * would spend its budget holding the platform's limit.
 	 */
 	private entitled: number;
 	/** How long the run holds its rate after a back-off before it probes: longer after each probe that was refused. */
@@ -123,19 +126,10 @@ export class RateGate {
 	private readonly answers: number[] = new Array<number>(ANSWERS_KEPT);
 	private answersHead = 0;
 	private answersKept = 0;
-	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */
-	private lost = 0;
-	private lostAt = 0;
-	/** Requests waiting in acquire() now: time counts as lost only while one waits. */
-	private waiting = 0;
-	/** Once the budget is spent, no request of the run is sent any more. */
-	private spent = false;
-	/** The run's wait budget (ms); see lostMs. */
-	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
 
 	constructor(
 		pace: Pace | number | undefined,
-		private readonly clock: Clock = realClock,
+		readonly clock: Clock = realClock,
 		/** For the probes' jitter (the simulations pass a seeded one). */
 		private readonly random: () => number = Math.random,
 	) {
@@ -146,43 +140,11 @@ export class RateGate {
 		this.stretchFrom = clock.now();
 	}
 
-	/**
-	 * The wall-clock time the run has lost to rate limits: every moment a request of the run waits
-	 * during a 429's pause counts in full, and every moment one waits for a slot while the run is
-	 * paced below its rate counts in part (at half its rate: half; an unpaced run slowed down: in
-	 * full). Waiting at the configured pace is not lost, nor is time when no request waits. A
-	 * platform that answers 429 forever makes the run lose time as fast as the clock runs.
-	 */
-	lostMs(now = this.clock.now()): number {
-		this.account(now);
-		return this.lost;
-	}
-
-	/** Whether the run's wait budget is spent: no request of the run is sent any more. */
-	get budgetSpent(): boolean {
-		return this.spent;
-	}
-
 	/** The share of waiting time lost when not paused: 0 at the configured rate, or at the rate the run measured the platform lets through. */
-	private get slowedShare(): number {
+	get slowedShare(): number {
 		if (this.backOffs === 0) return 0;
 		if (this.entitled) return this.rate < this.entitled ? 1 - this.rate / this.entitled : 0;
 		return this.rate ? 1 : 0;
-	}
-
-	private account(now: number): void {
-		if (now <= this.lostAt) return;
-		if (this.waiting > 0) {
-			const pauseEnds = Math.min(now, Math.max(this.lostAt, this.pausedUntil));
-			this.lost += pauseEnds - this.lostAt + (now - pauseEnds) * this.slowedShare;
-		}
-		this.lostAt = now;
-	}
-
-	/** The time lost by `at` if nothing changes until then and a request waits all along. */
-	private projectedLost(now: number, at: number): number {
-		const pauseEnds = Math.min(at, Math.max(now, this.pausedUntil));
-		return this.lost + (pauseEnds - now) + (at - pauseEnds) * this.slowedShare;
 	}
 
 	/** The spacing between two request starts, in ms (0: unpaced). */
@@ -196,7 +158,7 @@ export class RateGate {
 	}
 
 	/** The rate grows by a step for each probe interval passed since the hold ended, each step twice the last. */
-	private probe(now: number): void {
+	probe(now: number): void {
 		while (now >= this.probeAt && this.rate) {
 			this.rate = this.target ? Math.min(this.target, this.rate * (1 + this.probeStep)) : this.rate * (1 + this.probeStep);
 			this.probed = true;
@@ -210,44 +172,7 @@ export class RateGate {
 		}
 	}
 
-	/**
-	 * Waits for this request's slot: after any back-off pause, and one spacing after the slot
-	 * before. The ticket it returns goes to backOff() if the request is refused. Undefined, at
-	 * once, when the run's wait budget is spent or would be before the slot comes: the request
-	 * must not be sent.
-	 */
-	async acquire(): Promise<number | undefined> {
-		this.account(this.clock.now());
-		this.waiting++;
-		try {
-			return await this.nextSlot();
-		} finally {
-			this.account(this.clock.now());
-			this.waiting--;
-		}
-	}
-
-	private async nextSlot(): Promise<number | undefined> {
-		for (;;) {
-			if (this.spent) return undefined;
-			const backOffs = this.backOffs;
-			const now = this.clock.now();
-			this.account(now);
-			this.probe(now);
-			const start = Math.max(now, this.pausedUntil, this.nextStart);
-			// Waiting for a slot past the budget is not waiting: the run stops sending now.
-			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) {
-				this.spent = true;
-				return undefined;
-			}
-			this.nextStart = start + this.spacingMs;
-			if (start > now) await this.clock.sleep(start - now);
-			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
-			if (this.backOffs === backOffs && this.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
-		}
-	}
-
-	/** How many requests of the run went through in the `ms` before `now`. */
+	/** How many requests went through in the `ms` before `now`. */
 	private answeredWithin(now: number, ms: number): number {
 		let count = 0;
 		while (count < this.answersKept && this.answers[(this.answersHead - 1 - count + ANSWERS_KEPT) % ANSWERS_KEPT] > now - ms) count++;
@@ -256,23 +181,16 @@ export class RateGate {
 
 	/**
 	 * The platform refused a request (429): nobody starts before `pauseMs` from now, and the rate
-	 * is set from what went through (see the class), once per refusal of a request that started
+	 * is set from what went through (see RateGate), once per refusal of a request that started
 	 * after the last back-off: the refusals of requests already in flight at the first one
 	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
-	 * pause only. Returns false, and pauses nothing, when the pause would take the run past its
-	 * wait budget: the budget is then spent and no request of the run is sent any more.
+	 * pause only.
 	 */
-	backOff(pauseMs: number, ticket?: number): boolean {
+	backOff(pauseMs: number, ticket?: number): void {
 		const now = this.clock.now();
-		this.account(now);
-		// A pause longer than what is left of the budget is not waited: the run stops sending.
-		if (this.spent || this.projectedLost(now, now + pauseMs) > this.waitBudgetMs) {
-			this.spent = true;
-			return false;
-		}
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
 		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
-		if (ticket !== undefined && ticket < this.backOffs) return true;
+		if (ticket !== undefined && ticket < this.backOffs) return;
 		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
 		// The slots still ahead are given out again (their requests wait for new ones).
@@ -294,7 +212,6 @@ export class RateGate {
 		this.stretchFrom = this.pausedUntil;
 		this.probeStep = PROBE_STEP;
 		this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);
-		return true;
 	}
 
 	/** A request went through: counted for the next back-off's measure. */
@@ -302,5 +219,171 @@ export class RateGate {
 		this.answers[this.answersHead] = this.clock.now();
 		this.answersHead = (this.answersHead + 1) % ANSWERS_KEPT;
 		this.answersKept = Math.min(ANSWERS_KEPT, this.answersKept + 1);
+	}
+}
+
+/** The pacers runs of this process share, by key, with how many runs use each. */
+const sharedPacers = new Map<string, { pacer: Pacer; runs: number }>();
+
+/**
+ * The pacer every run of this n8n process pacing by the same sender's rate shares (`key`: the
+ * platform's address and the sender), for as long as one of them runs: the sender's limit is one
+ * for all of them, and one pacer spaces their requests together (regular mode runs every
+ * execution in one process; in queue mode, those on one worker). Runs that pace separately learn
+ * their shares only from refusals. Call `release` when the run ends.
+ */
+export function sharedPacer(key: string, pace: Pace): { pacer: Pacer; release: () => void } {
+	const id = `${key}\u0000${pace.perSecond}\u0000${pace.floor ?? ''}`;
+	let entry = sharedPacers.get(id);
+	if (!entry) sharedPacers.set(id, (entry = { pacer: new Pacer(pace), runs: 0 }));
+	entry.runs++;
+	const shared = entry;
+	let released = false;
+	return {
+		pacer: shared.pacer,
+		release: () => {
+			if (released) return;
+			released = true;
+			if (--shared.runs === 0 && sharedPacers.get(id) === shared) sharedPacers.delete(id);
+		},
+	};
+}
+
+/** How many shared pacers are held now (for tests: none once every run has released its own). */
+export const sharedPacerCount = () => sharedPacers.size;
+
+/**
+ * A run's gate: its requests wait for their slots in its pacer (its own, or one it shares), and
+ * it keeps the run's own wait budget (see lostMs).
+ */
+export class RateGate {
+	readonly pacer: Pacer;
+	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */
+	private lost = 0;
+	private lostAt = 0;
+	/** Requests of the run waiting in acquire() now: time counts as lost only while one waits. */
+	private waiting = 0;
+	/** Once the budget is spent, no request of the run is sent any more. */
+	private spent = false;
+	/** The run's wait budget (ms); see lostMs. */
+	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
+	/** Gives a shared pacer back (see sharedPacer); nothing for the run's own. */
+	readonly release: () => void;
+
+	constructor(pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } }, clock: Clock = realClock, random: () => number = Math.random) {
+		if (typeof pace === 'object' && 'shared' in pace) {
+			this.pacer = pace.shared.pacer;
+			this.release = pace.shared.release;
+		} else {
+			this.pacer = new Pacer(pace, clock, random);
+			this.release = () => undefined;
+		}
+	}
+
+	private get clock(): Clock {
+		return this.pacer.clock;
+	}
+
+	/**
+	 * The wall-clock time the run has lost to rate limits: every moment a request of the run waits
+	 * during a 429's pause counts in full, and every moment one waits for a slot while the run is
+	 * paced below its rate counts in part (at half its rate: half; an unpaced run slowed down: in
+	 * full). Waiting at the configured pace is not lost, nor is waiting for slots other runs sharing
+	 * the pacer took, nor time when no request waits. A platform that answers 429 forever makes the
+	 * run lose time as fast as the clock runs.
+	 */
+	lostMs(now = this.clock.now()): number {
+		this.account(now);
+		return this.lost;
+	}
+
+	/** Whether the run's wait budget is spent: no request of the run is sent any more. */
+	get budgetSpent(): boolean {
+		return this.spent;
+	}
+
+	private account(now: number): void {
+		if (now <= this.lostAt) return;
+		if (this.waiting > 0) {
+			const pauseEnds = Math.min(now, Math.max(this.lostAt, this.pacer.pausedUntil));
+			this.lost += pauseEnds - this.lostAt + (now - pauseEnds) * this.pacer.slowedShare;
+		}
+		this.lostAt = now;
+	}
+
+	/** The time lost by `at` if nothing changes until then and a request waits all along. */
+	private projectedLost(now: number, at: number): number {
+		const pauseEnds = Math.min(at, Math.max(now, this.pacer.pausedUntil));
+		return this.lost + (pauseEnds - now) + (at - pauseEnds) * this.pacer.slowedShare;
+	}
+
+	/** The spacing between two request starts, in ms (0: unpaced). */
+	get spacingMs(): number {
+		return this.pacer.spacingMs;
+	}
+
+	/** Requests per second now (0: unpaced). */
+	get currentRate(): number {
+		return this.pacer.currentRate;
+	}
+
+	/**
+	 * Waits for this request's slot: after any back-off pause, and one spacing after the slot
+	 * before. The ticket it returns goes to backOff() if the request is refused. Undefined, at
+	 * once, when the run's wait budget is spent or would be before the slot comes: the request
+	 * must not be sent.
+	 */
+	async acquire(): Promise<number | undefined> {
+		this.account(this.clock.now());
+		this.waiting++;
+		try {
+			return await this.nextSlot();
+		} finally {
+			this.account(this.clock.now());
+			this.waiting--;
+		}
+	}
+
+	private async nextSlot(): Promise<number | undefined> {
+		const pacer = this.pacer;
+		for (;;) {
+			if (this.spent) return undefined;
+			const backOffs = pacer.backOffs;
+			const now = this.clock.now();
+			this.account(now);
+			pacer.probe(now);
+			const start = Math.max(now, pacer.pausedUntil, pacer.nextStart);
+			// Waiting for a slot past the budget is not waiting: the run stops sending now.
+			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) {
+				this.spent = true;
+				return undefined;
+			}
+			pacer.nextStart = start + pacer.spacingMs;
+			if (start > now) await this.clock.sleep(start - now);
+			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
+			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
+		}
+	}
+
+	/**
+	 * The platform refused a request (429): the pacer pauses and sets its rate (Pacer.backOff).
+	 * Returns false, and pauses nothing, when the pause would take the run past its wait budget:
+	 * the budget is then spent and no request of the run is sent any more.
+	 */
+	backOff(pauseMs: number, ticket?: number): boolean {
+		const now = this.clock.now();
+		this.account(now);
+		// A pause longer than what is left of the budget is not waited: the run stops sending.
+		if (this.spent || this.lost + Math.max(this.pacer.pausedUntil, now + pauseMs) - now > this.waitBudgetMs) {
+			this.spent = true;
+			return false;
+		}
+		this.pacer.backOff(pauseMs, ticket);
+		return true;
+	}
+
+	/** A request went through: counted for the next back-off's measure. */
+	succeeded(): void {
+		this.pacer.succeeded();
 	}
 }

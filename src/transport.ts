@@ -13,7 +13,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 import { acceptedUnreadable, apiError, maybeApplied, notSentError, transportError } from './errors';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
-import { RateGate } from './pacing';
+import { RateGate, sharedPacer } from './pacing';
 import type { Pace } from './pacing';
 
 const CREDENTIAL_TYPE = 'audienceMessagingApi';
@@ -116,12 +116,15 @@ function runState(context: RequestContext): RunState {
  * Sets how the requests of this run are paced and how long the run may wait in all because of
  * rate limits (429): every request of the run goes through one RateGate, so a 429 slows the whole
  * run and every second it loses to rate limits counts against one budget (see RateGate.lostMs).
- * A new pace keeps the budget already set.
+ * A new pace keeps the budget already set. With a `shareKey` (an object pace only), the run shares
+ * its pacer with every run of this process given the same key and pace (sharedPacer): call the
+ * gate's `release` when the run ends.
  */
-export function configureRun(context: RequestContext, settings: { pace?: Pace | number; waitBudgetMs?: number; waitOption?: string }): RateGate {
+export function configureRun(context: RequestContext, settings: { pace?: Pace | number; shareKey?: string; waitBudgetMs?: number; waitOption?: string }): RateGate {
 	const state = runState(context);
 	if (settings.pace !== undefined) {
-		const gate = new RateGate(settings.pace);
+		const { pace, shareKey } = settings;
+		const gate = new RateGate(shareKey && typeof pace === 'object' ? { shared: sharedPacer(shareKey, pace) } : pace);
 		gate.waitBudgetMs = state.gate.waitBudgetMs;
 		state.gate = gate;
 	}

@@ -1,4 +1,4 @@
-import { RateGate } from '../../src/pacing';
+import { Pacer, RateGate } from '../../src/pacing';
 import type { Clock, Pace } from '../../src/pacing';
 
 /** A clock whose time moves only when told, with sleepers woken in time order (ties in the order they fell asleep). */
@@ -58,6 +58,12 @@ export interface SharedLimitScenario {
 	retryAfterMs?: number;
 	/** The runs start within this long of each other (workers pick their jobs up one by one). */
 	startSpreadMs?: number;
+	/**
+	 * The n8n processes the runs are spread over, round robin (default: one each). Runs in one
+	 * process paced by an object pace (the sender's rateLimit) share one Pacer, as the node's
+	 * sharedPacer does; each keeps its own RateGate (its wait budget).
+	 */
+	processes?: number;
 }
 
 export interface SharedLimitResult {
@@ -129,10 +135,13 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 	let mostRefusalsOfOne = 0;
 	let lastAccepted = 0;
 
+	const pacers: Pacer[] = [];
 	const run = async (runIndex: number, offsetMs: number) => {
 		await clock.sleep(offsetMs);
 		const span = (runSpans[runIndex] = { first: clock.now(), last: clock.now() });
-		const gate = new RateGate(scenario.pace, clock, random);
+		const { pace } = scenario;
+		const processes = scenario.processes ?? runs;
+		const gate = typeof pace === 'object' && processes < runs ? new RateGate({ shared: { pacer: (pacers[runIndex % processes] ??= new Pacer(pace, clock, random)), release: () => undefined } }) : new RateGate(pace, clock, random);
 		// The simulations measure pacing, not the run's wait budget: no run gives up.
 		gate.waitBudgetMs = Infinity;
 		let next = 0;

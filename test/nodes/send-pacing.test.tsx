@@ -1,6 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../sandbox';
+import { sharedPacerCount } from '../../src/pacing';
 import { outputOf, run, textMessage, useSandbox } from './context';
 
 jest.setTimeout(60_000);
@@ -121,3 +122,23 @@ it('refuses bad pacing options before any request', async () => {
 	}
 	expect(ctx.sandbox.requests).toHaveLength(0);
 });
+
+it("two runs at the same sender's rateLimit share one pace: together no more than the rate, and the shared pace is given back", async () => {
+	const { id, items } = sender(16, 4);
+	const since = Date.now();
+	const options = { rateLimitSenderId: id, messagesPerSecond: 100, parallelRequests: 4 };
+	const [first, second] = await Promise.all([
+		run(ctx.credentials, parameters(options), items.slice(0, 8)),
+		run(ctx.credentials, parameters(options), items.slice(8)),
+	]);
+	expect(outputOf(first).map((item) => item.json.status)).toEqual(Array(8).fill('QUEUE'));
+	expect(outputOf(second).map((item) => item.json.status)).toEqual(Array(8).fill('QUEUE'));
+	// One pace for both at 95 % of 4 per second: at most 4 starts in each 1,053 ms, whichever run they belong to
+	// (two runs pacing on their own would start 8 in the first second). Bounds from above: a busy machine only delays.
+	const all = sends();
+	expect(arrivedWithin(all, since, 1050)).toBeLessThanOrEqual(4);
+	expect(arrivedWithin(all, since, 2100)).toBeLessThanOrEqual(8);
+	expect(all.length).toBeGreaterThanOrEqual(16);
+	expect(all[15].receivedAt - since).toBeGreaterThanOrEqual(3900);
+	expect(sharedPacerCount()).toBe(0);
+}, 120_000);

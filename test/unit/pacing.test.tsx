@@ -1,4 +1,4 @@
-import { RATE_HEADROOM, RateGate, SENDER_SHARERS, senderPace } from '../../src/pacing';
+import { Pacer, RATE_HEADROOM, RateGate, SENDER_SHARERS, senderPace, sharedPacer, sharedPacerCount } from '../../src/pacing';
 import { simulateSharedLimit, VirtualClock as FakeClock } from '../helpers/virtual-time';
 import type { LimitWindow } from '../helpers/virtual-time';
 
@@ -248,6 +248,86 @@ describe("pacing against a platform's limit, whatever its window", () => {
 				expect(result.utilization).toBeGreaterThan(0.5);
 				expect(result.mostRefusalsOfOne).toBeLessThan(10);
 			}
+		}
+	});
+});
+
+describe("runs of one process sharing a sender's pacer", () => {
+	const shared = (pacer: Pacer) => new RateGate({ shared: { pacer, release: () => undefined } });
+
+	it('spaces the starts of all the runs together, at 95 % of the sender\'s rate', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(senderPace(10, undefined), clock);
+		const [a, b] = [shared(pacer), shared(pacer)];
+		const times: Array<[string, number]> = [];
+		const all = [a, b].flatMap((gate, run) =>
+			Array.from({ length: 10 }, async () => {
+				await gate.acquire();
+				times.push([run ? 'b' : 'a', clock.now()]);
+			}),
+		);
+		await clock.runAll();
+		await Promise.all(all);
+		const at = times.map(([, time]) => time);
+		expect(at.slice(1).every((time, index) => Math.abs(time - at[index] - 1000 / 9.5) < 1e-6)).toBe(true);
+		expect(mostWithin(at, 1000)).toBe(10);
+		// First come, first served: a asked for its ten slots first.
+		expect(times.map(([run]) => run).join('')).toBe('aaaaaaaaaabbbbbbbbbb');
+	});
+
+	it("a 429 of one run pauses the other and sets the sender's rate for both; each keeps its own wait budget", async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(senderPace(10, undefined), clock);
+		const [a, b] = [shared(pacer), shared(pacer)];
+		a.waitBudgetMs = 500;
+		b.waitBudgetMs = 10_000;
+		const ticket = await Promise.all([a.acquire(), clock.runAll()]).then(([t]) => t);
+		// A pause longer than a's budget: a stops sending, and the pacer is not paused by it.
+		expect(a.backOff(2000, ticket)).toBe(false);
+		expect(a.budgetSpent).toBe(true);
+		expect(await a.acquire()).toBeUndefined();
+		expect(b.backOff(2000, ticket)).toBe(true);
+		expect(await oneStart(b, clock)).toBeGreaterThanOrEqual(2000);
+		expect(b.budgetSpent).toBe(false);
+		expect(b.lostMs()).toBeGreaterThanOrEqual(2000);
+	});
+
+	it('waiting for slots the other run took is not lost time', async () => {
+		const clock = new FakeClock();
+		const pacer = new Pacer(senderPace(10, undefined), clock);
+		const [a, b] = [shared(pacer), shared(pacer)];
+		a.waitBudgetMs = b.waitBudgetMs = 1;
+		await starts(a, clock, 5);
+		const times = await starts(b, clock, 5);
+		expect(times[0]).toBeGreaterThan(400);
+		expect([a.lostMs(), b.lostMs(), a.budgetSpent, b.budgetSpent]).toEqual([0, 0, false, false]);
+	});
+
+	it('sharedPacer: one pacer per key and pace while a run holds it, given back by the last release', () => {
+		const before = sharedPacerCount();
+		const pace = senderPace(20, undefined) as { perSecond: number; floor: number };
+		const first = sharedPacer('https://api.example.com 42', pace);
+		const second = sharedPacer('https://api.example.com 42', pace);
+		const other = sharedPacer('https://api.example.com 43', pace);
+		const otherRate = sharedPacer('https://api.example.com 42', { ...pace, perSecond: 10 });
+		expect(second.pacer).toBe(first.pacer);
+		expect(other.pacer).not.toBe(first.pacer);
+		expect(otherRate.pacer).not.toBe(first.pacer);
+		expect(sharedPacerCount()).toBe(before + 3);
+		first.release();
+		first.release(); // twice is once
+		expect(sharedPacer('https://api.example.com 42', pace).pacer).toBe(second.pacer);
+		second.release();
+		expect(sharedPacerCount()).toBe(before + 3);
+		for (const held of [other, otherRate]) held.release();
+		expect(sharedPacerCount()).toBe(before + 1);
+	});
+
+	it.each(['sliding', 'second', 'tokenBucket'] as LimitWindow[])("four runs at a sender's full rate in one process keep 95 %% of it, never refused (%s window)", async (window) => {
+		for (const seed of [1, 2, 3].map((seed) => seed * 7919)) {
+			const result = await simulateSharedLimit({ pace: senderPace(20, undefined)!, runs: 4, messagesPerRun: 100, parallel: 10, limit: 20, window, seed, processes: 1 });
+			expect(result).toMatchObject({ accepted: 400, refused: 0, duplicates: 0 });
+			expect(result.utilization).toBeGreaterThan(0.93);
 		}
 	});
 });

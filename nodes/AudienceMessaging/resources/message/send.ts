@@ -369,7 +369,9 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGat
 		action: `read the rate limit of sender ${pace.senderId}`,
 		expect: identifiedObjectResponse,
 	});
-	return configureRun(context, { pace: senderPace(data.rateLimit, pace.messagesPerSecond) });
+	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
+	const { baseURL } = await baseUrlOf(context, 'messaging');
+	return configureRun(context, { pace: senderPace(data.rateLimit, pace.messagesPerSecond), shareKey: `${baseURL} ${pace.senderId}` });
 }
 
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
@@ -381,37 +383,42 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
 	const read = parameterReader(this);
 	const describe = (message: Message): IDataObject => ({ from: message.from, to: message.to, type: message.type, externalId: message.externalId });
-	return await runPerItem<Message>(this, {
-		labels,
-		rateLimitWaitOption: true,
-		prepare: async (itemIndex) => {
-			const options = record(read('options', itemIndex, {}), 'options');
-			const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
-			const triggerUrl = await triggerCallback(read, itemIndex, secret);
-			const parameters = messageParameters(read, itemIndex, type, options, triggerUrl);
-			if (!text(parameters.externalId, 'externalId')) parameters.externalId = defaultExternalId(this, itemIndex);
-			const message = messageSchema.parse(messageBody(parameters));
-			const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
-			if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
-				await checkMedia(this, message.type as MediaType, (message as { body: string }).body, timeoutMs);
-			}
-			return message;
-		},
-		concurrency: pace.parallelRequests,
-		describe,
-		send: async (message, itemIndex) => {
-			await (gate ??= openGate(this, pace));
-			const { data } = await apiRequest(this, {
-				base: 'messaging',
-				method: 'POST',
-				path: '/chatapp/messages',
-				body: message as unknown as IDataObject,
-				itemIndex,
-				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
-				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
-				expect: optionalObjectResponse,
-			});
-			return { ...describe(message), ...data };
-		},
-	});
+	try {
+		return await runPerItem<Message>(this, {
+			labels,
+			rateLimitWaitOption: true,
+			prepare: async (itemIndex) => {
+				const options = record(read('options', itemIndex, {}), 'options');
+				const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
+				const triggerUrl = await triggerCallback(read, itemIndex, secret);
+				const parameters = messageParameters(read, itemIndex, type, options, triggerUrl);
+				if (!text(parameters.externalId, 'externalId')) parameters.externalId = defaultExternalId(this, itemIndex);
+				const message = messageSchema.parse(messageBody(parameters));
+				const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
+				if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
+					await checkMedia(this, message.type as MediaType, (message as { body: string }).body, timeoutMs);
+				}
+				return message;
+			},
+			concurrency: pace.parallelRequests,
+			describe,
+			send: async (message, itemIndex) => {
+				await (gate ??= openGate(this, pace));
+				const { data } = await apiRequest(this, {
+					base: 'messaging',
+					method: 'POST',
+					path: '/chatapp/messages',
+					body: message as unknown as IDataObject,
+					itemIndex,
+					action: `send a ${message.type} message from ${message.from} to ${message.to}`,
+					reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
+					expect: optionalObjectResponse,
+				});
+				return { ...describe(message), ...data };
+			},
+		});
+	} finally {
+		// A pacer shared with other runs of the sender is given back (see sharedPacer).
+		if (gate) (await gate.catch(() => undefined))?.release();
+	}
 }
