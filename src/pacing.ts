@@ -90,7 +90,8 @@ export const DEFAULT_WAIT_BUDGET_MS = 60_000;
  * twice as late. Simulated (test/bench/shared-sender.bench.tsx, 400 messages, 80 ms away), one
  * run at the platform's rate keeps 95 % of it with no 429 under a sliding window, a fixed one or
  * a token bucket; at twice that rate, 92 % (sliding) and 80–93 % (fixed) with 1–3 % of requests
- * refused. Runs sharing a sender at its full rate are far from that (four: 53–89 %, 2–7 % 429s;
+ * refused. Runs of one process sharing a Pacer are one run to the platform (four: 95 %, no 429).
+ * Runs with pacers of their own (other workers) are far from that (four: 53–89 %, 2–7 % 429s;
  * bursts and halving gave 58–100 % with 12–22 %): without a way to talk to each other, each
  * learns its share only from refusals, and each refusal pauses it.
  */

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { sendMessageFields, sendMessages } from './send';
+import { sendMessageFields } from './fields';
+import { sendMessages } from './send';
 
 export const messageExecutors = { send: sendMessages };
 
