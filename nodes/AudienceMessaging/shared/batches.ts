@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { chunk } from '../../../src/batching';
 import type { FieldLabels } from '../../../src/errors';
-import { configureWaitBudget, errorItem, failedSendItem, prepareAll } from './execute';
+import { configureWaitBudget, errorItem, failedSendItem, inPool, prepareAll } from './execute';
 
 interface BatchEntry<V> {
 	itemIndex: number;
@@ -75,43 +75,34 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 	const jobs = [...groups].flatMap(([group, groupEntries]) => chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })));
 	// Refusals of single items are thrown after every batch was sent; a failed request stops new batches.
 	const refusals: Array<{ itemIndex: number; error: Error }> = [];
-	const stop: { failure?: { job: number; error: unknown } } = {};
-	const stopAt = (job: number, error: unknown) => {
-		if (!stop.failure || job < stop.failure.job) stop.failure = { job, error };
-	};
-	let next = 0;
-	const worker = async () => {
-		while (!stop.failure && next < jobs.length) {
-			const job = next++;
-			const { group, batch } = jobs[job];
-			let results: Map<number, IDataObject | Error>;
-			try {
-				results = await plan.send(group, batch);
-			} catch (error) {
-				// A batch that may have been applied, was accepted unreadably, or was not sent: each of its items says so.
-				for (const entry of batch) {
-					const item = failedSendItem(error as Error, entry.itemIndex, continueOnFail, plan.describe && (() => plan.describe!(group, entry.value)));
-					if (!item) {
-						stopAt(job, error);
-						break;
-					}
-					output[entry.itemIndex] = item;
+	const run = await inPool(jobs.length, plan.concurrency, async (job, stopRun) => {
+		const { group, batch } = jobs[job];
+		let results: Map<number, IDataObject | Error>;
+		try {
+			results = await plan.send(group, batch);
+		} catch (error) {
+			// A batch that may have been applied, was accepted unreadably, or was not sent: each of its items says so.
+			for (const entry of batch) {
+				const item = failedSendItem(error as Error, entry.itemIndex, continueOnFail, plan.describe && (() => plan.describe!(group, entry.value)));
+				if (!item) {
+					stopRun(error);
+					break;
 				}
-				continue;
+				output[entry.itemIndex] = item;
 			}
-			for (const { itemIndex } of batch) {
-				const result = results.get(itemIndex);
-				if (result instanceof Error) {
-					if (continueOnFail) fail(itemIndex, result);
-					else refusals.push({ itemIndex, error: result });
-				} else {
-					output[itemIndex] = { json: result ?? {}, pairedItem: { item: itemIndex } };
-				}
+			return;
+		}
+		for (const { itemIndex } of batch) {
+			const result = results.get(itemIndex);
+			if (result instanceof Error) {
+				if (continueOnFail) fail(itemIndex, result);
+				else refusals.push({ itemIndex, error: result });
+			} else {
+				output[itemIndex] = { json: result ?? {}, pairedItem: { item: itemIndex } };
 			}
 		}
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(plan.concurrency ?? 1, jobs.length)) }, worker));
-	if (stop.failure) throw stop.failure.error;
+	});
+	if ('failure' in run) throw run.failure;
 	if (refusals.length) throw refusals.reduce((first, refusal) => (refusal.itemIndex < first.itemIndex ? refusal : first)).error;
 	return [output];
 }

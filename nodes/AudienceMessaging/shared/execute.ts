@@ -129,6 +129,26 @@ function withNothingSent(error: Error): Error {
 	return error;
 }
 
+/**
+ * The one worker pool of the runners: jobs 0 … count − 1 started in order, up to `concurrency`
+ * at a time (at least one), each started only while no job has failed the run; resolves when
+ * the started ones are done. `failure` holds the run-stopping failure of the lowest job.
+ */
+export async function inPool(count: number, concurrency: number | undefined, run: (job: number, fail: (error: unknown) => void) => Promise<void>): Promise<{ failure?: unknown }> {
+	const stop: { job?: number; error?: unknown } = {};
+	let next = 0;
+	const worker = async () => {
+		while (stop.job === undefined && next < count) {
+			const job = next++;
+			await run(job, (error) => {
+				if (stop.job === undefined || job < stop.job) Object.assign(stop, { job, error });
+			});
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency ?? 1, count)) }, worker));
+	return stop.job === undefined ? {} : { failure: stop.error };
+}
+
 interface ItemOperation<P> {
 	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
 	labels: FieldLabels;
@@ -156,31 +176,21 @@ export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemO
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
 	const continueOnFail = context.continueOnFail();
 	const results: INodeExecutionData[][] = new Array(prepared.length);
-	let next = 0;
-	const stop: { failure?: { itemIndex: number; error: unknown } } = {};
-	const fail = (itemIndex: number, error: unknown) => {
-		if (!stop.failure || itemIndex < stop.failure.itemIndex) stop.failure = { itemIndex, error };
-	};
-	const worker = async () => {
-		while (!stop.failure && next < prepared.length) {
-			const itemIndex = next++;
-			const entry = prepared[itemIndex];
-			if (!entry.ok) {
-				results[itemIndex] = [errorItem(entry.error, itemIndex)];
-				continue;
-			}
-			try {
-				const result = await operation.send(entry.value, itemIndex);
-				results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
-			} catch (error) {
-				const item = failedSendItem(error as Error, itemIndex, continueOnFail, operation.describe && (() => operation.describe!(entry.value)));
-				if (item) results[itemIndex] = [item];
-				else fail(itemIndex, error);
-			}
+	const run = await inPool(prepared.length, operation.concurrency, async (itemIndex, fail) => {
+		const entry = prepared[itemIndex];
+		if (!entry.ok) {
+			results[itemIndex] = [errorItem(entry.error, itemIndex)];
+			return;
 		}
-	};
-	const workers = Math.max(1, Math.min(operation.concurrency ?? 1, prepared.length));
-	await Promise.all(Array.from({ length: workers }, worker));
-	if (stop.failure) throw stop.failure.error;
+		try {
+			const result = await operation.send(entry.value, itemIndex);
+			results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+		} catch (error) {
+			const item = failedSendItem(error as Error, itemIndex, continueOnFail, operation.describe && (() => operation.describe!(entry.value)));
+			if (item) results[itemIndex] = [item];
+			else fail(error);
+		}
+	});
+	if ('failure' in run) throw run.failure;
 	return [results.flat()];
 }
