@@ -37,10 +37,8 @@ export class AudienceMessaging implements INodeType {
 		icon: { light: 'file:audienceMessaging.svg', dark: 'file:audienceMessaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		// Message › Send says what goes to whom ("Send text to +33 6 12…"; an expression recipient reads
-		// "…to each item's recipient" until a run gives it a value); the others read "operation: resource".
-		subtitle:
-			'={{$parameter["resource"] === "message" && $parameter["operation"] === "send" ? "Send " + $parameter["messageType"] + " to " + (() => { try { return String($parameter["to"] || "…"); } catch (error) { return "each item\'s recipient"; } })() : $parameter["operation"] + ": " + $parameter["resource"]}}',
+		// "operation: resource", with Message › Send's message type ("send: image message"): no recipient on the canvas.
+		subtitle: '={{ $parameter["operation"] + ": " + [$parameter["messageType"], $parameter["resource"]].join(" ").trim() }}',
 		description: 'Subscriber lists, wallet passes, chat-app messages and per-sender blacklists of the audience messaging platform',
 		defaults: { name: 'Audience Messaging' },
 		usableAsTool: true,

@@ -73,7 +73,7 @@ it('opens a demo workflow, runs it with Execute workflow, and shows the node out
 	await output.waitFor({ timeout: 30_000 });
 	await output.getByText('2 items').first().waitFor({ state: 'visible', timeout: 10_000 });
 	await output.getByText('+447700900123').first().waitFor({ state: 'visible', timeout: 10_000 });
-	await page.screenshot({ path: SCREENSHOT });
+	await page.screenshot({ path: SCREENSHOT, animations: 'disabled' });
 
 	// The same run, as n8n recorded it: the editor's Execute button ran the real nodes.
 	const session = await logIn(stack!.ready);
@@ -148,15 +148,15 @@ describe('the editor panels', () => {
 		await creator.locator('[data-test-id=node-creator-search-bar]').waitFor({ timeout: 30_000 });
 		await page.keyboard.type('blacklist');
 		await creator.getByText('Audience Messaging', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
-		await page.screenshot({ path: shot('nodes-panel') });
+		await page.screenshot({ path: shot('nodes-panel'), animations: 'disabled' });
 	});
 
-	it('names what each Send node sends to whom on the canvas (subtitles)', async () => {
+	it('names the message type of each Send node on the canvas (subtitles), never its recipient', async () => {
 		await page.goto(`${stack!.ready.editorUrl}/workflow/amDemoChatApp01`);
 		const send = page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Send Image' });
-		await send.getByText("Send image to each item's recipient").waitFor({ state: 'visible', timeout: 60_000 });
-		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Send Text' }).getByText("Send text to each item's recipient").waitFor({ state: 'visible' });
-		await page.screenshot({ path: shot('send-subtitles') });
+		await send.getByText('send: image message').waitFor({ state: 'visible', timeout: 60_000 });
+		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Send Text' }).getByText('send: text message').waitFor({ state: 'visible' });
+		await page.screenshot({ path: shot('send-subtitles'), animations: 'disabled' });
 	});
 
 	it('shows Message Template › Get Many with its scope notice, Return All and Limit', async () => {
@@ -164,7 +164,7 @@ describe('the editor panels', () => {
 		await parameters.getByText('Give a Sender ID, a Business Account ID, or both').waitFor({ state: 'visible' });
 		await parameters.locator('[data-test-id=parameter-input-returnAll]').waitFor({ state: 'visible' });
 		await parameters.locator('[data-test-id=parameter-input-limit]').waitFor({ state: 'visible' });
-		await page.screenshot({ path: shot('message-template') });
+		await page.screenshot({ path: shot('message-template'), animations: 'disabled' });
 	});
 
 	it('shows Simplify on List › Get, on by default', async () => {
@@ -172,7 +172,7 @@ describe('the editor panels', () => {
 		const simplify = parameters.locator('[data-test-id=parameter-input-simplify]');
 		await simplify.waitFor({ state: 'visible' });
 		expect(await simplify.locator('.is-checked, [aria-checked=true], input:checked').count()).toBeGreaterThan(0);
-		await page.screenshot({ path: shot('list-simplify') });
+		await page.screenshot({ path: shot('list-simplify'), animations: 'disabled' });
 	});
 
 	it('flags an empty Formatted Name of a contact as required', async () => {
@@ -182,6 +182,6 @@ describe('the editor panels', () => {
 		// n8n's own check of a required parameter: the issue mark in the empty field (and only there).
 		await formattedName.locator('[data-test-id=parameter-issues]').waitFor({ state: 'visible', timeout: 30_000 });
 		expect(await parameters.locator('[data-test-id=parameter-input-firstName] [data-test-id=parameter-issues]').count()).toBe(0);
-		await page.screenshot({ path: shot('contacts') });
+		await page.screenshot({ path: shot('contacts'), animations: 'disabled' });
 	});
 });

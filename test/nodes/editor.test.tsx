@@ -19,18 +19,22 @@ function subtitleOf(parameters: INodeParameters): unknown {
 }
 
 describe('subtitle', () => {
-	it('Message › Send names the message type and the recipient', () => {
-		expect(subtitleOf({ resource: 'message', operation: 'send', messageType: 'image', to: '+33 6 12 34 56 78' })).toBe('Send image to +33 6 12 34 56 78');
-		expect(subtitleOf({ resource: 'message', operation: 'send', to: '+15550100100' })).toBe('Send text to +15550100100');
-	});
-
-	it('a recipient given by an expression reads as each item\'s recipient, not as the raw expression', () => {
-		expect(subtitleOf({ resource: 'message', operation: 'send', messageType: 'template', to: '={{ $json.phone }}' })).toBe("Send template to each item's recipient");
+	it('Message › Send names the message type, and never the recipient', () => {
+		expect(subtitleOf({ resource: 'message', operation: 'send', messageType: 'image', to: '+33 6 12 34 56 78' })).toBe('send: image message');
+		expect(subtitleOf({ resource: 'message', operation: 'send', to: '+15550100100' })).toBe('send: text message');
+		expect(subtitleOf({ resource: 'message', operation: 'send', messageType: 'location', to: '={{ $json.phone }}' })).toBe('send: location message');
 	});
 
 	it('other operations read "operation: resource"', () => {
 		expect(subtitleOf({ resource: 'blacklist', operation: 'check' })).toBe('check: blacklist');
 		expect(subtitleOf({ resource: 'subscriber', operation: 'addMany' })).toBe('addMany: subscriber');
+		expect(subtitleOf({ resource: 'list', operation: 'create', messageType: 'image' })).toBe('create: list');
+	});
+
+	it('is one plain expression: no function, no branch, no recipient', () => {
+		const subtitle = nodeType.description.subtitle!;
+		expect(subtitle).not.toMatch(/=>|function|try|catch|\?|\bto\b"/);
+		expect(subtitle).not.toContain('"to"');
 	});
 });
 
