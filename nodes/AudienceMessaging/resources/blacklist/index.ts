@@ -1,37 +1,34 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/mapping/blacklist';
 import { blacklistAddRequestSchema, blacklistLookupQuerySchema } from '../../../../src/schemas/blacklist';
 import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
 import { record } from '../../../../src/coerce';
 import { parallelRequestsOf } from '../../shared/descriptions';
-import { runPerItem, validated } from '../../shared/execute';
-import { parameterReader } from '../../shared/parameters';
+import { validated } from '../../shared/execute';
+import { requestOperation } from '../../shared/request';
+import type { ItemReader } from '../../shared/request';
 import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blacklistLabels, blacklistParameters } from './fields';
 
 /** How many recipients go at once, from the first item's options (a 429 backs off the whole run: transport's run gate). */
-function readConcurrency(context: IExecuteFunctions): { concurrency: number } {
-	const parallel = validated(context, 0, blacklistLabels, () => {
+function readConcurrency(context: IExecuteFunctions): number {
+	return validated(context, 0, blacklistLabels, () => {
 		const options = record(context.getNodeParameter('options', 0, {}), 'options');
 		return parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 	});
-	return { concurrency: parallel };
 }
 
+const read = ({ parameter }: ItemReader) => (name: string, _itemIndex: number, fallback?: unknown) => parameter(name, fallback);
+
+/** What Add and Check share: their labels, recipients at once from Options, and the wait budget option. */
+const both = { labels: blacklistLabels, concurrency: readConcurrency, rateLimitWaitOption: true };
+
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
-export async function addToBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const { concurrency } = readConcurrency(this);
-	const read = parameterReader(this);
-	return await runPerItem(this, {
-		labels: blacklistLabels,
-		concurrency,
-		rateLimitWaitOption: true,
-		prepare: (itemIndex) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(read, itemIndex, 'add'))),
-		send: async (body, itemIndex) =>
-			(await apiRequest(this, { base: 'messaging', method: 'POST', path: '/subscribers', body, itemIndex, action: `blacklist ${body.to} for ${body.from}`, reconcile: `check ${body.to} with Blacklist › Check`, expect: identifiedObjectResponse })).data,
-	});
-}
+const addToBlacklist = requestOperation({
+	...both,
+	values: (item) => blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(read(item), item.itemIndex, 'add'))),
+	request: { base: 'messaging', method: 'POST', path: '/subscribers', body: (body) => body, action: 'blacklist {to} for {from}', reconcile: 'check {to} with Blacklist › Check', expect: identifiedObjectResponse },
+});
 
 /** "Not found" for a lookup: a 404 with a JSON object body, the platform's answer for an unlisted recipient. Any other error stays an error. */
 const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404 && isRecord(body);
@@ -41,31 +38,12 @@ const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404
  * must carry data.id, as the spec says), or `blacklisted: false` when the platform answers that
  * the recipient is not found (a JSON 404), so a workflow can branch on it.
  */
-export async function checkBlacklist(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const { concurrency } = readConcurrency(this);
-	const read = parameterReader(this);
-	return await runPerItem(this, {
-		labels: blacklistLabels,
-		concurrency,
-		rateLimitWaitOption: true,
-		prepare: (itemIndex) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(read, itemIndex, 'check'))),
-		send: async (qs, itemIndex) => {
-			const { to, from, type } = qs;
-			const response = await apiRequest(this, {
-				base: 'messaging',
-				method: 'GET',
-				path: '/subscribers',
-				qs,
-				itemIndex,
-				action: `check ${to} in the blacklist of ${from}`,
-				acceptStatus: isJsonNotFound,
-				expect: identifiedObjectResponse,
-			});
-			if (response.statusCode === 404) return { blacklisted: false, to, from, type };
-			return { blacklisted: true, to, from, type, ...response.data };
-		},
-	});
-}
+const checkBlacklist = requestOperation({
+	...both,
+	values: (item) => blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(read(item), item.itemIndex, 'check'))),
+	request: { base: 'messaging', method: 'GET', path: '/subscribers', qs: (qs) => qs, action: 'check {to} in the blacklist of {from}', acceptStatus: isJsonNotFound, expect: identifiedObjectResponse },
+	output: (data, { to, from, type }, statusCode) => (statusCode === 404 ? { blacklisted: false, to, from, type } : { blacklisted: true, to, from, type, ...(data as IDataObject) }),
+});
 
 export const blacklistExecutors = { add: addToBlacklist, check: checkBlacklist };
 

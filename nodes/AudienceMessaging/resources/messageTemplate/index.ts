@@ -1,14 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { text } from '../../../../src/coerce';
 import { templateScopeSchema } from '../../../../src/schemas/chatapp';
 import { collectionResponse } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
 import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
-import { runPerItem } from '../../shared/execute';
-import { parameterReader } from '../../shared/parameters';
-
-export const messageTemplateExecutors = { getMany: getManyMessageTemplates };
+import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['messageTemplate'], operation: ['getMany'] };
 
@@ -18,25 +14,31 @@ const show = { resource: ['messageTemplate'], operation: ['getMany'] };
  * two scopes), so one request is sent and nothing else is asked: Return All outputs every
  * template of the answer, Limit the first ones.
  */
-export async function getManyMessageTemplates(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const read = parameterReader(this);
-	return await runPerItem(this, {
-		labels: { senderId: 'Sender ID', bizAccountId: 'Business Account ID', scope: 'Sender ID / Business Account ID', ...pageLabels },
-		prepare: (itemIndex) => {
-			const scope = templateScopeSchema.parse({
-				senderId: text(read('senderId', itemIndex, ''), 'senderId') || undefined,
-				bizAccountId: text(read('bizAccountId', itemIndex, ''), 'bizAccountId') || undefined,
-			});
-			const { limit } = readReturnAllAndLimit(this, itemIndex);
-			return { limit, qs: { ...(scope.senderId ? { senderId: scope.senderId } : {}), ...(scope.bizAccountId ? { bizAccountId: scope.bizAccountId } : {}) } };
-		},
-		send: async ({ limit, qs }, itemIndex) => {
-			// The response body is not shown by the spec: `items`, `data` or a bare array of templates are read.
-			const { data } = await apiRequest(this, { base: 'messaging', method: 'GET', path: '/chatapp/templates/', qs, itemIndex, action: 'get the message templates', expect: collectionResponse });
-			return limit < data.items.length ? data.items.slice(0, limit) : data.items;
-		},
-	});
-}
+const getManyMessageTemplates = requestOperation({
+	labels: { senderId: 'Sender ID', bizAccountId: 'Business Account ID', scope: 'Sender ID / Business Account ID', ...pageLabels },
+	values: ({ context, itemIndex, parameter }) => {
+		const scope = templateScopeSchema.parse({
+			senderId: text(parameter('senderId', ''), 'senderId') || undefined,
+			bizAccountId: text(parameter('bizAccountId', ''), 'bizAccountId') || undefined,
+		});
+		return { ...scope, limit: readReturnAllAndLimit(context, itemIndex).limit };
+	},
+	// The response body is not shown by the spec: `items`, `data` or a bare array of templates are read.
+	request: {
+		base: 'messaging',
+		method: 'GET',
+		path: '/chatapp/templates/',
+		qs: ({ senderId, bizAccountId }) => ({ ...(senderId ? { senderId } : {}), ...(bizAccountId ? { bizAccountId } : {}) }),
+		action: 'get the message templates',
+		expect: collectionResponse,
+	},
+	output: (data, { limit }) => {
+		const { items } = data as { items: IDataObject[] };
+		return limit < items.length ? items.slice(0, limit) : items;
+	},
+});
+
+export const messageTemplateExecutors = { getMany: getManyMessageTemplates };
 
 export const messageTemplateOperations: INodeProperties = {
 	displayName: 'Operation',

@@ -1,12 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { integer, pathSegment, record, text } from '../../../../src/coerce';
 import { toE164 } from '../../../../src/mapping/addresses';
 import { senderCreateSchema } from '../../../../src/schemas/chatapp';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
-import { runPerItem } from '../../shared/execute';
-import { parameterReader } from '../../shared/parameters';
+import { requestOperation } from '../../shared/request';
 
 const labels = {
 	providerId: 'Provider ID',
@@ -33,46 +31,29 @@ function senderWithHint(sender: IDataObject, operation: 'create' | 'get'): IData
 }
 
 /** Sender > Create: POST /chatapp/senders. */
-export async function createSender(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const read = parameterReader(this);
-	return await runPerItem(this, {
-		labels,
-		prepare: (itemIndex) => {
-			const extra = record(read('additionalFields', itemIndex, {}), 'additionalFields');
-			return senderCreateSchema.parse({
-				providerId: text(read('providerId', itemIndex, ''), 'providerId'),
-				name: text(read('name', itemIndex, ''), 'name'),
-				address: toE164(read('address', itemIndex, ''), 'address'),
-				accountTier: integer(read('accountTier', itemIndex, 1), 'accountTier', { min: 1 }),
-				...(extra.dailyQuota !== undefined ? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) } : {}),
-			});
-		},
-		send: async (body, itemIndex) => {
-			const { data } = await apiRequest(this, { base: 'messaging', method: 'POST', path: '/chatapp/senders', body, itemIndex, action: `create the sender ${body.name}`, expect: identifiedObjectResponse });
-			return senderWithHint(data as IDataObject, 'create');
-		},
-	});
-}
+const createSender = requestOperation({
+	labels,
+	values: ({ parameter }) => {
+		const extra = record(parameter('additionalFields', {}), 'additionalFields');
+		return senderCreateSchema.parse({
+			providerId: text(parameter('providerId', ''), 'providerId'),
+			name: text(parameter('name', ''), 'name'),
+			address: toE164(parameter('address', ''), 'address'),
+			accountTier: integer(parameter('accountTier', 1), 'accountTier', { min: 1 }),
+			...(extra.dailyQuota !== undefined ? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) } : {}),
+		});
+	},
+	request: { base: 'messaging', method: 'POST', path: '/chatapp/senders', body: (body) => body, action: 'create the sender {name}', expect: identifiedObjectResponse },
+	output: (data) => senderWithHint(data as IDataObject, 'create'),
+});
 
 /** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
-export async function getSender(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	const read = parameterReader(this);
-	return await runPerItem(this, {
-		labels,
-		prepare: (itemIndex) => pathSegment(read('senderId', itemIndex, ''), 'senderId', 'a sender ID'),
-		send: async (senderId, itemIndex) => {
-			const { data } = await apiRequest(this, {
-				base: 'messaging',
-				method: 'GET',
-				path: `/chatapp/senders/${encodeURIComponent(senderId)}`,
-				itemIndex,
-				action: `get the sender ${senderId}`,
-				expect: identifiedObjectResponse,
-			});
-			return senderWithHint(data as IDataObject, 'get');
-		},
-	});
-}
+const getSender = requestOperation({
+	labels,
+	values: ({ parameter }) => ({ senderId: pathSegment(parameter('senderId', ''), 'senderId', 'a sender ID') }),
+	request: { base: 'messaging', method: 'GET', path: '/chatapp/senders/{senderId}', action: 'get the sender {senderId}', expect: identifiedObjectResponse },
+	output: (data) => senderWithHint(data as IDataObject, 'get'),
+});
 
 export const senderExecutors = { create: createSender, get: getSender };
 

@@ -1,12 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { parsed } from '../../../../src/coerce';
 import { subscriberIdSchema } from '../../../../src/schemas/lists';
 import { optionalObjectResponse } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
 import { listLocator, readListId } from '../../shared/descriptions';
-import { runPerItem } from '../../shared/execute';
-import { readParameter } from '../../shared/parameters';
+import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['subscriber'], operation: ['delete'] };
 
@@ -25,23 +23,18 @@ export const deleteSubscriberFields: INodeProperties[] = [
 ];
 
 /** Subscriber > Delete: DELETE /lists/{listId}/subscribers/{subscriberId}; both IDs URL-encoded. */
-export async function deleteSubscriber(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runPerItem(this, {
-		labels: { listId: 'List', subscriberId: 'Subscriber ID' },
-		prepare: (itemIndex) => ({
-			listId: readListId(this, itemIndex),
-			subscriberId: parsed(subscriberIdSchema, readParameter(this, 'subscriberId', itemIndex, ''), 'subscriberId'),
-		}),
-		send: async ({ listId, subscriberId }, itemIndex) => {
-			const { data } = await apiRequest(this, {
-				base: 'lists',
-				method: 'DELETE',
-				path: `/lists/${encodeURIComponent(listId)}/subscribers/${encodeURIComponent(subscriberId)}`,
-				itemIndex,
-				action: `delete subscriber ${subscriberId} of list ${listId}`,
-				expect: optionalObjectResponse,
-			});
-			return { listId, subscriberId, deleted: true, ...data };
-		},
-	});
-}
+export const deleteSubscriber = requestOperation({
+	labels: { listId: 'List', subscriberId: 'Subscriber ID' },
+	values: ({ context, itemIndex, parameter }) => ({
+		listId: readListId(context, itemIndex),
+		subscriberId: parsed(subscriberIdSchema, parameter('subscriberId', ''), 'subscriberId'),
+	}),
+	request: {
+		base: 'lists',
+		method: 'DELETE',
+		path: '/lists/{listId}/subscribers/{subscriberId}',
+		action: 'delete subscriber {subscriberId} of list {listId}',
+		expect: optionalObjectResponse,
+	},
+	output: (data, { listId, subscriberId }) => ({ listId, subscriberId, deleted: true, ...(data as IDataObject) }),
+});

@@ -1,11 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { record, textList } from '../../../../src/coerce';
 import { templateSelect, templateSort } from '../../../../src/mapping/wallet';
-import { fetchPages } from '../../../../src/pagination';
 import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
-import { runPerItem } from '../../shared/execute';
-import { readParameter } from '../../shared/parameters';
+import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
@@ -74,19 +72,13 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 ];
 
 /** Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor, paged. */
-export async function getManyWalletTemplates(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-	return await runPerItem(this, {
-		labels,
-		prepare: (itemIndex) => {
-			const sort = templateSort(record(readParameter(this, 'sort', itemIndex, {}), 'sort').rule);
-			const select = templateSelect(textList(readParameter(this, 'select', itemIndex, []), 'select'));
-			return { ...readReturnAllAndLimit(this, itemIndex), qs: { ...(sort ? { sort } : {}), ...(select ? { select } : {}) } };
-		},
-		send: async ({ returnAll, limit, qs }, itemIndex) =>
-			await fetchPages(
-				this,
-				{ base: 'wallet', method: 'GET', path: '/v2/wallet/templates', qs, itemIndex, action: 'get the wallet templates' },
-				{ returnAll, limit, pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
-			),
-	});
-}
+export const getManyWalletTemplates = requestOperation({
+	labels,
+	values: ({ context, itemIndex, parameter }) => ({
+		sort: templateSort(record(parameter('sort', {}), 'sort').rule),
+		select: templateSelect(textList(parameter('select', []), 'select')),
+		...readReturnAllAndLimit(context, itemIndex),
+	}),
+	request: { base: 'wallet', method: 'GET', path: '/v2/wallet/templates', qs: ({ sort, select }) => ({ ...(sort ? { sort } : {}), ...(select ? { select } : {}) }), action: 'get the wallet templates' },
+	pages: { pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
+});

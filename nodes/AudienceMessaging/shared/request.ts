@@ -1,0 +1,98 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData } from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod';
+
+import type { FieldLabels } from '../../../src/errors';
+import { fetchPages } from '../../../src/pagination';
+import { apiRequest } from '../../../src/transport';
+import type { ApiRequest } from '../../../src/transport';
+import { runPerItem } from './execute';
+import { readParameter } from './parameters';
+
+/** What an operation's `values` reads one item with: its parameters (plain `$json` references read from the item) and the run's context. */
+export interface ItemReader {
+	readonly context: IExecuteFunctions;
+	readonly itemIndex: number;
+	parameter(name: string, fallback?: unknown): unknown;
+}
+
+/**
+ * An operation that is one request per item (or one paged request), described as data and run by
+ * runRequests, as n8n's `routing` describes one, but with every item read and checked before the
+ * first request is sent (n8n's routing sends item 0 before it reads item 1):
+ *
+ * - `values` reads and checks one item into the values the request is built from; it throws an
+ *   InputError or a ZodError naming the field (labelled by `labels`) and sends nothing;
+ * - `request` is the request: `path` and `action` hold `{name}` for a value (URL-encoded in the
+ *   path), `qs` and `body` are built from the values;
+ * - `pages` makes it a paged Get Many (the values carry Return All and Limit);
+ * - `output` shapes the answer's data into the item's output (default: the data as it is).
+ */
+export interface RequestDescriptor<V extends object> {
+	labels: FieldLabels;
+	values: (item: ItemReader) => V;
+	request: {
+		base: ApiRequest['base'];
+		method: IHttpRequestMethods;
+		path: string;
+		qs?: (values: V) => IDataObject;
+		body?: (values: V) => IDataObject;
+		action: string;
+		reconcile?: string;
+		expect?: ZodType<unknown, ZodTypeDef, unknown>;
+		/** Non-2xx statuses the output reads itself (Blacklist › Check's 404). */
+		acceptStatus?: (statusCode: number, body: unknown) => boolean;
+	};
+	pages?: { pageSize: number; maxPageSize: number };
+	output?: (data: unknown, values: V, statusCode: number) => IDataObject | IDataObject[];
+	/** Items sent at the same time, from the run's first item (default 1). */
+	concurrency?: (context: IExecuteFunctions) => number;
+	/** Whether the operation's Options hold "Max Wait When Rate Limited". */
+	rateLimitWaitOption?: boolean;
+}
+
+/** `{name}` in a template replaced by the value of that name (through `encode`); a name the values lack is a mistake of the descriptor. */
+export function fillTemplate(template: string, values: object, encode: (text: string) => string = (text) => text): string {
+	return template.replace(/\{(\w+)\}/g, (_, name: string) => {
+		const value = (values as Record<string, unknown>)[name];
+		if (value === undefined || value === null || typeof value === 'object') throw new Error(`The request template "${template}" names "${name}", which the operation's values do not hold as text`);
+		return encode(String(value as string | number | boolean));
+	});
+}
+
+/** Runs an operation described by a RequestDescriptor: every item's values first, then one request (or paged requests) per item. */
+export async function runRequests<V extends object>(context: IExecuteFunctions, descriptor: RequestDescriptor<V>): Promise<INodeExecutionData[][]> {
+	const { request } = descriptor;
+	return await runPerItem<V>(context, {
+		labels: descriptor.labels,
+		concurrency: descriptor.concurrency?.(context),
+		rateLimitWaitOption: descriptor.rateLimitWaitOption,
+		prepare: (itemIndex) => descriptor.values({ context, itemIndex, parameter: (name, fallback) => readParameter(context, name, itemIndex, fallback) }),
+		send: async (values, itemIndex) => {
+			const built: ApiRequest = {
+				base: request.base,
+				method: request.method,
+				path: fillTemplate(request.path, values, encodeURIComponent),
+				...(request.qs ? { qs: request.qs(values) } : {}),
+				...(request.body ? { body: request.body(values) } : {}),
+				itemIndex,
+				action: fillTemplate(request.action, values),
+				...(request.reconcile ? { reconcile: fillTemplate(request.reconcile, values) } : {}),
+				...(request.acceptStatus ? { acceptStatus: request.acceptStatus } : {}),
+			};
+			if (descriptor.pages) {
+				const { returnAll, limit } = values as { returnAll?: boolean; limit?: number };
+				const items = await fetchPages(context, built, { returnAll: returnAll === true, limit: limit ?? Infinity, ...descriptor.pages });
+				return descriptor.output ? descriptor.output(items, values, 200) : items;
+			}
+			const response = await apiRequest(context, { ...built, ...(request.expect ? { expect: request.expect } : {}) });
+			return descriptor.output ? descriptor.output(response.data, values, response.statusCode) : (response.data as IDataObject);
+		},
+	});
+}
+
+/** The executor of a described operation, as the node's resource maps hold executors. */
+export function requestOperation<V extends object>(descriptor: RequestDescriptor<V>): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+	return async function (this: IExecuteFunctions) {
+		return await runRequests(this, descriptor);
+	};
+}
