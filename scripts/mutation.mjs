@@ -35,7 +35,7 @@ export const MUTANTS = [
 	['nodes/AudienceMessaging/resources/blacklist/index.ts', 'acceptStatus: isJsonNotFound,', 'acceptStatus: (status) => status === 404,', 'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"'],
 	['nodes/AudienceMessaging/shared/request.ts', 'path: fillTemplate(request.path, values, encodeURIComponent),', 'path: fillTemplate(request.path, values),', "a described operation's path values (list, subscriber, sender IDs) are not URL-encoded"],
 	['nodes/AudienceMessaging/resources/walletPass/create.ts', '/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch', '/v2/wallet/templates/${serial}/passes/batch', 'the template serial is not URL-encoded'],
-	['src/expressions.ts', 'if (!CLOSE.test(raw) || CLOSE.lastIndex !== raw.length) return undefined;', 'if (!CLOSE.test(raw)) return undefined;', 'text after a $json reference is dropped: "{{ $json.v }} x" is read as the value alone'],
+	['nodes/AudienceMessaging/shared/parameters.ts', 'const resolve = FAST_PATH ? compileParameter(raw) : undefined;', 'const resolve = undefined;', "plain $json references go through n8n's expression engine again (7.4 s instead of 0.11 s for 10,000 passes)"],
 	['nodes/AudienceMessaging/shared/execute.ts', 'while (stop.job === undefined && next < count) {', 'while (next < count) {', 'after a failure without Continue On Fail the run keeps starting items'],
 	['nodes/AudienceMessaging/resources/subscriber/addMany.ts', "const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';", "const keyColumn = (validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')), 'id');", 'the Key Column option is ignored'],
 	['nodes/AudienceMessaging/resources/list/get.ts', '(simplify ? simplifyList(', '(simplify && false ? simplifyList(', 'Simplify is ignored on List › Get'],
@@ -76,7 +76,9 @@ process.on('SIGINT', () => {
 });
 
 const jest = join(root, 'node_modules/jest/bin/jest.js');
-const runTests = () => spawnSync(process.execPath, [jest, '--ci', '--silent', '--bail', '--selectProjects', 'unit', 'nodes'], { cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+// The release tooling's test is left out: it needs a clean repository, which a mutant is not,
+// and it tests scripts/, not the shipped code.
+const runTests = () => spawnSync(process.execPath, [jest, '--ci', '--silent', '--bail', '--selectProjects', 'unit', 'nodes', '--testPathIgnorePatterns', '/node_modules/', 'release\\.test\\.tsx$'], { cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
 
 const baseline = runTests();
 if (baseline.status !== 0) {
