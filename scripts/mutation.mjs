@@ -49,6 +49,7 @@ export const MUTANTS = [
 	['src/pagination.ts', 'if (page > maxPages) {', 'if (page > maxPages * 1000) {', 'Return All has no page cap: an endless paging platform runs the node forever'],
 	['src/mapping/wallet.ts', "if (!result.trim()) throw new InputError(field, `the input item's field \"${name}\" is empty`);", '', 'Wallet Pass from input item fields sends an empty field value'],
 	['nodes/AudienceMessaging/resources/walletPass/create.ts', 'export const MAX_PASS_BATCH_SIZE = 10_000;', 'export const MAX_PASS_BATCH_SIZE = 100_000;', 'a wallet pass batch above what the node allows is accepted'],
+	['nodes/AudienceMessaging/shared/labels.ts', 'if (topLevel && !(option.name in byOwnName)) byOwnName[option.name] = optionLabel;', 'if (topLevel && option.name in byOwnName) byOwnName[option.name] = optionLabel;', 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
 ];
 
 const args = process.argv.slice(2);

@@ -99,7 +99,7 @@ add('Sender › Create', 'accountTier', 'Account Tier', senderCreate({ accountTi
 add('Sender › Create', 'dailyQuota', 'Additional Fields › Daily Quota', senderCreate({ additionalFields: { dailyQuota: BAD } }), 100, WHOLE_AT_LEAST_1);
 add('Sender › Get', 'senderId', 'Sender ID', { resource: 'sender', operation: 'get', senderId: BAD }, 'snd_1', ['..', '.', '', OBJECT, LIST, true]);
 add('Message Template › Get Many', 'senderId', 'Sender ID', { resource: 'messageTemplate', operation: 'getMany', senderId: BAD }, 'snd_1', [OBJECT, LIST, true]);
-add('Message Template › Get Many', 'no scope', 'Sender ID / Business Account ID', { resource: 'messageTemplate', operation: 'getMany', senderId: BAD }, 'snd_1', ['', '  ', null]);
+add('Message Template › Get Many', 'no scope', 'Sender ID or Business Account ID', { resource: 'messageTemplate', operation: 'getMany', senderId: BAD }, 'snd_1', ['', '  ', null]);
 add('Message Template › Get Many', 'bizAccountId', 'Business Account ID', { resource: 'messageTemplate', operation: 'getMany', bizAccountId: BAD }, 'biz_1', [OBJECT, LIST]);
 add('List › Get', 'simplify', 'Simplify', { resource: 'list', operation: 'get', listId: byId(1), simplify: BAD }, true, ['yes', 1, OBJECT, LIST]);
 add('Message Template › Get Many', 'limit', 'Limit', { resource: 'messageTemplate', operation: 'getMany', senderId: 'snd_1', limit: BAD }, 5, WHOLE_AT_LEAST_1);

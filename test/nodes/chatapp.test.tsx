@@ -92,7 +92,7 @@ describe('Message Template > Get Many', () => {
 
 	it('needs a sender ID or a business account ID', async () => {
 		const result = await run(ctx.credentials, { resource: 'messageTemplate', operation: 'getMany', senderId: ' ', bizAccountId: '' });
-		expect(result.error?.message).toBe('Invalid "Sender ID / Business Account ID" in item 0: give a sender ID or a business account ID (or both)');
+		expect(result.error?.message).toBe('Invalid "Sender ID or Business Account ID" in item 0: give a sender ID or a business account ID (or both)');
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });
@@ -181,7 +181,7 @@ describe('Message > Send, bad input', () => {
 		[send('contacts', { contacts: { contact: [{ firstName: 'Ada' }] } }), "The 'Node Under Test' node has issues:\n- Parameter \"Formatted Name\" is required."],
 		// ...and the node refuses an expression that gives an item an empty one.
 		[send('contacts', { contacts: { contact: [{ firstName: 'Ada', formattedName: '={{ $json.missing ?? "" }}' }] } }), 'Invalid "Contacts › Formatted Name #1" in item 0: the formatted name is required'],
-		[send('contacts', { contacts: { contact: [{ formattedName: 'Ada' }] } }), 'Invalid "Contacts › First or Last Name #1" in item 0: a contact needs a first or last name besides its formatted name'],
+		[send('contacts', { contacts: { contact: [{ formattedName: 'Ada' }] } }), 'Invalid "Contacts › First Name or Last Name #1" in item 0: a contact needs a first or last name besides its formatted name'],
 		[send('location', { latitude: 91, longitude: 0 }), 'Invalid "Latitude" in item 0: the latitude must be between -90 and 90'],
 		[send('location', { latitude: 1, longitude: 1, locationAddress: '1 Main St' }), 'Invalid "Location Name" in item 0: an address is only displayed together with a name: add a name, or leave the address out'],
 		[send('interactive', { bodyText: 'x', buttons: {} }), 'Invalid "Buttons" in item 0: an interactive message needs at least one reply button'],

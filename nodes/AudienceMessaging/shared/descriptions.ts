@@ -77,9 +77,6 @@ export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: num
 	return { returnAll, limit };
 }
 
-/** Labels of Return All and Limit. */
-export const pageLabels = { returnAll: 'Return All', limit: 'Limit' };
-
 /** The Options › Parallel Requests field: requests in flight at once, output order kept. */
 export function parallelRequestsOption(defaultValue: number, max: number, what: string): INodeProperties {
 	return {
@@ -114,9 +111,8 @@ export function readSimplify(context: IExecuteFunctions, itemIndex: number): boo
 	return boolean(readParameter(context, 'simplify', itemIndex, true), 'simplify');
 }
 
-/** The run's wait budget option as the editor shows it, and as errors name it (inside Options). */
+/** The run's wait budget option as the editor shows it (an error of the run says to raise it). */
 export const RATE_LIMIT_WAIT_NAME = 'Max Wait When Rate Limited (Seconds)';
-export const RATE_LIMIT_WAIT_LABEL = `Options › ${RATE_LIMIT_WAIT_NAME}`;
 const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
 
 /**

@@ -6,7 +6,7 @@ import { InputError, fieldError, fieldName, itemLabel, outcomeOf, schemaError } 
 import type { FieldLabels } from '../../../src/errors';
 import { record } from '../../../src/coerce';
 import { configureRun } from '../../../src/transport';
-import { RATE_LIMIT_WAIT_LABEL, RATE_LIMIT_WAIT_NAME, rateLimitWaitOf } from './descriptions';
+import { RATE_LIMIT_WAIT_NAME, rateLimitWaitOf } from './descriptions';
 
 /**
  * An item that failed under "Continue On Fail": the error message, paired to its input item.
@@ -57,7 +57,7 @@ export function failedSendItem(error: Error, itemIndex: number, continueOnFail: 
  */
 export function configureWaitBudget(context: IExecuteFunctions, labels: FieldLabels, hasOption: boolean): void {
 	if (!hasOption) return;
-	const budgetMs = validated(context, 0, { rateLimitWait: RATE_LIMIT_WAIT_LABEL, ...labels }, () => rateLimitWaitOf(record(context.getNodeParameter('options', 0, {}), 'options')));
+	const budgetMs = validated(context, 0, labels, () => rateLimitWaitOf(record(context.getNodeParameter('options', 0, {}), 'options')));
 	configureRun(context, { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME });
 }
 

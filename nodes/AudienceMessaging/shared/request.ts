@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import type { FieldLabels } from '../../../src/errors';
@@ -6,6 +6,8 @@ import { fetchPages } from '../../../src/pagination';
 import { apiRequest } from '../../../src/transport';
 import type { ApiRequest } from '../../../src/transport';
 import { runPerItem } from './execute';
+import { fieldLabels } from './labels';
+import type { FieldAliases } from './labels';
 import { readParameter } from './parameters';
 
 /** What an operation's `values` reads one item with: its parameters (plain `$json` references read from the item) and the run's context. */
@@ -21,14 +23,18 @@ export interface ItemReader {
  * first request is sent (n8n's routing sends item 0 before it reads item 1):
  *
  * - `values` reads and checks one item into the values the request is built from; it throws an
- *   InputError or a ZodError naming the field (labelled by `labels`) and sends nothing;
+ *   InputError or a ZodError naming the field and sends nothing; the error names the field as
+ *   `fields` show it (their displayNames), through `aliases` where the error's path is not the
+ *   field's own (see fieldLabels);
  * - `request` is the request: `path` and `action` hold `{name}` for a value (URL-encoded in the
  *   path), `qs` and `body` are built from the values;
  * - `pages` makes it a paged Get Many (the values carry Return All and Limit);
  * - `output` shapes the answer's data into the item's output (default: the data as it is).
  */
 export interface RequestDescriptor<V extends object> {
-	labels: FieldLabels;
+	/** The operation's fields, as the node's description holds them: errors name fields by their displayNames. */
+	fields: readonly INodeProperties[];
+	aliases?: FieldAliases;
 	values: (item: ItemReader) => V;
 	request: {
 		base: ApiRequest['base'];
@@ -45,7 +51,7 @@ export interface RequestDescriptor<V extends object> {
 	pages?: { pageSize: number; maxPageSize: number };
 	output?: (data: unknown, values: V, statusCode: number) => IDataObject | IDataObject[];
 	/** Items sent at the same time, from the run's first item (default 1). */
-	concurrency?: (context: IExecuteFunctions) => number;
+	concurrency?: (context: IExecuteFunctions, labels: FieldLabels) => number;
 	/** Whether the operation's Options hold "Max Wait When Rate Limited". */
 	rateLimitWaitOption?: boolean;
 }
@@ -62,9 +68,10 @@ export function fillTemplate(template: string, values: object, encode: (text: st
 /** Runs an operation described by a RequestDescriptor: every item's values first, then one request (or paged requests) per item. */
 export async function runRequests<V extends object>(context: IExecuteFunctions, descriptor: RequestDescriptor<V>): Promise<INodeExecutionData[][]> {
 	const { request } = descriptor;
+	const labels = fieldLabels(descriptor.fields, descriptor.aliases);
 	return await runPerItem<V>(context, {
-		labels: descriptor.labels,
-		concurrency: descriptor.concurrency?.(context),
+		labels,
+		concurrency: descriptor.concurrency?.(context, labels),
 		rateLimitWaitOption: descriptor.rateLimitWaitOption,
 		prepare: (itemIndex) => descriptor.values({ context, itemIndex, parameter: (name, fallback) => readParameter(context, name, itemIndex, fallback) }),
 		send: async (values, itemIndex) => {

@@ -7,16 +7,6 @@ import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descri
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 export const MAX_PARALLEL_REQUESTS = 50;
 
-export const blacklistLabels = {
-	options: 'Options',
-	parallelRequests: 'Options › Parallel Requests',
-	to: 'Recipient',
-	from: 'Sender',
-	reason: 'Reason',
-	customReason: 'Other Reason',
-	type: 'Channel',
-};
-
 /** The parameters both operations share, read for one item. */
 export function blacklistParameters(read: (name: string, itemIndex: number, fallback?: unknown) => unknown, itemIndex: number, operation: 'add' | 'check'): BlacklistParameters {
 	return {

@@ -4,15 +4,16 @@ import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/mapping/
 import { blacklistAddRequestSchema, blacklistLookupQuerySchema } from '../../../../src/schemas/blacklist';
 import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/responses';
 import { record } from '../../../../src/coerce';
+import type { FieldLabels } from '../../../../src/errors';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
 import { requestOperation } from '../../shared/request';
 import type { ItemReader } from '../../shared/request';
-import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blacklistLabels, blacklistParameters } from './fields';
+import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, blacklistFields, blacklistParameters } from './fields';
 
 /** How many recipients go at once, from the first item's options (a 429 backs off the whole run: transport's run gate). */
-function readConcurrency(context: IExecuteFunctions): number {
-	return validated(context, 0, blacklistLabels, () => {
+function readConcurrency(context: IExecuteFunctions, labels: FieldLabels): number {
+	return validated(context, 0, labels, () => {
 		const options = record(context.getNodeParameter('options', 0, {}), 'options');
 		return parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 	});
@@ -21,7 +22,7 @@ function readConcurrency(context: IExecuteFunctions): number {
 const read = ({ parameter }: ItemReader) => (name: string, _itemIndex: number, fallback?: unknown) => parameter(name, fallback);
 
 /** What Add and Check share: their labels, recipients at once from Options, and the wait budget option. */
-const both = { labels: blacklistLabels, concurrency: readConcurrency, rateLimitWaitOption: true };
+const both = { fields: blacklistFields, aliases: { type: 'channel' }, concurrency: readConcurrency, rateLimitWaitOption: true };
 
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
 const addToBlacklist = requestOperation({

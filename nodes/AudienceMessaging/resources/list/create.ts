@@ -6,27 +6,16 @@ import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { apiRequest } from '../../../../src/transport';
 import { readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
+import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
 
 const show = { resource: ['list'], operation: ['create'] };
-
-const createListLabels = {
-	name: 'Name',
-	columns: 'Columns',
-	'columns.name': 'Columns › Name',
-	'columns.type': 'Columns › Type',
-	'columns.unique': 'Columns › Unique',
-	'columns.required': 'Columns › Required',
-	'columns.defaultValue': 'Columns › Default Value',
-	rows: 'Rows (JSON)',
-	simplify: 'Simplify',
-};
 
 /** List > Create: POST /lists with the JSON body built from the parameters and checked by its schema. */
 export async function createList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const read = parameterReader(this);
 	return await runPerItem(this, {
-		labels: createListLabels,
+		labels: fieldLabels(createListFields),
 		prepare: (itemIndex) => ({
 			body: createListRequestSchema.parse(
 				createListBody({

@@ -9,22 +9,10 @@ import type { BinaryFile } from '../../shared/binary';
 import { rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
 import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import { runPerItem } from '../../shared/execute';
+import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
 
 const show = { resource: ['list'], operation: ['createFromCsv'] };
-
-const labels = {
-	name: 'Name',
-	key: 'Options › Key',
-	'options.key': 'Options › Key',
-	'options.usesAutoColumns': 'Options › Use Automatic Columns',
-	'options.caseSensitive': 'Options › Case Sensitive Columns',
-	'options.usesGeneratedData': 'Options › Fill Empty Unique Columns',
-	'options.trackLastActivity': 'Options › Track Last Activity',
-	options: 'Options',
-	binaryPropertyName: 'Input Binary Field',
-	simplify: 'Simplify',
-};
 
 export const createListFromCsvFields: INodeProperties[] = [
 	{
@@ -106,7 +94,7 @@ interface PreparedUpload {
 export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const read = parameterReader(this);
 	return await runPerItem<PreparedUpload>(this, {
-		labels,
+		labels: fieldLabels(createListFromCsvFields),
 		rateLimitWaitOption: true,
 		describe: ({ query }) => ({ name: query.name }),
 		prepare: async (itemIndex) => {

@@ -8,7 +8,7 @@ export const deleteListFields: INodeProperties[] = [listLocator({ show: { resour
 
 /** List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a confirmation is output. */
 export const deleteList = requestOperation({
-	labels: { listId: 'List' },
+	fields: deleteListFields,
 	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex) }),
 	request: { base: 'lists', method: 'DELETE', path: '/lists/{listId}', action: 'delete list {listId}', expect: optionalObjectResponse },
 	output: (data, { listId }) => ({ listId, deleted: true, ...(data as IDataObject) }),

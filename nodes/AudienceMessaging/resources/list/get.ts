@@ -11,7 +11,7 @@ export const getListFields: INodeProperties[] = [listLocator({ show }), simplify
 
 /** List > Get: GET /lists/{listId}; outputs the list (simplified unless Simplify is off). */
 export const getList = requestOperation({
-	labels: { listId: 'List', simplify: 'Simplify' },
+	fields: getListFields,
 	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex), simplify: readSimplify(context, itemIndex) }),
 	request: { base: 'lists', method: 'GET', path: '/lists/{listId}', action: 'get list {listId}', expect: identifiedObjectResponse },
 	output: (data, { simplify }) => (simplify ? simplifyList(data as IDataObject) : (data as IDataObject)),

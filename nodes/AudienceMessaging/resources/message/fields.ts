@@ -3,6 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../src/schemas/chatapp';
 import type { MediaType } from '../../../../src/schemas/chatapp';
 import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
+import type { FieldAliases } from '../../shared/labels';
 import { contactFields } from './contacts';
 
 const show = { resource: ['message'], operation: ['send'] };
@@ -12,43 +13,26 @@ export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
 export const MAX_PARALLEL_REQUESTS = 50;
 
-/** The fields as errors name them. */
-export const labels = {
-	from: 'Sender Phone Number',
-	to: 'Recipient',
-	body: 'Text',
-	text: 'Text',
-	mediaUrl: 'Media URL',
-	externalId: 'Options › External ID',
-	callbacks: 'Options › Callback URLs',
-	messageType: 'Message Type',
-	sendToTrigger: 'Send Status Events to a Trigger',
-	triggerUrl: 'Trigger Production URL',
-	options: 'Options',
-	messagesPerSecond: 'Options › Messages per Second',
-	parallelRequests: 'Options › Parallel Requests',
-	rateLimitSenderId: 'Options › Sender ID for Rate Limit',
-	checkMedia: 'Options › Check Media Before Sending',
-	'contacts.org.company': 'Contacts › Company',
-	'contacts.org.department': 'Contacts › Department',
-	'contacts.org.title': 'Contacts › Job Title',
-	'contacts.name.last_name': 'Contacts › Last Name',
-	'contacts.addresses': 'Contacts › Addresses',
-	'location.address': 'Location Address',
-	contacts: 'Contacts',
-	'contacts.name.formatted_name': 'Contacts › Formatted Name',
-	'contacts.name.first_name': 'Contacts › First or Last Name',
-	'contacts.birthday': 'Contacts › Birthday',
-	'contacts.emails.email': 'Contacts › Emails › Email',
-	'contacts.phones.phone': 'Contacts › Phones › Phone',
-	'contacts.urls.url': 'Contacts › URLs › URL',
-	'location.latitude': 'Latitude',
-	'location.longitude': 'Longitude',
-	'location.name': 'Location Name',
-	'interactive.body.text': 'Body Text',
-	'interactive.action.buttons': 'Buttons',
-	'interactive.action.buttons.reply.id': 'Buttons › ID',
-	'interactive.action.buttons.reply.title': 'Buttons › Title',
+/**
+ * The message schema's paths (the body the API takes) that are not the fields' own: errors name
+ * the field the value came from.
+ */
+export const messageAliases: FieldAliases = {
+	body: 'text',
+	'contacts.org.company': 'contacts.company',
+	'contacts.org.department': 'contacts.department',
+	'contacts.org.title': 'contacts.title',
+	'contacts.name.formatted_name': 'contacts.formattedName',
+	'contacts.name.last_name': 'contacts.lastName',
+	// A contact needs a first or a last name: the rule names both fields.
+	'contacts.name.first_name': ['contacts.firstName', 'contacts.lastName'],
+	'location.latitude': 'latitude',
+	'location.longitude': 'longitude',
+	'location.name': 'locationName',
+	'location.address': 'locationAddress',
+	'interactive.body.text': 'bodyText',
+	'interactive.action.buttons': 'buttons',
+	'interactive.action.buttons.reply': 'buttons',
 };
 
 const mediaNotice = (type: MediaType): INodeProperties => ({

@@ -5,6 +5,7 @@ import { boolean, httpUrl, number, oneOf, pathSegment, record, text } from '../.
 import { senderPace } from '../../../../src/pacing';
 import type { RateGate } from '../../../../src/pacing';
 import { InputError } from '../../../../src/errors';
+import type { FieldLabels } from '../../../../src/errors';
 import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
 import type { MessageParameters } from '../../../../src/mapping/chatapp';
 import { MEDIA, MEDIA_MAX_BYTES, MESSAGE_TYPES, messageSchema } from '../../../../src/schemas/chatapp';
@@ -13,8 +14,9 @@ import { identifiedObjectResponse, optionalObjectResponse } from '../../../../sr
 import { apiRequest, baseUrlOf, configureRun } from '../../../../src/transport';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
+import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
-import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MEDIA_TYPES, labels } from './fields';
+import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MEDIA_TYPES, messageAliases, sendMessageFields } from './fields';
 
 /** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
 async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {
@@ -93,7 +95,7 @@ interface Pace {
 }
 
 /** The run's pace, from the first item's options (one pace for the whole run). */
-function readPace(context: IExecuteFunctions): Pace {
+function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
 	return validated(context, 0, labels, () => {
 		const options = record(context.getNodeParameter('options', 0, {}), 'options');
 		const messagesPerSecond = options.messagesPerSecond === undefined ? DEFAULT_MESSAGES_PER_SECOND : number(options.messagesPerSecond, 'messagesPerSecond');
@@ -125,7 +127,8 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGat
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
 export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
-	const pace = readPace(this);
+	const labels = fieldLabels(sendMessageFields, messageAliases);
+	const pace = readPace(this, labels);
 	let gate: Promise<RateGate> | undefined;
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));

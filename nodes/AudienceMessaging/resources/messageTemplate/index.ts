@@ -3,10 +3,37 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { text } from '../../../../src/coerce';
 import { templateScopeSchema } from '../../../../src/schemas/chatapp';
 import { collectionResponse } from '../../../../src/schemas/responses';
-import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['messageTemplate'], operation: ['getMany'] };
+
+export const messageTemplateFields: INodeProperties[] = [
+	{
+		displayName: 'Give a Sender ID, a Business Account ID, or both',
+		name: 'scopeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Sender ID',
+		name: 'senderId',
+		type: 'string',
+		default: '',
+		description: 'Templates of this sender; give this, a business account ID, or both',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Business Account ID',
+		name: 'bizAccountId',
+		type: 'string',
+		default: '',
+		description: 'Templates of this business account (supplied by support)',
+		displayOptions: { show },
+	},
+	...returnAllAndLimit(show),
+];
 
 /**
  * Message Template > Get Many: GET /chatapp/templates/ for a sender and/or business account; one
@@ -15,7 +42,8 @@ const show = { resource: ['messageTemplate'], operation: ['getMany'] };
  * template of the answer, Limit the first ones.
  */
 const getManyMessageTemplates = requestOperation({
-	labels: { senderId: 'Sender ID', bizAccountId: 'Business Account ID', scope: 'Sender ID / Business Account ID', ...pageLabels },
+	fields: messageTemplateFields,
+	aliases: { scope: ['senderId', 'bizAccountId'] },
 	values: ({ context, itemIndex, parameter }) => {
 		const scope = templateScopeSchema.parse({
 			senderId: text(parameter('senderId', ''), 'senderId') || undefined,
@@ -56,30 +84,3 @@ export const messageTemplateOperations: INodeProperties = {
 		},
 	],
 };
-
-export const messageTemplateFields: INodeProperties[] = [
-	{
-		displayName: 'Give a Sender ID, a Business Account ID, or both',
-		name: 'scopeNotice',
-		type: 'notice',
-		default: '',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Sender ID',
-		name: 'senderId',
-		type: 'string',
-		default: '',
-		description: 'Templates of this sender; give this, a business account ID, or both',
-		displayOptions: { show },
-	},
-	{
-		displayName: 'Business Account ID',
-		name: 'bizAccountId',
-		type: 'string',
-		default: '',
-		description: 'Templates of this business account (supplied by support)',
-		displayOptions: { show },
-	},
-	...returnAllAndLimit(show),
-];

@@ -6,81 +6,7 @@ import { senderCreateSchema } from '../../../../src/schemas/chatapp';
 import { identifiedObjectResponse } from '../../../../src/schemas/responses';
 import { requestOperation } from '../../shared/request';
 
-const labels = {
-	providerId: 'Provider ID',
-	name: 'Name',
-	address: 'Phone Number',
-	accountTier: 'Account Tier',
-	dailyQuota: 'Additional Fields › Daily Quota',
-	additionalFields: 'Additional Fields',
-	senderId: 'Sender ID',
-	'': 'Sender ID',
-};
-
-const APPROVAL_HINT =
-	'The sender is PENDING_IMPLEMENTATION: the chat-app provider verifies every value and approval usually takes about 48 hours. Messages can be sent once its state is ACTIVE (check it with Sender > Get).';
-const NAMESPACE_HINT =
-	'templateNamespace is empty: if message templates were created in the platform UI for this sender, contact support so they assign the namespace.';
-
-/** The sender, with a hint on what its state means for the user. */
-function senderWithHint(sender: IDataObject, operation: 'create' | 'get'): IDataObject {
-	const hints: string[] = [];
-	if (sender.state === 'PENDING_IMPLEMENTATION') hints.push(APPROVAL_HINT);
-	if (operation === 'get' && (sender.templateNamespace === null || sender.templateNamespace === undefined)) hints.push(NAMESPACE_HINT);
-	return { ...sender, ...(hints.length ? { hint: hints.join(' ') } : {}) };
-}
-
-/** Sender > Create: POST /chatapp/senders. */
-const createSender = requestOperation({
-	labels,
-	values: ({ parameter }) => {
-		const extra = record(parameter('additionalFields', {}), 'additionalFields');
-		return senderCreateSchema.parse({
-			providerId: text(parameter('providerId', ''), 'providerId'),
-			name: text(parameter('name', ''), 'name'),
-			address: toE164(parameter('address', ''), 'address'),
-			accountTier: integer(parameter('accountTier', 1), 'accountTier', { min: 1 }),
-			...(extra.dailyQuota !== undefined ? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) } : {}),
-		});
-	},
-	request: { base: 'messaging', method: 'POST', path: '/chatapp/senders', body: (body) => body, action: 'create the sender {name}', expect: identifiedObjectResponse },
-	output: (data) => senderWithHint(data as IDataObject, 'create'),
-});
-
-/** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
-const getSender = requestOperation({
-	labels,
-	values: ({ parameter }) => ({ senderId: pathSegment(parameter('senderId', ''), 'senderId', 'a sender ID') }),
-	request: { base: 'messaging', method: 'GET', path: '/chatapp/senders/{senderId}', action: 'get the sender {senderId}', expect: identifiedObjectResponse },
-	output: (data) => senderWithHint(data as IDataObject, 'get'),
-});
-
-export const senderExecutors = { create: createSender, get: getSender };
-
 const show = { resource: ['sender'] };
-
-export const senderOperations: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show },
-	default: 'create',
-	options: [
-		{
-			name: 'Create',
-			value: 'create',
-			action: 'Create a sender',
-			description: 'Register a business phone number as chat-app sender (approval takes about 48 hours)',
-		},
-		{
-			name: 'Get',
-			value: 'get',
-			action: 'Get a sender',
-			description: 'Get a sender with its state and template namespace',
-		},
-	],
-};
 
 const create = { ...show, operation: ['create'] };
 
@@ -153,3 +79,67 @@ export const senderFields: INodeProperties[] = [
 		displayOptions: { show: { ...show, operation: ['get'] } },
 	},
 ];
+
+const APPROVAL_HINT =
+	'The sender is PENDING_IMPLEMENTATION: the chat-app provider verifies every value and approval usually takes about 48 hours. Messages can be sent once its state is ACTIVE (check it with Sender > Get).';
+const NAMESPACE_HINT =
+	'templateNamespace is empty: if message templates were created in the platform UI for this sender, contact support so they assign the namespace.';
+
+/** The sender, with a hint on what its state means for the user. */
+function senderWithHint(sender: IDataObject, operation: 'create' | 'get'): IDataObject {
+	const hints: string[] = [];
+	if (sender.state === 'PENDING_IMPLEMENTATION') hints.push(APPROVAL_HINT);
+	if (operation === 'get' && (sender.templateNamespace === null || sender.templateNamespace === undefined)) hints.push(NAMESPACE_HINT);
+	return { ...sender, ...(hints.length ? { hint: hints.join(' ') } : {}) };
+}
+
+/** Sender > Create: POST /chatapp/senders. */
+const createSender = requestOperation({
+	fields: senderFields,
+	values: ({ parameter }) => {
+		const extra = record(parameter('additionalFields', {}), 'additionalFields');
+		return senderCreateSchema.parse({
+			providerId: text(parameter('providerId', ''), 'providerId'),
+			name: text(parameter('name', ''), 'name'),
+			address: toE164(parameter('address', ''), 'address'),
+			accountTier: integer(parameter('accountTier', 1), 'accountTier', { min: 1 }),
+			...(extra.dailyQuota !== undefined ? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) } : {}),
+		});
+	},
+	request: { base: 'messaging', method: 'POST', path: '/chatapp/senders', body: (body) => body, action: 'create the sender {name}', expect: identifiedObjectResponse },
+	output: (data) => senderWithHint(data as IDataObject, 'create'),
+});
+
+/** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
+const getSender = requestOperation({
+	fields: senderFields,
+	aliases: { '': 'senderId' },
+	values: ({ parameter }) => ({ senderId: pathSegment(parameter('senderId', ''), 'senderId', 'a sender ID') }),
+	request: { base: 'messaging', method: 'GET', path: '/chatapp/senders/{senderId}', action: 'get the sender {senderId}', expect: identifiedObjectResponse },
+	output: (data) => senderWithHint(data as IDataObject, 'get'),
+});
+
+export const senderExecutors = { create: createSender, get: getSender };
+
+export const senderOperations: INodeProperties = {
+	displayName: 'Operation',
+	name: 'operation',
+	type: 'options',
+	noDataExpression: true,
+	displayOptions: { show },
+	default: 'create',
+	options: [
+		{
+			name: 'Create',
+			value: 'create',
+			action: 'Create a sender',
+			description: 'Register a business phone number as chat-app sender (approval takes about 48 hours)',
+		},
+		{
+			name: 'Get',
+			value: 'get',
+			action: 'Get a sender',
+			description: 'Get a sender with its state and template namespace',
+		},
+	],
+};

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { integer, oneOf, parsed, record, requiredText, text, textList } from '../../../../src/coerce';
 import { InputError } from '../../../../src/errors';
+import type { FieldLabels } from '../../../../src/errors';
 import { parseObjectList } from '../../../../src/mapping/json';
 import { subscriberFromItem } from '../../../../src/mapping/lists';
 import { rowOutcomes } from '../../../../src/mapping/subscribers';
@@ -14,24 +15,13 @@ import { listLocator, rateLimitWaitOption, readListId } from '../../shared/descr
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
 import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
+import { fieldLabels } from '../../shared/labels';
 import { perItem, readParameter } from '../../shared/parameters';
 
 const show = { resource: ['subscriber'], operation: ['addMany'] };
 
 export const DEFAULT_BATCH_SIZE = 500;
 export const MAX_BATCH_SIZE = 10_000;
-
-const labels = {
-	'': 'Subscribers (JSON)',
-	subscribers: 'Subscribers (JSON)',
-	listId: 'List',
-	source: 'Input Data',
-	binaryPropertyName: 'Input Binary Field',
-	columnsToSend: 'Columns to Send',
-	options: 'Options',
-	batchSize: 'Options › Batch Size',
-	keyColumn: 'Options › Key Column',
-};
 
 export const addManySubscribersFields: INodeProperties[] = [
 	listLocator({ show }),
@@ -132,14 +122,16 @@ function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: s
 	};
 }
 
-function readBatchSize(context: IExecuteFunctions, options: Record<string, unknown>): number {
+function readBatchSize(context: IExecuteFunctions, labels: FieldLabels, options: Record<string, unknown>): number {
 	return validated(context, 0, labels, () => (options.batchSize === undefined ? DEFAULT_BATCH_SIZE : integer(options.batchSize, 'batchSize', { min: 1, max: MAX_BATCH_SIZE })));
 }
 
 /** Subscriber > Add Many: POST /lists/{listId}/subscribers/bulk, from a JSON array, a CSV binary, or the input items themselves. */
 export async function addManySubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// A JSON array that is not one as a whole is named by the Subscribers field.
+	const labels = fieldLabels(addManySubscribersFields, { '': 'subscribers' });
 	const source = validated(this, 0, labels, () => oneOf(this.getNodeParameter('source', 0), 'source', ['items', 'json', 'csv'] as const));
-	if (source === 'items') return await addItemsAsSubscribers.call(this);
+	if (source === 'items') return await addItemsAsSubscribers.call(this, labels);
 	return await runPerItem(this, {
 		labels,
 		rateLimitWaitOption: true,
@@ -185,7 +177,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
  * go out in batches; each item gets one output item (added, updated, failed or unknown) paired
  * to it. Errors the node cannot match to a row are reported once, on the batch's first item.
  */
-async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function addItemsAsSubscribers(this: IExecuteFunctions, labels: FieldLabels): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const options = validated(this, 0, labels, () => record(this.getNodeParameter('options', 0, {}), 'options'));
 	const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';
@@ -193,7 +185,7 @@ async function addItemsAsSubscribers(this: IExecuteFunctions): Promise<INodeExec
 	const columnsOf = perItem(this, 'columnsToSend', (value) => textList(value, 'columnsToSend'), '');
 	return await runInBatches<SubscriberRow>(this, {
 		labels,
-		batchSize: readBatchSize(this, options),
+		batchSize: readBatchSize(this, labels, options),
 		rateLimitWaitOption: true,
 		describe: (listId, row) => ({ listId, subscriber: row }),
 		prepare: (itemIndex) => {

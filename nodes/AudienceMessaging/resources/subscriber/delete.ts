@@ -24,7 +24,7 @@ export const deleteSubscriberFields: INodeProperties[] = [
 
 /** Subscriber > Delete: DELETE /lists/{listId}/subscribers/{subscriberId}; both IDs URL-encoded. */
 export const deleteSubscriber = requestOperation({
-	labels: { listId: 'List', subscriberId: 'Subscriber ID' },
+	fields: deleteSubscriberFields,
 	values: ({ context, itemIndex, parameter }) => ({
 		listId: readListId(context, itemIndex),
 		subscriberId: parsed(subscriberIdSchema, parameter('subscriberId', ''), 'subscriberId'),

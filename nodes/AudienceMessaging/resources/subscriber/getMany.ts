@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { listLocator, pageLabels, readListId, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
+import { listLocator, readListId, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['subscriber'], operation: ['getMany'] };
@@ -13,7 +13,7 @@ export const getManySubscribersFields: INodeProperties[] = [listLocator({ show }
 
 /** Subscriber > Get Many: one output item per subscriber, paged. */
 export const getManySubscribers = requestOperation({
-	labels: { listId: 'List', ...pageLabels },
+	fields: getManySubscribersFields,
 	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex), ...readReturnAllAndLimit(context, itemIndex) }),
 	request: { base: 'lists', method: 'GET', path: '/lists/{listId}/subscribers', action: 'get the subscribers of list {listId}' },
 	pages: { pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },

@@ -10,6 +10,7 @@ import { apiRequest } from '../../../../src/transport';
 import { runInBatches } from '../../shared/batches';
 import { parallelRequestsOf, parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
+import { fieldLabels } from '../../shared/labels';
 import { perItem, rawPerItem } from '../../shared/parameters';
 
 const show = { resource: ['walletPass'], operation: ['create'] };
@@ -27,28 +28,10 @@ export const DEFAULT_PASS_BATCH_SIZE = 100;
 export const MAX_PASS_BATCH_SIZE = 10_000;
 const MAX_PARALLEL_BATCHES = 10;
 
-const labels = {
-	'': 'Template',
-	recipientId: 'Recipient ID',
-	'uniqueValues.fields': 'Fields',
-	'uniqueValues.fields.place': 'Fields › Place',
-	'uniqueValues.fields.value': 'Fields › Value',
-	'uniqueValues.fields.label': 'Fields › Label',
-	templateSerial: 'Template',
-	passData: 'Pass Data',
-	options: 'Options',
-	batchSize: 'Options › Batch Size',
-	parallelRequests: 'Options › Parallel Requests',
-};
-
-/** "From Input Item Fields" names the fields that hold the values. */
-const itemFieldLabels = {
-	...labels,
-	recipientId: 'Recipient ID Field',
-	recipientIdField: 'Recipient ID Field',
-	'uniqueValues.fields.value': 'Fields › Input Field',
-	'uniqueValues.fields.inputField': 'Fields › Input Field',
-};
+/** A pass's paths (as the pass schema names them) to the fields of "Define Below"; a whole-value error is the template's. */
+const definedAliases = { '': 'templateSerial', 'uniqueValues.fields': 'fields' };
+/** "From Input Item Fields" names the fields that name the input fields holding the values. */
+const itemFieldAliases = { '': 'templateSerial', recipientId: 'recipientIdField', 'uniqueValues.fields': 'fieldsFromInput', 'uniqueValues.fields.value': 'fieldsFromInput.inputField' };
 
 /** The place of a pass field: BACK, or one the user types. */
 const placeFields: INodeProperties[] = [
@@ -225,6 +208,7 @@ function passFromItemFields(context: IExecuteFunctions, serialOf: (itemIndex: nu
  * matched to their item by recipientId. A recipient may hold one pass per template.
  */
 export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const labels = fieldLabels(createWalletPassFields, definedAliases);
 	const options = validated(this, 0, labels, () => record(this.getNodeParameter('options', 0, {}), 'options'));
 	const batchSize = validated(this, 0, labels, () =>
 		options.batchSize === undefined ? DEFAULT_PASS_BATCH_SIZE : integer(options.batchSize, 'batchSize', { min: 1, max: MAX_PASS_BATCH_SIZE }),
@@ -234,8 +218,9 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 	);
 	const passData = validated(this, 0, labels, () => oneOf(this.getNodeParameter('passData', 0, 'define'), 'passData', PASS_DATA));
 	const serialOf = perItem(this, 'templateSerial', (value) => parsed(templateSerialSchema, value, 'templateSerial'), undefined, { extractValue: true });
+	const itemLabels = passData === 'itemFields' ? fieldLabels(createWalletPassFields, itemFieldAliases) : labels;
 	return await runInBatches<Pass>(this, {
-		labels: passData === 'itemFields' ? itemFieldLabels : labels,
+		labels: itemLabels,
 		batchSize,
 		concurrency,
 		rateLimitWaitOption: true,
@@ -250,7 +235,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 				if (!recipients) firstSeen.set(group, (recipients = new Map()));
 				const first = recipients.get(value.recipientId);
 				if (first === undefined) recipients.set(value.recipientId, itemIndex);
-				else errors.set(itemIndex, fieldError(this.getNode(), itemIndex, 'Recipient ID', `"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`));
+				else errors.set(itemIndex, fieldError(this.getNode(), itemIndex, labels.recipientId, `"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`));
 			}
 			return errors;
 		},

@@ -2,15 +2,13 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { record, textList } from '../../../../src/coerce';
 import { templateSelect, templateSort } from '../../../../src/mapping/wallet';
-import { pageLabels, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
 export const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 100;
-
-const labels = { ...pageLabels, sort: 'Sort', 'sort.field': 'Sort › Field', 'sort.direction': 'Sort › Direction', select: 'Fields to Return' };
 
 export const getManyWalletTemplatesFields: INodeProperties[] = [
 	...returnAllAndLimit(show),
@@ -73,7 +71,7 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 
 /** Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor, paged. */
 export const getManyWalletTemplates = requestOperation({
-	labels,
+	fields: getManyWalletTemplatesFields,
 	values: ({ context, itemIndex, parameter }) => ({
 		sort: templateSort(record(parameter('sort', {}), 'sort').rule),
 		select: templateSelect(textList(parameter('select', []), 'select')),
