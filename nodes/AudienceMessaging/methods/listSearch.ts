@@ -1,9 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { collectionResponse } from '../../../src/schemas/responses';
-import type { Page } from '../../../src/schemas/responses';
-import { apiRequest } from '../../../src/transport';
+import { apiRequest, collectionResponse } from '../core';
+import type { Page } from '../core';
 
 const nextPageToken = (page: number, answer: Page) => (answer.pagination && answer.pagination.page < answer.pagination.pages ? String(page + 1) : undefined);
 

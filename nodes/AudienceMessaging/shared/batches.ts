@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk } from '../../../src/batching';
-import type { FieldLabels } from '../../../src/errors';
+import { chunk } from '../core';
+import type { FieldLabels } from '../core';
 import { configureWaitBudget, errorItem, failedSendItem, inPool, prepareAll } from './execute';
 
 interface BatchEntry<V> {

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import { InputError } from '../../../src/errors';
-import type { ByteSource } from '../../../src/multipart';
+import { InputError } from '../core';
+import type { ByteSource } from '../core';
 
 export interface BinaryFile {
 	fileName: string;

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { assertCsvSize, csvHeader } from '../../../src/csv';
-import { multipartFileBody } from '../../../src/multipart';
+import { assertCsvSize, csvHeader, multipartFileBody } from '../core';
 import { binaryFile } from './binary';
 import type { BinaryFile } from './binary';
 

@@ -1,7 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { boolean, integer, parsed } from '../../../src/coerce';
-import { listIdSchema } from '../../../src/schemas/lists';
+import { boolean, integer, listIdSchema, parsed } from '../core';
 import { readParameter } from './parameters';
 
 /** The list picker used by every list-scoped operation: from the account's lists, or by ID. */

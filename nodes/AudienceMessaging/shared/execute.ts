@@ -2,10 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
 
-import { InputError, fieldError, fieldName, itemLabel, outcomeOf, schemaError } from '../../../src/errors';
-import type { FieldLabels } from '../../../src/errors';
-import { record } from '../../../src/coerce';
-import { configureRun } from '../../../src/transport';
+import { configureRun, fieldError, fieldName, InputError, itemLabel, outcomeOf, record, schemaError } from '../core';
+import type { FieldLabels } from '../core';
 import { RATE_LIMIT_WAIT_NAME, rateLimitWaitOf } from './descriptions';
 
 /**

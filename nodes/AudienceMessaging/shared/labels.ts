@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
-import type { FieldLabels } from '../../../src/errors';
+import type { FieldLabels } from '../core';
 
 /**
  * Error paths (as InputError and zod issues name them) that are not a field's own path, each with

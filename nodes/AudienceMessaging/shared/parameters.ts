@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
-import { MISS, compileParameter, sameValue } from '../../../src/expressions';
+import { MISS, compileParameter, sameValue } from '../core';
 
 /**
  * Whether a parameter that is a plain reference to the item's own data (`={{ $json.email }}`) is

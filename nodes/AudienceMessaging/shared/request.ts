@@ -1,10 +1,8 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import type { FieldLabels } from '../../../src/errors';
-import { fetchPages } from '../../../src/pagination';
-import { apiRequest } from '../../../src/transport';
-import type { ApiRequest } from '../../../src/transport';
+import { apiRequest, fetchPages } from '../core';
+import type { ApiRequest, FieldLabels } from '../core';
 import { runPerItem } from './execute';
 import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';

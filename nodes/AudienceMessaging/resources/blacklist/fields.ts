@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { BlacklistParameters } from '../../../../src/mapping/blacklist';
-import { REASON_UNSUBSCRIBED } from '../../../../src/schemas/blacklist';
+import { REASON_UNSUBSCRIBED } from '../../core';
+import type { BlacklistParameters } from '../../core';
 import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;

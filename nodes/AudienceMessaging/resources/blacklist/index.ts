@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/mapping/blacklist';
-import { blacklistAddRequestSchema, blacklistLookupQuerySchema } from '../../../../src/schemas/blacklist';
-import { identifiedObjectResponse, isRecord } from '../../../../src/schemas/responses';
-import { record } from '../../../../src/coerce';
-import type { FieldLabels } from '../../../../src/errors';
+import {
+	blacklistAddBody,
+	blacklistAddRequestSchema,
+	blacklistLookupQuery,
+	blacklistLookupQuerySchema,
+	identifiedObjectResponse,
+	isRecord,
+	record,
+} from '../../core';
+import type { FieldLabels } from '../../core';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
 import { requestOperation } from '../../shared/request';

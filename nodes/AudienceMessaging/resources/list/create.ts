@@ -1,9 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_COLUMN_TYPE, createListBody, simplifyList } from '../../../../src/mapping/lists';
-import { createListRequestSchema } from '../../../../src/schemas/lists';
-import { identifiedObjectResponse } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
+import {
+	apiRequest,
+	createListBody,
+	createListRequestSchema,
+	DEFAULT_COLUMN_TYPE,
+	identifiedObjectResponse,
+	simplifyList,
+} from '../../core';
 import { readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';

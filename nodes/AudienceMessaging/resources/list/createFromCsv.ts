@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { requiredText, text } from '../../../../src/coerce';
-import { csvImportOptions, csvImportQuery, simplifyList } from '../../../../src/mapping/lists';
-import { csvImportQuerySchema } from '../../../../src/schemas/lists';
-import { identifiedObjectResponse } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
+import {
+	apiRequest,
+	csvImportOptions,
+	csvImportQuery,
+	csvImportQuerySchema,
+	identifiedObjectResponse,
+	requiredText,
+	simplifyList,
+	text,
+} from '../../core';
 import type { BinaryFile } from '../../shared/binary';
 import { rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
 import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';

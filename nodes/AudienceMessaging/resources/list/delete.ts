@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionalObjectResponse } from '../../../../src/schemas/responses';
+import { optionalObjectResponse } from '../../core';
 import { listLocator, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { simplifyList } from '../../../../src/mapping/lists';
-import { identifiedObjectResponse } from '../../../../src/schemas/responses';
+import { identifiedObjectResponse, simplifyList } from '../../core';
 import { listLocator, readListId, readSimplify, simplifyField } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../src/schemas/chatapp';
-import type { MediaType } from '../../../../src/schemas/chatapp';
+import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../core';
+import type { MediaType } from '../../core';
 import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 import type { FieldAliases } from '../../shared/labels';
 import { contactFields } from './contacts';

@@ -1,17 +1,31 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { CALLBACK_CREDENTIAL_TYPE, CALLBACK_SECRET_PATTERN, callbackUrlWithToken } from '../../../../src/callbacks';
-import { boolean, httpUrl, number, oneOf, pathSegment, record, text } from '../../../../src/coerce';
-import { senderPace } from '../../../../src/pacing';
-import type { RateGate } from '../../../../src/pacing';
-import { InputError } from '../../../../src/errors';
-import type { FieldLabels } from '../../../../src/errors';
-import { mediaContentTypeFits, messageBody } from '../../../../src/mapping/chatapp';
-import type { MessageParameters } from '../../../../src/mapping/chatapp';
-import { MEDIA, MEDIA_MAX_BYTES, MESSAGE_TYPES, messageSchema } from '../../../../src/schemas/chatapp';
-import type { MediaType, Message, MessageType } from '../../../../src/schemas/chatapp';
-import { identifiedObjectResponse, optionalObjectResponse } from '../../../../src/schemas/responses';
-import { apiRequest, baseUrlOf, configureRun } from '../../../../src/transport';
+import {
+	apiRequest,
+	baseUrlOf,
+	boolean,
+	CALLBACK_CREDENTIAL_TYPE,
+	CALLBACK_SECRET_PATTERN,
+	callbackUrlWithToken,
+	configureRun,
+	httpUrl,
+	identifiedObjectResponse,
+	InputError,
+	MEDIA,
+	MEDIA_MAX_BYTES,
+	mediaContentTypeFits,
+	MESSAGE_TYPES,
+	messageBody,
+	messageSchema,
+	number,
+	oneOf,
+	optionalObjectResponse,
+	pathSegment,
+	record,
+	senderPace,
+	text,
+} from '../../core';
+import type { FieldLabels, MediaType, Message, MessageParameters, MessageType, RateGate } from '../../core';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';

@@ -1,8 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { text } from '../../../../src/coerce';
-import { templateScopeSchema } from '../../../../src/schemas/chatapp';
-import { collectionResponse } from '../../../../src/schemas/responses';
+import { collectionResponse, templateScopeSchema, text } from '../../core';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

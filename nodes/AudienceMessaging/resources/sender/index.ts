@@ -1,9 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { integer, pathSegment, record, text } from '../../../../src/coerce';
-import { toE164 } from '../../../../src/mapping/addresses';
-import { senderCreateSchema } from '../../../../src/schemas/chatapp';
-import { identifiedObjectResponse } from '../../../../src/schemas/responses';
+import { identifiedObjectResponse, integer, pathSegment, record, senderCreateSchema, text, toE164 } from '../../core';
 import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['sender'] };

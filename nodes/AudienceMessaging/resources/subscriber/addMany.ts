@@ -1,16 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { integer, oneOf, parsed, record, requiredText, text, textList } from '../../../../src/coerce';
-import { InputError } from '../../../../src/errors';
-import type { FieldLabels } from '../../../../src/errors';
-import { parseObjectList } from '../../../../src/mapping/json';
-import { subscriberFromItem } from '../../../../src/mapping/lists';
-import { rowOutcomes } from '../../../../src/mapping/subscribers';
-import type { StreamedBody } from '../../../../src/multipart';
-import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema, parseSubscriberRow } from '../../../../src/schemas/lists';
-import type { BulkSubscribersResult, SubscriberRow } from '../../../../src/schemas/lists';
-import { objectResponse } from '../../../../src/schemas/responses';
-import { apiRequest } from '../../../../src/transport';
+import {
+	apiRequest,
+	bulkSubscribersRequestSchema,
+	bulkSubscribersResultSchema,
+	InputError,
+	integer,
+	listIdSchema,
+	objectResponse,
+	oneOf,
+	parsed,
+	parseObjectList,
+	parseSubscriberRow,
+	record,
+	requiredText,
+	rowOutcomes,
+	subscriberFromItem,
+	text,
+	textList,
+} from '../../core';
+import type { BulkSubscribersResult, FieldLabels, StreamedBody, SubscriberRow } from '../../core';
 import { listLocator, rateLimitWaitOption, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';

@@ -1,8 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { parsed } from '../../../../src/coerce';
-import { subscriberIdSchema } from '../../../../src/schemas/lists';
-import { optionalObjectResponse } from '../../../../src/schemas/responses';
+import { optionalObjectResponse, parsed, subscriberIdSchema } from '../../core';
 import { listLocator, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,12 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { passFieldSources, passFromItem, passFromParameters, passOutcomes } from '../../../../src/mapping/wallet';
-import { PASS_PLACE_BACK, parsePass, readPassBatchResult, templateSerialSchema } from '../../../../src/schemas/wallet';
-import type { Pass } from '../../../../src/schemas/wallet';
-import { integer, oneOf, parsed, record, requiredText } from '../../../../src/coerce';
-import { fieldError } from '../../../../src/errors';
-import { apiRequest } from '../../../../src/transport';
+import {
+	apiRequest,
+	fieldError,
+	integer,
+	oneOf,
+	parsed,
+	parsePass,
+	PASS_PLACE_BACK,
+	passFieldSources,
+	passFromItem,
+	passFromParameters,
+	passOutcomes,
+	readPassBatchResult,
+	record,
+	requiredText,
+	templateSerialSchema,
+} from '../../core';
+import type { Pass } from '../../core';
 import { runInBatches } from '../../shared/batches';
 import { parallelRequestsOf, parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';

@@ -1,7 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { record, textList } from '../../../../src/coerce';
-import { templateSelect, templateSort } from '../../../../src/mapping/wallet';
+import { record, templateSelect, templateSort, textList } from '../../core';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
