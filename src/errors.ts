@@ -71,117 +71,6 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The platform is rate limiting requests. Try again later.',
 };
 
-/**
- * What happened to a request that did not plainly succeed or fail, carried by its error:
- * - `unknown`: its answer was lost after it may have reached the platform; it may have been applied;
- * - `accepted`: the platform accepted it (2xx) but its answer could not be read;
- * - `notSent`: it was never sent, or the platform refused it (429), because the run's wait budget for rate limits is spent.
- */
-export const OUTCOMES = ['unknown', 'accepted', 'notSent'] as const;
-export type Outcome = (typeof OUTCOMES)[number];
-
-/** The outcome an error carries, if any (see Outcome); plain failures carry none. */
-export function outcomeOf(error: unknown): Outcome | undefined {
-	const outcome = (error as { outcome?: unknown } | null | undefined)?.outcome;
-	return (OUTCOMES as readonly unknown[]).includes(outcome) ? (outcome as Outcome) : undefined;
-}
-
-function withOutcome<E extends Error>(error: E, outcome: Outcome): E {
-	Object.defineProperty(error, 'outcome', { value: outcome, enumerable: false });
-	return error;
-}
-
-const seconds = (ms: number) => Math.round(ms / 1000);
-
-/**
- * A write whose answer was lost after it may have reached the platform (a reset or a timeout
- * once connected, a gateway's 502/503/504): it may have been applied, and it was not sent again.
- */
-export function maybeApplied(
-	node: INode,
-	options: { itemIndex?: number; action: string; reconcile?: string; target: string; response?: { statusCode: number; body: unknown }; error?: unknown; timeoutMs?: number; secrets?: string[] },
-): NodeApiError {
-	const secrets = options.secrets ?? [];
-	let cause: string;
-	// Error codes stay out of the message (NodeApiError swaps a message naming ECONNRESET for a generic one): they go to the description.
-	let detail = '';
-	if (options.response) {
-		const said = platformMessage(redacted(options.response.body, secrets));
-		cause = `a gateway in front of the platform answered HTTP ${options.response.statusCode}${said ? ` (${said.slice(0, 200)})` : ''} instead of the platform`;
-	} else {
-		const err = (options.error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
-		const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
-		const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
-		cause = timedOut && options.timeoutMs
-			? `no answer came within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
-			: 'the connection was closed before the answer arrived';
-		detail = ` (${redacted(String(err.message ?? code), secrets)}; ${code})`;
-	}
-	const check = options.reconcile ?? 'check on the platform whether it was applied';
-	return withOutcome(
-		new NodeApiError(
-			node,
-			// No error code in this message: NodeApiError would swap a message holding ECONNRESET for a generic one.
-			{ message: 'the answer was lost; the request may have been applied' },
-			{
-				message: `May have been applied: the request to ${options.action} reached ${options.target} but ${cause}`,
-				description: `The outcome is unknown${detail}: the platform may have acted on the request before its answer was lost. The node did not send it again. Before you send it again, ${check}; sending it again without checking may apply it twice.`,
-				httpCode: options.response ? String(options.response.statusCode) : undefined,
-				itemIndex: options.itemIndex,
-			},
-		),
-		'unknown',
-	);
-}
-
-/** A write the platform accepted (2xx) whose answer cannot be read: applied, details unknown. */
-export function acceptedUnreadable(
-	node: INode,
-	options: { statusCode: number; action: string; problem?: string; reconcile?: string; itemIndex?: number },
-): NodeApiError {
-	const check = options.reconcile ?? 'check on the platform';
-	return withOutcome(
-		new NodeApiError(
-			node,
-			{ message: options.problem ?? 'unreadable answer' },
-			{
-				httpCode: String(options.statusCode),
-				message: `Accepted, answer unreadable: the platform accepted the request to ${options.action} (HTTP ${options.statusCode}) but its answer is not what the API specifies`,
-				description: `${options.problem ?? 'The answer could not be read'}. The platform said it accepted the request, so it was not sent again; what its answer would have said (IDs, details) is unknown: ${check} before sending it again.`,
-				itemIndex: options.itemIndex,
-			},
-		),
-		'accepted',
-	);
-}
-
-/**
- * A request not sent because the run's wait budget for rate limits is spent: the platform
- * refused it (429) and waiting again would go past the budget, or the budget was spent before
- * its turn came.
- */
-export function notSentError(
-	node: INode,
-	options: { itemIndex?: number; action: string; waitedMs: () => number; budgetMs: number; option?: string; response?: { statusCode: number; body: unknown }; secrets?: string[] },
-): NodeApiError {
-	const said = options.response ? platformMessage(redacted(options.response.body, options.secrets ?? [])) : undefined;
-	const setting = options.option ? `the "${options.option}" option` : 'the most a run of this operation waits';
-	const advice = options.option ? `Raise "${options.option}", send fewer items at once, or try again later.` : 'Send fewer items at once, or try again later.';
-	return withOutcome(
-		new NodeApiError(
-			node,
-			{ message: said ?? 'rate limited' },
-			{
-				httpCode: '429',
-				message: `Not sent: the platform kept rate limiting this run (HTTP 429${said ? `: ${said.slice(0, 200)}` : ''})`,
-				description: `While trying to ${options.action}. The run lost ${seconds(options.waitedMs())} s to rate limits (pauses and slower pacing), and its wait budget is ${seconds(options.budgetMs)} s (${setting}), so this request and the rest of the run's requests were not sent. What was sent before is reported as sent. ${advice}`,
-				itemIndex: options.itemIndex,
-			},
-		),
-		'notSent',
-	);
-}
-
 /** A platform answer with an HTTP error status, as a NodeApiError carrying the status and the platform's message. */
 export function apiError(
 	node: INode,
@@ -242,6 +131,42 @@ export function transportError(
 			message: !options.sent ? `Could not reach the platform at ${target}` : timedOut ? `No answer from the platform at ${target}` : `The connection to the platform at ${target} broke before its answer arrived`,
 			description: `${reason} (${code}). Check the ${options.urlField ?? 'base URLs'} in the credential and that the platform is reachable from n8n.`,
 			itemIndex: options.itemIndex,
+		},
+	);
+}
+
+/** A 3xx answer: never followed, so the key stays with the configured address. */
+export function redirectError(node: INode, response: { statusCode: number; headers: Record<string, unknown> }, target: string, itemIndex?: number): NodeApiError {
+	const location = String(response.headers.location ?? '(no Location header)');
+	let resolved = location;
+	try {
+		resolved = new URL(location, target).toString();
+	} catch {
+		// keep the header as given
+	}
+	return new NodeApiError(
+		node,
+		{ message: `redirect to ${resolved}` },
+		{
+			httpCode: String(response.statusCode),
+			message: `The platform answered with a redirect (HTTP ${response.statusCode}) to ${resolved}`,
+			description:
+				'Redirects are not followed, so the API key is never sent to another address. If the platform moved, put the new address in the credential\'s base URL.',
+			itemIndex,
+		},
+	);
+}
+
+/** A 2xx answer that is not what the API specifies (for a read: an error, not an item). */
+export function unexpectedAnswer(node: INode, statusCode: number, action: string, problem: string | undefined, itemIndex?: number): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message: problem ?? 'unexpected answer' },
+		{
+			httpCode: String(statusCode),
+			message: `The platform's answer to "${action}" is not what the API specifies (HTTP ${statusCode})`,
+			description: `${problem ?? 'The answer could not be read'}. Check that the credential's base URL points at the platform's API.`,
+			itemIndex,
 		},
 	);
 }

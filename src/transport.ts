@@ -2,35 +2,21 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
-	ICredentialsDecrypted,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
-	INode,
 } from 'n8n-workflow';
-import { NodeApiError, sleep } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { acceptedUnreadable, apiError, maybeApplied, notSentError, transportError } from './errors';
+import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
+import { acceptedUnreadable, maybeApplied, notSentError } from './outcomes';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
 import { RateGate, sharedPacer } from './pacing';
 import type { Pace } from './pacing';
+import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
+import type { ApiBase } from './endpoints';
 
-const CREDENTIAL_TYPE = 'audienceMessagingApi';
-
-/** The spec's three independent base URLs and the credential field holding each. */
-type ApiBase = 'lists' | 'wallet' | 'messaging';
-const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 'baseUrl'> = {
-	lists: 'listsBaseUrl',
-	wallet: 'walletBaseUrl',
-	messaging: 'baseUrl',
-};
-
-/** The credential field of each base, as the credential panel labels it. */
-const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL', wallet: 'Wallet Base URL', messaging: 'Messaging Base URL' };
-
-/** Seconds a request may go without an answer, when the credential does not say. */
-export const DEFAULT_TIMEOUT_SECONDS = 60;
 /** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
 const MIN_RETRY_PAUSE_MS = 1_000;
 /** Resends of an idempotent request (GET, HEAD, DELETE) after a 5xx or a dropped connection. */
@@ -139,40 +125,6 @@ function isWrite(method: IHttpRequestMethods): boolean {
 }
 
 /**
- * The credential of one node run, read once: n8n loads a credential from its database and
- * decrypts it on every getCredentials call (about 1 ms each, measured in n8n 2.40), and a run
- * cannot change its credential. Keyed by the run's context object, so it goes with the run.
- */
-const credentialsOfRun = new WeakMap<object, Promise<ICredentialsDecrypted>>();
-
-async function runCredentials(context: RequestContext): Promise<ICredentialsDecrypted> {
-	let credentials = credentialsOfRun.get(context);
-	if (!credentials) {
-		credentials = context.getCredentials(CREDENTIAL_TYPE).then((data) => {
-			const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
-			return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data };
-		});
-		credentialsOfRun.set(context, credentials);
-		// A failed read is not kept: the next request reads again (and fails with n8n's own message).
-		credentials.catch(() => credentialsOfRun.delete(context));
-	}
-	return await credentials;
-}
-
-/** The credential's base URL for `base`, without trailing slashes. */
-export async function baseUrlOf(context: RequestContext, base: ApiBase): Promise<{ baseURL: string; timeoutMs: number; apiKey: string; credentials: ICredentialsDecrypted }> {
-	const credentials = await runCredentials(context);
-	const data = credentials.data ?? {};
-	const seconds = Number(data.timeout);
-	return {
-		apiKey: String(data.apiKey ?? ''),
-		baseURL: String(data[BASE_URL_FIELD[base]] ?? '').replace(/\/+$/, ''),
-		timeoutMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000,
-		credentials,
-	};
-}
-
-/**
  * The one request helper: n8n's httpRequestWithAuthentication (which adds the Bearer header and
  * honours n8n's proxy settings) with the rules every request of the package follows:
  * - a timeout (the credential's Request Timeout);
@@ -263,7 +215,6 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	}
 }
 
-
 function errorCode(error: unknown): string {
 	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };
 	return String(err.code ?? err.cause?.code ?? '');
@@ -290,38 +241,4 @@ export function retryAfterMs(header: unknown, now = Date.now()): number | undefi
 	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
 	const date = Date.parse(value);
 	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function redirectError(node: INode, response: { statusCode: number; headers: Record<string, unknown> }, target: string, itemIndex?: number): NodeApiError {
-	const location = String(response.headers.location ?? '(no Location header)');
-	let resolved = location;
-	try {
-		resolved = new URL(location, target).toString();
-	} catch {
-		// keep the header as given
-	}
-	return new NodeApiError(
-		node,
-		{ message: `redirect to ${resolved}` },
-		{
-			httpCode: String(response.statusCode),
-			message: `The platform answered with a redirect (HTTP ${response.statusCode}) to ${resolved}`,
-			description:
-				'Redirects are not followed, so the API key is never sent to another address. If the platform moved, put the new address in the credential\'s base URL.',
-			itemIndex,
-		},
-	);
-}
-
-function unexpectedAnswer(node: INode, statusCode: number, action: string, problem: string | undefined, itemIndex?: number): NodeApiError {
-	return new NodeApiError(
-		node,
-		{ message: problem ?? 'unexpected answer' },
-		{
-			httpCode: String(statusCode),
-			message: `The platform's answer to "${action}" is not what the API specifies (HTTP ${statusCode})`,
-			description: `${problem ?? 'The answer could not be read'}. Check that the credential's base URL points at the platform's API.`,
-			itemIndex,
-		},
-	);
 }

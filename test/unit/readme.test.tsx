@@ -13,15 +13,15 @@ import { AudienceMessagingApi } from '../../credentials/AudienceMessagingApi.cre
 import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/subscriber/addMany';
-import { DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/walletPass/create';
+import { DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/walletPass/fields';
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/callbacks';
 import { MAX_PAGES } from '../../src/pagination';
 import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/schemas/chatapp';
 import { CSV_MAX_BYTES } from '../../src/schemas/lists';
-import { OUTCOMES } from '../../src/errors';
+import { OUTCOMES } from '../../src/outcomes';
 import { parseJsonReference } from '../../src/expressions';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../src/transport';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../src/endpoints';
 
 const root = resolve(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -8,7 +8,6 @@ import {
 	oneOf,
 	parsed,
 	parsePass,
-	PASS_PLACE_BACK,
 	passFieldSources,
 	passFromItem,
 	passFromParameters,
@@ -20,178 +19,11 @@ import {
 } from '../../core';
 import type { Pass } from '../../core';
 import { runInBatches } from '../../shared/batches';
-import { parallelRequestsOf, parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
+import { parallelRequestsOf } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { perItem, rawPerItem } from '../../shared/parameters';
-
-const show = { resource: ['walletPass'], operation: ['create'] };
-const PASS_DATA = ['define', 'itemFields'] as const;
-const showDefined = { ...show, passData: ['define'] };
-const showFromItems = { ...show, passData: ['itemFields'] };
-
-/**
- * Passes per batch request. The spec shows no limit on the passes one POST .../passes/batch may
- * hold, so neither number is the platform's: the default keeps requests modest, the maximum only
- * bounds the option (as Subscriber › Add Many's 10,000 rows). The sandbox refuses more than 500
- * per request, a choice of its own (test/sandbox/README.md) that the node does not rely on.
- */
-export const DEFAULT_PASS_BATCH_SIZE = 100;
-export const MAX_PASS_BATCH_SIZE = 10_000;
-const MAX_PARALLEL_BATCHES = 10;
-
-/** A pass's paths (as the pass schema names them) to the fields of "Define Below"; a whole-value error is the template's. */
-const definedAliases = { '': 'templateSerial', 'uniqueValues.fields': 'fields' };
-/** "From Input Item Fields" names the fields that name the input fields holding the values. */
-const itemFieldAliases = { '': 'templateSerial', recipientId: 'recipientIdField', 'uniqueValues.fields': 'fieldsFromInput', 'uniqueValues.fields.value': 'fieldsFromInput.inputField' };
-
-/** The place of a pass field: BACK, or one the user types. */
-const placeFields: INodeProperties[] = [
-	{
-		displayName: 'Place',
-		name: 'place',
-		type: 'options',
-		default: PASS_PLACE_BACK,
-		description: 'Where the field sits on the pass',
-		options: [
-			{ name: 'Back of the Pass', value: PASS_PLACE_BACK },
-			{ name: 'Other (Type It)', value: 'custom' },
-		],
-	},
-	{
-		displayName: 'Other Place',
-		name: 'customPlace',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. AUXILIARY',
-		description: 'Placement name as the platform knows it; the documentation names only BACK',
-		displayOptions: { show: { place: ['custom'] } },
-	},
-];
-
-/** The Fields collection of either Pass Data mode: Label and Place, then where the value comes from. */
-function passFieldsCollection(name: string, description: string, show: Record<string, string[]>, value: INodeProperties): INodeProperties {
-	return {
-		displayName: 'Fields',
-		name,
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true, sortable: true },
-		placeholder: 'Add Field',
-		default: {},
-		description,
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'field',
-				values: [{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' }, ...placeFields, value],
-			},
-		],
-	};
-}
-
-export const createWalletPassFields: INodeProperties[] = [
-	{
-		displayName: 'Template',
-		name: 'templateSerial',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		description: 'The wallet template the pass is made from',
-		displayOptions: { show },
-		modes: [
-			{
-				displayName: 'From List',
-				name: 'list',
-				type: 'list',
-				placeholder: 'Select a template...',
-				typeOptions: { searchListMethod: 'searchWalletTemplates', searchable: true },
-			},
-			{
-				displayName: 'By Serial',
-				name: 'id',
-				type: 'string',
-				placeholder: 'e.g. tpl-gold-member',
-			},
-		],
-	},
-	{
-		displayName: 'Pass Data',
-		name: 'passData',
-		type: 'options',
-		noDataExpression: true,
-		default: 'define',
-		displayOptions: { show },
-		options: [
-			{
-				name: 'Define Below',
-				value: 'define',
-				description: 'Recipient ID and field values set below, with expressions for what differs per item',
-			},
-			{
-				name: 'From Input Item Fields',
-				value: 'itemFields',
-				description: "Recipient ID and field values read from each input item's fields by name: no expression per item, the fastest way for thousands of passes",
-			},
-		],
-	},
-	{
-		displayName: 'Recipient ID Field',
-		name: 'recipientIdField',
-		type: 'string',
-		required: true,
-		default: 'recipientId',
-		placeholder: 'e.g. email',
-		description: 'Name of the input item field holding the recipient ID; each pass of a template needs a different one',
-		displayOptions: { show: showFromItems },
-	},
-	passFieldsCollection('fieldsFromInput', 'Template fields set as Unique, each filled from an input item field', showFromItems, {
-		displayName: 'Input Field',
-		name: 'inputField',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. memberPage',
-		description: 'Name of the input item field holding the text of this field (sent as written; an HTML anchor is shown as a link)',
-	}),
-	{
-		displayName: 'Recipient ID',
-		name: 'recipientId',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. {{ $json.email }}',
-		description: 'Identifies the pass holder; each pass of a template needs a different one',
-		displayOptions: { show: showDefined },
-	},
-	passFieldsCollection('fields', 'Values of the template fields set as Unique (personalised per pass)', showDefined, {
-		displayName: 'Value',
-		name: 'value',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. <a href="https://example.com/members/42">Your member page</a>',
-		description: 'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
-	}),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PASS_BATCH_SIZE },
-				default: DEFAULT_PASS_BATCH_SIZE,
-				description: 'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
-			},
-			parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
-			rateLimitWaitOption(),
-		],
-	},
-];
+import { DEFAULT_PASS_BATCH_SIZE, MAX_PARALLEL_BATCHES, MAX_PASS_BATCH_SIZE, PASS_DATA, createWalletPassFields, definedAliases, itemFieldAliases } from './fields';
 
 type PreparePass = (itemIndex: number) => { group: string; value: Pass };
 

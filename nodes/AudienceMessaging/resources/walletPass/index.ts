@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { createWalletPassFields, createWalletPasses } from './create';
+import { createWalletPasses } from './create';
+import { createWalletPassFields } from './fields';
 
 export const walletPassExecutors = { create: createWalletPasses };
 

@@ -1,0 +1,54 @@
+import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+
+type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/** The API credential's type: where requests go (three base URLs) and with which key. */
+export const CREDENTIAL_TYPE = 'audienceMessagingApi';
+
+/** The spec's three independent base URLs and the credential field holding each. */
+export type ApiBase = 'lists' | 'wallet' | 'messaging';
+const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 'baseUrl'> = {
+	lists: 'listsBaseUrl',
+	wallet: 'walletBaseUrl',
+	messaging: 'baseUrl',
+};
+
+/** The credential field of each base, as the credential panel labels it. */
+export const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL', wallet: 'Wallet Base URL', messaging: 'Messaging Base URL' };
+
+/** Seconds a request may go without an answer, when the credential does not say. */
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+
+/**
+ * The credential of one node run, read once: n8n loads a credential from its database and
+ * decrypts it on every getCredentials call (about 1 ms each, measured in n8n 2.40), and a run
+ * cannot change its credential. Keyed by the run's context object, so it goes with the run.
+ */
+const credentialsOfRun = new WeakMap<object, Promise<ICredentialsDecrypted>>();
+
+async function runCredentials(context: RequestContext): Promise<ICredentialsDecrypted> {
+	let credentials = credentialsOfRun.get(context);
+	if (!credentials) {
+		credentials = context.getCredentials(CREDENTIAL_TYPE).then((data) => {
+			const reference = context.getNode().credentials?.[CREDENTIAL_TYPE];
+			return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data };
+		});
+		credentialsOfRun.set(context, credentials);
+		// A failed read is not kept: the next request reads again (and fails with n8n's own message).
+		credentials.catch(() => credentialsOfRun.delete(context));
+	}
+	return await credentials;
+}
+
+/** The credential's base URL for `base`, without trailing slashes. */
+export async function baseUrlOf(context: RequestContext, base: ApiBase): Promise<{ baseURL: string; timeoutMs: number; apiKey: string; credentials: ICredentialsDecrypted }> {
+	const credentials = await runCredentials(context);
+	const data = credentials.data ?? {};
+	const seconds = Number(data.timeout);
+	return {
+		apiKey: String(data.apiKey ?? ''),
+		baseURL: String(data[BASE_URL_FIELD[base]] ?? '').replace(/\/+$/, ''),
+		timeoutMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000,
+		credentials,
+	};
+}

@@ -1,0 +1,194 @@
+/**
+ * Which row of a bulk batch each of the platform's row errors is about: the spec does not show
+ * their shape, so a row is found by a position under any usual key (its numbering decided from
+ * what the batch makes unambiguous) or by the row's values. Used by rowOutcomes (subscribers.ts).
+ */
+import { BatchRows, canonical, isObject, nameKey, valueKey } from './batch-rows';
+
+/** Key names (lower case, without `_`, `-` or spaces) under which an error may give its row's position. */
+const POSITION_KEYS = new Set([
+	'row', 'rownumber', 'rownum', 'rowno', 'rowindex', 'rowidx', 'rowposition',
+	'line', 'linenumber', 'linenum', 'lineno', 'lineindex',
+	'index', 'idx', 'position', 'recordnumber', 'recordindex', 'itemindex',
+]);
+/** Inside an object saying where (`{ row: { number: 3 } }`) these name the position too. */
+const NESTED_POSITION_KEYS = new Set([...POSITION_KEYS, 'number', 'num', 'no']);
+/** A position is the reported number minus the offset: 0-based, 1-based, 1-based counting a CSV header line. */
+const OFFSETS = [0, 1, 2];
+
+/**
+ * The base a position key's name implies, used when the batch's numbers and values leave a tie:
+ * an index, idx or position counts from 0 (as in nearly every API and language); a number, a
+ * line or a record number from 1. A bare `row` implies nothing.
+ */
+function conventionalOffset(key: string): number | undefined {
+	const last = key.split('.').pop() ?? key;
+	if (/(index|idx|position)$/.test(last)) return 0;
+	if (/(number|num|no|line)$/.test(last)) return 1;
+	return undefined;
+}
+/** A value shared by more rows than this does not narrow down which row an error is about. */
+const FEW_ROWS = 16;
+
+/** A reported position: a whole number, or text holding one. */
+function positionValue(value: unknown): number | undefined {
+	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+	return Number.isInteger(number) && number >= 0 ? number : undefined;
+}
+
+interface Clues {
+	/** Reported positions by the key they came under (`line`, `row.index`). */
+	positions: Array<[key: string, value: number]>;
+	/** [column, value]: the row holds value in that column (or a column it is an alias of). */
+	values: Array<[column: string, value: string]>;
+	/** Canonical JSON of the objects the error carries, one of which may be the row as sent. */
+	contents: string[];
+}
+
+function cluesOf(error: unknown, rows: BatchRows): Clues {
+	const clues: Clues = { positions: [], values: [], contents: [] };
+	if (!isObject(error)) return clues;
+	const addValue = (key: string, value: unknown) => {
+		const text = valueKey(value);
+		if (text !== undefined) for (const column of rows.columnsFor(key)) clues.values.push([column, text]);
+	};
+	const addPosition = (key: string, value: unknown) => {
+		const position = positionValue(value);
+		if (position !== undefined) clues.positions.push([key, position]);
+	};
+	for (const [name, value] of Object.entries(error)) {
+		const key = nameKey(name);
+		if (isObject(value)) {
+			clues.contents.push(canonical(value));
+			for (const [childName, child] of Object.entries(value)) {
+				const childKey = nameKey(childName);
+				if (NESTED_POSITION_KEYS.has(childKey) && !rows.isColumn(childKey)) addPosition(`${key}.${childKey}`, child);
+				else addValue(childKey, child);
+			}
+		} else if (POSITION_KEYS.has(key) && !rows.isColumn(key)) addPosition(key, value);
+		else addValue(key, value);
+	}
+	const column = error.column ?? error.field ?? error.columnName;
+	if (typeof column === 'string') addValue(nameKey(column), error.value);
+	return clues;
+}
+
+/** +1 when the error's values or content agree with the row, -1 when it has some and none agree, 0 when it has none. */
+function agreement(clues: Clues, position: number, rows: BatchRows): number {
+	if (!clues.values.length && !clues.contents.length) return 0;
+	if (clues.contents.some((content) => content === rows.content(position))) return 1;
+	if (clues.values.some(([column, value]) => rows.value(position, column) === value)) return 1;
+	return -1;
+}
+
+/**
+ * The numbering of each position key of the batch (key → offset), where the errors make it
+ * unambiguous: the reported numbers fit the batch's rows under one offset only (a 0 is 0-based,
+ * the row count 1-based, one more the CSV style counting a header line), or the errors' values
+ * agree with the rows under one offset better than under the others. A key left out is ambiguous.
+ */
+function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<string, number> {
+	const reported = new Map<string, Array<[Clues, number]>>();
+	for (const clue of clues) {
+		for (const [key, value] of clue.positions) {
+			if (value > rowCount + 1) continue; // out of range whatever the numbering
+			const entries = reported.get(key);
+			if (entries) entries.push([clue, value]);
+			else reported.set(key, [[clue, value]]);
+		}
+	}
+	const offsets = new Map<string, number>();
+	for (const [key, entries] of reported) {
+		let low = Infinity;
+		let high = -Infinity;
+		for (const [, value] of entries) {
+			low = Math.min(low, value);
+			high = Math.max(high, value);
+		}
+		const fitting = OFFSETS.filter((offset) => low >= offset && high < rowCount + offset);
+		if (fitting.length === 1) {
+			offsets.set(key, fitting[0]);
+			continue;
+		}
+		// Where the evidence ties, the key's name decides among the tied bases (never without evidence).
+		const conventional = conventionalOffset(key);
+		const fallback = conventional !== undefined && fitting.includes(conventional) ? conventional : undefined;
+		let best: number | undefined;
+		let bestScore = -Infinity;
+		let tie = false;
+		let tied: number[] = [];
+		for (const offset of fitting.length ? fitting : OFFSETS) {
+			let score = 0;
+			let agreeing = 0;
+			for (const [clue, value] of entries) {
+				const position = value - offset;
+				if (position < 0 || position >= rowCount) continue;
+				const says = agreement(clue, position, rows);
+				score += says;
+				if (says > 0) agreeing++;
+			}
+			if (agreeing === 0) continue;
+			if (score > bestScore) [best, bestScore, tie, tied] = [offset, score, false, [offset]];
+			else if (score === bestScore) {
+				tie = true;
+				tied.push(offset);
+			}
+		}
+		if (best !== undefined && !tie) offsets.set(key, best);
+		// Values that agree equally under several bases (a repeated row: the same e-mail at 0 and 2): the key's name decides among those.
+		else if (tie && fallback !== undefined && tied.includes(fallback)) offsets.set(key, fallback);
+	}
+	return offsets;
+}
+
+/** The one row the error's content or values point to; undefined when none does or they disagree. */
+function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
+	let byContent: number | undefined;
+	for (const content of clues.contents) {
+		const position = rows.rowWithContent(content);
+		if (position === undefined) continue;
+		if (byContent !== undefined && byContent !== position) return undefined;
+		byContent = position;
+	}
+	if (byContent !== undefined) return byContent;
+	let candidates: number[] | undefined;
+	let unique: number | undefined;
+	let uniqueAgree = true;
+	for (const [column, value] of clues.values) {
+		const found = rows.rowsWith(column, value);
+		if (found.length === 0 || found.length > FEW_ROWS) continue; // names no row of the batch, or too many to tell
+		if (found.length === 1) {
+			if (unique !== undefined && unique !== found[0]) uniqueAgree = false;
+			unique = found[0];
+		}
+		candidates = candidates ? candidates.filter((position) => found.includes(position)) : found;
+	}
+	if (candidates?.length === 1) return candidates[0];
+	return uniqueAgree ? unique : undefined;
+}
+
+/**
+ * The row each subscribersError element is about (the spec does not show their shape), or
+ * undefined. A position under any usual key (`rowNumber`, `row_index`, `line`, `idx`, `{ row: {
+ * index } }`…) counts under the numbering the batch's errors make unambiguous; the error's content
+ * (`subscriber`, `data`, `row`) or values (id, Key Column, e-mail, phone, any column of the rows)
+ * find the row otherwise. A position and values pointing to different rows match neither.
+ */
+export function errorRows(errors: unknown[], rows: BatchRows): Array<number | undefined> {
+	const rowCount = rows.rows.length;
+	const clues = errors.map((error) => cluesOf(error, rows));
+	const offsets = clues.some((clue) => clue.positions.length) ? numbering(clues, rowCount, rows) : new Map<string, number>();
+	return clues.map((clue) => {
+		let byNumber: number | undefined;
+		let conflict = false;
+		for (const [key, value] of clue.positions) {
+			const offset = offsets.get(key);
+			if (offset === undefined || value - offset < 0 || value - offset >= rowCount) continue;
+			if (byNumber !== undefined && byNumber !== value - offset) conflict = true;
+			byNumber = value - offset;
+		}
+		const byValues = identifiedRow(clue, rows);
+		if (byNumber === undefined || conflict) return byValues;
+		return byValues === undefined || byValues === byNumber ? byNumber : undefined;
+	});
+}
