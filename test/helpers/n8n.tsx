@@ -44,6 +44,7 @@ import type {
 	ICredentialType,
 	IDataObject,
 	IExecuteData,
+	IExecuteFunctions,
 	IBinaryData,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
@@ -239,6 +240,159 @@ class CapturingWorkflowExecute extends WorkflowExecute {
 			throw error;
 		}
 	}
+}
+
+export interface RunAsToolOptions {
+	/** The node class instance: run as n8n runs a `usableAsTool` node for an AI Agent or the MCP Server Trigger. */
+	nodeType: INodeType;
+	/** The tool node's parameters, with `$fromAI()` expressions where the model fills a value. */
+	parameters: INodeParameters;
+	credentials?: HarnessCredentials;
+	/** The arguments of each call the agent makes, in order (one tool invocation each). */
+	calls: IDataObject[];
+}
+
+export interface ToolCallResult {
+	/** The tool's answer as the agent receives it (n8n's JSON string of the node's output), or undefined when the call failed. */
+	result?: string;
+	/** The error message the agent receives when the call failed. */
+	error?: string;
+}
+
+export interface RunAsToolResult {
+	/** The tool as n8n gives it to the agent: name, description, and the JSON schema of its arguments. */
+	tool: { name: string; description: string; schema: unknown };
+	calls: ToolCallResult[];
+	/** An error of the run itself (the tool could not be built). */
+	error?: Error;
+}
+
+/**
+ * Run `nodeType` as an AI agent's tool through n8n-core's own tool path: the node type converted
+ * as n8n's loader converts a `usableAsTool` node (`<name>Tool`, output ai_tool, Tool Description),
+ * connected to a harness agent node that takes the tools with getInputConnectionData (n8n-core's
+ * createNodeAsTool: the arguments' schema from the `$fromAI()` calls) and invokes the tool once
+ * per entry of `calls`, as an agent does when a model calls it.
+ */
+export async function runAsTool(options: RunAsToolOptions): Promise<RunAsToolResult> {
+	await ensureEnvironment();
+	const nodeTypes = new HarnessNodeTypes();
+	const toolType = asToolType(options.nodeType);
+	const typeName = nodeTypes.registerAs(`${PACKAGE_NAME}.${toolType.description.name}`, toolType);
+	const outcome: { tool?: RunAsToolResult['tool']; calls: ToolCallResult[] } = { calls: [] };
+	nodeTypes.registerAs(INPUT_NODE_TYPE, createInputNodeType([{ json: {} }]));
+	nodeTypes.registerAs(AGENT_NODE_TYPE, createAgentNodeType(options.calls, outcome));
+
+	const inputNode: INode = { id: 'harness-input-node', name: INPUT_NODE_NAME, type: INPUT_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const agentNode: INode = { id: 'harness-agent-node', name: AGENT_NODE_NAME, type: AGENT_NODE_TYPE, typeVersion: 1, position: [220, 0], parameters: {} };
+	const toolNode: INode = {
+		id: 'harness-node-under-test',
+		name: NODE_NAME,
+		type: typeName,
+		typeVersion: defaultVersionOf(options.nodeType),
+		position: [220, 200],
+		parameters: deepCopy(options.parameters),
+		...(options.credentials && { credentials: nodeCredentialsFor(options.credentials) }),
+	};
+	const workflow = new Workflow({
+		id: WORKFLOW_ID,
+		name: 'Harness tool workflow',
+		nodes: [inputNode, agentNode, toolNode],
+		connections: {
+			[INPUT_NODE_NAME]: { main: [[{ node: AGENT_NODE_NAME, type: 'main' as const, index: 0 }]] },
+			[NODE_NAME]: { ai_tool: [[{ node: AGENT_NODE_NAME, type: 'ai_tool' as const, index: 0 }]] },
+		},
+		active: false,
+		nodeTypes,
+		settings: { executionOrder: 'v1' },
+	});
+	const mode: WorkflowExecuteMode = 'manual';
+	const executionId = nextExecutionId();
+	const additionalData = createAdditionalData(
+		new HarnessCredentialsHelper(options.credentials),
+		executionId,
+		new ExecutionLifecycleHooks(mode, executionId, workflowBase(workflow, [inputNode, agentNode, toolNode])),
+	);
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }] },
+	});
+	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
+	const agentError = run.data.resultData.runData[AGENT_NODE_NAME]?.[0]?.error ?? run.data.resultData.error;
+	if (!outcome.tool) return { tool: { name: '', description: '', schema: undefined }, calls: outcome.calls, error: toError(agentError ?? new UnexpectedError('the tool was not built')) };
+	return { tool: outcome.tool, calls: outcome.calls };
+}
+
+const AGENT_NODE_NAME = 'Harness Agent';
+const AGENT_NODE_TYPE = 'n8n-harness.agent';
+
+/** The node type as n8n's loader offers a `usableAsTool` node to agents (packages/cli tool-generation/ai-tools.ts, convertNodeToAiTool). */
+function asToolType(nodeType: INodeType): INodeType {
+	const description = deepCopy(nodeType.description);
+	const hasResource = description.properties.some((property) => property.name === 'resource' || property.name === 'operation');
+	description.name += 'Tool';
+	description.displayName += ' Tool';
+	description.inputs = [];
+	description.outputs = ['ai_tool'];
+	delete description.usableAsTool;
+	const toolDescription: INodeProperties = {
+		displayName: 'Description',
+		name: 'toolDescription',
+		type: 'string',
+		default: description.description,
+		required: true,
+		...(hasResource && { displayOptions: { show: { descriptionType: ['manual'] } } }),
+	};
+	const descriptionType: INodeProperties = {
+		displayName: 'Tool Description',
+		name: 'descriptionType',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Set Automatically', value: 'auto' },
+			{ name: 'Set Manually', value: 'manual' },
+		],
+		default: 'auto',
+	};
+	description.properties = [...(hasResource ? [descriptionType] : []), toolDescription, ...description.properties];
+	// A prototype-linked copy: execute and methods stay the node's own.
+	return Object.assign(Object.create(nodeType) as INodeType, { description });
+}
+
+interface AgentTool {
+	name: string;
+	description: string;
+	schema: unknown;
+	invoke(args: IDataObject): Promise<unknown>;
+}
+
+/** A stand-in for n8n's AI Agent: takes the connected tools as an agent does and calls the first once per entry of `calls`. */
+function createAgentNodeType(calls: IDataObject[], outcome: { tool?: RunAsToolResult['tool']; calls: ToolCallResult[] }): INodeType {
+	return {
+		description: {
+			displayName: 'Harness Agent',
+			name: 'agent',
+			group: ['transform'],
+			version: 1,
+			description: 'Calls the connected tool with the arguments given to runAsTool()',
+			defaults: { name: AGENT_NODE_NAME },
+			inputs: ['main', { type: 'ai_tool', displayName: 'Tool', required: true }],
+			outputs: ['main'],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions) {
+			const tools = (await this.getInputConnectionData('ai_tool', 0)) as AgentTool[];
+			const tool = tools[0];
+			outcome.tool = { name: tool.name, description: tool.description, schema: tool.schema };
+			for (const args of calls) {
+				try {
+					outcome.calls.push({ result: String(await tool.invoke(args)) });
+				} catch (error) {
+					outcome.calls.push({ error: toError(error).message });
+				}
+			}
+			return [outcome.calls.map((call) => ({ json: { ...call } }))];
+		},
+	};
 }
 
 /** Call `methods.listSearch[methodName]` like the editor does for a resource locator. */

@@ -5,6 +5,7 @@ import { ZodError } from 'zod';
 import { configureRun, fieldError, fieldName, InputError, itemLabel, outcomeOf, record, schemaError } from '../core';
 import type { FieldLabels } from '../core';
 import { RATE_LIMIT_WAIT_NAME, rateLimitWaitOf } from './descriptions';
+import { runsAsTool, toolArgumentError } from './tool';
 
 /**
  * An item that failed under "Continue On Fail": the error message, paired to its input item.
@@ -68,6 +69,11 @@ type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
  */
 function asFieldError(context: NodeContext, itemIndex: number, labels: FieldLabels, error: unknown): Error {
 	const node = context.getNode();
+	if (runsAsTool(node)) {
+		// A model called the tool: the error names its argument (see toolArgumentError).
+		if (error instanceof ZodError) return toolArgumentError(node, itemIndex, labels, error.issues[0].path.map(String), error.issues[0].message);
+		if (error instanceof InputError) return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
+	}
 	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
 	if (error instanceof InputError) return fieldError(node, itemIndex, fieldName(error.field.split('.'), labels), error.message);
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
@@ -122,7 +128,9 @@ function isPromise<P>(value: P | Promise<P>): value is Promise<P> {
 }
 
 function withNothingSent(error: Error): Error {
-	const withDescription = error as Error & { description?: string | null };
+	const withDescription = error as Error & { description?: string | null; forAgent?: boolean };
+	// An error for a model already says that nothing was sent, without items.
+	if (withDescription.forAgent) return error;
 	withDescription.description = [withDescription.description?.replace(/ ?This item was not sent to the platform\.$/, ''), NOTHING_SENT].filter(Boolean).join(' ');
 	return error;
 }

@@ -28,26 +28,34 @@ const isField = (option: unknown): option is INodeProperties => typeof option ==
  */
 export function fieldLabels(fields: readonly INodeProperties[], aliases: FieldAliases = {}): FieldLabels {
 	const labels: FieldLabels = {};
+	const infoByPath = new Map<string, FieldInfo>();
 	const byOwnName: FieldLabels = {};
+	const byOwnNameInfo = new Map<string, FieldInfo>();
 	// A path that names a fixed collection's group is only a fallback: the values a node reads
 	// and the schemas' paths do not hold the group ("contacts.emails.email" is the e-mail, not
 	// the Email group of Emails).
 	const viaGroup = new Set<string>();
+	let info: FieldInfo | undefined;
 	const add = (path: string, label: string, throughGroup: boolean) => {
 		if (path in labels && !(viaGroup.has(path) && !throughGroup)) return;
 		labels[path] = label;
+		if (info) infoByPath.set(path, info);
 		if (throughGroup) viaGroup.add(path);
 		else viaGroup.delete(path);
 	};
 	type Path = { path: string; throughGroup: boolean };
-	const walk = (field: INodeProperties, paths: Path[], label: string, topLevel: boolean) => {
+	const walk = (field: INodeProperties, paths: Path[], label: string, topLevel: boolean, parameter: string) => {
+		info = { parameter, field };
 		for (const { path, throughGroup } of paths) add(path, label, throughGroup);
 		if (field.type !== 'collection' && field.type !== 'fixedCollection') return;
 		const below = (name: string) => paths.map(({ path, throughGroup }) => ({ path: `${path}.${name}`, throughGroup }));
 		for (const option of (field.options ?? []).filter(isField)) {
 			const optionLabel = `${label}${SEPARATOR}${option.displayName}`;
-			walk(option, below(option.name), optionLabel, false);
-			if (topLevel && !(option.name in byOwnName)) byOwnName[option.name] = optionLabel;
+			walk(option, below(option.name), optionLabel, false, parameter);
+			if (topLevel && !(option.name in byOwnName)) {
+				byOwnName[option.name] = optionLabel;
+				byOwnNameInfo.set(option.name, { parameter, field: option });
+			}
 		}
 		const groups = (field.options ?? []).filter(isGroup);
 		for (const group of groups) {
@@ -55,29 +63,62 @@ export function fieldLabels(fields: readonly INodeProperties[], aliases: FieldAl
 			const groupLabel = only ? label : `${label}${SEPARATOR}${group.displayName}`;
 			const named = below(group.name).map(({ path }) => ({ path, throughGroup: true }));
 			const groupPaths = only ? [...paths, ...named] : named;
+			info = { parameter, field };
 			for (const { path, throughGroup } of named) add(path, groupLabel, throughGroup);
 			for (const value of group.values) {
-				walk(value, groupPaths.map(({ path, throughGroup }) => ({ path: `${path}.${value.name}`, throughGroup })), `${groupLabel}${SEPARATOR}${value.displayName}`, false);
+				walk(value, groupPaths.map(({ path, throughGroup }) => ({ path: `${path}.${value.name}`, throughGroup })), `${groupLabel}${SEPARATOR}${value.displayName}`, false, parameter);
 			}
 		}
 	};
-	for (const field of fields) if (field.type !== 'notice') walk(field, [{ path: field.name, throughGroup: false }], field.displayName, true);
-	for (const [name, label] of Object.entries(byOwnName)) if (!(name in labels)) labels[name] = label;
+	for (const field of fields) if (field.type !== 'notice') walk(field, [{ path: field.name, throughGroup: false }], field.displayName, true, field.name);
+	for (const [name, label] of Object.entries(byOwnName)) {
+		if (name in labels) continue;
+		labels[name] = label;
+		infoByPath.set(name, byOwnNameInfo.get(name)!);
+	}
 
 	// Shorter aliases first, so a longer one (more precise) overrides what a shorter one copied.
 	const ordered = Object.entries(aliases).sort(([a], [b]) => a.length - b.length);
 	const derived: FieldLabels = {};
+	const derivedInfo = new Map<string, FieldInfo>();
 	for (const [alias, target] of ordered) {
 		if (Array.isArray(target)) {
 			derived[alias] = eitherOf(target.map((path) => labelOf(labels, path, alias)));
+			derivedInfo.set(alias, infoByPath.get(target[0])!);
 			continue;
 		}
 		derived[alias] = labelOf(labels, target, alias);
+		derivedInfo.set(alias, infoByPath.get(target)!);
 		for (const [path, label] of Object.entries(labels)) {
-			if (path.startsWith(`${target}.`)) derived[`${alias}${path.slice(target.length)}`] = label;
+			if (!path.startsWith(`${target}.`)) continue;
+			derived[`${alias}${path.slice(target.length)}`] = label;
+			derivedInfo.set(`${alias}${path.slice(target.length)}`, infoByPath.get(path)!);
 		}
 	}
-	return Object.assign(labels, derived);
+	for (const [path, found] of derivedInfo) infoByPath.set(path, found);
+	const result = Object.assign(labels, derived);
+	fieldInfos.set(result, infoByPath);
+	return result;
+}
+
+/** The field an error path names (looked up as fieldName looks up its label) and the top-level parameter holding it. */
+export interface FieldInfo {
+	parameter: string;
+	field: INodeProperties;
+}
+
+const fieldInfos = new WeakMap<FieldLabels, Map<string, FieldInfo>>();
+
+/** The field behind an error path, for labels made by fieldLabels: the full path, then without array indexes, then the longest known prefix. */
+export function fieldAt(labels: FieldLabels, path: string[]): FieldInfo | undefined {
+	const infos = fieldInfos.get(labels);
+	if (!infos) return undefined;
+	const generic = path.filter((part) => !/^\d+$/.test(part));
+	for (let length = generic.length; length > 0; length--) {
+		const found = infos.get(generic.slice(0, length).join('.')) ?? (length === path.length ? infos.get(path.join('.')) : undefined);
+		if (found) return found;
+	}
+	return infos.get('');
 }
 
 function labelOf(labels: FieldLabels, path: string, alias: string): string {

@@ -1,0 +1,71 @@
+import type { INode, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { FieldLabels } from '../core';
+import { fieldName } from '../core';
+import { fieldAt } from './labels';
+
+/**
+ * Whether the node runs as an AI agent's tool: n8n offers a `usableAsTool` node to an AI Agent or
+ * to the MCP Server Trigger as its `<name>Tool` variant, and runs that node when a model calls it.
+ */
+export function runsAsTool(node: Pick<INode, 'type'>): boolean {
+	return /Tool$/.test(node.type);
+}
+
+const FROM_AI = /\$fromAI\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+
+/** The argument names of the `$fromAI()` calls in a parameter's raw value (its texts, nested ones included), in order, once each. */
+export function fromAiKeys(value: unknown): string[] {
+	const keys = new Set<string>();
+	const visit = (entry: unknown) => {
+		if (typeof entry === 'string') for (const match of entry.matchAll(FROM_AI)) keys.add(match[2].replace(/\\(.)/g, '$1'));
+		else if (Array.isArray(entry)) entry.forEach(visit);
+		else if (entry && typeof entry === 'object') Object.values(entry).forEach(visit);
+	};
+	visit(value);
+	return [...keys];
+}
+
+/** What a field takes, in a few words a model can act on: its description's first sentence, its choices or range, its example. */
+export function expectedFormat(field: INodeProperties): string | undefined {
+	const parts: string[] = [];
+	const sentence = field.description?.split(/(?<=[a-z0-9)"])\.\s/)[0].replace(/\.$/, '');
+	if (sentence) parts.push(sentence);
+	if (field.type === 'options' && Array.isArray(field.options)) {
+		const values = field.options.map((option) => ('value' in option ? JSON.stringify(option.value) : undefined)).filter(Boolean);
+		if (values.length) parts.push(`one of ${values.join(', ')}`);
+	}
+	if (field.type === 'boolean') parts.push('true or false');
+	if (field.type === 'number') {
+		const { minValue, maxValue } = field.typeOptions ?? {};
+		if (minValue !== undefined && maxValue !== undefined) parts.push(`a number from ${minValue} to ${maxValue}`);
+		else if (minValue !== undefined) parts.push(`a number of at least ${minValue}`);
+		else parts.push('a number');
+	}
+	if (field.placeholder && /^e\.g\. /.test(field.placeholder)) parts.push(field.placeholder);
+	return parts.length ? parts.join('; ') : undefined;
+}
+
+/**
+ * A bad value met while the node runs as a tool, worded for the model that called it: the
+ * argument it gave (the `$fromAI()` name in the field) and what the argument takes, in one
+ * sentence, without the editor's item numbers or advice. A field the workflow sets (no
+ * `$fromAI()`) is named as a setting of the tool that the model cannot change.
+ */
+export function toolArgumentError(node: INode, itemIndex: number, labels: FieldLabels, path: string[], problem: string): NodeOperationError {
+	const found = fieldAt(labels, path);
+	const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];
+	const expected = found && expectedFormat(found.field);
+	const because = problem.replace(/\.$/, '');
+	const error = keys.length
+		? new NodeOperationError(node, `Invalid argument ${keys.map((key) => `"${key}"`).join(' or ')}: ${because}${expected ? `. Expected: ${expected}` : ''}.`, {
+				itemIndex,
+				description: 'Nothing was sent. Call the tool again with a corrected value.',
+			})
+		: new NodeOperationError(node, `The tool's setting "${fieldName(path, labels)}" is invalid: ${because}.`, {
+				itemIndex,
+				description: "Nothing was sent. The setting is part of the workflow, not an argument: the workflow's owner must fix it.",
+			});
+	return Object.assign(error, { forAgent: true });
+}

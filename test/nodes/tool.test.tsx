@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { INodeParameters } from 'n8n-workflow';
+
+import { runAsTool, runNode } from '../helpers/n8n';
+import { API_KEY, node, useSandbox } from './context';
+
+const ctx = useSandbox();
+
+const SENDER = '15550100100';
+const USER = '+33612345678';
+
+const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
+
+const checkTool: INodeParameters = { resource: 'blacklist', operation: 'check', channel: 'SMS', from: 'ACME', to: fromAI('to', 'the recipient phone number') };
+const sendTool = (extra: INodeParameters = {}): INodeParameters => ({
+	resource: 'message',
+	operation: 'send',
+	messageType: 'text',
+	from: '+1 555 010 0100',
+	to: fromAI('to', 'the recipient phone number'),
+	text: fromAI('text', 'the message'),
+	...extra,
+});
+
+/** What a model must be able to act on: the argument, no editor item numbers or advice. */
+function expectAgentError(error: string | undefined, argument: string) {
+	expect(error).toMatch(new RegExp(`^Invalid argument "${argument}": `));
+	expect(error).not.toMatch(/\bitem \d|run the node|Fix the|\bin item\b/);
+	expect(error).toContain('Nothing was sent. Call the tool again with a corrected value.');
+	expect(error).not.toContain(API_KEY);
+}
+
+describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent calls it)', () => {
+	it('offers the arguments of its $fromAI() fields and answers a good call from the platform', async () => {
+		const { tool, calls, error } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: checkTool, calls: [{ to: '+33 6 12 34 56 78' }] });
+		expect(error).toBeUndefined();
+		expect(tool.description).toBe('Check whether a recipient is blacklisted in Audience Messaging');
+		expect(Object.keys((tool.schema as { shape: object }).shape)).toEqual(['to']);
+		expect(JSON.parse(calls[0].result!)).toEqual([{ blacklisted: false, to: '+33612345678', from: 'ACME', type: 'SMS' }]);
+		expect(ctx.sandbox.requests).toHaveLength(1);
+		expect(ctx.sandbox.requests[0].query).toMatchObject({ to: '+33612345678', from: 'ACME' });
+	});
+
+	it('names the argument and what it takes when the model gives a bad value, and sends nothing; the next good call goes through', async () => {
+		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: checkTool, calls: [{ to: 'nope' }, { to: '+33612345678' }] });
+		expectAgentError(calls[0].error, 'to');
+		expect(calls[0].error).toContain('"nope" is not a phone number: it contains letters. Expected: ');
+		expect(calls[0].error).toContain('phone number with country code');
+		expect(calls[1].result).toContain('"blacklisted":false');
+		expect(ctx.sandbox.requests).toHaveLength(1);
+	});
+
+	it('names an argument inside Options, and one reached through the message schema (location latitude), with its range', async () => {
+		ctx.sandbox.seedSender({ providerId: 'prov-1', name: 'ACME', address: `+${SENDER}`, accountTier: 1 }, { active: true });
+		ctx.sandbox.simulateInbound(USER, SENDER);
+		const external = await runAsTool({
+			nodeType: node,
+			credentials: ctx.credentials,
+			parameters: sendTool({ options: { externalId: fromAI('reference', 'your reference for the message') } }),
+			calls: [{ to: USER, text: 'Hi', reference: 'has space' }],
+		});
+		expectAgentError(external.calls[0].error, 'reference');
+		expect(external.calls[0].error).toContain('Expected: Your own ID for reporting; letters and digits only, at most 64');
+
+		const location = await runAsTool({
+			nodeType: node,
+			credentials: ctx.credentials,
+			parameters: sendTool({ messageType: 'location', text: undefined, latitude: fromAI('lat', 'latitude', 'number'), longitude: 2.35 }),
+			calls: [{ to: USER, lat: 91 }, { to: USER, lat: 48.85 }],
+		});
+		expectAgentError(location.calls[0].error, 'lat');
+		expect(location.calls[0].error).toContain('Expected: a number from -90 to 90');
+		expect(JSON.parse(location.calls[1].result!)[0]).toMatchObject({ to: USER, type: 'location' });
+		expect(ctx.sandbox.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+	});
+
+	it("names a field the workflow sets (no $fromAI) as the tool's setting, which the model cannot change", async () => {
+		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: sendTool({ from: 'ACME' }), calls: [{ to: USER, text: 'Hi' }] });
+		expect(calls[0].error).toMatch(/^The tool's setting "Sender Phone Number" is invalid: /);
+		expect(calls[0].error).toContain("the workflow's owner must fix it");
+		expect(calls[0].error).not.toMatch(/\bitem \d/);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('keeps the editor wording when the same node runs in a workflow', async () => {
+		const result = await runNode({ nodeType: node, credentials: ctx.credentials, parameters: { ...checkTool, to: 'nope' } });
+		expect(result.error?.message).toBe('Invalid "Recipient" in item 0: "nope" is not a phone number: it contains letters');
+	});
+
+	it("gives the error the README shows for Message › Send's recipient", async () => {
+		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+		const shown = /## Use with AI agents\n[\s\S]*?```\n(.*)\n```/.exec(readme)?.[1];
+		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: sendTool(), calls: [{ to: 'nope', text: 'Hi' }] });
+		expect(shown).toBeDefined();
+		expect(calls[0].error?.split('\n\nDetails: ')[0]).toBe(shown);
+	});
+});
