@@ -318,7 +318,7 @@ export async function runAsTool(options: RunAsToolOptions): Promise<RunAsToolRes
 	});
 	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	const agentError = run.data.resultData.runData[AGENT_NODE_NAME]?.[0]?.error ?? run.data.resultData.error;
-	if (!outcome.tool) return { tool: { name: '', description: '', schema: undefined }, calls: outcome.calls, error: toError(agentError ?? new UnexpectedError('the tool was not built')) };
+	if (!outcome.tool) return { tool: { name: '', description: '', schema: undefined }, calls: outcome.calls, error: agentError ? new Error(String((agentError as { message?: unknown }).message ?? JSON.stringify(agentError))) : new UnexpectedError('the tool was not built') };
 	return { tool: outcome.tool, calls: outcome.calls };
 }
 
