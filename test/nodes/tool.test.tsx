@@ -24,12 +24,25 @@ const sendTool = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
+/**
+ * The tool's answer to a failed call: one item with the error, as the model reads it (the tool
+ * answers rather than throws: n8n's AI Agent gives the model an empty answer for a thrown error).
+ */
+function answeredError(call: { result?: string; error?: string }): { error: string; description?: string } {
+	expect(call.error).toBeUndefined();
+	const items = JSON.parse(call.result!) as Array<{ error: string; description?: string }>;
+	expect(items).toHaveLength(1);
+	return items[0];
+}
+
 /** What a model must be able to act on: the argument, no editor item numbers or advice. */
-function expectAgentError(error: string | undefined, argument: string) {
+function expectAgentError(call: { result?: string; error?: string }, argument: string): string {
+	const { error, description } = answeredError(call);
 	expect(error).toMatch(new RegExp(`^Invalid argument "${argument}": `));
-	expect(error).not.toMatch(/\bitem \d|run the node|Fix the|\bin item\b/);
-	expect(error).toContain('Nothing was sent. Call the tool again with a corrected value.');
-	expect(error).not.toContain(API_KEY);
+	expect(`${error} ${description}`).not.toMatch(/\bitem \d|run the node|Fix the|\bin item\b/);
+	expect(description).toBe('Nothing was sent. Call the tool again with a corrected value.');
+	expect(call.result).not.toContain(API_KEY);
+	return error;
 }
 
 describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent calls it)', () => {
@@ -45,9 +58,9 @@ describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent cal
 
 	it('names the argument and what it takes when the model gives a bad value, and sends nothing; the next good call goes through', async () => {
 		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: checkTool, calls: [{ to: 'nope' }, { to: '+33612345678' }] });
-		expectAgentError(calls[0].error, 'to');
-		expect(calls[0].error).toContain('"nope" is not a phone number: it contains letters. Expected: ');
-		expect(calls[0].error).toContain('phone number with country code');
+		const error = expectAgentError(calls[0], 'to');
+		expect(error).toContain('"nope" is not a phone number: it contains letters. Expected: ');
+		expect(error).toContain('phone number with country code');
 		expect(calls[1].result).toContain('"blacklisted":false');
 		expect(ctx.sandbox.requests).toHaveLength(1);
 	});
@@ -61,8 +74,7 @@ describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent cal
 			parameters: sendTool({ options: { externalId: fromAI('reference', 'your reference for the message') } }),
 			calls: [{ to: USER, text: 'Hi', reference: 'has space' }],
 		});
-		expectAgentError(external.calls[0].error, 'reference');
-		expect(external.calls[0].error).toContain('Expected: Your own ID for reporting; letters and digits only, at most 64');
+		expect(expectAgentError(external.calls[0], 'reference')).toContain('Expected: Your own ID for reporting; letters and digits only, at most 64');
 
 		const location = await runAsTool({
 			nodeType: node,
@@ -70,18 +82,26 @@ describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent cal
 			parameters: sendTool({ messageType: 'location', text: undefined, latitude: fromAI('lat', 'latitude', 'number'), longitude: 2.35 }),
 			calls: [{ to: USER, lat: 91 }, { to: USER, lat: 48.85 }],
 		});
-		expectAgentError(location.calls[0].error, 'lat');
-		expect(location.calls[0].error).toContain('Expected: a number from -90 to 90');
+		expect(expectAgentError(location.calls[0], 'lat')).toContain('Expected: a number from -90 to 90');
 		expect(JSON.parse(location.calls[1].result!)[0]).toMatchObject({ to: USER, type: 'location' });
 		expect(ctx.sandbox.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
 	});
 
 	it("names a field the workflow sets (no $fromAI) as the tool's setting, which the model cannot change", async () => {
 		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: sendTool({ from: 'ACME' }), calls: [{ to: USER, text: 'Hi' }] });
-		expect(calls[0].error).toMatch(/^The tool's setting "Sender Phone Number" is invalid: /);
-		expect(calls[0].error).toContain("the workflow's owner must fix it");
-		expect(calls[0].error).not.toMatch(/\bitem \d/);
+		const { error, description } = answeredError(calls[0]);
+		expect(error).toMatch(/^The tool's setting "Sender Phone Number" is invalid: /);
+		expect(description).toContain("the workflow's owner must fix it");
+		expect(`${error} ${description}`).not.toMatch(/\bitem \d/);
 		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it("answers a platform error too, with its status, so the model can tell a refusal from a bad argument", async () => {
+		ctx.sandbox.addFault({ kind: 'status', path: '/subscribers', method: 'GET', status: 403, body: { error: { message: 'This key may not read blacklists' } } });
+		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: checkTool, calls: [{ to: USER }] });
+		const answer = answeredError(calls[0]);
+		expect(answer).toMatchObject({ error: 'This key may not read blacklists [HTTP 403]', httpCode: '403' });
+		expect(calls[0].result).not.toContain(API_KEY);
 	});
 
 	it('keeps the editor wording when the same node runs in a workflow', async () => {
@@ -94,6 +114,6 @@ describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent cal
 		const shown = /## Use with AI agents\n[\s\S]*?```\n(.*)\n```/.exec(readme)?.[1];
 		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: sendTool(), calls: [{ to: 'nope', text: 'Hi' }] });
 		expect(shown).toBeDefined();
-		expect(calls[0].error?.split('\n\nDetails: ')[0]).toBe(shown);
+		expect(answeredError(calls[0]).error).toBe(shown);
 	});
 });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { chunk } from '../core';
 import type { FieldLabels } from '../core';
-import { configureWaitBudget, errorItem, failedSendItem, inPool, prepareAll } from './execute';
+import { configureWaitBudget, continuesOnFail, errorItem, failedSendItem, inPool, prepareAll } from './execute';
 
 interface BatchEntry<V> {
 	itemIndex: number;
@@ -33,7 +33,7 @@ interface BatchPlan<V> {
  * after all batches were sent, so the other items are still processed. Linear in items.
  */
 export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPlan<V>): Promise<INodeExecutionData[][]> {
-	const continueOnFail = context.continueOnFail();
+	const continueOnFail = continuesOnFail(context);
 	configureWaitBudget(context, plan.labels, plan.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, plan.labels, plan.prepare);
 	const output: INodeExecutionData[] = new Array(prepared.length);

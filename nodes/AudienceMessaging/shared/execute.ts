@@ -63,6 +63,17 @@ export function configureWaitBudget(context: IExecuteFunctions, labels: FieldLab
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
 
 /**
+ * Whether a failed item becomes an error item (`error`, `description`) instead of stopping the
+ * run: the node's On Error: Continue setting, and always when the node runs as an AI agent's
+ * tool. There the error item is the answer the model reads: n8n's AI Agent gives the model an
+ * empty answer when a tool throws (n8n 2.40.7, Agent 2 and 3.1), so a model never learned why
+ * its call failed.
+ */
+export function continuesOnFail(context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>): boolean {
+	return context.continueOnFail() || runsAsTool(context.getNode());
+}
+
+/**
  * Any problem met while reading an item becomes an n8n error naming the item: InputError and
  * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
  * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
@@ -107,7 +118,7 @@ export async function prepareAll<P>(
 	prepare: (itemIndex: number) => P | Promise<P>,
 ): Promise<Array<Prepared<P>>> {
 	const itemCount = context.getInputData().length;
-	const continueOnFail = context.continueOnFail();
+	const continueOnFail = continuesOnFail(context);
 	const prepared: Array<Prepared<P>> = new Array(itemCount);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
@@ -180,7 +191,7 @@ interface ItemOperation<P> {
 export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
 	configureWaitBudget(context, operation.labels, operation.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
-	const continueOnFail = context.continueOnFail();
+	const continueOnFail = continuesOnFail(context);
 	const results: INodeExecutionData[][] = new Array(prepared.length);
 	const run = await inPool(prepared.length, operation.concurrency, async (itemIndex, fail) => {
 		const entry = prepared[itemIndex];
