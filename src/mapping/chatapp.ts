@@ -1,4 +1,5 @@
-import { entries, httpUrl, number, rawText, text as readText } from '../coerce';
+import { entries, httpUrl, number, rawText, record, text as readText } from '../coerce';
+import { parseObjectList } from './json';
 import { MEDIA } from '../schemas/chatapp';
 import type { MediaType, MessageType } from '../schemas/chatapp';
 import { toE164, toE164Digits } from './addresses';
@@ -72,8 +73,21 @@ export interface MessageParameters {
 	bodyText?: unknown;
 	/** The Buttons collection: { button: [...] }. */
 	buttons?: unknown;
+	/** Contacts as JSON (an array in the API's shape), instead of the collection. */
+	contactsJson?: unknown;
+	/** Buttons as JSON (an array of { id, title }, or of the API's { type: 'reply', reply: { id, title } }), instead of the collection. */
+	buttonsJson?: unknown;
 	externalId?: unknown;
 	callbacks?: unknown;
+}
+
+/** The reply buttons as { id, title } entries: the Buttons collection's, or the JSON array's (either shape). */
+function buttonEntries(parameters: MessageParameters): Array<Record<string, unknown>> {
+	if (parameters.buttonsJson === undefined) return entries(parameters.buttons, 'interactive.action.buttons', 'button');
+	return parseObjectList(parameters.buttonsJson, 'interactive.action.buttons').map((button, index) => {
+		const entry = record(button, `interactive.action.buttons.${index}`);
+		return entry.reply !== undefined ? record(entry.reply, `interactive.action.buttons.${index}.reply`) : entry;
+	});
 }
 
 /** Send Message parameters to the JSON body of POST /chatapp/messages (validated afterwards by its schema). */
@@ -90,7 +104,13 @@ export function messageBody(parameters: MessageParameters): Record<string, unkno
 	if (callbacks) body.callbacks = callbacks;
 	if (type === 'text') body.body = rawText(parameters.text, 'text');
 	if (type === 'image' || type === 'audio' || type === 'video' || type === 'document') body.body = httpUrl(parameters.mediaUrl, 'mediaUrl');
-	if (type === 'contacts') body.contacts = entries(parameters.contacts, 'contacts', 'contact').map((contact, index) => contactFromParameters(contact, `contacts.${index}`));
+	if (type === 'contacts') {
+		// As JSON the contacts are the API's own shape, checked by the message schema as they are.
+		body.contacts =
+			parameters.contactsJson !== undefined
+				? parseObjectList(parameters.contactsJson, 'contacts')
+				: entries(parameters.contacts, 'contacts', 'contact').map((contact, index) => contactFromParameters(contact, `contacts.${index}`));
+	}
 	if (type === 'location') {
 		body.location = compact({
 			latitude: present(parameters.latitude) ? number(parameters.latitude, 'location.latitude') : undefined,
@@ -104,7 +124,7 @@ export function messageBody(parameters: MessageParameters): Record<string, unkno
 			type: 'button',
 			body: { text: readText(parameters.bodyText, 'interactive.body.text') },
 			action: {
-				buttons: entries(parameters.buttons, 'interactive.action.buttons', 'button').map((button, index) => ({
+				buttons: buttonEntries(parameters).map((button, index) => ({
 					type: 'reply',
 					reply: { id: readText(button.id, `interactive.action.buttons.${index}.reply.id`), title: readText(button.title, `interactive.action.buttons.${index}.reply.title`) },
 				})),

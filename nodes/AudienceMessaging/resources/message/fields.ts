@@ -13,27 +13,51 @@ export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
 export const MAX_PARALLEL_REQUESTS = 50;
 
+/** How a structured message type is given: the editor's fields, or one JSON value (what an AI agent's $fromAI() produces). */
+export const STRUCTURED_INPUTS = ['define', 'json'] as const;
+export type StructuredInput = (typeof STRUCTURED_INPUTS)[number];
+
 /**
  * The message schema's paths (the body the API takes) that are not the fields' own: errors name
- * the field the value came from.
+ * the field the value came from, the JSON field when contacts or buttons come as JSON.
  */
-export const messageAliases: FieldAliases = {
-	body: 'text',
-	'contacts.org.company': 'contacts.company',
-	'contacts.org.department': 'contacts.department',
-	'contacts.org.title': 'contacts.title',
-	'contacts.name.formatted_name': 'contacts.formattedName',
-	'contacts.name.last_name': 'contacts.lastName',
-	// A contact needs a first or a last name: the rule names both fields.
-	'contacts.name.first_name': ['contacts.firstName', 'contacts.lastName'],
-	'location.latitude': 'latitude',
-	'location.longitude': 'longitude',
-	'location.name': 'locationName',
-	'location.address': 'locationAddress',
-	'interactive.body.text': 'bodyText',
-	'interactive.action.buttons': 'buttons',
-	'interactive.action.buttons.reply': 'buttons',
-};
+export function messageAliases(input: { contacts: StructuredInput; buttons: StructuredInput }): FieldAliases {
+	return {
+		body: 'text',
+		...(input.contacts === 'json'
+			? { contacts: 'contactsJson' }
+			: {
+					'contacts.org.company': 'contacts.company',
+					'contacts.org.department': 'contacts.department',
+					'contacts.org.title': 'contacts.title',
+					'contacts.name.formatted_name': 'contacts.formattedName',
+					'contacts.name.last_name': 'contacts.lastName',
+					// A contact needs a first or a last name: the rule names both fields.
+					'contacts.name.first_name': ['contacts.firstName', 'contacts.lastName'],
+				}),
+		'location.latitude': 'latitude',
+		'location.longitude': 'longitude',
+		'location.name': 'locationName',
+		'location.address': 'locationAddress',
+		'interactive.body.text': 'bodyText',
+		'interactive.action.buttons': input.buttons === 'json' ? 'buttonsJson' : 'buttons',
+		'interactive.action.buttons.reply': input.buttons === 'json' ? 'buttonsJson' : 'buttons',
+	};
+}
+
+/** "Define Below" or "JSON" for a structured message type. */
+const inputMode = (name: string, what: string, type: string): INodeProperties => ({
+	displayName: `${what} Input`,
+	name,
+	type: 'options',
+	noDataExpression: true,
+	default: 'define',
+	options: [
+		{ name: 'Define Below', value: 'define', description: `Set the ${what.toLowerCase()} in the fields below` },
+		{ name: 'JSON', value: 'json', description: "One JSON array, e.g. from an expression or an AI agent's $fromAI()" },
+	],
+	displayOptions: forTypes(type),
+});
 
 const mediaNotice = (type: MediaType): INodeProperties => ({
 	displayName: `The ${type} must be one of ${MEDIA[type].contentTypes.join(', ')}, at most 5 MB after processing, and reachable by the platform at the URL`,
@@ -103,7 +127,18 @@ export const sendMessageFields: INodeProperties[] = [
 		description: 'Public http(s) URL of the file; its content type and size can be checked before sending (Options › Check Media Before Sending)',
 		displayOptions: forTypes(...MEDIA_TYPES),
 	},
-	...contactFields(forTypes('contacts')),
+	inputMode('contactsInput', 'Contacts', 'contacts'),
+	...contactFields({ show: { ...show, messageType: ['contacts'], contactsInput: ['define'] } }),
+	{
+		displayName: 'Contacts (JSON)',
+		name: 'contactsJson',
+		type: 'json',
+		required: true,
+		default: '[{"name": {"formatted_name": "Ada Lovelace", "first_name": "Ada"}, "phones": [{"phone": "+44 20 7946 0000", "type": "WORK"}]}]',
+		description:
+			'The contacts as the API takes them: an array of objects with name (formatted_name, and first_name or last_name), and optionally birthday (YYYY-MM-DD), org (company, department, title), and arrays of phones, emails, web addresses and addresses whose entries have a type HOME or WORK (keys as in the default)',
+		displayOptions: { show: { ...show, messageType: ['contacts'], contactsInput: ['json'] } },
+	},
 	{
 		displayName: 'Latitude',
 		name: 'latitude',
@@ -149,6 +184,16 @@ export const sendMessageFields: INodeProperties[] = [
 		description: 'Text shown above the buttons',
 		displayOptions: forTypes('interactive'),
 	},
+	inputMode('buttonsInput', 'Buttons', 'interactive'),
+	{
+		displayName: 'Buttons (JSON)',
+		name: 'buttonsJson',
+		type: 'json',
+		required: true,
+		default: '[{"id": "yes", "title": "Yes"}, {"id": "no", "title": "No"}]',
+		description: `The reply buttons, as in the default: at least 1, at most ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters`,
+		displayOptions: { show: { ...show, messageType: ['interactive'], buttonsInput: ['json'] } },
+	},
 	{
 		displayName: 'Buttons',
 		name: 'buttons',
@@ -157,7 +202,7 @@ export const sendMessageFields: INodeProperties[] = [
 		placeholder: 'Add Reply Button',
 		default: {},
 		description: `Reply buttons: at least 1, at most ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters (the chat-app provider's limits)`,
-		displayOptions: forTypes('interactive'),
+		displayOptions: { show: { ...show, messageType: ['interactive'], buttonsInput: ['define'] } },
 		options: [
 			{
 				displayName: 'Button',

@@ -83,13 +83,13 @@ function messageParameters(read: Reader, itemIndex: number, type: MessageType, o
 		to: get('to', ''),
 		text: type === 'text' ? get('text', '') : undefined,
 		mediaUrl: MEDIA_TYPES.includes(type as MediaType) ? get('mediaUrl', '') : undefined,
-		contacts: type === 'contacts' ? get('contacts', {}) : undefined,
+		...(type === 'contacts' ? (get('contactsInput', 'define') === 'json' ? { contactsJson: get('contactsJson', '') } : { contacts: get('contacts', {}) }) : {}),
 		latitude: type === 'location' ? get('latitude', undefined) : undefined,
 		longitude: type === 'location' ? get('longitude', undefined) : undefined,
 		locationName: type === 'location' ? get('locationName', '') : undefined,
 		locationAddress: type === 'location' ? get('locationAddress', '') : undefined,
 		bodyText: type === 'interactive' ? get('bodyText', '') : undefined,
-		buttons: type === 'interactive' ? get('buttons', {}) : undefined,
+		...(type === 'interactive' ? (get('buttonsInput', 'define') === 'json' ? { buttonsJson: get('buttonsJson', '') } : { buttons: get('buttons', {}) }) : {}),
 		externalId: options.externalId,
 		callbacks: [text(options.callbacks, 'callbacks'), triggerUrl].filter(Boolean).join(','),
 	};
@@ -141,7 +141,9 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGat
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
 export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
-	const labels = fieldLabels(sendMessageFields, messageAliases);
+	// Contacts and buttons come from the editor's fields or as JSON, the same way for every item (the choice takes no expression).
+	const input = (name: string) => (this.getNodeParameter(name, 0, 'define') === 'json' ? 'json' : 'define');
+	const labels = fieldLabels(sendMessageFields, messageAliases({ contacts: input('contactsInput'), buttons: input('buttonsInput') }));
 	const pace = readPace(this, labels);
 	let gate: Promise<RateGate> | undefined;
 	let callbackSecret: Promise<string> | undefined;
