@@ -24,6 +24,8 @@ export const SANDBOX_API_KEY = 'demo-sandbox-key';
 export const DEMO_CREDENTIAL = { id: 'amDemoSandboxCrd', name: 'Audience Messaging (sandbox)', type: 'audienceMessagingApi' };
 /** The callback secret of demos 5a/5b (the trigger and the Send node share it). */
 export const DEMO_CALLBACK_CREDENTIAL = { id: 'amDemoCallbackCrd', name: 'Audience Messaging callbacks (demo)', type: 'audienceMessagingCallbackApi', data: { secret: 'demo-callback-secret-2026' } };
+/** The AI agent demo's chat model: the sandbox's scripted stand-in (test/sandbox/scripted-model.tsx), no key, no internet. */
+export const DEMO_MODEL_CREDENTIAL = { id: 'amDemoModelCred1', name: 'Scripted model (sandbox)', type: 'openAiApi' };
 export const DEFAULT_PORTS = { n8n: 5678, sandbox: 5680 }; // 5679 is n8n's task broker default
 export const PLACEHOLDERS = { sandboxUrl: '__SANDBOX_URL__', n8nUrl: '__N8N_URL__' };
 
@@ -222,9 +224,10 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 		const n8nUrl = `http://127.0.0.1:${n8nPort}`;
 		await step(`credential "${DEMO_CREDENTIAL.name}"`, async () => {
 			const data = { apiKey: SANDBOX_API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl };
-			const hash = sha256(JSON.stringify([{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL]));
+			const model = { ...DEMO_MODEL_CREDENTIAL, data: { apiKey: 'scripted-model-needs-no-key', url: `${sandbox.url}/__sandbox/model/v1` } };
+			const hash = sha256(JSON.stringify([{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL, model]));
 			if (state.credentialHash === hash) return 'unchanged';
-			await harness.importCredentials(folder, [{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL]);
+			await harness.importCredentials(folder, [{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL, model]);
 			state.credentialHash = hash;
 			saveState();
 			return `imported (sandbox ${sandbox.url})`;

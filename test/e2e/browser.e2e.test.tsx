@@ -159,6 +159,14 @@ describe('the editor panels', () => {
 		await page.screenshot({ path: shot('send-subtitles'), animations: 'disabled' });
 	});
 
+	it('shows the AI agent demo: the node as the agent tool beside its model', async () => {
+		await page.goto(`${stack!.ready.editorUrl}/workflow/amDemoAgentTool1`);
+		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Check Blacklist' }).waitFor({ state: 'visible', timeout: 60_000 });
+		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'AI Agent' }).waitFor({ state: 'visible' });
+		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Scripted Model' }).waitFor({ state: 'visible' });
+		await page.screenshot({ path: shot('agent-tool'), animations: 'disabled' });
+	});
+
 	it('shows Message Template › Get Many with its scope notice, Return All and Limit', async () => {
 		const parameters = await openNode('Message Templates');
 		await parameters.getByText('Give a Sender ID, a Business Account ID, or both').waitFor({ state: 'visible' });

@@ -182,6 +182,13 @@ describe('each demo runs green against the sandbox', () => {
 		expect(nodeItems['OK to Message'].map((i) => i.to)).toEqual(['+447700900123']);
 	});
 
+	it('AI agent: the scripted model calls the tool with a bad argument, is told which and why, and the corrected call finds the number', () => {
+		const execution = executionOf('amDemoAgentTool');
+		expect(String(execution.nodeItems['AI Agent'][0].output)).toMatch(/^The tool answered: \[\{"blacklisted":true,"to":"\+33700000009"/);
+		// The first answer, stored with the tool's runs: the argument named, nothing sent.
+		expect(execution.stored).toMatch(/Invalid argument \\*"to\\*": \\*"tomorrow\\*" is not a phone number/);
+	});
+
 	it('callbacks: a message sent with the published trigger as callback starts it once per status, QUEUE to READ', async () => {
 		const events = demos.find((w) => w.active)!;
 		const [sent] = executionOf('amDemoCallbackSn').nodeItems['Send With Callbacks'];

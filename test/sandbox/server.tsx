@@ -8,6 +8,7 @@ import { ChatappModule } from './chatapp';
 import { SandboxClock } from './clock';
 import { ListsModule } from './lists';
 import { Router } from './router';
+import { scriptedCompletion } from './scripted-model';
 import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
 import { WalletModule } from './wallet';
 import { FaultInjector } from './faults';
@@ -50,6 +51,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		module.register(router);
 		module.registerAdmin?.(admin);
 	}
+	// Not the platform: the scripted chat model of the AI agent demo (scripted-model.tsx).
+	admin.add('POST', '/model/v1/chat/completions', async (ctx) => scriptedCompletion(await ctx.json()));
 	admin
 		.add('GET', '/clock', () => clock.state())
 		.add('POST', '/clock', async (ctx) => {
