@@ -157,7 +157,22 @@ const cases: ToolCase[] = [
 ];
 
 describe('every operation as an AI agent tool: one call, one request, the answer the model receives', () => {
-	it('covers every operation of the node but List › Create From CSV', () => {
+	it.each([
+		['List › Create From CSV', { resource: 'list', operation: 'createFromCsv', name: fromAI('name', 'the name of the new list') }],
+		['Subscriber › Add Many from a CSV file', { resource: 'subscriber', operation: 'addMany', listId: locatorFromAI('listId', 'the list ID'), source: 'csv' }],
+	])('%s answers that a tool call cannot hand over a file, and what to use instead, sending nothing', async (_operation, parameters) => {
+		const args = parameters.resource === 'list' ? { name: 'From a file' } : { listId: '1' };
+		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: parameters as INodeParameters, calls: [args] });
+		expect(JSON.parse(calls[0].result!)).toEqual([
+			{
+				error: 'This operation uploads a CSV file from an earlier node, which a tool call cannot hand over.',
+				description: 'Nothing was sent. To create a list with its subscribers, use List › Create with Rows (JSON); to add subscribers, use Subscriber › Add Many with Input Data JSON.',
+			},
+		]);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('covers every operation of the node (List › Create From CSV above)', () => {
 		const operations = node.description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) => (property.options ?? []).map((option) => `${property.displayOptions?.show?.resource?.[0]}.${'value' in option ? String(option.value) : ''}`));
