@@ -49,7 +49,9 @@ export const MUTANTS = [
 	['src/pagination.ts', 'if (page > maxPages) {', 'if (page > maxPages * 1000) {', 'Return All has no page cap: an endless paging platform runs the node forever'],
 	['src/mapping/wallet.ts', "if (!result.trim()) throw new InputError(field, `the input item's field \"${name}\" is empty`);", '', 'Wallet Pass from input item fields sends an empty field value'],
 	['nodes/AudienceMessaging/resources/walletPass/fields.ts', 'export const MAX_PASS_BATCH_SIZE = 10_000;', 'export const MAX_PASS_BATCH_SIZE = 100_000;', 'a wallet pass batch above what the node allows is accepted'],
-	['nodes/AudienceMessaging/shared/labels.ts', 'if (topLevel && !(option.name in byOwnName)) byOwnName[option.name] = optionLabel;', 'if (topLevel && option.name in byOwnName) byOwnName[option.name] = optionLabel;', 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
+	['nodes/AudienceMessaging/shared/labels.ts', 'if (topLevel && !(option.name in byOwnName)) {', 'if (topLevel && option.name in byOwnName) {', 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
+	['nodes/AudienceMessaging/shared/execute.ts', 'return context.continueOnFail() || runsAsTool(context.getNode());', 'return context.continueOnFail();', "as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)"],
+	['nodes/AudienceMessaging/shared/tool.ts', 'const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];', 'const keys: string[] = [];', 'as a tool, a bad argument is named as a workflow setting, not by its $fromAI() name'],
 ];
 
 const args = process.argv.slice(2);
