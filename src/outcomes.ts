@@ -1,5 +1,5 @@
 import type { INode } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { platformMessage, redacted } from './errors';
 
@@ -110,6 +110,20 @@ export function notSentError(
 				itemIndex: options.itemIndex,
 			},
 		),
+		'notSent',
+	);
+}
+
+/**
+ * A message not sent because the run chose to send only to the first recipients its sender's
+ * daily quota of unique recipients allows (Message › Send, Over the Daily Quota): not a failure.
+ */
+export function overQuotaNotSent(node: INode, options: { itemIndex: number; to: string; senderId: string; dailyQuota: number }): NodeOperationError {
+	return withOutcome(
+		new NodeOperationError(node, `Not sent: ${options.to} is beyond sender ${options.senderId}'s daily quota of ${options.dailyQuota} unique recipients`, {
+			itemIndex: options.itemIndex,
+			description: `The run sent to its first ${options.dailyQuota} recipients, as Options › Over the Daily Quota asks. Send this message on another day, or from another sender.`,
+		}),
 		'notSent',
 	);
 }

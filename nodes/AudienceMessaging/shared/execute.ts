@@ -179,6 +179,13 @@ interface ItemOperation<P> {
 	rateLimitWaitOption?: boolean;
 	/** What identifies a prepared item in an output whose outcome is unknown, accepted or not sent (recipient, External ID). */
 	describe?: (prepared: P) => IDataObject;
+	/**
+	 * Runs once every item is prepared, before the first request of the run is sent (for the
+	 * reads a decision over all items needs: Message › Send's daily quota). The items it returns
+	 * are not sent: each gets its error as an item (a `notSent` outcome with what identifies it),
+	 * with or without Continue On Fail. Throwing stops the run before any item is sent.
+	 */
+	beforeSend?: (prepared: Array<{ itemIndex: number; value: P }>) => Promise<Map<number, Error>>;
 }
 
 /**
@@ -191,12 +198,18 @@ interface ItemOperation<P> {
 export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
 	configureWaitBudget(context, operation.labels, operation.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
+	const held = operation.beforeSend ? await operation.beforeSend(prepared.flatMap((entry, itemIndex) => (entry.ok ? [{ itemIndex, value: entry.value }] : []))) : undefined;
 	const continueOnFail = continuesOnFail(context);
 	const results: INodeExecutionData[][] = new Array(prepared.length);
 	const run = await inPool(prepared.length, operation.concurrency, async (itemIndex, fail) => {
 		const entry = prepared[itemIndex];
 		if (!entry.ok) {
 			results[itemIndex] = [errorItem(entry.error, itemIndex)];
+			return;
+		}
+		const notSent = held?.get(itemIndex);
+		if (notSent) {
+			results[itemIndex] = [errorItem(notSent, itemIndex, operation.describe?.(entry.value))];
 			return;
 		}
 		try {

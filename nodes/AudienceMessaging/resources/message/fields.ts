@@ -12,6 +12,8 @@ export const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
 export const MAX_PARALLEL_REQUESTS = 50;
+/** Over the Daily Quota: refuse the run, send to the first recipients the quota allows, or send all (the platform refuses the rest). */
+export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
 
 /** How a structured message type is given: the editor's fields, or one JSON value (what an AI agent's $fromAI() produces). */
 export const STRUCTURED_INPUTS = ['define', 'json'] as const;
@@ -273,6 +275,19 @@ export const sendMessageFields: INodeProperties[] = [
 				typeOptions: { minValue: 0, numberPrecision: 2 },
 				default: DEFAULT_MESSAGES_PER_SECOND,
 				description: "At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+			},
+			{
+				displayName: 'Over the Daily Quota',
+				name: 'overQuota',
+				type: 'options',
+				default: 'refuse',
+				description:
+					"With Sender ID for Rate Limit, the sender's dailyQuota of unique recipients is read before the first message: what to do when this run alone has more recipients",
+				options: [
+					{ name: 'Refuse the Run', value: 'refuse', description: 'Send nothing and say so' },
+					{ name: 'Send All', value: 'sendAll', description: 'Send every message; the platform refuses the recipients beyond its quota' },
+					{ name: 'Send to the First Recipients', value: 'sendFirst', description: 'Send to the first recipients the quota allows, in item order; the others are reported as not sent' },
+				],
 			},
 			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
 			{

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	apiRequest,
@@ -20,6 +21,7 @@ import {
 	number,
 	oneOf,
 	optionalObjectResponse,
+	overQuotaNotSent,
 	pathSegment,
 	record,
 	senderPace,
@@ -30,7 +32,7 @@ import { parallelRequestsOf } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
-import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MEDIA_TYPES, messageAliases, sendMessageFields } from './fields';
+import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MEDIA_TYPES, messageAliases, OVER_QUOTA, sendMessageFields } from './fields';
 
 /** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
 async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {
@@ -106,6 +108,8 @@ interface Pace {
 	messagesPerSecond: number;
 	parallelRequests: number;
 	senderId?: string;
+	/** What a run does when its unique recipients exceed the sender's daily quota (known with senderId only). */
+	overQuota: (typeof OVER_QUOTA)[number];
 }
 
 /** The run's pace, from the first item's options (one pace for the whole run). */
@@ -116,7 +120,8 @@ function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
 		if (messagesPerSecond < 0) throw new InputError('messagesPerSecond', `it must be 0 (no pacing) or more (got ${messagesPerSecond})`);
 		const parallelRequests = parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 		const senderId = text(options.rateLimitSenderId, 'rateLimitSenderId');
-		return { messagesPerSecond, parallelRequests, ...(senderId ? { senderId: pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') } : {}) };
+		const overQuota = options.overQuota === undefined ? 'refuse' : oneOf(options.overQuota, 'overQuota', OVER_QUOTA);
+		return { messagesPerSecond, parallelRequests, overQuota, ...(senderId ? { senderId: pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') } : {}) };
 	});
 }
 
@@ -124,8 +129,8 @@ function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
  * The run's pace (every request of the run waits for its slot in one RateGate: see configureRun):
  * at the sender's rateLimit when a sender is given (read once), else at Messages per Second.
  */
-async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGate> {
-	if (!pace.senderId) return configureRun(context, { pace: pace.messagesPerSecond });
+async function openGate(context: IExecuteFunctions, pace: Pace): Promise<{ gate: RateGate; dailyQuota?: number }> {
+	if (!pace.senderId) return { gate: configureRun(context, { pace: pace.messagesPerSecond }) };
 	const { data } = await apiRequest(context, {
 		base: 'messaging',
 		method: 'GET',
@@ -135,7 +140,36 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<RateGat
 	});
 	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
 	const { baseURL } = await baseUrlOf(context, 'messaging');
-	return configureRun(context, { pace: senderPace(data.rateLimit, pace.messagesPerSecond), shareKey: `${baseURL} ${pace.senderId}` });
+	const gate = configureRun(context, { pace: senderPace(data.rateLimit, pace.messagesPerSecond), shareKey: `${baseURL} ${pace.senderId}` });
+	const quota = Number(data.dailyQuota);
+	return { gate, ...(Number.isInteger(quota) && quota > 0 ? { dailyQuota: quota } : {}) };
+}
+
+/**
+ * The messages a run may not send because of the sender's daily quota of unique recipients, known
+ * before the first is sent: the recipients beyond the first `dailyQuota` of the run (in item
+ * order; more messages to a recipient already counted still go). With Over the Daily Quota at
+ * Refuse the Run, the run stops here instead, nothing sent.
+ */
+function overQuota(context: IExecuteFunctions, pace: Pace, dailyQuota: number, messages: Array<{ itemIndex: number; value: Message }>): Map<number, Error> {
+	const counted = new Set<string>();
+	const beyond = new Set<string>();
+	const held = new Map<number, Error>();
+	for (const { itemIndex, value } of messages) {
+		if (counted.has(value.to)) continue;
+		if (counted.size < dailyQuota && !beyond.has(value.to)) {
+			counted.add(value.to);
+			continue;
+		}
+		beyond.add(value.to);
+		held.set(itemIndex, overQuotaNotSent(context.getNode(), { itemIndex, to: value.to, senderId: pace.senderId!, dailyQuota }));
+	}
+	if (held.size && pace.overQuota === 'refuse') {
+		throw new NodeOperationError(context.getNode(), `This run would message ${counted.size + beyond.size} unique recipients, more than sender ${pace.senderId}'s daily quota of ${dailyQuota}`, {
+			description: `Nothing was sent. The platform counts unique recipients per day (UTC), earlier runs included, and refuses the ones beyond the quota. Send to fewer recipients, or set Options › Over the Daily Quota to Send to the First Recipients to send to the first ${dailyQuota} and report the others as not sent.`,
+		});
+	}
+	return held;
 }
 
 /** Message > Send: POST /chatapp/messages, one message per input item, all validated before the first is sent. */
@@ -145,7 +179,7 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	const input = (name: string) => (this.getNodeParameter(name, 0, 'define') === 'json' ? 'json' : 'define');
 	const labels = fieldLabels(sendMessageFields, messageAliases({ contacts: input('contactsInput'), buttons: input('buttonsInput') }));
 	const pace = readPace(this, labels);
-	let gate: Promise<RateGate> | undefined;
+	let gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
 	const read = parameterReader(this);
@@ -169,6 +203,12 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 			},
 			concurrency: pace.parallelRequests,
 			describe,
+			// With a sender, its daily quota is known before the first message goes (the sender is read once, for its rate too).
+			beforeSend: async (messages) => {
+				if (!pace.senderId || pace.overQuota === 'sendAll' || messages.length === 0) return new Map();
+				const { dailyQuota } = await (gate ??= openGate(this, pace));
+				return dailyQuota ? overQuota(this, pace, dailyQuota, messages) : new Map();
+			},
 			send: async (message, itemIndex) => {
 				await (gate ??= openGate(this, pace));
 				const { data } = await apiRequest(this, {
@@ -186,6 +226,6 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 		});
 	} finally {
 		// A pacer shared with other runs of the sender is given back (see sharedPacer).
-		if (gate) (await gate.catch(() => undefined))?.release();
+		if (gate) (await gate.catch(() => undefined))?.gate.release();
 	}
 }
