@@ -26,7 +26,7 @@ export const MUTANTS = [
 	['src/pacer.ts', 'return this.rate ? 1000 / this.rate : 0;', 'return this.rate ? 500 / this.rate : 0;', 'starts come twice as close: twice the rate in each second'],
 	['src/pacing.ts', 'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
 	['nodes/AudienceMessaging/resources/message/send.ts', ', shareKey: `${baseURL} ${pace.senderId}` });', ' });', "runs of one process at the same sender's rateLimit pace on their own (together twice the limit)"],
-	['nodes/AudienceMessaging/resources/message/send.ts', 'if (gate) (await gate.catch(() => undefined))?.release();', '', 'a shared pace is never given back (held for ever, stale for later runs)'],
+	['nodes/AudienceMessaging/resources/message/send.ts', 'if (gate) (await gate.catch(() => undefined))?.gate.release();', '', 'a shared pace is never given back (held for ever, stale for later runs)'],
 	['src/pacer.ts', 'if (ticket !== undefined && ticket < this.backOffs) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
 	['src/pacer.ts', 'this.floor = Math.max(MIN_RATE, floor ?? 0);', 'this.floor = MIN_RATE;', "a run paced at its sender's rate backs off to a crawl (two runs sharing a sender: 15 % of its limit)"],
 	['src/pacer.ts', 'this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);', 'this.probeAt = Infinity;', 'a backed-off run never probes for more (held at its first measure for good)'],
@@ -49,7 +49,7 @@ export const MUTANTS = [
 	['src/pagination.ts', 'if (page > maxPages) {', 'if (page > maxPages * 1000) {', 'Return All has no page cap: an endless paging platform runs the node forever'],
 	['src/mapping/wallet.ts', "if (!result.trim()) throw new InputError(field, `the input item's field \"${name}\" is empty`);", '', 'Wallet Pass from input item fields sends an empty field value'],
 	['nodes/AudienceMessaging/resources/walletPass/fields.ts', 'export const MAX_PASS_BATCH_SIZE = 10_000;', 'export const MAX_PASS_BATCH_SIZE = 100_000;', 'a wallet pass batch above what the node allows is accepted'],
-	['nodes/AudienceMessaging/shared/labels.ts', 'if (topLevel && !(option.name in byOwnName)) {', 'if (topLevel && option.name in byOwnName) {', 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
+	['nodes/AudienceMessaging/shared/labels.ts', "if (!paths[0].path.includes('.') && !byOwnName.has(option.name))", "if (!paths[0].path.includes('.') && byOwnName.has(option.name))", 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
 	['nodes/AudienceMessaging/shared/execute.ts', 'return context.continueOnFail() || runsAsTool(context.getNode());', 'return context.continueOnFail();', "as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)"],
 	['nodes/AudienceMessaging/shared/tool.ts', 'const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];', 'const keys: string[] = [];', 'as a tool, a bad argument is named as a workflow setting, not by its $fromAI() name'],
 ];

@@ -27,79 +27,59 @@ const isField = (option: unknown): option is INodeProperties => typeof option ==
  * names it. Read at the start of each run, so a renamed field is named by its new name.
  */
 export function fieldLabels(fields: readonly INodeProperties[], aliases: FieldAliases = {}): FieldLabels {
-	const labels: FieldLabels = {};
-	const infoByPath = new Map<string, FieldInfo>();
-	const byOwnName: FieldLabels = {};
-	const byOwnNameInfo = new Map<string, FieldInfo>();
-	// A path that names a fixed collection's group is only a fallback: the values a node reads
-	// and the schemas' paths do not hold the group ("contacts.emails.email" is the e-mail, not
-	// the Email group of Emails).
-	const viaGroup = new Set<string>();
-	let info: FieldInfo | undefined;
-	const add = (path: string, label: string, throughGroup: boolean) => {
-		if (path in labels && !(viaGroup.has(path) && !throughGroup)) return;
-		labels[path] = label;
-		if (info) infoByPath.set(path, info);
-		if (throughGroup) viaGroup.add(path);
-		else viaGroup.delete(path);
+	// Each path: its label, the field and top-level parameter behind it, and whether the path goes
+	// through a fixed collection's group. Such a path is only a fallback: the values a node reads and
+	// the schemas' paths hold no group ("contacts.emails.email" is the e-mail, not the Email group).
+	const found = new Map<string, FieldInfo & { label: string; throughGroup: boolean }>();
+	const byOwnName = new Map<string, FieldInfo & { label: string }>();
+	const add = (path: Path, label: string, info: FieldInfo) => {
+		const known = found.get(path.path);
+		if (known && !(known.throughGroup && !path.throughGroup)) return;
+		found.set(path.path, { ...info, label, throughGroup: path.throughGroup });
 	};
-	type Path = { path: string; throughGroup: boolean };
-	const walk = (field: INodeProperties, paths: Path[], label: string, topLevel: boolean, parameter: string) => {
-		info = { parameter, field };
-		for (const { path, throughGroup } of paths) add(path, label, throughGroup);
+	const walk = (field: INodeProperties, paths: Path[], label: string, parameter: string) => {
+		for (const path of paths) add(path, label, { parameter, field });
 		if (field.type !== 'collection' && field.type !== 'fixedCollection') return;
-		const below = (name: string) => paths.map(({ path, throughGroup }) => ({ path: `${path}.${name}`, throughGroup }));
+		const below = (from: Path[], name: string, throughGroup?: boolean) => from.map((path) => ({ path: `${path.path}.${name}`, throughGroup: throughGroup ?? path.throughGroup }));
 		for (const option of (field.options ?? []).filter(isField)) {
 			const optionLabel = `${label}${SEPARATOR}${option.displayName}`;
-			walk(option, below(option.name), optionLabel, false, parameter);
-			if (topLevel && !(option.name in byOwnName)) {
-				byOwnName[option.name] = optionLabel;
-				byOwnNameInfo.set(option.name, { parameter, field: option });
-			}
+			walk(option, below(paths, option.name), optionLabel, parameter);
+			// An option of a top-level collection is also found by its own name ("batchSize").
+			if (!paths[0].path.includes('.') && !byOwnName.has(option.name)) byOwnName.set(option.name, { label: optionLabel, parameter, field: option });
 		}
 		const groups = (field.options ?? []).filter(isGroup);
 		for (const group of groups) {
 			const only = groups.length === 1;
 			const groupLabel = only ? label : `${label}${SEPARATOR}${group.displayName}`;
-			const named = below(group.name).map(({ path }) => ({ path, throughGroup: true }));
-			const groupPaths = only ? [...paths, ...named] : named;
-			info = { parameter, field };
-			for (const { path, throughGroup } of named) add(path, groupLabel, throughGroup);
-			for (const value of group.values) {
-				walk(value, groupPaths.map(({ path, throughGroup }) => ({ path: `${path}.${value.name}`, throughGroup })), `${groupLabel}${SEPARATOR}${value.displayName}`, false, parameter);
-			}
+			const named = below(paths, group.name, true);
+			for (const path of named) add(path, groupLabel, { parameter, field });
+			const valuePaths = only ? [...paths, ...named] : named;
+			for (const value of group.values) walk(value, below(valuePaths, value.name), `${groupLabel}${SEPARATOR}${value.displayName}`, parameter);
 		}
 	};
-	for (const field of fields) if (field.type !== 'notice') walk(field, [{ path: field.name, throughGroup: false }], field.displayName, true, field.name);
-	for (const [name, label] of Object.entries(byOwnName)) {
-		if (name in labels) continue;
-		labels[name] = label;
-		infoByPath.set(name, byOwnNameInfo.get(name)!);
-	}
+	for (const field of fields) if (field.type !== 'notice') walk(field, [{ path: field.name, throughGroup: false }], field.displayName, field.name);
+	for (const [name, entry] of byOwnName) if (!found.has(name)) found.set(name, { ...entry, throughGroup: false });
 
 	// Shorter aliases first, so a longer one (more precise) overrides what a shorter one copied.
-	const ordered = Object.entries(aliases).sort(([a], [b]) => a.length - b.length);
-	const derived: FieldLabels = {};
-	const derivedInfo = new Map<string, FieldInfo>();
-	for (const [alias, target] of ordered) {
-		if (Array.isArray(target)) {
-			derived[alias] = eitherOf(target.map((path) => labelOf(labels, path, alias)));
-			derivedInfo.set(alias, infoByPath.get(target[0])!);
-			continue;
-		}
-		derived[alias] = labelOf(labels, target, alias);
-		derivedInfo.set(alias, infoByPath.get(target)!);
-		for (const [path, label] of Object.entries(labels)) {
-			if (!path.startsWith(`${target}.`)) continue;
-			derived[`${alias}${path.slice(target.length)}`] = label;
-			derivedInfo.set(`${alias}${path.slice(target.length)}`, infoByPath.get(path)!);
-		}
+	const aliased = new Map<string, FieldInfo & { label: string }>();
+	for (const [alias, target] of Object.entries(aliases).sort(([a], [b]) => a.length - b.length)) {
+		const targets = Array.isArray(target) ? target : [target];
+		const entries = targets.map((path) => found.get(path) ?? missing(alias, path));
+		aliased.set(alias, { ...entries[0], label: eitherOf(entries.map((entry) => entry.label)) });
+		if (Array.isArray(target)) continue;
+		for (const [path, entry] of found) if (path.startsWith(`${target}.`)) aliased.set(`${alias}${path.slice(target.length)}`, entry);
 	}
-	for (const [path, found] of derivedInfo) infoByPath.set(path, found);
-	const result = Object.assign(labels, derived);
-	fieldInfos.set(result, infoByPath);
-	return result;
+	const infos = new Map<string, FieldInfo>();
+	const labels: FieldLabels = {};
+	for (const [path, { label, parameter, field }] of [...found, ...aliased]) {
+		labels[path] = label;
+		infos.set(path, { parameter, field });
+	}
+	fieldInfos.set(labels, infos);
+	return labels;
 }
+
+type Path = { path: string; throughGroup: boolean };
 
 /** The field an error path names (looked up as fieldName looks up its label) and the top-level parameter holding it. */
 export interface FieldInfo {
@@ -121,11 +101,9 @@ export function fieldAt(labels: FieldLabels, path: string[]): FieldInfo | undefi
 	return infos.get('');
 }
 
-function labelOf(labels: FieldLabels, path: string, alias: string): string {
-	const label = labels[path];
+function missing(alias: string, path: string): never {
 	// A mistake of the operation's description (a renamed field name), not of the user's input.
-	if (label === undefined) throw new Error(`The alias "${alias}" names the field "${path}", which the operation's fields do not have`);
-	return label;
+	throw new Error(`The alias "${alias}" names the field "${path}", which the operation's fields do not have`);
 }
 
 /** "Contacts › First Name" and "Contacts › Last Name" → "Contacts › First Name or Last Name". */
