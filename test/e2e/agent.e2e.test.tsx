@@ -58,9 +58,9 @@ const workflow = {
 	name: 'e2e: Audience Messaging as an agent tool',
 	nodes: [
 		manualTrigger,
-		// Agent 2 (tools run inside the agent). Agent 3.1 under `n8n execute` gave the model an empty
-		// answer ("") for the first tool call of a run, whatever the tool answered, good or bad
-		// (n8n 2.40.7): the loss is n8n's, so this test would say nothing about the node there.
+		// Agent 2 (tools run inside the agent). Agent 3.1 run by `n8n execute` gave the model an
+		// empty answer ("") for tool calls whatever the tool answered, n8n's own tools included
+		// (n8n 2.40.7); run from the editor it passes the answers on (Demo 6, demo.e2e.test.tsx).
 		{ id: 'agent', name: 'AI Agent', type: '@n8n/n8n-nodes-langchain.agent', typeVersion: 2, position: [220, 0], parameters: { promptType: 'define', text: `Is ${LISTED} on the SMS blacklist of ACME?`, options: {} } },
 		{
 			id: 'model',

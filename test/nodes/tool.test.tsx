@@ -26,7 +26,7 @@ const sendTool = (extra: INodeParameters = {}): INodeParameters => ({
 
 /**
  * The tool's answer to a failed call: one item with the error, as the model reads it (the tool
- * answers rather than throws: n8n's AI Agent gives the model an empty answer for a thrown error).
+ * answers rather than throws: n8n's AI Agent 2 gave the model an empty answer for a thrown error).
  */
 function answeredError(call: { result?: string; error?: string }): { error: string; description?: string } {
 	expect(call.error).toBeUndefined();

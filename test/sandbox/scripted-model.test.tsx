@@ -19,7 +19,7 @@ describe('the scripted chat model of the AI agent demo (not the platform)', () =
 		expect(jsonObjectsIn('first {"to": "tomorrow"}, then {"to": "+33 7", "note": "a } b"} and {not json}')).toEqual([{ to: 'tomorrow' }, { to: '+33 7', note: 'a } b' }]);
 	});
 
-	it('calls the first tool with each step of the script, then answers with the last tool answer', async () => {
+	it('calls the first tool with each step of the script, then answers with the tool answers it received, in order', async () => {
 		const system = { role: 'system', content: 'Call with {"to": "tomorrow"}, then with {"to": "+33700000009"}.' };
 		const tools = [{ type: 'function', function: { name: 'Check_blacklist', parameters: {} } }];
 		const first = await complete({ model: 'gpt-4o-mini', messages: [system, { role: 'user', content: 'Is it listed?' }], tools });
@@ -27,6 +27,6 @@ describe('the scripted chat model of the AI agent demo (not the platform)', () =
 		const second = await complete({ messages: [system, { role: 'tool', content: '[{"error":"Invalid argument"}]' }], tools });
 		expect(JSON.parse(second.choices[0].message.tool_calls![0].function.arguments)).toEqual({ to: '+33700000009' });
 		const last = await complete({ messages: [system, { role: 'tool', content: 'x' }, { role: 'tool', content: '[{"blacklisted":true}]' }], tools });
-		expect(last.choices[0]).toMatchObject({ message: { content: 'The tool answered: [{"blacklisted":true}]' }, finish_reason: 'stop' });
+		expect(last.choices[0]).toMatchObject({ message: { content: 'The tool answered: x, then: [{"blacklisted":true}]' }, finish_reason: 'stop' });
 	});
 });

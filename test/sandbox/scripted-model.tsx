@@ -5,7 +5,7 @@
  *
  * The script is the conversation's system message: each JSON object in it gives the arguments of
  * one call to the first tool the agent offers, in order. When they are used up, the model answers
- * with the tool's last answer.
+ * with the tool's answers, in order, as it received them.
  */
 import { isPlainObject } from './http';
 
@@ -55,7 +55,7 @@ export function scriptedCompletion(body: unknown): Record<string, unknown> {
 	const message =
 		next && tool
 			? { role: 'assistant', content: null, tool_calls: [{ id: `call_${answers.length + 1}`, type: 'function', function: { name: tool, arguments: JSON.stringify(next) } }] }
-			: { role: 'assistant', content: answers.length ? `The tool answered: ${textOf(answers[answers.length - 1].content).slice(0, 1000)}` : 'No tool was called.' };
+			: { role: 'assistant', content: answers.length ? `The tool answered: ${answers.map((answer) => textOf(answer.content).slice(0, 1000)).join(', then: ')}` : 'No tool was called.' };
 	return {
 		id: `chatcmpl-scripted-${answers.length + 1}`,
 		object: 'chat.completion',

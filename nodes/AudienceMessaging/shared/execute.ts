@@ -65,9 +65,8 @@ type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
 /**
  * Whether a failed item becomes an error item (`error`, `description`) instead of stopping the
  * run: the node's On Error: Continue setting, and always when the node runs as an AI agent's
- * tool. There the error item is the answer the model reads: n8n's AI Agent gives the model an
- * empty answer when a tool throws (n8n 2.40.7, Agent 2 and 3.1), so a model never learned why
- * its call failed.
+ * tool. There the error item is the answer the model reads: n8n's AI Agent 2 gave the model an
+ * empty answer when a tool threw (n8n 2.40.7), so a model never learned why its call failed.
  */
 export function continuesOnFail(context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>): boolean {
 	return context.continueOnFail() || runsAsTool(context.getNode());
