@@ -16,14 +16,16 @@ export const MAX_PARALLEL_REQUESTS = 50;
 export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
 
 /** How a structured message type is given: the editor's fields, or one JSON value (what an AI agent's $fromAI() produces). */
-export const STRUCTURED_INPUTS = ['define', 'json'] as const;
-export type StructuredInput = (typeof STRUCTURED_INPUTS)[number];
+type StructuredInput = 'define' | 'json';
 
 /**
  * The message schema's paths (the body the API takes) that are not the fields' own: errors name
  * the field the value came from, the JSON field when contacts or buttons come as JSON.
  */
-export function messageAliases(input: { contacts: StructuredInput; buttons: StructuredInput }): FieldAliases {
+/** How this run's contacts and buttons are given (the choices take no expression: one per run). */
+export type StructuredInputs = { contacts: StructuredInput; buttons: StructuredInput };
+
+export function messageAliases(input: StructuredInputs): FieldAliases {
 	return {
 		body: 'text',
 		...(input.contacts === 'json'

@@ -33,6 +33,7 @@ import { runPerItem, validated } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
 import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MEDIA_TYPES, messageAliases, OVER_QUOTA, sendMessageFields } from './fields';
+import type { StructuredInputs } from './fields';
 
 /** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
 async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {
@@ -77,7 +78,7 @@ function defaultExternalId(context: IExecuteFunctions, itemIndex: number): strin
 /** Stands in for the execution ID where n8n gives none: one per process start. */
 const runId = Date.now().toString(36);
 
-function messageParameters(read: Reader, itemIndex: number, type: MessageType, options: Record<string, unknown>, triggerUrl?: string): MessageParameters {
+function messageParameters(read: Reader, itemIndex: number, type: MessageType, options: Record<string, unknown>, inputs: StructuredInputs, triggerUrl?: string): MessageParameters {
 	const get = (name: string, fallback: unknown) => read(name, itemIndex, fallback);
 	return {
 		type,
@@ -85,13 +86,13 @@ function messageParameters(read: Reader, itemIndex: number, type: MessageType, o
 		to: get('to', ''),
 		text: type === 'text' ? get('text', '') : undefined,
 		mediaUrl: MEDIA_TYPES.includes(type as MediaType) ? get('mediaUrl', '') : undefined,
-		...(type === 'contacts' ? (get('contactsInput', 'define') === 'json' ? { contactsJson: get('contactsJson', '') } : { contacts: get('contacts', {}) }) : {}),
+		...(type === 'contacts' ? (inputs.contacts === 'json' ? { contactsJson: get('contactsJson', '') } : { contacts: get('contacts', {}) }) : {}),
 		latitude: type === 'location' ? get('latitude', undefined) : undefined,
 		longitude: type === 'location' ? get('longitude', undefined) : undefined,
 		locationName: type === 'location' ? get('locationName', '') : undefined,
 		locationAddress: type === 'location' ? get('locationAddress', '') : undefined,
 		bodyText: type === 'interactive' ? get('bodyText', '') : undefined,
-		...(type === 'interactive' ? (get('buttonsInput', 'define') === 'json' ? { buttonsJson: get('buttonsJson', '') } : { buttons: get('buttons', {}) }) : {}),
+		...(type === 'interactive' ? (inputs.buttons === 'json' ? { buttonsJson: get('buttonsJson', '') } : { buttons: get('buttons', {}) }) : {}),
 		externalId: options.externalId,
 		callbacks: [text(options.callbacks, 'callbacks'), triggerUrl].filter(Boolean).join(','),
 	};
@@ -177,7 +178,8 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
 	// Contacts and buttons come from the editor's fields or as JSON, the same way for every item (the choice takes no expression).
 	const input = (name: string) => (this.getNodeParameter(name, 0, 'define') === 'json' ? 'json' : 'define');
-	const labels = fieldLabels(sendMessageFields, messageAliases({ contacts: input('contactsInput'), buttons: input('buttonsInput') }));
+	const inputs: StructuredInputs = { contacts: input('contactsInput'), buttons: input('buttonsInput') };
+	const labels = fieldLabels(sendMessageFields, messageAliases(inputs));
 	const pace = readPace(this, labels);
 	let gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
 	let callbackSecret: Promise<string> | undefined;
@@ -192,7 +194,7 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 				const options = record(read('options', itemIndex, {}), 'options');
 				const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
 				const triggerUrl = await triggerCallback(read, itemIndex, secret);
-				const parameters = messageParameters(read, itemIndex, type, options, triggerUrl);
+				const parameters = messageParameters(read, itemIndex, type, options, inputs, triggerUrl);
 				if (!text(parameters.externalId, 'externalId')) parameters.externalId = defaultExternalId(this, itemIndex);
 				const message = messageSchema.parse(messageBody(parameters));
 				const checkMediaFirst = options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
