@@ -15,8 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** [file, the exact text, its replacement, what the mutant does]. Each text must occur once. */
 export const MUTANTS = [
-	['src/transport.ts', 'return asked + jitter(asked);', 'return asked * 0;', 'a 429 is resent at once, without waiting for Retry-After'],
-	['src/transport.ts', 'return asked + jitter(asked);', 'return Math.min(asked, 1000) + jitter(asked);', 'a Retry-After longer than 1 s is cut to 1 s'],
+	['src/retry.ts', 'return asked + jitter(asked);', 'return asked * 0;', 'a 429 is resent at once, without waiting for Retry-After'],
+	['src/retry.ts', 'return asked + jitter(asked);', 'return Math.min(asked, 1000) + jitter(asked);', 'a Retry-After longer than 1 s is cut to 1 s'],
 	['src/transport.ts', 'if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);', 'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, target, request.itemIndex);', 'a redirect answer is taken as an answer instead of an error'],
 	['src/transport.ts', 'const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);', 'const idempotent = !isStreamedBody(request.body);', 'a POST is resent after a 5xx (a duplicate message or subscriber)'],
 	['src/transport.ts', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });', "the API key is no longer taken out of an error that echoes it"],
@@ -52,6 +52,9 @@ export const MUTANTS = [
 	['nodes/AudienceMessaging/shared/labels.ts', "if (!paths[0].path.includes('.') && !byOwnName.has(option.name))", "if (!paths[0].path.includes('.') && byOwnName.has(option.name))", 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
 	['nodes/AudienceMessaging/shared/execute.ts', 'return context.continueOnFail() || runsAsTool(context.getNode());', 'return context.continueOnFail();', "as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)"],
 	['nodes/AudienceMessaging/shared/tool.ts', 'const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];', 'const keys: string[] = [];', 'as a tool, a bad argument is named as a workflow setting, not by its $fromAI() name'],
+	['src/preview.ts', "return method === 'GET' || method === 'HEAD';", "return method !== 'POST';", 'a preview still sends DELETE requests (List › Delete deletes the list)'],
+	['nodes/AudienceMessaging/shared/batches.ts', 'bodyPath: `${rowsAt ?? \'\'}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined', 'bodyPath: `${rowsAt ?? \'\'}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[0] as IDataObject) : undefined', "a batch preview shows every item the batch's first row"],
+	['src/preview.ts', 'if (pairs.length) url += `${url.includes(\'?\') ? \'&\' : \'?\'}${pairs.join(\'&\')}`;', '', "a preview's URL leaves out the query string (List › Create From CSV's name and options)"],
 ];
 
 const args = process.argv.slice(2);

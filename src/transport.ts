@@ -12,13 +12,13 @@ import { apiError, redirectError, transportError, unexpectedAnswer } from './err
 import { acceptedUnreadable, maybeApplied, notSentError } from './outcomes';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
+import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
+import { backoffMs, rateLimitPauseMs } from './retry';
 import { RateGate, sharedPacer } from './pacing';
 import type { Pace } from './pacing';
 import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
 import type { ApiBase } from './endpoints';
 
-/** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
-const MIN_RETRY_PAUSE_MS = 1_000;
 /** Resends of an idempotent request (GET, HEAD, DELETE) after a 5xx or a dropped connection. */
 const IDEMPOTENT_RETRIES = 2;
 
@@ -71,6 +71,8 @@ export interface ApiRequest<T = unknown> {
 	 * ID n8n12 in the platform's message reports"): said in the "may have been applied" error.
 	 */
 	reconcile?: string;
+	/** What a preview shows instead of a file body (its name, size, rows and check report). */
+	preview?: IDataObject;
 }
 
 interface ApiResponse<T = unknown> {
@@ -88,6 +90,8 @@ interface RunState {
 	gate: RateGate;
 	/** The option that sets the budget, as the editor labels it, when the operation has one. */
 	waitOption?: string;
+	/** Options › Preview Without Sending: no write of the run is sent (RequestPreview). */
+	preview?: boolean;
 }
 
 const runStates = new WeakMap<object, RunState>();
@@ -106,7 +110,10 @@ function runState(context: RequestContext): RunState {
  * its pacer with every run of this process given the same key and pace (sharedPacer): call the
  * gate's `release` when the run ends.
  */
-export function configureRun(context: RequestContext, settings: { pace?: Pace | number; shareKey?: string; waitBudgetMs?: number; waitOption?: string }): RateGate {
+export function configureRun(
+	context: RequestContext,
+	settings: { pace?: Pace | number; shareKey?: string; waitBudgetMs?: number; waitOption?: string; preview?: boolean },
+): RateGate {
 	const state = runState(context);
 	if (settings.pace !== undefined) {
 		const { pace, shareKey } = settings;
@@ -116,6 +123,7 @@ export function configureRun(context: RequestContext, settings: { pace?: Pace | 
 	}
 	if (settings.waitBudgetMs !== undefined) state.gate.waitBudgetMs = settings.waitBudgetMs;
 	if (settings.waitOption !== undefined) state.waitOption = settings.waitOption;
+	if (settings.preview !== undefined) state.preview = settings.preview;
 	return state.gate;
 }
 
@@ -139,7 +147,9 @@ function isWrite(method: IHttpRequestMethods): boolean {
  *   (maybeApplied, outcome `unknown`);
  * - an HTTP error becomes a NodeApiError with the status and the platform's message;
  * - a 2xx body is checked against `expect` and refused when it does not fit; for a write, the
- *   platform accepted the request, so it fails as "accepted, answer unreadable" (outcome `accepted`).
+ *   platform accepted the request, so it fails as "accepted, answer unreadable" (outcome `accepted`);
+ * - in a preview run (configureRun), anything but a read is not sent: it throws a RequestPreview
+ *   saying what would have gone (method, URL, body), before the run's pace or a file is touched.
  */
 export async function apiRequest<T = unknown>(context: RequestContext, request: ApiRequest<T>): Promise<ApiResponse<T>> {
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
@@ -147,6 +157,10 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	const urlField = BASE_URL_LABEL[request.base];
 	const node = context.getNode();
 	const target = `${baseURL}${request.path}`;
+	const run = runState(context);
+	if (run.preview && !sentInPreview(request.method)) {
+		throw new RequestPreview({ method: request.method, url: previewUrl(baseURL, request.path, request.qs, secrets), body: previewBody(request.body, request.preview) });
+	}
 	const options: IHttpRequestOptions = {
 		method: request.method,
 		baseURL,
@@ -161,7 +175,6 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	const run = runState(context);
 	const { gate } = run;
 	const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);
 	const write = isWrite(request.method);
@@ -218,27 +231,4 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 function errorCode(error: unknown): string {
 	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };
 	return String(err.code ?? err.cause?.code ?? '');
-}
-
-const jitter = (ms: number) => Math.round(ms * 0.2 * Math.random());
-
-/** Pause before resend n of an idempotent request: 1 s, then 2 s, plus jitter. */
-function backoffMs(attempt: number): number {
-	const base = MIN_RETRY_PAUSE_MS * 2 ** (attempt - 1);
-	return base + jitter(base);
-}
-
-/** The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so parallel runs do not resend together. */
-function rateLimitPauseMs(header: unknown, now = Date.now()): number {
-	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now) ?? MIN_RETRY_PAUSE_MS);
-	return asked + jitter(asked);
-}
-
-/** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
-export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
-	const value = String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
-	if (!value) return undefined;
-	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

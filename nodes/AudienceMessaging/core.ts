@@ -23,6 +23,7 @@ export * from '../../src/multipart';
 export * from '../../src/outcomes';
 export * from '../../src/pacing';
 export * from '../../src/pagination';
+export * from '../../src/preview';
 export * from '../../src/schemas/blacklist';
 export * from '../../src/schemas/chatapp';
 export * from '../../src/schemas/lists';

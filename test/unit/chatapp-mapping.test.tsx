@@ -2,7 +2,7 @@ import { InputError } from '../../src/errors';
 import { callbacksValue, contactFromParameters, mediaContentTypeFits, messageBody, senderDigits } from '../../src/mapping/chatapp';
 import type { MessageParameters } from '../../src/mapping/chatapp';
 import { messageSchema } from '../../src/schemas/chatapp';
-import { retryAfterMs } from '../../src/transport';
+import { retryAfterMs } from '../../src/retry';
 
 const base = { from: '+1 555-010-0100', to: '+33 6 12 34 56 78' };
 const issues = (parameters: MessageParameters) => {

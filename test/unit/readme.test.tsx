@@ -350,6 +350,30 @@ describe('README: limits', () => {
 	});
 });
 
+/** The operations ("Resource › Operation", as the editor names them) whose Options collection holds the option `name`, following the collection's and the option's displayOptions. */
+function operationsWithOption(name: string): Set<string> {
+	const resourceNames = new Map((node.properties.find((p) => p.name === 'resource')?.options ?? []).map((o) => [(o as { value: string }).value, (o as { name: string }).name]));
+	const operationNames = new Map<string, string>();
+	for (const property of node.properties.filter((p) => p.name === 'operation')) {
+		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
+			for (const option of (property.options ?? []) as Array<{ value: string; name: string }>) operationNames.set(`${resource}.${option.value}`, `${resourceNames.get(resource)} › ${option.name}`);
+		}
+	}
+	const withOption = new Set<string>();
+	for (const property of node.properties.filter((p) => p.name === 'options')) {
+		const option = (property.options ?? []).find((o) => (o as INodeProperties).name === name) as INodeProperties | undefined;
+		if (!option) continue;
+		const show = property.displayOptions?.show ?? {};
+		const onlyFor = option.displayOptions?.show?.['/operation'] as string[] | undefined;
+		for (const resource of (show.resource ?? []) as string[]) {
+			// Without an operation in displayOptions, the collection shows for every operation of the resource.
+			const operations = (show.operation as string[] | undefined) ?? [...operationNames.keys()].filter((key) => key.startsWith(`${resource}.`)).map((key) => key.slice(resource.length + 1));
+			for (const operation of operations.filter((one) => !onlyFor || onlyFor.includes(one))) withOption.add(operationNames.get(`${resource}.${operation}`) ?? `${resource}.${operation}`);
+		}
+	}
+	return withOption;
+}
+
 describe('README: outcomes and the wait budget', () => {
 	const requests = section(readme, 'How requests are sent');
 
@@ -361,22 +385,7 @@ describe('README: outcomes and the wait budget', () => {
 
 	// Drift: "Max Wait When Rate Limited" added to an operation (or taken away) without the README's list following.
 	it('names as having Max Wait When Rate Limited exactly the operations whose Options hold it', () => {
-		const resourceNames = new Map((node.properties.find((p) => p.name === 'resource')?.options ?? []).map((o) => [(o as { value: string }).value, (o as { name: string }).name]));
-		const operationNames = new Map<string, string>();
-		for (const property of node.properties.filter((p) => p.name === 'operation')) {
-			for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
-				for (const option of (property.options ?? []) as Array<{ value: string; name: string }>) operationNames.set(`${resource}.${option.value}`, `${resourceNames.get(resource)} › ${option.name}`);
-			}
-		}
-		const withOption = new Set<string>();
-		for (const property of node.properties.filter((p) => p.name === 'options' && (p.options ?? []).some((o) => (o as INodeProperties).name === 'rateLimitWait'))) {
-			const show = property.displayOptions?.show ?? {};
-			for (const resource of (show.resource ?? []) as string[]) {
-				// Without an operation in displayOptions, the collection shows for every operation of the resource.
-				const operations = (show.operation as string[] | undefined) ?? [...operationNames.keys()].filter((key) => key.startsWith(`${resource}.`)).map((key) => key.slice(resource.length + 1));
-				for (const operation of operations) withOption.add(operationNames.get(`${resource}.${operation}`) ?? `${resource}.${operation}`);
-			}
-		}
+		const withOption = operationsWithOption('rateLimitWait');
 		const bullet = /\*\*One wait budget per run\*\*[\s\S]*?Max Wait When Rate Limited \(Seconds\)\*\* \(([^;]+);/.exec(requests)?.[1] ?? '';
 		const named = new Set<string>();
 		for (const part of bullet.replace(/\s+/g, ' ').split(/, | and (?=[A-Z])/)) {
@@ -387,6 +396,15 @@ describe('README: outcomes and the wait budget', () => {
 		}
 		expect(withOption.size).toBeGreaterThanOrEqual(5);
 		expect([...named].sort()).toEqual([...withOption].sort());
+	});
+
+	// Drift: an operation that writes without Preview Without Sending, or the README's list not following.
+	it('names as having Preview Without Sending exactly the operations whose Options hold it, which are all the writing ones', () => {
+		const withOption = operationsWithOption('preview');
+		const preview = section(requests, 'Preview Without Sending', 3);
+		const named = [...preview.matchAll(/^- ([A-Z][\w ]+ › [A-Z][\w ]+)/gm)].map((match) => match[1].trim());
+		expect([...withOption].sort()).toEqual(named.sort());
+		expect(named.sort()).toEqual(['Blacklist › Add', 'List › Create', 'List › Create From CSV', 'List › Delete', 'Message › Send', 'Sender › Create', 'Subscriber › Add Many', 'Subscriber › Delete', 'Wallet Pass › Create']);
 	});
 });
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk } from '../core';
-import type { FieldLabels } from '../core';
-import { configureWaitBudget, continuesOnFail, errorItem, failedSendItem, inPool, prepareAll } from './execute';
+import { chunk, isRecord, isRequestPreview } from '../core';
+import type { FieldLabels, RequestPreview } from '../core';
+import { configureRunOptions, continuesOnFail, errorItem, failedSendItem, inPool, prepareAll, previewItem } from './execute';
 
 interface BatchEntry<V> {
 	itemIndex: number;
@@ -22,8 +22,24 @@ interface BatchPlan<V> {
 	concurrency?: number;
 	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
 	rateLimitWaitOption?: boolean;
-	/** What identifies an item in an output whose outcome is unknown, accepted or not sent (the row, the recipient ID). */
+	/** What identifies an item in an output whose outcome is unknown, accepted, not sent or previewed (the row, the recipient ID). */
 	describe?: (group: string, value: V) => IDataObject;
+	/** Where a batch's body holds its items, one per entry in order: the property (`items`), or the body itself when it is the array (default). */
+	rowsAt?: string;
+}
+
+/**
+ * The output items of a batch a preview run did not send: each item's own part of the body and
+ * where it sits (`bodyPath`, `items[3]`), with the batch's number and size, so the batch's body is
+ * the item parts put back in place; never the whole body on every item (10,000 items in batches
+ * of 500 would hold each batch 500 times).
+ */
+function batchPreviewItems<V>(preview: RequestPreview, batch: Array<BatchEntry<V>>, number: number, rowsAt: string | undefined, describe: (value: V) => IDataObject): INodeExecutionData[] {
+	const { body, ...request } = preview.request;
+	const rows = rowsAt === undefined ? body : isRecord(body) ? body[rowsAt] : undefined;
+	return batch.map(({ itemIndex, value }, position) =>
+		previewItem({ ...request, batch: { number, items: batch.length }, bodyPath: `${rowsAt ?? ''}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined }, itemIndex, describe(value)),
+	);
 }
 
 /**
@@ -34,7 +50,7 @@ interface BatchPlan<V> {
  */
 export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPlan<V>): Promise<INodeExecutionData[][]> {
 	const continueOnFail = continuesOnFail(context);
-	configureWaitBudget(context, plan.labels, plan.rateLimitWaitOption ?? false);
+	configureRunOptions(context, plan.labels, plan.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, plan.labels, plan.prepare);
 	const output: INodeExecutionData[] = new Array(prepared.length);
 	const fail = (itemIndex: number, error: Error) => {
@@ -81,6 +97,10 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 		try {
 			results = await plan.send(group, batch);
 		} catch (error) {
+			if (isRequestPreview(error)) {
+				batchPreviewItems(error, batch, job + 1, plan.rowsAt, (value) => plan.describe?.(group, value) ?? {}).forEach((item, position) => (output[batch[position].itemIndex] = item));
+				return;
+			}
 			// A batch that may have been applied, was accepted unreadably, or was not sent: each of its items says so.
 			for (const entry of batch) {
 				const item = failedSendItem(error as Error, entry.itemIndex, continueOnFail, plan.describe && (() => plan.describe!(group, entry.value)));

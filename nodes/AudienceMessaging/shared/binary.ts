@@ -11,6 +11,8 @@ export interface BinaryFile {
 	head: Buffer;
 	/** Opens the content; a stream when n8n keeps binaries outside memory, so large files are never buffered. */
 	open: () => Promise<Buffer | ByteSource>;
+	/** The content, when n8n holds it in the item (its default binary mode). */
+	buffer?: Buffer;
 }
 
 const HEAD_BYTES = 64 * 1024;
@@ -46,5 +48,5 @@ export async function binaryFile(context: IExecuteFunctions, itemIndex: number, 
 		return { fileName, size, head: Buffer.concat(parts), open: async () => await context.helpers.getBinaryStream(id) };
 	}
 	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
-	return { fileName, size: buffer.length, head: buffer.subarray(0, HEAD_BYTES), open: async () => buffer };
+	return { fileName, size: buffer.length, head: buffer.subarray(0, HEAD_BYTES), open: async () => buffer, buffer };
 }

@@ -136,3 +136,40 @@ export function rateLimitWaitOf(options: Record<string, unknown>): number | unde
 	if (options.rateLimitWait === undefined) return undefined;
 	return integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: MAX_RATE_LIMIT_WAIT_SECONDS }) * 1000;
 }
+
+/** Options › Preview Without Sending as the editor labels it. */
+export const PREVIEW_NAME = 'Preview Without Sending';
+
+/**
+ * Options › Preview Without Sending, on every operation that writes: the run sends no write and
+ * each item's output is the request it would send (see RequestPreview). Read once, from the first
+ * item, by the shared runners (configureRunOptions in execute.ts).
+ */
+export function previewOption(): INodeProperties {
+	return {
+		displayName: PREVIEW_NAME,
+		name: 'preview',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to send nothing to the platform: each item comes out as the request it would send (method, URL, body; for a CSV file its name, size, rows and check report), with every item checked as in a live run. Reads the run needs (a sender\'s rate and quota) are still made.',
+	};
+}
+
+/** Whether the first item's Options ask for a preview. Throws InputError for a value that is not a boolean. */
+export function previewOf(options: Record<string, unknown>): boolean {
+	return options.preview === undefined ? false : boolean(options.preview, 'preview');
+}
+
+/** The Options collection of a write operation that has no other option: Preview Without Sending. */
+export function previewOptions(show: Record<string, string[]>): INodeProperties {
+	return {
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [previewOption()],
+	};
+}

@@ -2,9 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
 
-import { configureRun, fieldError, fieldName, InputError, itemLabel, outcomeOf, record, schemaError } from '../core';
-import type { FieldLabels } from '../core';
-import { RATE_LIMIT_WAIT_NAME, rateLimitWaitOf } from './descriptions';
+import { configureRun, fieldError, fieldName, InputError, isRecord, isRequestPreview, itemLabel, outcomeOf, schemaError } from '../core';
+import type { FieldLabels, RequestPreview } from '../core';
+import { RATE_LIMIT_WAIT_NAME, previewOf, rateLimitWaitOf } from './descriptions';
 import { runsAsTool, toolArgumentError } from './tool';
 
 /**
@@ -50,14 +50,28 @@ export function failedSendItem(error: Error, itemIndex: number, continueOnFail: 
 }
 
 /**
- * The run's wait budget for rate limits, read once from the first item's Options before any
- * request: the operation's "Max Wait When Rate Limited" when it has the option (`hasOption`),
- * else the default. A bad value is a field error of item 0.
+ * The run's settings from the first item's Options, read once before any request: the wait
+ * budget for rate limits when the operation has "Max Wait When Rate Limited" (`hasWaitOption`,
+ * else the default budget), and Preview Without Sending, which every write operation has. A bad
+ * value is a field error of item 0. Returns whether the run is a preview.
  */
-export function configureWaitBudget(context: IExecuteFunctions, labels: FieldLabels, hasOption: boolean): void {
-	if (!hasOption) return;
-	const budgetMs = validated(context, 0, labels, () => rateLimitWaitOf(record(context.getNodeParameter('options', 0, {}), 'options')));
-	configureRun(context, { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME });
+export function configureRunOptions(context: IExecuteFunctions, labels: FieldLabels, hasWaitOption: boolean): boolean {
+	const options = validated(context, 0, labels, () => {
+		const value = context.getNodeParameter('options', 0, {});
+		return isRecord(value) ? value : {};
+	});
+	const preview = validated(context, 0, labels, () => previewOf(options));
+	const budgetMs = hasWaitOption ? validated(context, 0, labels, () => rateLimitWaitOf(options)) : undefined;
+	configureRun(context, { preview, ...(hasWaitOption ? { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME } : {}) });
+	return preview;
+}
+
+/**
+ * The output item of a write a preview run did not send: what identifies the item (`describe`),
+ * `status: preview`, and the request (method, URL, body) it would have sent.
+ */
+export function previewItem(request: RequestPreview['request'] | IDataObject, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
+	return { json: { ...context, status: 'preview', request: request as IDataObject }, pairedItem: { item: itemIndex } };
 }
 
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
@@ -195,7 +209,7 @@ interface ItemOperation<P> {
  * ones in flight finish, and the error of the lowest failed item is thrown.
  */
 export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
-	configureWaitBudget(context, operation.labels, operation.rateLimitWaitOption ?? false);
+	configureRunOptions(context, operation.labels, operation.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
 	const held = operation.beforeSend ? await operation.beforeSend(prepared.flatMap((entry, itemIndex) => (entry.ok ? [{ itemIndex, value: entry.value }] : []))) : undefined;
 	const continueOnFail = continuesOnFail(context);
@@ -215,6 +229,10 @@ export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemO
 			const result = await operation.send(entry.value, itemIndex);
 			results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
 		} catch (error) {
+			if (isRequestPreview(error)) {
+				results[itemIndex] = [previewItem(error.request, itemIndex, operation.describe?.(entry.value))];
+				return;
+			}
 			const item = failedSendItem(error as Error, itemIndex, continueOnFail, operation.describe && (() => operation.describe!(entry.value)));
 			if (item) results[itemIndex] = [item];
 			else fail(error);

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { REASON_UNSUBSCRIBED } from '../../core';
 import type { BlacklistParameters } from '../../core';
-import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
+import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 export const MAX_PARALLEL_REQUESTS = 50;
@@ -85,6 +85,7 @@ export const blacklistFields: INodeProperties[] = [
 		options: [
 			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'recipients checked or added'),
 			rateLimitWaitOption(),
+			{ ...previewOption(), displayOptions: { show: { '/operation': ['add'] } } },
 		],
 	},
 ];

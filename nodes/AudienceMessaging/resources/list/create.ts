@@ -8,7 +8,7 @@ import {
 	identifiedObjectResponse,
 	simplifyList,
 } from '../../core';
-import { readSimplify, simplifyField } from '../../shared/descriptions';
+import { previewOptions, readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
@@ -127,4 +127,5 @@ export const createListFields: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	simplifyField(show),
+	previewOptions(show),
 ];

@@ -10,9 +10,9 @@ import {
 	simplifyList,
 	text,
 } from '../../core';
-import type { BinaryFile } from '../../shared/binary';
-import { rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
+import { previewOption, rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
 import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
+import type { CsvFile } from '../../shared/csv-upload';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
@@ -84,6 +84,7 @@ export const createListFromCsvFields: INodeProperties[] = [
 				default: true,
 				description: 'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
 			},
+			previewOption(),
 			rateLimitWaitOption(),
 		],
 	},
@@ -91,7 +92,7 @@ export const createListFromCsvFields: INodeProperties[] = [
 
 interface PreparedUpload {
 	query: IDataObject;
-	file: BinaryFile;
+	file: CsvFile;
 	simplify: boolean;
 }
 
@@ -112,7 +113,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 			return { query: query as IDataObject, file, simplify };
 		},
 		send: async ({ query, file, simplify }, itemIndex) => {
-			const { body, headers } = await csvUpload(file);
+			const { body, headers, preview } = csvUpload(file);
 			const response = await apiRequest(this, {
 				base: 'lists',
 				method: 'POST',
@@ -120,6 +121,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				qs: query,
 				body,
 				headers,
+				preview,
 				itemIndex,
 				action: `create the list "${String(query.name)}" from a CSV file`,
 				reconcile: `look for a list named "${String(query.name)}" (List › Get Many)`,

@@ -1,10 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionalObjectResponse } from '../../core';
-import { listLocator, readListId } from '../../shared/descriptions';
+import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
-export const deleteListFields: INodeProperties[] = [listLocator({ show: { resource: ['list'], operation: ['delete'] } })];
+const show = { resource: ['list'], operation: ['delete'] };
+
+export const deleteListFields: INodeProperties[] = [listLocator({ show }), previewOptions(show)];
 
 /** List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a confirmation is output. */
 export const deleteList = requestOperation({

@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../core';
 import type { MediaType } from '../../core';
-import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
+import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
 import type { FieldAliases } from '../../shared/labels';
 import { contactFields } from './contacts';
 
@@ -270,6 +270,7 @@ export const sendMessageFields: INodeProperties[] = [
 					'Your own ID for reporting; letters and digits only, at most 64. Left empty, each message gets one made of the workflow, execution and item (e.g. wfAbC12ex4521it7), returned in the output, so a message whose outcome is unknown can be looked up.',
 			},
 			rateLimitWaitOption(),
+			previewOption(),
 			{
 				displayName: 'Messages per Second',
 				name: 'messagesPerSecond',

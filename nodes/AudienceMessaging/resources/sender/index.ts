@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse, integer, pathSegment, record, senderCreateSchema, text, toE164 } from '../../core';
+import { previewOptions } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['sender'] };
@@ -75,6 +76,7 @@ export const senderFields: INodeProperties[] = [
 		description: 'The ID returned when the sender was created (the API has no sender listing to pick from)',
 		displayOptions: { show: { ...show, operation: ['get'] } },
 	},
+	previewOptions(create),
 ];
 
 const APPROVAL_HINT =

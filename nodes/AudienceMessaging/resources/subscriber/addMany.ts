@@ -20,7 +20,7 @@ import {
 	textList,
 } from '../../core';
 import type { BulkSubscribersResult, FieldLabels, StreamedBody, SubscriberRow } from '../../core';
-import { listLocator, rateLimitWaitOption, readListId } from '../../shared/descriptions';
+import { listLocator, previewOption, rateLimitWaitOption, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
 import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
@@ -111,6 +111,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 				description: 'Column that identifies an existing subscriber; rows carrying it are reported as updated when the counts allow it',
 				displayOptions: { show: { '/source': ['items'] } },
 			},
+			previewOption(),
 			rateLimitWaitOption(),
 		],
 	},
@@ -158,10 +159,9 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 		send: async (prepared, itemIndex) => {
 			let body: IDataObject[] | Buffer | StreamedBody;
 			let headers: Record<string, string> = {};
+			let preview: IDataObject | undefined;
 			if ('file' in prepared && prepared.file) {
-				const multipart = await csvUpload(prepared.file);
-				body = multipart.body;
-				headers = multipart.headers;
+				({ body, headers, preview } = csvUpload(prepared.file));
 			} else {
 				body = prepared.rows as IDataObject[];
 			}
@@ -171,6 +171,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 				path: `/lists/${encodeURIComponent(prepared.listId)}/subscribers/bulk`,
 				body,
 				headers,
+				...(preview ? { preview } : {}),
 				itemIndex,
 				action: `add subscribers to list ${prepared.listId}`,
 				reconcile: `look for these subscribers in list ${prepared.listId} (Subscriber › Get Many)`,

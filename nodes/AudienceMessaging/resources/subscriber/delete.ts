@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionalObjectResponse, parsed, subscriberIdSchema } from '../../core';
-import { listLocator, readListId } from '../../shared/descriptions';
+import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 
 const show = { resource: ['subscriber'], operation: ['delete'] };
@@ -18,6 +18,7 @@ export const deleteSubscriberFields: INodeProperties[] = [
 		description: "The subscriber's unique identifier (its ID column)",
 		displayOptions: { show },
 	},
+	previewOptions(show),
 ];
 
 /** Subscriber > Delete: DELETE /lists/{listId}/subscribers/{subscriberId}; both IDs URL-encoded. */

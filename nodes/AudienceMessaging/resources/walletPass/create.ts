@@ -69,6 +69,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 		concurrency,
 		rateLimitWaitOption: true,
 		describe: (serial, pass) => ({ recipientId: pass.recipientId, templateSerial: serial }),
+		rowsAt: 'items',
 		prepare: passData === 'itemFields' ? passFromItemFields(this, serialOf) : passFromDefinedValues(this, serialOf),
 		crossCheck: (entries) => {
 			const errors = new Map<number, Error>();

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PASS_PLACE_BACK } from '../../core';
-import { parallelRequestsOption, rateLimitWaitOption } from '../../shared/descriptions';
+import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
 import type { FieldAliases } from '../../shared/labels';
 
 const show = { resource: ['walletPass'], operation: ['create'] };
@@ -167,6 +167,7 @@ export const createWalletPassFields: INodeProperties[] = [
 				description: 'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
 			},
 			parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
+			previewOption(),
 			rateLimitWaitOption(),
 		],
 	},
