@@ -11,10 +11,10 @@ export function itemLabel(itemIndex: number): string {
 }
 
 /** A problem with one field of one input item, raised before any request is sent. */
-export function fieldError(node: INode, itemIndex: number, field: string, problem: string): NodeOperationError {
+export function fieldError(node: INode, itemIndex: number, field: string, problem: string, details?: string): NodeOperationError {
 	return new NodeOperationError(node, `Invalid "${field}" in ${itemLabel(itemIndex)}: ${problem}`, {
 		itemIndex,
-		description: `Fix the "${field}" value of ${itemLabel(itemIndex)} and run the node again. This item was not sent to the platform.`,
+		description: `${details ? `${details}\n` : ''}Fix the "${field}" value of ${itemLabel(itemIndex)} and run the node again. This item was not sent to the platform.`,
 	});
 }
 
@@ -176,6 +176,8 @@ export class InputError extends Error {
 	constructor(
 		readonly field: string,
 		message: string,
+		/** More than the message holds (every problem of a CSV file, one per line): the start of the error's description. */
+		readonly details?: string,
 	) {
 		super(message);
 		this.name = 'InputError';

@@ -9,6 +9,8 @@ export * from '../../src/batching';
 export * from '../../src/callbacks';
 export * from '../../src/coerce';
 export * from '../../src/csv';
+export * from '../../src/csv-check';
+export * from '../../src/csv-rows';
 export * from '../../src/endpoints';
 export * from '../../src/errors';
 export * from '../../src/expressions';

@@ -213,7 +213,7 @@ describe('Preview Without Sending: every write operation sends nothing and outpu
 		expect(item.json.request).toEqual({
 			method: 'POST',
 			url: `${ctx.sandbox.listsBaseUrl}/lists?name=Imported&key=email`,
-			body: { contentType: 'multipart/form-data', csvFile: { fileName: 'members.csv', contentType: 'text/csv', bytes: csv.length, columns: ['email', 'plan'] } },
+			body: { contentType: 'multipart/form-data', csvFile: { fileName: 'members.csv', contentType: 'text/csv', bytes: csv.length, rows: 2, columns: ['email', 'plan'] } },
 		});
 		expect(JSON.stringify(item.json)).not.toContain(API_KEY);
 	});

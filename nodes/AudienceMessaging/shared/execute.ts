@@ -99,7 +99,7 @@ function asFieldError(context: NodeContext, itemIndex: number, labels: FieldLabe
 		if (error instanceof InputError) return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
 	}
 	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
-	if (error instanceof InputError) return fieldError(node, itemIndex, fieldName(error.field.split('.'), labels), error.message);
+	if (error instanceof InputError) return fieldError(node, itemIndex, fieldName(error.field.split('.'), labels), error.message, error.details);
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(node, `Could not read the parameters of ${itemLabel(itemIndex)}: ${(error as Error)?.message ?? String(error)}`, { itemIndex });
 }

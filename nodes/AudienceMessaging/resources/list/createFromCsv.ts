@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import {
 	apiRequest,
+	record,
 	csvImportOptions,
 	csvImportQuery,
 	csvImportQuerySchema,
@@ -11,7 +12,7 @@ import {
 	text,
 } from '../../core';
 import { previewOption, rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
-import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
+import { csvCheckOptions, csvOutcome, csvPolicyOf, csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import type { CsvFile } from '../../shared/csv-upload';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
@@ -86,6 +87,7 @@ export const createListFromCsvFields: INodeProperties[] = [
 			},
 			previewOption(),
 			rateLimitWaitOption(),
+			...csvCheckOptions(),
 		],
 	},
 ];
@@ -106,10 +108,12 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 		prepare: async (itemIndex) => {
 			const propertyName = requiredText(read('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
 			const name = text(read('name', itemIndex, ''), 'name');
-			const options = csvImportOptions(read('options', itemIndex, {}));
+			const raw = record(read('options', itemIndex, {}), 'options');
+			const options = csvImportOptions(raw);
 			const query = csvImportQuerySchema.parse(csvImportQuery(name, options));
 			const simplify = readSimplify(this, itemIndex);
-			const file = await validatedCsvFile(this, itemIndex, propertyName);
+			const policy = csvPolicyOf(raw, { autoColumns: query.usesAutoColumns !== false, keyColumn: typeof query.key === 'string' && query.key ? query.key : undefined });
+			const file = await validatedCsvFile(this, itemIndex, propertyName, policy);
 			return { query: query as IDataObject, file, simplify };
 		},
 		send: async ({ query, file, simplify }, itemIndex) => {
@@ -127,7 +131,9 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				reconcile: `look for a list named "${String(query.name)}" (List › Get Many)`,
 				expect: identifiedObjectResponse,
 			});
-			return simplify ? simplifyList(response.data) : response.data;
+			const csv = csvOutcome(file);
+			const list = simplify ? simplifyList(response.data) : response.data;
+			return Object.keys(csv).length ? { ...list, csvCheck: csv } : list;
 		},
 	});
 }

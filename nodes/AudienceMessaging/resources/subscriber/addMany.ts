@@ -23,7 +23,7 @@ import type { BulkSubscribersResult, FieldLabels, StreamedBody, SubscriberRow } 
 import { listLocator, previewOption, rateLimitWaitOption, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';
-import { csvUpload, validatedCsvFile } from '../../shared/csv-upload';
+import { csvCheckOptions, csvOutcome, csvPolicyOf, csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import { fieldLabels } from '../../shared/labels';
 import { perItem, readParameter } from '../../shared/parameters';
 
@@ -113,6 +113,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 			},
 			previewOption(),
 			rateLimitWaitOption(),
+			...csvCheckOptions({ '/source': ['csv'] }),
 		],
 	},
 ];
@@ -150,7 +151,8 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			const listId = readListId(this, itemIndex);
 			if (source === 'csv') {
 				const propertyName = requiredText(readParameter(this, 'binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
-				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName) };
+				const policy = csvPolicyOf(record(readParameter(this, 'options', itemIndex, {}), 'options'), { autoColumns: true });
+				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName, policy) };
 			}
 			const rows = bulkSubscribersRequestSchema.parse(parseObjectList(readParameter(this, 'subscribers', itemIndex), 'subscribers'));
 			if (rows.length === 0) throw new InputError('subscribers', 'the array holds no subscriber');
@@ -177,7 +179,8 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 				reconcile: `look for these subscribers in list ${prepared.listId} (Subscriber › Get Many)`,
 			});
 			const { result, warning } = bulkResult(response.body);
-			return { listId: prepared.listId, ...result, ...(warning ? { warning } : {}) } as IDataObject;
+			const csv = 'file' in prepared && prepared.file ? csvOutcome(prepared.file) : {};
+			return { listId: prepared.listId, ...result, ...(warning ? { warning } : {}), ...(Object.keys(csv).length ? { csvCheck: csv } : {}) } as IDataObject;
 		},
 	});
 }
