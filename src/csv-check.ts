@@ -165,7 +165,6 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 		warnings.push('The check stopped there: the rows after it were not checked.');
 	}
 	if (!columns.length && !stopped) note({ line: 1, problem: 'the file has no header line with column names' }, -1);
-	if (layout.bom) warnings.push('The file starts with a byte order mark (BOM), which the check left out of the first column name; it is uploaded as it is.');
 	if (emptyLines) warnings.push(`${emptyLines} empty line${emptyLines === 1 ? ' was' : 's were'} left out of the check.`);
 	const rowsCanBeLeftOut = !stopped && headerProblems === 0 && columns.length > 0;
 	const withBadRows = sizes ? (layout.bom ? 3 : 0) + sizes.total() : bytes;

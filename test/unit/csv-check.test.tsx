@@ -139,8 +139,7 @@ describe('checkCsv: every row of a CSV file checked in one streamed read', () =>
 		const text = `email,city\n${Array.from({ length: 3000 }, (_, n) => `u${n}@example.com,Zürich — 東京`).join('\n')}\n`;
 		for (const size of [7, 1000, 4093]) expect((await check(text, auto, size)).report).toMatchObject({ rows: 3000, problemCount: 0 });
 		const { report } = await check(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text)]), auto, 1000);
-		expect(report).toMatchObject({ bom: true, columns: ['email', 'city'], problemCount: 0 });
-		expect(report.warnings[0]).toMatch(/byte order mark/);
+		expect(report).toMatchObject({ bom: true, columns: ['email', 'city'], problemCount: 0, warnings: [] });
 	});
 
 	it('refuses bytes that are not UTF-8 (a Latin-1 export), near the line they are on', async () => {
