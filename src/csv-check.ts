@@ -57,17 +57,27 @@ const PHONE_SEPARATORS = /[\s().-]/g;
 
 const PLAIN_E164 = /^\+[1-9]\d{6,14}$/;
 
-/** A mobile value's problem, or undefined: international form (+ or 00, then the country code), as the platform's E.164. */
-function mobileProblem(value: string): string | undefined {
-	if (PLAIN_E164.test(value)) return undefined;
-	let compact = value.replace(PHONE_SEPARATORS, '');
-	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
-	if (!compact.startsWith('+')) return /[a-z]/i.test(compact) ? `"${value}" is not a phone number` : `"${value}" has no country code: write it in international form, e.g. +33612345678`;
-	return e164DigitsProblem(compact.slice(1), value);
+/** A problem of one value (a value that passes gives the form in which repeats are compared instead). */
+interface ValueProblem {
+	problem: string;
 }
 
-/** The form in which a unique column's values are compared: a mobile as its digits (after + or 00), others as they are. */
-const comparable = (column: string, value: string) => (column !== 'mobile' ? value : PLAIN_E164.test(value) ? value.slice(1) : value.replace(/\D/g, '').replace(/^00/, ''));
+/** An e-mail value as compared for repeats (as written), or its problem. */
+const emailKey = (value: string): string | ValueProblem => (EMAIL.test(value) ? value : { problem: `"${value}" is not an e-mail address` });
+
+/**
+ * A mobile value as compared for repeats (international form: + and its digits, so that
+ * "+33 6 12…" and "0033612…" are one number), or its problem: it must be international (+ or 00,
+ * then the country code), as the platform's E.164.
+ */
+function mobileKey(value: string): string | ValueProblem {
+	if (PLAIN_E164.test(value)) return value;
+	let compact = value.replace(PHONE_SEPARATORS, '');
+	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
+	if (!compact.startsWith('+')) return { problem: /[a-z]/i.test(compact) ? `"${value}" is not a phone number` : `"${value}" has no country code: write it in international form, e.g. +33612345678` };
+	const problem = e164DigitsProblem(compact.slice(1), value);
+	return problem ? { problem } : compact;
+}
 
 /**
  * Checks every row of a CSV file in one streamed read, before it is uploaded: UTF-8 text (with or
@@ -100,7 +110,7 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 	let columns: string[] = [];
 	let emptyLines = 0;
 	let dataRows = 0;
-	const checks: Array<{ at: number; name: string; format?: (value: string) => string | undefined; seen?: UniqueValues; required?: boolean }> = [];
+	const checks: Array<{ at: number; name: string; key?: (value: string) => string | ValueProblem; seen: UniqueValues; required?: boolean }> = [];
 	const firstValueSeen = new Set<number>();
 	const readHeader = (fields: string[]) => {
 		columns = fields.map((name) => name.trim());
@@ -111,8 +121,8 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 			else seen.set(name, at);
 		});
 		if (options.autoColumns) {
-			if (seen.has('email')) checks.push({ at: seen.get('email')!, name: 'email', format: (value) => (EMAIL.test(value) ? undefined : `"${value}" is not an e-mail address`), seen: new UniqueValues() });
-			if (seen.has('mobile')) checks.push({ at: seen.get('mobile')!, name: 'mobile', format: mobileProblem, seen: new UniqueValues() });
+			if (seen.has('email')) checks.push({ at: seen.get('email')!, name: 'email', key: emailKey, seen: new UniqueValues() });
+			if (seen.has('mobile')) checks.push({ at: seen.get('mobile')!, name: 'mobile', key: mobileKey, seen: new UniqueValues() });
 			if (seen.has('id') && options.keyColumn !== 'id') checks.push({ at: seen.get('id')!, name: 'id', seen: new UniqueValues() });
 		}
 		if (options.keyColumn) {
@@ -130,7 +140,8 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 			note({ line, problem: `line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header ${columns.length}` }, index);
 			return;
 		}
-		for (const check of checks) {
+		for (let c = 0; c < checks.length; c++) {
+			const check = checks[c];
 			const field = fields[check.at];
 			// trim() only when there is something to trim: it copies the value.
 			const value = field.length && (field.charCodeAt(0) <= 32 || field.charCodeAt(field.length - 1) <= 32) ? field.trim() : field;
@@ -138,9 +149,9 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 				if (check.required) note({ line, column: check.name, problem: 'the Key column is empty' }, index);
 				continue;
 			}
-			const problem = check.format?.(value);
-			if (problem) note({ line, column: check.name, problem }, index);
-			else check.seen?.add(comparable(check.name, value), line, index);
+			const key = check.key ? check.key(value) : value;
+			if (typeof key === 'string') check.seen.add(key, line, index);
+			else note({ line, column: check.name, problem: key.problem }, index);
 		}
 		if (firstValueSeen.size < columns.length) {
 			columns.forEach((name, at) => {
@@ -156,7 +167,7 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 		sizes?.add(Buffer.byteLength(rewrittenRow(row, layout, convert)));
 	});
 	for (const check of checks) {
-		check.seen?.repeats((line, index, firstLine) => note({ line, column: check.name, problem: `the same ${check.name} as line ${firstLine}: values of ${check.name} must not repeat in the file` }, index));
+		check.seen.repeats((line, index, firstLine) => note({ line, column: check.name, problem: `the same ${check.name} as line ${firstLine}: values of ${check.name} must not repeat in the file` }, index));
 	}
 	const { bytes } = read;
 	if (read.stop) {

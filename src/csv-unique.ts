@@ -23,11 +23,20 @@ export class UniqueValues {
 		// Two hashes of the text in one pass: FNV-1a (32 bits, whose top bits choose the bucket) and a multiply-add one (21 more bits).
 		let a = 0x811c9dc5;
 		let b = value.length;
-		for (let i = 0; i < value.length; i++) {
-			const code = value.charCodeAt(i);
+		// Two characters a step (both are UTF-16 code units, 16 bits each).
+		const even = value.length & ~1;
+		for (let i = 0; i < even; i += 2) {
+			const code = value.charCodeAt(i) | (value.charCodeAt(i + 1) << 16);
 			a = Math.imul(a ^ code, 0x01000193);
-			b = (Math.imul(b, 31) + code) | 0;
+			b = (Math.imul(b, 0x5bd1e995) + code) | 0;
 		}
+		if (even < value.length) {
+			a = Math.imul(a ^ value.charCodeAt(even), 0x01000193);
+			b = (Math.imul(b, 0x5bd1e995) + value.charCodeAt(even)) | 0;
+		}
+		a ^= a >>> 15;
+		a = Math.imul(a, 0x2c1b3c6d);
+		a ^= a >>> 12;
 		const bucket = a >>> (32 - BUCKET_BITS);
 		const blocks = this.buckets[bucket];
 		const used = this.fill[bucket];

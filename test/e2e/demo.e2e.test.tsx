@@ -152,6 +152,29 @@ describe('each demo runs green against the sandbox', () => {
 		]);
 	});
 
+	it('CSV check: the preview names the two bad rows and sends nothing, the fixed file is uploaded whole', () => {
+		const { nodeItems } = executionOf('amDemoCsvCheck');
+		expect(nodeItems['Preview Import'][0]).toMatchObject({
+			status: 'preview',
+			request: {
+				method: 'POST',
+				body: {
+					csvFile: {
+						fileName: 'members.csv',
+						rows: 2,
+						rowsLeftOut: 2,
+						problems: [
+							{ line: 3, column: 'mobile', problem: '"0612345672" has no country code: write it in international form, e.g. +33612345678' },
+							{ line: 4, column: 'email', problem: 'the same email as line 2: values of email must not repeat in the file' },
+						],
+					},
+				},
+			},
+		});
+		expect(nodeItems['Create List From CSV'][0]).toMatchObject({ name: 'Members', size: 4 });
+		expect(nodeItems['Create List From CSV'][0]).not.toHaveProperty('csvCheck');
+	});
+
 	it('wallet: the templates, then a pass per member', () => {
 		const { nodeItems } = executionOf('amDemoWallet');
 		expect(nodeItems['Get Templates'].length).toBeGreaterThan(0);
