@@ -55,7 +55,7 @@ export const MUTANTS = [
 	['src/preview.ts', "return method === 'GET' || method === 'HEAD';", "return method !== 'POST';", 'a preview still sends DELETE requests (List › Delete deletes the list)'],
 	['nodes/AudienceMessaging/shared/batches.ts', 'bodyPath: `${rowsAt ?? \'\'}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined', 'bodyPath: `${rowsAt ?? \'\'}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[0] as IDataObject) : undefined', "a batch preview shows every item the batch's first row"],
 	['src/preview.ts', 'if (pairs.length) url += `${url.includes(\'?\') ? \'&\' : \'?\'}${pairs.join(\'&\')}`;', '', "a preview's URL leaves out the query string (List › Create From CSV's name and options)"],
-	['src/csv-unique.ts', 'if (held === hash) {', 'if (held === hash && false) {', 'the CSV check no longer finds a repeated e-mail, mobile or key'],
+	['src/csv-unique.ts', 'if (word(held - 1, 0) === a && word(held - 1, 1) === b) {', 'if (word(held - 1, 0) === a && word(held - 1, 1) === b && false) {', 'the CSV check no longer finds a repeated e-mail, mobile or key'],
 	['src/csv-rows.ts', 'if (nextBreak !== -1 && nextBreak < end) {', 'if (false) {', 'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line'],
 	['nodes/AudienceMessaging/shared/csv-upload.ts', "if (policy.onProblems === 'refuse') throw problemsError(", "if (policy.onProblems === 'refuse' && false) throw problemsError(", 'a CSV file with problems is uploaded although the option says Refuse the File'],
 	['src/csv-check.ts', 'withoutBadRows: withBadRows - sizes.totalOf(badRows)', 'withoutBadRows: withBadRows', 'Leave Out the Bad Rows declares the size of the whole file (the upload is cut short or hangs)'],

@@ -150,7 +150,7 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 				continue;
 			}
 			const key = check.key ? check.key(value) : value;
-			if (typeof key === 'string') check.seen.add(key, line, index);
+			if (typeof key === 'string') check.seen.add(key, index);
 			else note({ line, column: check.name, problem: key.problem }, index);
 		}
 		if (firstValueSeen.size < columns.length) {
@@ -161,13 +161,30 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 			});
 		}
 	};
+	// Where a row's line stops being its index + 2 (after a quoted line break): the lines of repeats, found by index, come from these.
+	const shiftIndexes: number[] = [-1];
+	const shifts: number[] = [2];
+	const lineOf = (index: number): number => {
+		let low = 0;
+		let high = shiftIndexes.length - 1;
+		while (low < high) {
+			const middle = (low + high + 1) >> 1;
+			if (shiftIndexes[middle] <= index) low = middle;
+			else high = middle - 1;
+		}
+		return index + shifts[low];
+	};
 	const read = await eachCsvRow(source, layout, (row) => {
+		if (row.line - row.index !== shifts[shifts.length - 1]) {
+			shiftIndexes.push(row.index);
+			shifts.push(row.line - row.index);
+		}
 		if (row.index < 0) readHeader(row.fields);
 		else checkRow(row.fields, row.index, row.line);
 		sizes?.add(Buffer.byteLength(rewrittenRow(row, layout, convert)));
 	});
 	for (const check of checks) {
-		check.seen.repeats((line, index, firstLine) => note({ line, column: check.name, problem: `the same ${check.name} as line ${firstLine}: values of ${check.name} must not repeat in the file` }, index));
+		check.seen.repeats((index, firstIndex) => note({ line: lineOf(index), column: check.name, problem: `the same ${check.name} as line ${lineOf(firstIndex)}: values of ${check.name} must not repeat in the file` }, index));
 	}
 	const { bytes } = read;
 	if (read.stop) {

@@ -64,9 +64,13 @@ describe('checkCsv: every row of a CSV file checked in one streamed read', () =>
 	});
 
 	it('counts lines, not rows: a quoted value over two lines moves the next row down one line', async () => {
-		const { report } = await check('email,notes\na@example.com,"two\nlines"\nnot-an-email,x\n');
-		expect(report.problems).toEqual([{ line: 4, column: 'email', problem: '"not-an-email" is not an e-mail address' }]);
-		expect(report.rows).toBe(2);
+		const { report } = await check('email,notes\na@example.com,"two\nlines"\nnot-an-email,x\nb@example.com,"three\nmore\nlines"\na@example.com,y\nb@example.com,z\n');
+		expect(report.problems).toEqual([
+			{ line: 4, column: 'email', problem: '"not-an-email" is not an e-mail address' },
+			{ line: 8, column: 'email', problem: 'the same email as line 2: values of email must not repeat in the file' },
+			{ line: 9, column: 'email', problem: 'the same email as line 5: values of email must not repeat in the file' },
+		]);
+		expect(report.rows).toBe(5);
 	});
 
 	it('recognises a semicolon or tab file', async () => {
