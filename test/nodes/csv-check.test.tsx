@@ -1,3 +1,6 @@
+import { Readable } from 'node:stream';
+
+import { BinaryDataService } from 'n8n-core';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 
 import { binaryItem, setBinaryDataMode } from '../helpers/n8n';
@@ -79,6 +82,36 @@ describe('CSV files checked row by row before upload (List › Create From CSV, 
 		const [item] = outputOf(await run(ctx.credentials, createFromCsv(), [await csvItem(text)]));
 		expect(uploaded()[0]).toMatchObject({ size: Buffer.byteLength(text), text });
 		expect(item.json.csvCheck).toEqual({ warnings: ['The first value of column "plan" (line 2) is empty: the platform infers a column\'s type from its first value.'] });
+	});
+
+	it('reads the file from n8n\'s binary store twice at most, once to check and once to send, a rewrite included', async () => {
+		const read = { opens: 0, bytes: 0 };
+		const original = BinaryDataService.prototype.getAsStream;
+		const spy = jest.spyOn(BinaryDataService.prototype, 'getAsStream').mockImplementation(async function (this: BinaryDataService, ...args: Parameters<BinaryDataService['getAsStream']>) {
+			const stream = await original.apply(this, args);
+			read.opens++;
+			return Readable.from(
+				(async function* () {
+					for await (const chunk of stream) {
+						read.bytes += (chunk as Buffer).length;
+						yield chunk;
+					}
+				})(),
+			);
+		});
+		try {
+			const text = members(40_000, (n, row) => (n === 30_000 ? row.replace('user30000@', 'user3@') : row));
+			for (const options of [{ csvProblems: 'upload' }, { csvProblems: 'leaveOut' }]) {
+				Object.assign(read, { opens: 0, bytes: 0 });
+				outputOf(await run(ctx.credentials, createFromCsv(options), [await csvItem(text)]));
+				// The first 64 KB for the header (this test's wrapper reads a piece or two ahead), then the whole file to check it and the whole file to send it.
+				expect(read.opens).toBe(3);
+				expect(read.bytes).toBeLessThanOrEqual(2 * Buffer.byteLength(text) + 256 * 1024);
+				expect(read.bytes).toBeGreaterThanOrEqual(2 * Buffer.byteLength(text));
+			}
+		} finally {
+			spy.mockRestore();
+		}
 	});
 
 	describe.each(['filesystem', 'default'] as const)('Subscriber › Add Many from a CSV file, binary data mode %s', (mode) => {
