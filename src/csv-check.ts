@@ -50,7 +50,7 @@ export interface CsvCheckOptions {
 	rowSizes?: boolean;
 }
 
-export const MAX_PROBLEMS = 20;
+const MAX_PROBLEMS = 20;
 
 const EMAIL = /^[^\s@,;"<>]+@[^\s@,;"<>]+\.[^\s@,;"<>]+$/;
 const PHONE_SEPARATORS = /[\s().-]/g;

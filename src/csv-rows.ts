@@ -17,22 +17,22 @@ export interface CsvRow {
 }
 
 /** A row's text as in the file, its line break included. */
-export const rawRow = (row: CsvRow): string => row.text.slice(row.start, row.end);
+const rawRow = (row: CsvRow): string => row.text.slice(row.start, row.end);
 
 /** The longest a row may be: past it, a quote that is never closed would make the rest of the file one row. */
-export const MAX_ROW_CHARS = 1024 * 1024;
+const MAX_ROW_CHARS = 1024 * 1024;
 
 /** Pieces of 64 KB: papaparse splits one in the processor's cache (measured: 190 MB/s, against 130 MB/s in pieces of 1 MB). */
 const CHUNK_BYTES = 64 * 1024;
 
 /** Why the reading of a file stopped before its end (bytes that are not UTF-8, a row that never ends), and on which line. */
-export interface CsvStop {
+interface CsvStop {
 	problem: string;
 	line: number;
 }
 
 /** The bytes of a file in pieces of at most CHUNK_BYTES, whether it is a buffer or a stream. */
-export async function* byteChunks(source: Buffer | ByteSource): AsyncGenerator<Uint8Array> {
+async function* byteChunks(source: Buffer | ByteSource): AsyncGenerator<Uint8Array> {
 	if (Buffer.isBuffer(source)) {
 		for (let start = 0; start < source.length; start += CHUNK_BYTES) yield source.subarray(start, start + CHUNK_BYTES);
 		return;
@@ -161,7 +161,7 @@ function countOf(text: string, part: string): number {
 }
 
 /** Where the first byte that does not belong to a well-formed UTF-8 sequence is (the length when there is none, or the bytes end inside a sequence). */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
+function firstInvalidUtf8(bytes: Uint8Array): number {
 	for (let i = 0; i < bytes.length; ) {
 		const byte = bytes[i];
 		const length = byte < 0x80 ? 1 : byte >= 0xc2 && byte <= 0xdf ? 2 : byte >= 0xe0 && byte <= 0xef ? 3 : byte >= 0xf0 && byte <= 0xf4 ? 4 : 0;
