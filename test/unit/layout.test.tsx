@@ -31,3 +31,16 @@ describe('the product files import each other by short paths', () => {
 		expect(direct).toEqual([]);
 	});
 });
+
+describe('the product files stay small enough to read', () => {
+	/** Issue 25: no product file over this many lines (a file that outgrows it is split by what it holds). */
+	const MAX_LINES = 250;
+
+	it(`no product file is longer than ${MAX_LINES} lines`, () => {
+		const lines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1;
+		const long = product.filter((file) => lines(file) > MAX_LINES).map((file) => `${relative(root, file)}: ${lines(file)} lines`);
+		// The check reads real files: the longest of them is counted.
+		expect(Math.max(...product.map(lines))).toBeGreaterThan(150);
+		expect(long).toEqual([]);
+	});
+});

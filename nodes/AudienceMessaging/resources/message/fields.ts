@@ -2,52 +2,12 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../core';
 import type { MediaType } from '../../core';
-import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
-import type { FieldAliases } from '../../shared/labels';
 import { contactFields } from './contacts';
+import { sendOptions } from './options';
 
 const show = { resource: ['message'], operation: ['send'] };
 const forTypes = (...types: string[]) => ({ show: { ...show, messageType: types } });
 export const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
-export const DEFAULT_MESSAGES_PER_SECOND = 10;
-export const DEFAULT_PARALLEL_REQUESTS = 10;
-export const MAX_PARALLEL_REQUESTS = 50;
-/** Over the Daily Quota: refuse the run, send to the first recipients the quota allows, or send all (the platform refuses the rest). */
-export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
-
-/** How a structured message type is given: the editor's fields, or one JSON value (what an AI agent's $fromAI() produces). */
-type StructuredInput = 'define' | 'json';
-
-/**
- * The message schema's paths (the body the API takes) that are not the fields' own: errors name
- * the field the value came from, the JSON field when contacts or buttons come as JSON.
- */
-/** How this run's contacts and buttons are given (the choices take no expression: one per run). */
-export type StructuredInputs = { contacts: StructuredInput; buttons: StructuredInput };
-
-export function messageAliases(input: StructuredInputs): FieldAliases {
-	return {
-		body: 'text',
-		...(input.contacts === 'json'
-			? { contacts: 'contactsJson' }
-			: {
-					'contacts.org.company': 'contacts.company',
-					'contacts.org.department': 'contacts.department',
-					'contacts.org.title': 'contacts.title',
-					'contacts.name.formatted_name': 'contacts.formattedName',
-					'contacts.name.last_name': 'contacts.lastName',
-					// A contact needs a first or a last name: the rule names both fields.
-					'contacts.name.first_name': ['contacts.firstName', 'contacts.lastName'],
-				}),
-		'location.latitude': 'latitude',
-		'location.longitude': 'longitude',
-		'location.name': 'locationName',
-		'location.address': 'locationAddress',
-		'interactive.body.text': 'bodyText',
-		'interactive.action.buttons': input.buttons === 'json' ? 'buttonsJson' : 'buttons',
-		'interactive.action.buttons.reply': input.buttons === 'json' ? 'buttonsJson' : 'buttons',
-	};
-}
 
 /** "Define Below" or "JSON" for a structured message type. */
 const inputMode = (name: string, what: string, type: string): INodeProperties => ({
@@ -237,70 +197,5 @@ export const sendMessageFields: INodeProperties[] = [
 		description: 'The Production URL shown by the Audience Messaging Trigger node (the trigger must use the same Callbacks credential)',
 		displayOptions: { show: { ...show, sendToTrigger: [true] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Callback URLs',
-				name: 'callbacks',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. https://n8n.example.com/webhook/…/audience-messaging/…',
-				description:
-					"Other webhook URLs the platform notifies of this message's status events; separate several with commas. For an Audience Messaging Trigger, use Send Status Events to a Trigger instead.",
-			},
-			{
-				displayName: 'Check Media Before Sending',
-				name: 'checkMedia',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to ask the media URL for its content type and size (HEAD request) and refuse the message when they do not fit the type',
-			},
-			{
-				displayName: 'External ID',
-				name: 'externalId',
-				type: 'string',
-				default: '',
-				description:
-					'Your own ID for reporting; letters and digits only, at most 64. Left empty, each message gets one made of the workflow, execution and item (e.g. wfAbC12ex4521it7), returned in the output, so a message whose outcome is unknown can be looked up.',
-			},
-			rateLimitWaitOption(),
-			previewOption(),
-			{
-				displayName: 'Messages per Second',
-				name: 'messagesPerSecond',
-				type: 'number',
-				typeOptions: { minValue: 0, numberPrecision: 2 },
-				default: DEFAULT_MESSAGES_PER_SECOND,
-				description: "At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
-			},
-			{
-				displayName: 'Over the Daily Quota',
-				name: 'overQuota',
-				type: 'options',
-				default: 'refuse',
-				description:
-					"With Sender ID for Rate Limit, the sender's dailyQuota of unique recipients is read before the first message: what to do when this run alone has more recipients",
-				options: [
-					{ name: 'Refuse the Run', value: 'refuse', description: 'Send nothing and say so' },
-					{ name: 'Send All', value: 'sendAll', description: 'Send every message; the platform refuses the recipients beyond its quota' },
-					{ name: 'Send to the First Recipients', value: 'sendFirst', description: 'Send to the first recipients the quota allows, in item order; the others are reported as not sent' },
-				],
-			},
-			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
-			{
-				displayName: 'Sender ID for Rate Limit',
-				name: 'rateLimitSenderId',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. snd_4f2a',
-				description: "Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second",
-			},
-		],
-	},
+	sendOptions(show),
 ];

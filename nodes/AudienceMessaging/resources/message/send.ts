@@ -32,8 +32,10 @@ import { parallelRequestsOf } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
-import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MEDIA_TYPES, messageAliases, OVER_QUOTA, sendMessageFields } from './fields';
-import type { StructuredInputs } from './fields';
+import { messageAliases } from './aliases';
+import type { StructuredInputs } from './aliases';
+import { MEDIA_TYPES, sendMessageFields } from './fields';
+import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, OVER_QUOTA } from './options';
 
 /** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
 async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {

@@ -1,0 +1,77 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
+
+export const DEFAULT_MESSAGES_PER_SECOND = 10;
+export const DEFAULT_PARALLEL_REQUESTS = 10;
+export const MAX_PARALLEL_REQUESTS = 50;
+/** Over the Daily Quota: refuse the run, send to the first recipients the quota allows, or send all (the platform refuses the rest). */
+export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
+
+/** Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing and the daily quota. */
+export const sendOptions = (show: { resource: string[]; operation: string[] }): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	displayOptions: { show },
+	options: [
+		{
+			displayName: 'Callback URLs',
+			name: 'callbacks',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. https://n8n.example.com/webhook/…/audience-messaging/…',
+			description:
+				"Other webhook URLs the platform notifies of this message's status events; separate several with commas. For an Audience Messaging Trigger, use Send Status Events to a Trigger instead.",
+		},
+		{
+			displayName: 'Check Media Before Sending',
+			name: 'checkMedia',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to ask the media URL for its content type and size (HEAD request) and refuse the message when they do not fit the type',
+		},
+		{
+			displayName: 'External ID',
+			name: 'externalId',
+			type: 'string',
+			default: '',
+			description:
+				'Your own ID for reporting; letters and digits only, at most 64. Left empty, each message gets one made of the workflow, execution and item (e.g. wfAbC12ex4521it7), returned in the output, so a message whose outcome is unknown can be looked up.',
+		},
+		rateLimitWaitOption(),
+		previewOption(),
+		{
+			displayName: 'Messages per Second',
+			name: 'messagesPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: DEFAULT_MESSAGES_PER_SECOND,
+			description: "At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+		},
+		{
+			displayName: 'Over the Daily Quota',
+			name: 'overQuota',
+			type: 'options',
+			default: 'refuse',
+			description:
+				"With Sender ID for Rate Limit, the sender's dailyQuota of unique recipients is read before the first message: what to do when this run alone has more recipients",
+			options: [
+				{ name: 'Refuse the Run', value: 'refuse', description: 'Send nothing and say so' },
+				{ name: 'Send All', value: 'sendAll', description: 'Send every message; the platform refuses the recipients beyond its quota' },
+				{ name: 'Send to the First Recipients', value: 'sendFirst', description: 'Send to the first recipients the quota allows, in item order; the others are reported as not sent' },
+			],
+		},
+		parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
+		{
+			displayName: 'Sender ID for Rate Limit',
+			name: 'rateLimitSenderId',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. snd_4f2a',
+			description: "Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second",
+		},
+	],
+});
