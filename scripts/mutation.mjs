@@ -15,8 +15,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** [file, the exact text, its replacement, what the mutant does]. Each text must occur once. */
 export const MUTANTS = [
-	['src/retry.ts', 'return asked + jitter(asked);', 'return asked * 0;', 'a 429 is resent at once, without waiting for Retry-After'],
-	['src/retry.ts', 'return asked + jitter(asked);', 'return Math.min(asked, 1000) + jitter(asked);', 'a Retry-After longer than 1 s is cut to 1 s'],
+	['src/retry.ts', 'return asked + jitter(asked, random);', 'return asked * 0;', 'a 429 is resent at once, without waiting for Retry-After'],
+	['src/retry.ts', 'return asked + jitter(asked, random);', 'return Math.min(asked, 1000) + jitter(asked, random);', 'a Retry-After longer than 1 s is cut to 1 s'],
 	['src/transport.ts', 'if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);', 'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, target, request.itemIndex);', 'a redirect answer is taken as an answer instead of an error'],
 	['src/transport.ts', 'const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);', 'const idempotent = !isStreamedBody(request.body);', 'a POST is resent after a 5xx (a duplicate message or subscriber)'],
 	['src/transport.ts', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });', "the API key is no longer taken out of an error that echoes it"],

@@ -3,7 +3,7 @@
 /** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
 const MIN_RETRY_PAUSE_MS = 1_000;
 
-const jitter = (ms: number) => Math.round(ms * 0.2 * Math.random());
+const jitter = (ms: number, random: () => number = Math.random) => Math.round(ms * 0.2 * random());
 
 /** Pause before resend n of an idempotent request: 1 s, then 2 s, plus jitter. */
 export function backoffMs(attempt: number): number {
@@ -11,10 +11,13 @@ export function backoffMs(attempt: number): number {
 	return base + jitter(base);
 }
 
-/** The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so parallel runs do not resend together. */
-export function rateLimitPauseMs(header: unknown, now = Date.now()): number {
+/**
+ * The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so
+ * parallel runs do not resend together (`random`: the simulations pass a seeded one).
+ */
+export function rateLimitPauseMs(header: unknown, now = Date.now(), random: () => number = Math.random): number {
 	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now) ?? MIN_RETRY_PAUSE_MS);
-	return asked + jitter(asked);
+	return asked + jitter(asked, random);
 }
 
 /** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */

@@ -3,7 +3,8 @@
  * (test/helpers/virtual-time.tsx): each run paces its requests with the node's RateGate and backs
  * off on 429 as the node does, against a platform that counts a sender's accepted messages per
  * second of its clock (a fixed window), in any 1,000 ms (a sliding window) or with a token bucket,
- * 80–90 ms away, Retry-After 1 s. Seeds vary the runs' start offsets, the latency and the phase
+ * 80–90 ms away, Retry-After 1 s (each 429 pausing the run as the node does: up to 20 % longer, at
+ * random). Seeds vary the runs' start offsets, the latency and the phase
  * of the platform's seconds. Prints, per case, the share of the limit the runs reached together
  * (accepted per second from the first start to the last acceptance), the share of requests
  * answered 429, the runs' fairness and what was lost or sent twice, against issue 24's targets:

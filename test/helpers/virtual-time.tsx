@@ -1,4 +1,5 @@
 import { Pacer, RateGate } from '../../src/pacing';
+import { rateLimitPauseMs } from '../../src/retry';
 import type { Clock, Pace } from '../../src/pacing';
 
 /** A clock whose time moves only when told, with sleepers woken in time order (ties in the order they fell asleep). */
@@ -54,7 +55,7 @@ export interface SharedLimitScenario {
 	/** From a request's start to the platform counting it: this, plus up to `jitterMs` more. */
 	latencyMs?: number;
 	jitterMs?: number;
-	/** The Retry-After of a 429. */
+	/** The Retry-After of a 429 (whole seconds, as the header gives it); the run pauses as the node does (rateLimitPauseMs: up to 20 % more, at random). */
 	retryAfterMs?: number;
 	/** The runs start within this long of each other (workers pick their jobs up one by one). */
 	startSpreadMs?: number;
@@ -118,8 +119,9 @@ function platformLimit(window: LimitWindow, limit: number, bucket: number, phase
 
 /**
  * Simulates, in virtual time, runs that each pace their requests with a RateGate the way the
- * node's request helper does (acquire, send; a 429 backs the gate off with its ticket and the
- * message waits for a new slot; a success lets the gate learn), against a platform that counts
+ * node's request helper does (acquire, send; a 429 backs the gate off with its ticket for the
+ * node's pause, Retry-After plus its jitter, and the message waits for a new slot; a success lets
+ * the gate learn), against a platform that counts
  * accepted messages as `window` says. Deterministic for a seed.
  */
 export async function simulateSharedLimit(scenario: SharedLimitScenario): Promise<SharedLimitResult> {
@@ -158,7 +160,7 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 					if (!ok) {
 						refused++;
 						mostRefusalsOfOne = Math.max(mostRefusalsOfOne, refusals + 1);
-						gate.backOff(retryAfterMs, ticket);
+						gate.backOff(rateLimitPauseMs(String(retryAfterMs / 1000), clock.now(), random), ticket);
 						continue;
 					}
 					const second = Math.floor(clock.now() / 1000);
