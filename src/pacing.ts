@@ -42,6 +42,11 @@ export class RateGate {
 	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
 	/** Gives a shared pacer back (see sharedPacer); nothing for the run's own. */
 	readonly release: () => void;
+	/**
+	 * Turns shared with runs on other n8n processes (src/shared-turns.ts): each request waits for
+	 * its turn too, after its slot. Waiting for a turn another run took is not lost time.
+	 */
+	turns?: { take(): Promise<void> };
 
 	constructor(pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } }, clock: Clock = realClock, random: () => number = Math.random) {
 		if (typeof pace === 'object' && 'shared' in pace) {
@@ -133,6 +138,7 @@ export class RateGate {
 			}
 			pacer.nextStart = start + pacer.spacingMs;
 			if (start > now) await this.clock.sleep(start - now);
+			if (this.turns) await this.turns.take();
 			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
 			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
 		}

@@ -23,8 +23,11 @@ import {
 	secretMatches,
 } from '../../src/callbacks';
 import { redacted } from '../../src/errors';
+import { PACE_WEBHOOK_PATH, paceToken, parseTurnRequest, turnBoard } from '../../src/pace-board';
 
 const WEBHOOK_PATH = 'callbacks';
+/** The webhook Message › Send asks for its turns (path: PACE_WEBHOOK_PATH). */
+const PACE_WEBHOOK = 'setup';
 
 type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
 
@@ -65,6 +68,17 @@ export class AudienceMessagingTrigger implements INodeType {
 				// Empty: n8n answers with the webhookResponse below ({ "received": n }) once the execution is queued.
 				responseData: '',
 				path: WEBHOOK_PATH,
+			},
+			{
+				// Message › Send's Share Pace Across Workers asks here for its turns (src/pace-board.ts):
+				// answered by this process, no execution started. Not a URL to paste anywhere. n8n names a
+				// node's webhooks "default" or "setup" only (its Form Trigger's page is a "setup" one).
+				name: PACE_WEBHOOK,
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: PACE_WEBHOOK_PATH,
+				ndvHideUrl: true,
 			},
 		],
 		properties: [
@@ -147,14 +161,31 @@ export class AudienceMessagingTrigger implements INodeType {
 
 		const secret = await callbackSecret(this);
 		const given = (this.getQueryData() as IDataObject)[CALLBACK_TOKEN_PARAMETER];
+		const rawBody = async () => {
+			if (!request.rawBody && request.readRawBody) await request.readRawBody();
+			return request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined);
+		};
+
+		if (this.getWebhookName() === PACE_WEBHOOK) {
+			if (!secret || typeof given !== 'string' || !secretMatches(given, paceToken(secret))) return refuse(401, 'Unknown pace token');
+			try {
+				const grant = turnBoard.take(parseTurnRequest(await rawBody()));
+				response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+				response.end(JSON.stringify(grant));
+				return { noWebhookResponse: true };
+			} catch (error) {
+				if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
+				throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
+			}
+		}
+
 		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret))) return refuse(401, 'Unknown callback token');
 
 		const declaredLength = Number(request.headers['content-length']);
 		if (Number.isFinite(declaredLength) && declaredLength > CALLBACK_MAX_BYTES) return refuse(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
 		let events: Array<Record<string, unknown>>;
 		try {
-			if (!request.rawBody && request.readRawBody) await request.readRawBody();
-			events = parseCallbackBody(request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined));
+			events = parseCallbackBody(await rawBody());
 		} catch (error) {
 			if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
 			throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);

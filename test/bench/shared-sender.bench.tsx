@@ -33,6 +33,8 @@ interface Case {
 	bucket?: number;
 	/** The n8n processes the runs are spread over (default: one each); runs of one process share the sender's pacer. */
 	processes?: number;
+	/** Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away there and back. */
+	sharedTurns?: { rttMs: number };
 }
 
 const ONE = { utilization: 0.9, refused: 0.02 };
@@ -46,6 +48,9 @@ const cases: Case[] = [
 	{ name: "4 runs at the sender's rateLimit 20", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, target: SHARED },
 	{ name: "4 runs at the sender's rateLimit 20 in one n8n process (regular mode)", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 1, target: SHARED },
 	{ name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 2, target: SHARED },
+	{ name: "4 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 5 ms away)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100, sharedTurns: { rttMs: 5 }, target: SHARED },
+	{ name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers, Share Pace Across Workers (the trigger 5 ms away)", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 2, sharedTurns: { rttMs: 5 }, target: SHARED },
+	{ name: "8 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 40 ms away)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 8, messagesPerRun: 50, sharedTurns: { rttMs: 40 }, target: SHARED },
 	{ name: '4 runs at 10/4 = 2.5/s of a 10/s sender', pace: 2.5, limit: 10, runs: 4, messagesPerRun: 100 },
 	{ name: "2 runs at the sender's rateLimit 10", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 2, messagesPerRun: 200 },
 	{ name: "8 runs at the sender's rateLimit 10", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 8, messagesPerRun: 50 },
@@ -60,12 +65,12 @@ const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)
 async function main() {
 	console.log(`pacing against a platform's limit, simulated (virtual time, ${SEEDS} seeds, Parallel Requests 10 each, 80–90 ms latency):`);
 	let missed = 0;
-	for (const { name, pace, limit, runs, messagesPerRun, target, bucket, processes } of cases) {
+	for (const { name, pace, limit, runs, messagesPerRun, target, bucket, processes, sharedTurns } of cases) {
 		for (const window of WINDOWS) {
 			if (bucket && window !== 'tokenBucket') continue;
 			const results = [];
 			for (let seed = 1; seed <= SEEDS; seed++) {
-				results.push(await simulateSharedLimit({ pace, runs, messagesPerRun, parallel: 10, limit, window, bucket, seed: seed * 7919, processes }));
+				results.push(await simulateSharedLimit({ pace, runs, messagesPerRun, parallel: 10, limit, window, bucket, seed: seed * 7919, processes, sharedTurns }));
 			}
 			const shares = results.map((result) => result.utilization).sort((a, b) => a - b);
 			const refused = results.map((result) => result.refusedShare).sort((a, b) => a - b);

@@ -122,6 +122,8 @@ export interface RunNodeResult {
 	error?: Error;
 	/** How often n8n loaded (and decrypted) the node's main credential during the run. */
 	credentialReads?: number;
+	/** The execution hints the node added (shown by n8n above its output). */
+	hints?: Array<{ message: string; type?: string; location?: string }>;
 }
 
 export type BinaryDataMode = 'filesystem' | 'default';
@@ -217,7 +219,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const output = task.data?.main.map((items) => items ?? []) ?? null;
 	// task.error is a plain-object copy (what n8n persists); hand out the thrown instance instead.
 	const error = task.error && (workflowExecute.nodeError ?? task.error);
-	return { output, ...(error && { error }), credentialReads: credentialsHelper.reads };
+	return { output, ...(error && { error }), credentialReads: credentialsHelper.reads, hints: task.hints ?? [] };
 }
 
 /**

@@ -1,5 +1,8 @@
 import { Pacer, RateGate } from '../../src/pacing';
+import { TurnBoard } from '../../src/pace-board';
 import { rateLimitPauseMs } from '../../src/retry';
+import { SharedTurns } from '../../src/shared-turns';
+import type { TurnRequest } from '../../src/pace-board';
 import type { Clock, Pace } from '../../src/pacing';
 
 /** A clock whose time moves only when told, with sleepers woken in time order (ties in the order they fell asleep). */
@@ -65,6 +68,11 @@ export interface SharedLimitScenario {
 	 * sharedPacer does; each keeps its own RateGate (its wait budget).
 	 */
 	processes?: number;
+	/**
+	 * The runs take turns from one board (Share Pace Across Workers: the trigger's pace webhook in
+	 * one n8n process), `rttMs` away from each run there and back. Needs an object pace.
+	 */
+	sharedTurns?: { rttMs: number };
 }
 
 export interface SharedLimitResult {
@@ -138,6 +146,7 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 	let lastAccepted = 0;
 
 	const pacers: Pacer[] = [];
+	const board = new TurnBoard(() => clock.now());
 	const run = async (runIndex: number, offsetMs: number) => {
 		await clock.sleep(offsetMs);
 		const span = (runSpans[runIndex] = { first: clock.now(), last: clock.now() });
@@ -146,6 +155,18 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 		const gate = typeof pace === 'object' && processes < runs ? new RateGate({ shared: { pacer: (pacers[runIndex % processes] ??= new Pacer(pace, clock, random)), release: () => undefined } }) : new RateGate(pace, clock, random);
 		// The simulations measure pacing, not the run's wait budget: no run gives up.
 		gate.waitBudgetMs = Infinity;
+		if (scenario.sharedTurns && typeof pace === 'object') {
+			const half = scenario.sharedTurns.rttMs / 2;
+			const ask = async (request: TurnRequest) => {
+				await clock.sleep(half);
+				const grant = board.take(request);
+				await clock.sleep(half);
+				return grant;
+			};
+			gate.turns = new SharedTurns(ask, 'sender', pace.perSecond, clock, (reason) => {
+				throw new Error(`the simulated board failed: ${reason}`);
+			});
+		}
 		let next = 0;
 		const worker = async () => {
 			while (next < messagesPerRun) {

@@ -6,6 +6,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { callbackToken, callbackUrlWithToken, normaliseEvent, secretMatches } from '../../src/callbacks';
+import { paceToken } from '../../src/pace-board';
 
 const SECRET = 'a1b2c3d4e5f6a7b8c9d0';
 const TOKEN = callbackToken(SECRET);
@@ -19,9 +20,11 @@ interface Call {
 	body?: string | Buffer;
 	headers?: Record<string, string>;
 	parameters?: Record<string, unknown>;
+	/** The webhook of the node called (default: the callbacks'). */
+	webhook?: string;
 }
 
-async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, parameters = {} }: Call) {
+async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, parameters = {}, webhook = 'default' }: Call) {
 	const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
 	const response = { status: 0, headers: {} as Record<string, string>, body: '' };
 	const params: Record<string, unknown> = { events: 'any', statuses: [], ...parameters };
@@ -32,6 +35,7 @@ async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, p
 			end: (text: string) => Object.assign(response, { body: text }),
 		}),
 		getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
+		getWebhookName: () => webhook,
 		getQueryData: () => (token === null ? {} : { token }),
 		getCredentials: async (type: string) => {
 			if (type === 'audienceMessagingCallbackApi') {
@@ -184,5 +188,45 @@ describe('publishing (webhookMethods.create)', () => {
 
 	it('marks Statuses required, so the editor flags an empty choice before publishing', () => {
 		expect(trigger.description.properties.find((property) => property.name === 'statuses')?.required).toBe(true);
+	});
+});
+
+describe("the pace webhook (Message › Send's Share Pace Across Workers)", () => {
+	const PACE = paceToken(SECRET);
+	const key = `https://api.example.com sender-${Math.random()}`;
+	const pace = async (overrides: Partial<Call> = {}) => await call({ webhook: 'setup', token: PACE, body: JSON.stringify({ key, perSecond: 20, count: 5 }), ...overrides });
+
+	it('answers the turns of the board of this process, starts nothing, and the next asker gets the turns after them', async () => {
+		const first = await pace();
+		expect(first.result).toEqual({ noWebhookResponse: true });
+		expect(first.response.status).toBe(200);
+		expect(first.response.headers['Cache-Control']).toBe('no-store');
+		const grant = JSON.parse(first.response.body) as { delayMs: number; spacingMs: number; count: number };
+		expect(grant).toEqual({ delayMs: expect.any(Number), spacingMs: 1000 / 19, count: 5 });
+		expect(grant.delayMs).toBeLessThan(5);
+		const second = JSON.parse((await pace()).response.body) as { delayMs: number };
+		expect(second.delayMs).toBeGreaterThan(4 * (1000 / 19));
+	});
+
+	it.each([
+		["the callbacks' token (the platform sees it)", { token: TOKEN }],
+		['no token', { token: null }],
+		['no Callbacks credential', { secret: null }],
+	])('answers 401 for %s', async (_name, overrides) => {
+		const { result, response } = await pace(overrides);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(response.status).toBe(401);
+		expect(response.body).toBe('{"error":"Unknown pace token"}');
+	});
+
+	it('answers 400 to a request that does not fit', async () => {
+		const { response } = await pace({ body: JSON.stringify({ key, perSecond: 20, count: 0 }) });
+		expect(response.status).toBe(400);
+		expect(response.body).toContain('count must be a whole number from 1 to 100');
+	});
+
+	it('does not take a pace request on the callbacks webhook', async () => {
+		const { response } = await call({ token: PACE, body: JSON.stringify({ key, perSecond: 20, count: 5 }) });
+		expect(response.status).toBe(401);
 	});
 });

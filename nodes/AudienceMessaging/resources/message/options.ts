@@ -73,5 +73,13 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			placeholder: 'e.g. snd_4f2a',
 			description: "Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second",
 		},
+		{
+			displayName: 'Share Pace Across Workers',
+			name: 'sharePace',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether runs on several n8n workers (queue mode) sending from the sender of Sender ID for Rate Limit take turns, so that together they keep under its rateLimit. The turns come from the trigger of Send Status Events to a Trigger (its workflow published); needs both.",
+		},
 	],
 });

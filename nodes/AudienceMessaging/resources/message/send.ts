@@ -36,6 +36,7 @@ import { messageAliases } from './aliases';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES, sendMessageFields } from './fields';
 import { DEFAULT_MESSAGES_PER_SECOND, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, OVER_QUOTA } from './options';
+import { sharedPaceTrigger, shareTurns } from './share-pace';
 
 /** HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No credential is sent to it. */
 async function checkMedia(context: IExecuteFunctions, type: MediaType, url: string, timeoutMs: number): Promise<void> {
@@ -111,6 +112,8 @@ interface Pace {
 	messagesPerSecond: number;
 	parallelRequests: number;
 	senderId?: string;
+	/** Share Pace Across Workers: the trigger's Production URL, whose board gives the run its turns. */
+	sharePace?: URL;
 	/** What a run does when its unique recipients exceed the sender's daily quota (known with senderId only). */
 	overQuota: (typeof OVER_QUOTA)[number];
 }
@@ -124,7 +127,9 @@ function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
 		const parallelRequests = parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
 		const senderId = text(options.rateLimitSenderId, 'rateLimitSenderId');
 		const overQuota = options.overQuota === undefined ? 'refuse' : oneOf(options.overQuota, 'overQuota', OVER_QUOTA);
-		return { messagesPerSecond, parallelRequests, overQuota, ...(senderId ? { senderId: pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') } : {}) };
+		const sender = senderId ? pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') : undefined;
+		const sharePace = sharedPaceTrigger(context, options, sender);
+		return { messagesPerSecond, parallelRequests, overQuota, ...(sender ? { senderId: sender } : {}), ...(sharePace ? { sharePace } : {}) };
 	});
 }
 
@@ -132,7 +137,7 @@ function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
  * The run's pace (every request of the run waits for its slot in one RateGate: see configureRun):
  * at the sender's rateLimit when a sender is given (read once), else at Messages per Second.
  */
-async function openGate(context: IExecuteFunctions, pace: Pace): Promise<{ gate: RateGate; dailyQuota?: number }> {
+async function openGate(context: IExecuteFunctions, pace: Pace, secret: () => Promise<string>): Promise<{ gate: RateGate; dailyQuota?: number }> {
 	if (!pace.senderId) return { gate: configureRun(context, { pace: pace.messagesPerSecond }) };
 	const { data } = await apiRequest(context, {
 		base: 'messaging',
@@ -143,7 +148,13 @@ async function openGate(context: IExecuteFunctions, pace: Pace): Promise<{ gate:
 	});
 	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
 	const { baseURL } = await baseUrlOf(context, 'messaging');
-	const gate = configureRun(context, { pace: senderPace(data.rateLimit, pace.messagesPerSecond), shareKey: `${baseURL} ${pace.senderId}` });
+	const senderRate = senderPace(data.rateLimit, pace.messagesPerSecond);
+	const gate = configureRun(context, { pace: senderRate, shareKey: `${baseURL} ${pace.senderId}` });
+	// Runs of other processes too (queue mode's workers) take turns, from the trigger's board.
+	if (pace.sharePace && typeof senderRate === 'object') {
+		const { timeoutMs } = await baseUrlOf(context, 'messaging');
+		shareTurns(context, gate, { trigger: pace.sharePace, secret: await secret(), key: `${baseURL} ${pace.senderId}`, perSecond: senderRate.perSecond, timeoutMs });
+	}
 	const quota = Number(data.dailyQuota);
 	return { gate, ...(Number.isInteger(quota) && quota > 0 ? { dailyQuota: quota } : {}) };
 }
@@ -210,11 +221,11 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 			// With a sender, its daily quota is known before the first message goes (the sender is read once, for its rate too).
 			beforeSend: async (messages) => {
 				if (!pace.senderId || pace.overQuota === 'sendAll' || messages.length === 0) return new Map();
-				const { dailyQuota } = await (gate ??= openGate(this, pace));
+				const { dailyQuota } = await (gate ??= openGate(this, pace, secret));
 				return dailyQuota ? overQuota(this, pace, dailyQuota, messages) : new Map();
 			},
 			send: async (message, itemIndex) => {
-				await (gate ??= openGate(this, pace));
+				await (gate ??= openGate(this, pace, secret));
 				const { data } = await apiRequest(this, {
 					base: 'messaging',
 					method: 'POST',

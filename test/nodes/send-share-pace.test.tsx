@@ -1,0 +1,175 @@
+import { createServer } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { INodeExecutionData } from 'n8n-workflow';
+
+import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
+import { callbackToken } from '../../src/callbacks';
+import { paceToken, TurnBoard } from '../../src/pace-board';
+import { runNode } from '../helpers/n8n';
+import type { HarnessCredentials, RunNodeResult } from '../helpers/n8n';
+import { node, outputOf, textMessage, useSandbox } from './context';
+
+jest.setTimeout(60_000);
+
+/**
+ * Message › Send with Share Pace Across Workers: the run asks the trigger's pace webhook (here a
+ * plain HTTP server standing for the trigger's process, with the board the trigger keeps) for its
+ * turns and sends each message in its turn; when the trigger cannot be asked, the run paces
+ * itself alone and says so in an execution hint. The Audience Messaging Trigger's own webhook is
+ * tested in a real n8n (test/e2e/queue.e2e.test.tsx).
+ */
+const ctx = useSandbox();
+const SECRET = 'node-test-share-pace-secret-42';
+const SENDER = '15550100100';
+const callbacksCredential: HarnessCredentials = { type: 'audienceMessagingCallbackApi', credentialType: new AudienceMessagingCallbackApi(), data: { secret: SECRET } };
+
+interface PaceCall {
+	path: string;
+	token: string | null;
+	body: { key: string; perSecond: number; count: number };
+	receivedAt: number;
+}
+
+/** How the stand-in trigger answers a pace request: with the board's grant (undefined) or as told. */
+type Answer = (call: PaceCall) => { status: number; body: string } | undefined;
+
+let server: Server;
+let triggerBase: string;
+let board: TurnBoard;
+let answer: Answer;
+const paceCalls: PaceCall[] = [];
+const callbacks: string[] = [];
+
+beforeAll(async () => {
+	server = createServer((request: IncomingMessage, response: ServerResponse) => {
+		const chunks: Buffer[] = [];
+		request.on('data', (chunk: Buffer) => chunks.push(chunk));
+		request.on('end', () => {
+			const url = new URL(request.url ?? '/', 'http://localhost');
+			if (url.pathname.endsWith('/callbacks')) {
+				callbacks.push(url.pathname);
+				response.writeHead(200).end('{}');
+				return;
+			}
+			const call: PaceCall = { path: url.pathname, token: url.searchParams.get('token'), body: JSON.parse(Buffer.concat(chunks).toString('utf8')), receivedAt: Date.now() };
+			paceCalls.push(call);
+			const told = answer(call);
+			if (told) {
+				response.writeHead(told.status, { 'content-type': 'application/json' }).end(told.body);
+				return;
+			}
+			response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(board.take(call.body)));
+		});
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	triggerBase = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook/5b0f9c3e`;
+});
+
+afterAll(async () => await new Promise((resolve) => server.close(resolve)));
+
+beforeEach(() => {
+	board = new TurnBoard();
+	answer = () => undefined;
+	paceCalls.length = 0;
+	callbacks.length = 0;
+});
+
+/** An ACTIVE sender limited to `rateLimit`, with open windows to `count` recipients. */
+function sender(count: number, rateLimit: number) {
+	const created = ctx.sandbox.seedSender({ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 }, { active: true });
+	ctx.sandbox.approveSender(created.id, { rateLimit });
+	const recipients = Array.from({ length: count }, (_, i) => `+3361234${String(i).padStart(4, '0')}`);
+	for (const to of recipients) ctx.sandbox.simulateInbound(to, SENDER);
+	return { id: created.id, items: recipients.map((to, i): INodeExecutionData => ({ json: { to, ref: `m${i}` } })) };
+}
+
+const parameters = (options: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+	textMessage({ to: '={{ $json.to }}', sendToTrigger: true, triggerUrl: `${triggerBase}/callbacks`, options: { externalId: '={{ $json.ref }}', ...options }, ...extra });
+const run = async (options: Record<string, unknown>, items: INodeExecutionData[], extra: Record<string, unknown> = {}): Promise<RunNodeResult> =>
+	await runNode({ nodeType: node, parameters: parameters(options, extra), credentials: ctx.credentials, extraCredentials: [callbacksCredential], items });
+const sends = () => ctx.sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
+
+function expectAllSentOnce(output: INodeExecutionData[], count: number) {
+	expect(output.map((item) => item.json.externalId)).toEqual(Array.from({ length: count }, (_, i) => `m${i}`));
+	expect(output.every((item) => item.json.status === 'QUEUE')).toBe(true);
+	const stored = ctx.sandbox.messages().map((message) => message.externalId);
+	expect(new Set(stored).size).toBe(count);
+	expect(stored).toHaveLength(count);
+}
+
+it("takes each message's turn from the trigger's board, asked with the pace token, after the turns other runs hold", async () => {
+	const { id, items } = sender(12, 20);
+	// Another worker's run holds the next 20 turns of this sender: 20 × 52.6 ms.
+	const key = `${ctx.sandbox.baseUrl} ${id}`;
+	const reservedAt = Date.now();
+	board.take({ key, perSecond: 20, count: 20 });
+	const output = outputOf(await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items));
+	expectAllSentOnce(output, 12);
+
+	expect(paceCalls.length).toBeGreaterThanOrEqual(3);
+	for (const call of paceCalls) {
+		expect(call.path).toBe('/webhook/5b0f9c3e/pace');
+		// The pace token, not the callbacks' one (which the platform sees).
+		expect(call.token).toBe(paceToken(SECRET));
+		expect(call.token).not.toBe(callbackToken(SECRET));
+		// A quarter of a second's worth at 95 % of 20/s.
+		expect(call.body).toEqual({ key, perSecond: 20, count: 5 });
+	}
+	// The first message waits for the turns the other run holds: 1,053 ms from when it took them.
+	const all = sends();
+	expect(all[0].receivedAt - reservedAt).toBeGreaterThanOrEqual(1050);
+	// Turns are 52.6 ms apart: 12 messages span at least 11 of them (a busy machine only stretches it).
+	expect(all[11].receivedAt - all[0].receivedAt).toBeGreaterThanOrEqual(11 * 52 - 15);
+	expect(JSON.stringify(output)).not.toContain(paceToken(SECRET));
+});
+
+describe('a trigger that cannot give turns leaves the run pacing itself alone, every message sent once, and a hint saying why', () => {
+	it.each<[string, Answer, RegExp]>([
+		['answers 404 (its workflow not published)', () => ({ status: 404, body: '{"code":404,"message":"The requested webhook is not registered."}' }), /HTTP 404: is its workflow published/],
+		['answers 401 (another Callbacks credential)', () => ({ status: 401, body: '{"error":"Unknown pace token"}' }), /HTTP 401/],
+		['answers 200 without a grant', () => ({ status: 200, body: '{"received":1,"started":0}' }), /no delayMs/],
+		['answers a count above what was asked', (call) => ({ status: 200, body: JSON.stringify({ delayMs: 0, spacingMs: 50, count: call.body.count + 1 }) }), /count is not a whole number/],
+		['redirects elsewhere', () => ({ status: 302, body: '' }), /HTTP 302/],
+	])('%s', async (_name, behaviour, reason) => {
+		answer = behaviour;
+		const { id, items } = sender(6, 20);
+		const result = await run({ rateLimitSenderId: id, sharePace: true }, items);
+		expectAllSentOnce(outputOf(result), 6);
+		// Asked once: the rest of the run does without.
+		expect(paceCalls).toHaveLength(1);
+		expect(result.hints).toHaveLength(1);
+		expect(result.hints?.[0]).toMatchObject({ type: 'warning', location: 'outputPane' });
+		expect(result.hints?.[0].message).toMatch(reason);
+		expect(result.hints?.[0].message).toMatch(/^Share Pace Across Workers: .* This run paced itself alone/);
+		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
+	});
+
+	it('is unreachable', async () => {
+		const { id, items } = sender(4, 20);
+		const closed = createServer();
+		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+		const port = (closed.address() as AddressInfo).port;
+		await new Promise((resolve) => closed.close(resolve));
+		const result = await run({ rateLimitSenderId: id, sharePace: true }, items, { triggerUrl: `http://127.0.0.1:${port}/webhook/5b0f9c3e/callbacks` });
+		expectAllSentOnce(outputOf(result), 4);
+		expect(result.hints?.[0].message).toMatch(/^Share Pace Across Workers: the trigger could not be reached \(.*ECONNREFUSED/);
+		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
+	});
+});
+
+describe('Share Pace Across Workers is checked before any request', () => {
+	it.each<[string, Record<string, unknown>, Record<string, unknown>, string]>([
+		['without Sender ID for Rate Limit', { sharePace: true, messagesPerSecond: 20 }, {}, `Invalid "Options › Share Pace Across Workers" in item 0: it needs Sender ID for Rate Limit: the runs take turns at that sender's rateLimit`],
+		['without Send Status Events to a Trigger', { sharePace: true, rateLimitSenderId: 'snd_1' }, { sendToTrigger: false }, 'Invalid "Options › Share Pace Across Workers" in item 0: it needs Send Status Events to a Trigger: the turns come from that Audience Messaging Trigger'],
+		['with a trigger URL not ending in /callbacks', { sharePace: true, rateLimitSenderId: 'snd_1' }, { triggerUrl: 'https://n8n.example.com/webhook/5b0f9c3e/events' }, `Invalid "Trigger Production URL" in item 0: to share the pace, it must be the trigger's Production URL as the trigger shows it, ending in /callbacks`],
+		['given as text that is not a boolean', { sharePace: 'perhaps', rateLimitSenderId: 'snd_1' }, {}, 'Invalid "Options › Share Pace Across Workers" in item 0'],
+	])('%s', async (_name, options, extra, message) => {
+		const { items } = sender(3, 20);
+		const result = await run(options, items, extra);
+		expect(result.error?.message).toContain(message);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+		expect(paceCalls).toHaveLength(0);
+	});
+});
