@@ -73,7 +73,8 @@ const MEASURE_MS = 2000;
  * requests refused. Runs of one process sharing a Pacer are one run to the platform (four: 95 %, no
  * 429). Runs with pacers of their own (other workers) are far from that (four: 58–95 %, 2–6 % 429s;
  * bursts and halving gave 58–100 % with 12–22 %): without a way to talk to each other, each
- * learns its share only from refusals, and each refusal pauses it.
+ * learns its share only from refusals, and each refusal pauses it. Share Pace Across Workers gives
+ * them one: turns from the trigger's board (src/shared-turns.ts; simulated, four runs: 92–95 %, no 429).
  */
 export class Pacer {
 	private readonly target: number;
@@ -165,13 +166,19 @@ export class Pacer {
 	 * is set from what went through (see RateGate), once per refusal of a request that started
 	 * after the last back-off: the refusals of requests already in flight at the first one
 	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
-	 * pause only.
+	 * pause only. With `holdRate` (the run takes shared turns), the refusal pauses and the rate stays.
 	 */
-	backOff(pauseMs: number, ticket?: number): void {
+	backOff(pauseMs: number, ticket?: number, holdRate = false): void {
 		const now = this.clock.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
 		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
 		if (ticket !== undefined && ticket < this.backOffs) return;
+		// Runs taking shared turns are paced together by the board: a refusal pauses, the rate stays.
+		if (holdRate) {
+			this.backOffs++;
+			this.nextStart = Math.min(this.nextStart, now);
+			return;
+		}
 		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
 		// The slots still ahead are given out again (their requests wait for new ones).

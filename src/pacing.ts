@@ -46,7 +46,7 @@ export class RateGate {
 	 * Turns shared with runs on other n8n processes (src/shared-turns.ts): each request waits for
 	 * its turn too, after its slot. Waiting for a turn another run took is not lost time.
 	 */
-	turns?: { take(): Promise<void> };
+	turns?: { take(): Promise<void>; readonly shared: boolean };
 
 	constructor(pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } }, clock: Clock = realClock, random: () => number = Math.random) {
 		if (typeof pace === 'object' && 'shared' in pace) {
@@ -157,7 +157,8 @@ export class RateGate {
 			this.spent = true;
 			return false;
 		}
-		this.pacer.backOff(pauseMs, ticket);
+		// Shared turns pace the runs of every process together: a refusal (a request late on a busy machine) pauses, and the rate stays.
+		this.pacer.backOff(pauseMs, ticket, this.turns?.shared === true);
 		return true;
 	}
 

@@ -25,11 +25,16 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 }
 
 /**
- * A run's turns from a board shared with runs on other n8n processes (src/pace-board.ts): it asks
- * for a quarter of a second's worth at a time, and again while it still holds that many, so that
- * its requests never wait for the board's answer. Each request of the run takes the next turn and
- * waits for its time. A turn that went by unused (the run paused, or had nothing to send) is
- * dropped rather than taken late, which would put two requests closer than the spacing.
+ * A run's turns from a board shared with runs on other n8n processes (src/pace-board.ts). It asks
+ * for enough turns to last twice the board's last answer time at the sender's full rate (at least a
+ * quarter of a second's worth), never more than the run still has messages for, and asks again
+ * while it still holds that many, so that its requests rarely wait for the board (n8n answers a
+ * webhook in a few ms when idle, in up to 1.5 s on a busy two-core machine running main, two
+ * workers and a webhook process). Each request of the run takes the next turn and waits for its
+ * time. A turn is timed from when its answer arrived (the board's clock is not this one): a turn is
+ * never taken before the board gave it, at worst a little after. A turn that went by unused (the
+ * run paused, or had nothing to send) is dropped rather than taken late, which would put two
+ * requests closer than the spacing.
  *
  * Once the board cannot be asked (no answer, an error, a wrong answer), the run paces itself alone
  * for the rest of its messages (its own pacer still holds it to the sender's rate and backs it off
@@ -40,7 +45,11 @@ export class SharedTurns {
 	private head = 0;
 	private asking?: Promise<void>;
 	private failed = false;
-	private readonly chunk: number;
+	/** Turns taken so far. */
+	private taken = 0;
+	/** How long the board took to answer, last time. */
+	private answerMs = 0;
+	private readonly spacingMs: number;
 
 	constructor(
 		private readonly ask: AskTurns,
@@ -48,8 +57,10 @@ export class SharedTurns {
 		private readonly perSecond: number,
 		private readonly clock: Clock,
 		private readonly onFail: (reason: string) => void,
+		/** How many requests the run will send in all, as far as it knows (resends of refused ones come on top). */
+		private readonly wanted: () => number = () => Infinity,
 	) {
-		this.chunk = Math.min(MAX_TURNS_PER_REQUEST, Math.max(1, Math.round((perSecond * RATE_HEADROOM * CHUNK_MS) / 1000)));
+		this.spacingMs = 1000 / (perSecond * RATE_HEADROOM);
 	}
 
 	/** Whether the run still takes shared turns (false once the board could not be asked). */
@@ -57,16 +68,28 @@ export class SharedTurns {
 		return !this.failed;
 	}
 
+	private get held(): number {
+		return this.turns.length - this.head;
+	}
+
+	/** How many turns to ask for next: enough for twice the board's answer time, no more than the run has requests for (at least one). */
+	private get chunk(): number {
+		const lasting = Math.round(Math.max(CHUNK_MS, 2 * this.answerMs) / this.spacingMs);
+		const left = this.wanted() - this.taken - this.held;
+		return Math.min(MAX_TURNS_PER_REQUEST, Math.max(1, Math.min(lasting, left)));
+	}
+
 	/** Waits for the run's next turn; at once when the board could not be asked. */
 	async take(): Promise<void> {
 		for (;;) {
 			if (this.failed) return;
 			const now = this.clock.now();
-			const spacing = 1000 / (this.perSecond * RATE_HEADROOM);
-			while (this.head < this.turns.length && this.turns[this.head] < now - spacing) this.head++;
-			if (this.turns.length - this.head <= this.chunk) this.askMore();
-			if (this.head < this.turns.length) {
+			while (this.head < this.turns.length && this.turns[this.head] < now - this.spacingMs) this.head++;
+			// Ahead of need while the run has requests left for them; when it holds none, in any case (a resend).
+			if (this.held === 0 || (this.held <= this.chunk && this.wanted() - this.taken > this.held)) this.askMore();
+			if (this.held > 0) {
 				const at = this.turns[this.head++];
+				this.taken++;
 				if (this.head > 1024) {
 					this.turns.splice(0, this.head);
 					this.head = 0;
@@ -84,16 +107,17 @@ export class SharedTurns {
 
 	private async askOnce(): Promise<void> {
 		const sent = this.clock.now();
+		const count = this.chunk;
 		let grant: TurnGrant;
 		try {
-			grant = turnGrant(await this.ask({ key: this.key, perSecond: this.perSecond, count: this.chunk }), this.chunk);
+			grant = turnGrant(await this.ask({ key: this.key, perSecond: this.perSecond, count }), count);
 		} catch (error) {
 			this.failed = true;
 			this.onFail((error as Error).message);
 			return;
 		}
-		// The board's clock is not this one: its "now" is taken as halfway through the round trip.
-		const first = sent + (this.clock.now() - sent) / 2 + grant.delayMs;
-		for (let i = 0; i < grant.count; i++) this.turns.push(first + i * grant.spacingMs);
+		const received = this.clock.now();
+		this.answerMs = received - sent;
+		for (let i = 0; i < grant.count; i++) this.turns.push(received + grant.delayMs + i * grant.spacingMs);
 	}
 }

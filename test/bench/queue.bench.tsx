@@ -12,7 +12,10 @@
  * For each: messages accepted per second between the first and the last acceptance as a share of
  * R, wall time, 429s, duplicates (must be 0) and lost items (must be 0).
  *
- * Run: npx tsx test/bench/queue.bench.tsx [--messages 100 --rate 10 --latency-ms 80]
+ * - each execution paced at the sender's rateLimit with Share Pace Across Workers: turns from an
+ *   Audience Messaging Trigger published on the webhook process.
+ *
+ * Run: npx tsx test/bench/queue.bench.tsx [--messages 100 --rate 10 --latency-ms 80 --only q-shared-turns]
  * (part of `npm run bench`).
  */
 import os from 'node:os';
@@ -29,9 +32,15 @@ const PER_EXECUTION = Number(arg('messages', '100'));
 const RATE = Number(arg('rate', '10'));
 const LATENCY_MS = Number(arg('latency-ms', '80'));
 const EXECUTIONS = 4;
+/** One variant only, by its webhook path (q-sender-rate, q-shared-turns, q-shared-rate). */
+const ONLY = arg('only', '');
 const API_KEY = 'bench-queue-key';
 const CREDENTIAL = { id: 'amBenchQueueCred', name: 'Audience Messaging (queue bench)' };
 const SENDER = '+15550100400';
+const CALLBACK_CREDENTIAL = { id: 'amBenchQueueCbCred', name: 'Audience Messaging callbacks (queue bench)' };
+const CALLBACK_SECRET = 'benchQueueCallbackSecret_3f9a';
+/** The trigger whose board gives the turns of Share Pace Across Workers (it starts nothing: only READ events would, and the sandbox posts QUEUE). */
+const PACE_TRIGGER_ID = 'bench-pace-trigger-0001';
 
 async function main() {
 	await ensureRuntime();
@@ -42,6 +51,7 @@ async function main() {
 		await installCommunityPackage(folder, await packPackage());
 		await importCredentials(folder, [
 			{ ...CREDENTIAL, type: 'audienceMessagingApi', data: { apiKey: API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl } },
+			{ ...CALLBACK_CREDENTIAL, type: 'audienceMessagingCallbackApi', data: { secret: CALLBACK_SECRET } },
 		]);
 		const sender = sandbox.seedSender({ providerId: 'p', name: 'Queue bench', address: SENDER, accountTier: 4 }, { active: true });
 		sandbox.approveSender(sender.id, { rateLimit: RATE, dailyQuota: 100_000 });
@@ -49,10 +59,18 @@ async function main() {
 		const USER = '+33612349999';
 		sandbox.simulateInbound(USER, SENDER);
 
-		const variants = [
+		const webhookUrl = queue.webhookUrl;
+		const allVariants: Array<{ path: string; label: string; options: Record<string, unknown>; parameters?: Record<string, unknown> }> = [
 			{ path: 'q-sender-rate', label: `each paced at the sender's rateLimit (${RATE}/s, read with Sender › Get)`, options: { rateLimitSenderId: sender.id } },
+			{
+				path: 'q-shared-turns',
+				label: `each paced at the sender's rateLimit (${RATE}/s), Share Pace Across Workers (turns from the trigger on the webhook process)`,
+				options: { rateLimitSenderId: sender.id, sharePace: true },
+				parameters: { sendToTrigger: true, triggerUrl: `${webhookUrl}/webhook/${PACE_TRIGGER_ID}/callbacks` },
+			},
 			{ path: 'q-shared-rate', label: `each paced at ${RATE}/${EXECUTIONS} = ${RATE / EXECUTIONS}/s (Messages per Second)`, options: { messagesPerSecond: RATE / EXECUTIONS } },
 		];
+		const variants = ONLY ? allVariants.filter((v) => v.path === ONLY) : allVariants;
 		const workflows = variants.map((variant, v) => {
 			const nodes = [
 				{ name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, webhookId: `bench-${variant.path}`, parameters: { httpMethod: 'POST', path: variant.path, responseMode: 'lastNode', options: {} } },
@@ -61,8 +79,8 @@ async function main() {
 					name: 'Send',
 					type: 'n8n-nodes-audience-messaging.audienceMessaging',
 					typeVersion: 1,
-					credentials: { audienceMessagingApi: CREDENTIAL },
-					parameters: { resource: 'message', operation: 'send', messageType: 'text', from: SENDER, to: USER, text: 'Bench', options: { externalId: '={{ $json.ref }}', rateLimitWait: 600, ...variant.options } },
+					credentials: { audienceMessagingApi: CREDENTIAL, audienceMessagingCallbackApi: CALLBACK_CREDENTIAL },
+					parameters: { resource: 'message', operation: 'send', messageType: 'text', from: SENDER, to: USER, text: 'Bench', ...variant.parameters, options: { externalId: '={{ $json.ref }}', rateLimitWait: 600, ...variant.options } },
 				},
 				{ name: 'Summary', type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode: 'return [{ json: { items: $input.all().length, ids: $input.all().filter((item) => item.json.id).length } }];' } },
 			].map((node, i) => ({ id: `n${i}`, position: [i * 220, 0], ...node }));
@@ -70,10 +88,29 @@ async function main() {
 			const connections = Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 			return { id: `amBenchQueue${v}`, name: `bench queue ${variant.path}`, nodes, connections, active: false, settings: { executionOrder: 'v1' } };
 		});
-		await importWorkflows(folder, workflows);
-		for (const workflow of workflows) await publishWorkflow(folder, workflow.id);
+		const trigger = {
+			id: 'amBenchQueueTrigger',
+			name: 'bench queue pace trigger',
+			nodes: [
+				{
+					id: 'trigger',
+					name: 'Message Events',
+					type: 'n8n-nodes-audience-messaging.audienceMessagingTrigger',
+					typeVersion: 1,
+					position: [0, 0],
+					webhookId: PACE_TRIGGER_ID,
+					parameters: { events: 'selected', statuses: ['READ'] },
+					credentials: { audienceMessagingCallbackApi: CALLBACK_CREDENTIAL },
+				},
+			],
+			connections: {},
+			active: false,
+			settings: { executionOrder: 'v1' },
+		};
+		await importWorkflows(folder, [...workflows, trigger]);
+		for (const workflow of [...workflows, trigger]) await publishWorkflow(folder, workflow.id);
 		const stack = await queue.start({ workers: 2 });
-		for (const variant of variants) await waitForWebhook(stack.webhook, variant.path, { timeoutMs: 120_000 });
+		for (const path of [...variants.map((variant) => variant.path), `${PACE_TRIGGER_ID}/callbacks`]) await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
 		console.log(
 			`queue mode: main + 2 workers (concurrency 10) + webhook process, Redis and PostgreSQL; machine ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version} (bench), n8n 2.40.7`,
 		);

@@ -50,6 +50,7 @@ const cases: Case[] = [
 	{ name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 2, target: SHARED },
 	{ name: "4 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 5 ms away)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100, sharedTurns: { rttMs: 5 }, target: SHARED },
 	{ name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers, Share Pace Across Workers (the trigger 5 ms away)", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 2, sharedTurns: { rttMs: 5 }, target: SHARED },
+	{ name: "4 runs at the sender's rateLimit 10 on 2 queue-mode workers, Share Pace Across Workers (the trigger answering in 1 s, as a busy 2-core n8n did)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100, processes: 2, sharedTurns: { rttMs: 1000 }, target: SHARED },
 	{ name: "8 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 40 ms away)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 8, messagesPerRun: 50, sharedTurns: { rttMs: 40 }, target: SHARED },
 	{ name: '4 runs at 10/4 = 2.5/s of a 10/s sender', pace: 2.5, limit: 10, runs: 4, messagesPerRun: 100 },
 	{ name: "2 runs at the sender's rateLimit 10", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 2, messagesPerRun: 200 },

@@ -116,7 +116,7 @@ export interface QueueStack {
  * `folder.env`): call it before importing credentials and workflows into the folder, then
  * `start()` the n8n processes.
  */
-export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(opts: { workers: number }): Promise<QueueStack>; stop(): Promise<void> }> {
+export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(opts: { workers: number }): Promise<QueueStack>; stop(): Promise<void>; webhookUrl: string }> {
 	const paths = ensureQueueServices();
 	const base = await mkdtemp(join(tmpdir(), 'am-queue-services-'));
 	watchTempFolder(base);
@@ -156,6 +156,8 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(o
 	};
 	return {
 		stop: stopServices,
+		/** Where the webhook process will listen (known before it starts, for workflows that name it). */
+		webhookUrl: `http://127.0.0.1:${webhookPort}`,
 		async start({ workers }) {
 			try {
 				// Main first: it migrates the database and activates the published workflows.

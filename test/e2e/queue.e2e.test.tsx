@@ -7,7 +7,7 @@
 import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
-import { API_KEY, audienceNode, callbackTriggerWorkflow, chain, codeNode, usePackageInN8n } from './package-setup';
+import { API_KEY, audienceNode, callbackTriggerWorkflow, chain, codeNode, CREDENTIAL, usePackageInN8n } from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
 
@@ -80,11 +80,48 @@ const TRIGGER_WEBHOOK_ID = 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b73';
 const triggerWorkflow = callbackTriggerWorkflow('amQueueTrigger1', 'queue e2e: message callbacks', TRIGGER_WEBHOOK_ID, CALLBACK_CREDENTIAL);
 const triggerPath = `${TRIGGER_WEBHOOK_ID}/callbacks`;
 
+/**
+ * Sends SHARED_MESSAGES messages from the sender and to the trigger named in the request, paced at
+ * the sender's rateLimit and sharing the pace with the runs on the other worker (Share Pace Across
+ * Workers): the turns come from the trigger below, whose webhooks the webhook process receives.
+ */
+const SHARED_MESSAGES = 16;
+const SHARED_SENDER = '+1 555 010 0301';
+const sharedSendWorkflow = {
+	id: 'amQueueSend2',
+	name: 'queue e2e: sends sharing the pace',
+	nodes: [
+		webhookNode('am-queue-shared', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b74'),
+		codeNode('Messages', 1, `const batch = $('Webhook').first().json.body.batch; return Array.from({ length: ${SHARED_MESSAGES} }, (_, i) => ({ json: { externalId: batch + 'n' + i } }));`),
+		audienceNode(
+			'Send',
+			2,
+			{
+				resource: 'message',
+				operation: 'send',
+				messageType: 'text',
+				from: SHARED_SENDER,
+				to: USER,
+				text: 'Shared pace',
+				sendToTrigger: true,
+				triggerUrl: "={{ $('Webhook').first().json.body.triggerUrl }}",
+				options: { externalId: '={{ $json.externalId }}', rateLimitSenderId: "={{ $('Webhook').first().json.body.senderId }}", sharePace: true, rateLimitWait: 120 },
+			},
+			{ credentials: { ...CREDENTIAL, audienceMessagingCallbackApi: { id: CALLBACK_CREDENTIAL.id, name: CALLBACK_CREDENTIAL.name } } },
+		),
+	],
+	connections: chain('Webhook', 'Messages', 'Send'),
+};
+/** The trigger whose board gives the turns; it drops the status events (only READ starts it, and the sandbox posts QUEUE). */
+const PACE_TRIGGER_WEBHOOK_ID = 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b75';
+const paceTriggerWorkflow = callbackTriggerWorkflow('amQueueTrigger2', 'queue e2e: pace and READ events', PACE_TRIGGER_WEBHOOK_ID, CALLBACK_CREDENTIAL);
+paceTriggerWorkflow.nodes[0].parameters = { events: 'selected', statuses: ['READ'] } as typeof paceTriggerWorkflow.nodes[0]['parameters'];
+
 let stack: QueueStack | undefined;
 let startQueue: ((opts: { workers: number }) => Promise<QueueStack>) | undefined;
 // The queue's database and Redis are set on the folder before anything is imported into it; all
 // of it (n8n processes, Redis, PostgreSQL) is stopped at the end, also when the start-up failed half-way.
-const ctx = usePackageInN8n('am-e2e-queue-', () => [bulkWorkflow, sendWorkflow, triggerWorkflow], {
+const ctx = usePackageInN8n('am-e2e-queue-', () => [bulkWorkflow, sendWorkflow, triggerWorkflow, sharedSendWorkflow, paceTriggerWorkflow], {
 	beforeImport: async (folder) => {
 		const queue = await prepareQueueMode(folder);
 		startQueue = queue.start;
@@ -94,9 +131,9 @@ const ctx = usePackageInN8n('am-e2e-queue-', () => [bulkWorkflow, sendWorkflow, 
 
 beforeAll(async () => {
 	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
-	for (const workflow of [bulkWorkflow, sendWorkflow, triggerWorkflow]) await publishWorkflow(ctx.folder, workflow.id);
+	for (const workflow of [bulkWorkflow, sendWorkflow, triggerWorkflow, sharedSendWorkflow, paceTriggerWorkflow]) await publishWorkflow(ctx.folder, workflow.id);
 	stack = await startQueue!({ workers: 2 });
-	for (const path of ['am-queue-bulk', 'am-queue-send', triggerPath]) await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
+	for (const path of ['am-queue-bulk', 'am-queue-send', 'am-queue-shared', triggerPath, `${PACE_TRIGGER_WEBHOOK_ID}/callbacks`]) await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
 });
 
 const post = async (path: string, body: unknown) => {
@@ -204,4 +241,40 @@ it('sends from two executions at once against the sender rate limit: nothing los
 	expect(order.lastIndexOf('a')).toBeGreaterThan(order.indexOf('b'));
 	expect(order.lastIndexOf('b')).toBeGreaterThan(order.indexOf('a'));
 	expect(sends.some((r) => r.status === 429)).toBe(true);
+});
+
+it("shares the sender's pace across the workers through the trigger's board: four executions at its full rateLimit, each message once, (nearly) none refused", async () => {
+	const sender = ctx.sandbox.seedSender({ providerId: 'p', name: 'Queue shared', address: SHARED_SENDER.replace(/ /g, ''), accountTier: 1 });
+	ctx.sandbox.approveSender(sender.id, { rateLimit: 8 });
+	ctx.sandbox.simulateInbound(USER, sender.address);
+	const before = ctx.sandbox.requests.length;
+	const triggerUrl = `${stack!.webhook.url}/webhook/${PACE_TRIGGER_WEBHOOK_ID}/callbacks`;
+	const batches = ['s', 't', 'u', 'v'];
+	const answers = await Promise.all(batches.map(async (batch) => await post('am-queue-shared', { batch, senderId: sender.id, triggerUrl })));
+	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+
+	const expected = batches.flatMap((batch) => Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`));
+	const accepted = ctx.sandbox.messages().map((m) => String(m.externalId)).filter((id) => /^[stuv]n\d+$/.test(id));
+	expect(accepted.sort()).toEqual([...expected].sort());
+	for (const [index, answer] of answers.entries()) {
+		expect((JSON.parse(answer.text) as Array<Record<string, unknown>>).map((item) => item.externalId)).toEqual(Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batches[index]}n${i}`));
+	}
+	const executions = (await settled(sharedSendWorkflow.id, batches.length)).filter((e) => e.status !== 'new');
+	expect(executions).toHaveLength(batches.length);
+	// Every run got its turns from the trigger: a run that could not ask says so in a hint of the Send node.
+	for (const e of executions) {
+		expect(e.status).toBe('success');
+		expect(e.stored).not.toContain('Share Pace Across Workers:');
+		expect(e.stored).not.toContain(SECRET);
+	}
+	// Four runs, each paced at the sender's 8/s: without turns, the two workers' pacers together ask
+	// for twice the limit (the previous test's runs are refused). With them, the runs' starts are
+	// spaced together at 7.6/s; a request a busy worker sent late may still meet the next one in a
+	// second of the platform.
+	const sends = ctx.sandbox.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
+	expect(sends.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
+	expect(sends.filter((r) => r.status !== 429)).toHaveLength(expected.length);
+	const order = sends.map((r) => String((r.body as { externalId: string }).externalId)[0]);
+	expect(new Set(order.slice(0, 12)).size).toBeGreaterThan(1);
+	for (const process of [stack!.main, stack!.webhook, ...stack!.workers]) expect(process.logs()).not.toContain(SECRET);
 });

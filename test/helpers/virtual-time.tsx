@@ -163,9 +163,10 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 				await clock.sleep(half);
 				return grant;
 			};
-			gate.turns = new SharedTurns(ask, 'sender', pace.perSecond, clock, (reason) => {
+			const fail = (reason: string) => {
 				throw new Error(`the simulated board failed: ${reason}`);
-			});
+			};
+			gate.turns = new SharedTurns(ask, 'sender', pace.perSecond, clock, fail, () => messagesPerRun);
 		}
 		let next = 0;
 		const worker = async () => {

@@ -93,7 +93,7 @@ describe('turnGrant', () => {
 
 describe('SharedTurns', () => {
 	/** A run's turns from `board`, `rttMs` away there and back, with the times its requests start. */
-	function runOn(clock: VirtualClock, board: TurnBoard, rttMs: number, perSecond = 20) {
+	function runOn(clock: VirtualClock, board: TurnBoard, rttMs: number, perSecond = 20, wanted = Infinity) {
 		const asked: Array<{ at: number; request: TurnRequest }> = [];
 		const failures: string[] = [];
 		const ask = async (request: TurnRequest) => {
@@ -103,7 +103,7 @@ describe('SharedTurns', () => {
 			await clock.sleep(rttMs / 2);
 			return grant;
 		};
-		const turns = new SharedTurns(ask, 'sender', perSecond, clock, (reason) => failures.push(reason));
+		const turns = new SharedTurns(ask, 'sender', perSecond, clock, (reason) => failures.push(reason), () => wanted);
 		const starts: number[] = [];
 		const send = async (count: number, parallel: number) => {
 			let next = 0;
@@ -123,19 +123,17 @@ describe('SharedTurns', () => {
 	it('asks a quarter of a second at a time, before it runs out, so its requests keep the spacing', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
-		const run = runOn(clock, board, 10);
+		const run = runOn(clock, board, 10, 20, 40);
 		const done = run.send(40, 10);
 		await clock.runAll();
 		await done;
 		expect(run.asked.every(({ request }) => request.count === 5 && request.perSecond === 20 && request.key === 'sender')).toBe(true);
-		// 40 turns in chunks of 5, one more asked ahead at most.
-		expect(run.asked.length).toBeGreaterThanOrEqual(8);
-		expect(run.asked.length).toBeLessThanOrEqual(10);
-		// The first turn was the board's "now" (5 ms, halfway): taken when the answer came. Every later
+		// 40 turns in chunks of 5, never more than the run has requests for.
+		expect(run.asked).toHaveLength(8);
+		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
 		// start is one spacing after the last: the run never waits for the board.
 		expect(run.starts[0]).toBe(10);
-		expect(run.starts[1]).toBeCloseTo(5 + 1000 / 19, 6);
-		const gaps = run.starts.slice(2).map((start, i) => start - run.starts[i + 1]);
+		const gaps = run.starts.slice(1).map((start, i) => start - run.starts[i]);
 		expect(Math.min(...gaps)).toBeCloseTo(1000 / 19, 6);
 		expect(Math.max(...gaps)).toBeCloseTo(1000 / 19, 6);
 		expect(run.failures).toEqual([]);
@@ -154,6 +152,30 @@ describe('SharedTurns', () => {
 		expect(mostInASecond).toBeLessThanOrEqual(20);
 		// Each got about half while both ran: together at the board's pace, 19 a second.
 		expect((all.length - 1) / ((all[all.length - 1] - all[0]) / 1000)).toBeGreaterThan(18.5);
+	});
+
+	it('asks for twice the time the board took to answer, so a slow board does not slow the run', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const run = runOn(clock, board, 600, 20, 200);
+		const done = run.send(200, 10);
+		await clock.runAll();
+		await done;
+		// After the first answer (600 ms): 1.2 s of turns at a time, 23 at 19/s.
+		expect(run.asked.slice(1, 4).map(({ request }) => request.count)).toEqual([23, 23, 23]);
+		// Once the first answer told how long the board takes (the first 5 turns wait for it):
+		const starts = run.starts.slice(10);
+		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(18.9);
+	});
+
+	it('asks for no more turns than the run has requests for, and one more at a time for resends', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const run = runOn(clock, board, 10, 20, 7);
+		const done = run.send(9, 3);
+		await clock.runAll();
+		await done;
+		expect(run.asked.map(({ request }) => request.count)).toEqual([5, 2, 1, 1]);
 	});
 
 	it('drops a turn gone by instead of taking it late', async () => {

@@ -137,7 +137,7 @@ function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
  * The run's pace (every request of the run waits for its slot in one RateGate: see configureRun):
  * at the sender's rateLimit when a sender is given (read once), else at Messages per Second.
  */
-async function openGate(context: IExecuteFunctions, pace: Pace, secret: () => Promise<string>): Promise<{ gate: RateGate; dailyQuota?: number }> {
+async function openGate(context: IExecuteFunctions, pace: Pace, secret: () => Promise<string>, wanted: () => number): Promise<{ gate: RateGate; dailyQuota?: number }> {
 	if (!pace.senderId) return { gate: configureRun(context, { pace: pace.messagesPerSecond }) };
 	const { data } = await apiRequest(context, {
 		base: 'messaging',
@@ -153,7 +153,7 @@ async function openGate(context: IExecuteFunctions, pace: Pace, secret: () => Pr
 	// Runs of other processes too (queue mode's workers) take turns, from the trigger's board.
 	if (pace.sharePace && typeof senderRate === 'object') {
 		const { timeoutMs } = await baseUrlOf(context, 'messaging');
-		shareTurns(context, gate, { trigger: pace.sharePace, secret: await secret(), key: `${baseURL} ${pace.senderId}`, perSecond: senderRate.perSecond, timeoutMs });
+		shareTurns(context, gate, { trigger: pace.sharePace, secret: await secret(), key: `${baseURL} ${pace.senderId}`, perSecond: senderRate.perSecond, timeoutMs, wanted });
 	}
 	const quota = Number(data.dailyQuota);
 	return { gate, ...(Number.isInteger(quota) && quota > 0 ? { dailyQuota: quota } : {}) };
@@ -197,6 +197,7 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	let gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
+	let toSend = Infinity; // the messages the run will send, once every item is checked: Share Pace Across Workers asks for no more turns
 	const read = parameterReader(this);
 	const describe = (message: Message): IDataObject => ({ from: message.from, to: message.to, type: message.type, externalId: message.externalId });
 	try {
@@ -220,12 +221,15 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 			describe,
 			// With a sender, its daily quota is known before the first message goes (the sender is read once, for its rate too).
 			beforeSend: async (messages) => {
+				toSend = messages.length;
 				if (!pace.senderId || pace.overQuota === 'sendAll' || messages.length === 0) return new Map();
-				const { dailyQuota } = await (gate ??= openGate(this, pace, secret));
-				return dailyQuota ? overQuota(this, pace, dailyQuota, messages) : new Map();
+				const { dailyQuota } = await (gate ??= openGate(this, pace, secret, () => toSend));
+				const held = dailyQuota ? overQuota(this, pace, dailyQuota, messages) : new Map<number, Error>();
+				toSend = messages.length - held.size;
+				return held;
 			},
 			send: async (message, itemIndex) => {
-				await (gate ??= openGate(this, pace, secret));
+				await (gate ??= openGate(this, pace, secret, () => toSend));
 				const { data } = await apiRequest(this, {
 					base: 'messaging',
 					method: 'POST',

@@ -31,7 +31,7 @@ export function sharedPaceTrigger(context: IExecuteFunctions, options: Record<st
  * asked, the run paces itself alone and the node's output says why (an execution hint): the token
  * never appears in it.
  */
-export function shareTurns(context: IExecuteFunctions, gate: RateGate, settings: { trigger: URL; secret: string; key: string; perSecond: number; timeoutMs: number }): void {
+export function shareTurns(context: IExecuteFunctions, gate: RateGate, settings: { trigger: URL; secret: string; key: string; perSecond: number; timeoutMs: number; wanted: () => number }): void {
 	const url = new URL(settings.trigger.toString());
 	url.pathname = url.pathname.replace(/[^/]*$/, PACE_WEBHOOK_PATH);
 	url.search = '';
@@ -55,11 +55,11 @@ export function shareTurns(context: IExecuteFunctions, gate: RateGate, settings:
 		if (response.statusCode !== 200) throw new TurnsUnavailable(`the trigger answered HTTP ${response.statusCode}`);
 		return response.body;
 	};
-	gate.turns = new SharedTurns(ask, settings.key, settings.perSecond, gate.pacer.clock, (reason) => {
+	const onFail = (reason: string) =>
 		context.addExecutionHints?.({
 			type: 'warning',
 			location: 'outputPane',
 			message: `Share Pace Across Workers: ${reason}. This run paced itself alone at the sender's rateLimit, backing off when refused.`,
 		});
-	});
+	gate.turns = new SharedTurns(ask, settings.key, settings.perSecond, gate.pacer.clock, onFail, settings.wanted);
 }
