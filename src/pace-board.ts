@@ -41,7 +41,7 @@ export interface TurnGrant {
 	count: number;
 }
 
-/** At most this many turns per request: a run asks for about a quarter of a second's worth. */
+/** At most this many turns per request: a run asks for a second's worth, or for twice the board's answer time. */
 export const MAX_TURNS_PER_REQUEST = 100;
 const MAX_KEY_LENGTH = 512;
 const MAX_RATE = 100_000;

@@ -166,19 +166,13 @@ export class Pacer {
 	 * is set from what went through (see RateGate), once per refusal of a request that started
 	 * after the last back-off: the refusals of requests already in flight at the first one
 	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
-	 * pause only. With `holdRate` (the run takes shared turns), the refusal pauses and the rate stays.
+	 * pause only.
 	 */
-	backOff(pauseMs: number, ticket?: number, holdRate = false): void {
+	backOff(pauseMs: number, ticket?: number): void {
 		const now = this.clock.now();
 		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
 		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
 		if (ticket !== undefined && ticket < this.backOffs) return;
-		// Runs taking shared turns are paced together by the board: a refusal pauses, the rate stays.
-		if (holdRate) {
-			this.backOffs++;
-			this.nextStart = Math.min(this.nextStart, now);
-			return;
-		}
 		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
 		// The slots still ahead are given out again (their requests wait for new ones).

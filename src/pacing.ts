@@ -157,9 +157,23 @@ export class RateGate {
 			this.spent = true;
 			return false;
 		}
-		// Shared turns pace the runs of every process together: a refusal (a request late on a busy machine) pauses, and the rate stays.
-		this.pacer.backOff(pauseMs, ticket, this.turns?.shared === true);
+		if (this.pausesRequestOnly) {
+			// The refused request waits out the pause alone (pausesRequestOnly), and the pause counts in full.
+			this.lost += pauseMs;
+			return true;
+		}
+		this.pacer.backOff(pauseMs, ticket);
 		return true;
+	}
+
+	/**
+	 * Whether a 429 pauses only the refused request, which the caller then waits out itself: so
+	 * while the run takes shared turns. The board paces the runs of every process together, so a
+	 * refusal there is a request that came late on a busy machine, not a run above its share, and a
+	 * pause of the whole run would leave its turns unused.
+	 */
+	get pausesRequestOnly(): boolean {
+		return this.turns?.shared === true;
 	}
 
 	/** A request went through: counted for the next back-off's measure. */

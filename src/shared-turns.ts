@@ -3,8 +3,8 @@ import type { TurnGrant, TurnRequest } from './pace-board';
 import { RATE_HEADROOM } from './pacer';
 import type { Clock } from './pacer';
 
-/** A run asks the board for about this long's worth of turns at a time (a quarter of a second at the sender's full rate). */
-const CHUNK_MS = 250;
+/** A run asks the board for at least this long's worth of turns at a time (at the sender's full rate). */
+const CHUNK_MS = 1000;
 /** A grant that makes the run wait longer than this for its first turn is not believed. */
 const MAX_DELAY_MS = 3_600_000;
 
@@ -27,7 +27,7 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 /**
  * A run's turns from a board shared with runs on other n8n processes (src/pace-board.ts). It asks
  * for enough turns to last twice the board's last answer time at the sender's full rate (at least a
- * quarter of a second's worth), never more than the run still has messages for, and asks again
+ * second's worth), never more than the run still has messages for, and asks again
  * while it still holds that many, so that its requests rarely wait for the board (n8n answers a
  * webhook in a few ms when idle, in up to 1.5 s on a busy two-core machine running main, two
  * workers and a webhook process). Each request of the run takes the next turn and waits for its

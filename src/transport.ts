@@ -201,8 +201,13 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		const { statusCode } = response;
 		if (statusCode === 429) {
 			lastRefusal = response;
-			// The pause is the run's: every request of the run waits it out in acquire(), and it counts against the run's budget.
-			if (gate.backOff(rateLimitPauseMs(response.headers['retry-after']), ticket)) continue;
+			// The pause is the run's: every request of the run waits it out in acquire(), and it counts against the run's budget
+			// (taking shared turns, only the refused request waits: RateGate.pausesRequestOnly).
+			const pauseMs = rateLimitPauseMs(response.headers['retry-after']);
+			if (gate.backOff(pauseMs, ticket)) {
+				if (gate.pausesRequestOnly) await gate.pacer.clock.sleep(pauseMs);
+				continue;
+			}
 			throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response, secrets });
 		}
 		if (statusCode >= 500 && idempotent && retries < IDEMPOTENT_RETRIES) {

@@ -182,7 +182,8 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 					if (!ok) {
 						refused++;
 						mostRefusalsOfOne = Math.max(mostRefusalsOfOne, refusals + 1);
-						gate.backOff(rateLimitPauseMs(String(retryAfterMs / 1000), clock.now(), random), ticket);
+						const pauseMs = rateLimitPauseMs(String(retryAfterMs / 1000), clock.now(), random);
+						if (gate.backOff(pauseMs, ticket) && gate.pausesRequestOnly) await clock.sleep(pauseMs);
 						continue;
 					}
 					const second = Math.floor(clock.now() / 1000);

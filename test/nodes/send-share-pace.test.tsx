@@ -108,15 +108,15 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	const output = outputOf(await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items));
 	expectAllSentOnce(output, 12);
 
-	expect(paceCalls.length).toBeGreaterThanOrEqual(3);
+	expect(paceCalls.length).toBeGreaterThanOrEqual(1);
 	for (const call of paceCalls) {
 		expect(call.path).toBe('/webhook/5b0f9c3e/pace');
 		// The pace token, not the callbacks' one (which the platform sees).
 		expect(call.token).toBe(paceToken(SECRET));
 		expect(call.token).not.toBe(callbackToken(SECRET));
-		// A quarter of a second's worth at 95 % of 20/s at most.
+		// A second's worth at 95 % of 20/s at most (the board answers at once here).
 		expect(call.body).toEqual({ key, perSecond: 20, count: expect.any(Number) });
-		expect(call.body.count).toBeLessThanOrEqual(5);
+		expect(call.body.count).toBeLessThanOrEqual(19);
 	}
 	// No more turns than messages: none wasted when the run ends.
 	expect(paceCalls.reduce((sum, call) => sum + call.body.count, 0)).toBe(12);
@@ -126,6 +126,22 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	// Turns are 52.6 ms apart: 12 messages span at least 11 of them (a busy machine only stretches it).
 	expect(all[11].receivedAt - all[0].receivedAt).toBeGreaterThanOrEqual(11 * 52 - 15);
 	expect(JSON.stringify(output)).not.toContain(paceToken(SECRET));
+});
+
+it('pauses only the refused message on a 429 while the run takes shared turns: the others keep their turns', async () => {
+	const { id, items } = sender(12, 20);
+	ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '1', times: 1 });
+	const result = await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items);
+	expectAllSentOnce(outputOf(result), 12);
+	expect(result.hints).toEqual([]);
+	const all = sends();
+	const refused = all.find((request) => request.status === 429)!;
+	const resent = all.find((request) => request.status !== 429 && (request.body as { externalId: string }).externalId === (refused.body as { externalId: string }).externalId)!;
+	// Retry-After 1 s (plus up to 20 %) for the refused message...
+	expect(resent.receivedAt - refused.receivedAt).toBeGreaterThanOrEqual(1000);
+	// ...while others went in their turns during that second (a pause of the whole run would have held them all).
+	expect(all.filter((request) => request.receivedAt > refused.receivedAt && request.receivedAt < refused.receivedAt + 1000).length).toBeGreaterThanOrEqual(1);
+	expect(all).toHaveLength(13);
 });
 
 describe('a trigger that cannot give turns leaves the run pacing itself alone, every message sent once, and a hint saying why', () => {
@@ -175,4 +191,17 @@ describe('Share Pace Across Workers is checked before any request', () => {
 		expect(ctx.sandbox.requests).toHaveLength(0);
 		expect(paceCalls).toHaveLength(0);
 	});
+});
+
+it('counts the pauses of refused messages against the wait budget while taking shared turns: a platform refusing everything ends the run as not sent', async () => {
+	const { id, items } = sender(20, 20);
+	ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '1' });
+	const result = await runNode({ nodeType: node, parameters: parameters({ rateLimitSenderId: id, sharePace: true, rateLimitWait: 3 }), credentials: ctx.credentials, extraCredentials: [callbacksCredential], items, continueOnFail: true });
+	const output = outputOf(result);
+	expect(output).toHaveLength(20);
+	expect(output.every((item, index) => item.json.status === 'notSent' && (item.pairedItem as { item: number }).item === index)).toBe(true);
+	// Each refusal's pause counts in full: the budget of 3 s is spent within about 3 s of the first refusal.
+	const all = sends();
+	expect(all[all.length - 1].receivedAt - all[0].receivedAt).toBeLessThanOrEqual(3300);
+	expect(ctx.sandbox.messages()).toHaveLength(0);
 });

@@ -120,16 +120,16 @@ describe('SharedTurns', () => {
 		return { turns, asked, failures, starts, send };
 	}
 
-	it('asks a quarter of a second at a time, before it runs out, so its requests keep the spacing', async () => {
+	it('asks a second at a time, before it runs out, so its requests keep the spacing', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
 		const run = runOn(clock, board, 10, 20, 40);
 		const done = run.send(40, 10);
 		await clock.runAll();
 		await done;
-		expect(run.asked.every(({ request }) => request.count === 5 && request.perSecond === 20 && request.key === 'sender')).toBe(true);
-		// 40 turns in chunks of 5, never more than the run has requests for.
-		expect(run.asked).toHaveLength(8);
+		expect(run.asked.every(({ request }) => request.perSecond === 20 && request.key === 'sender')).toBe(true);
+		// 40 turns in chunks of a second's worth (19), never more than the run has requests for.
+		expect(run.asked.map(({ request }) => request.count)).toEqual([19, 19, 2]);
 		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
 		// start is one spacing after the last: the run never waits for the board.
 		expect(run.starts[0]).toBe(10);
@@ -142,7 +142,7 @@ describe('SharedTurns', () => {
 	it('shares the rate with a run of another process: together never more than the rate in any second', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
-		const runs = [runOn(clock, board, 4), runOn(clock, board, 30)];
+		const runs = [runOn(clock, board, 4, 20, 60), runOn(clock, board, 30, 20, 60)];
 		const done = Promise.all(runs.map(async (run) => await run.send(60, 10)));
 		await clock.runAll();
 		await done;
@@ -163,6 +163,7 @@ describe('SharedTurns', () => {
 		await done;
 		// After the first answer (600 ms): 1.2 s of turns at a time, 23 at 19/s.
 		expect(run.asked.slice(1, 4).map(({ request }) => request.count)).toEqual([23, 23, 23]);
+		expect(run.asked[0].request.count).toBe(19);
 		// Once the first answer told how long the board takes (the first 5 turns wait for it):
 		const starts = run.starts.slice(10);
 		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(18.9);
@@ -175,7 +176,7 @@ describe('SharedTurns', () => {
 		const done = run.send(9, 3);
 		await clock.runAll();
 		await done;
-		expect(run.asked.map(({ request }) => request.count)).toEqual([5, 2, 1, 1]);
+		expect(run.asked.map(({ request }) => request.count)).toEqual([7, 1, 1]);
 	});
 
 	it('drops a turn gone by instead of taking it late', async () => {
