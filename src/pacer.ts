@@ -74,7 +74,7 @@ const MEASURE_MS = 2000;
  * 429). Runs with pacers of their own (other workers) are far from that (four: 58–95 %, 2–6 % 429s;
  * bursts and halving gave 58–100 % with 12–22 %): without a way to talk to each other, each
  * learns its share only from refusals, and each refusal pauses it. Share Pace Across Workers gives
- * them one: turns from the trigger's board (src/shared-turns.ts; simulated, four runs: 92–95 %, no 429).
+ * them one: turns from the trigger's board (src/shared-turns.ts; simulated, four runs: 93–95 %, no 429).
  */
 export class Pacer {
 	private readonly target: number;
