@@ -48,11 +48,11 @@ const MAX_RATE = 100_000;
 /** The senders a board keeps; the one unused longest is forgotten first. */
 const MAX_KEYS = 1000;
 /** A pace request body is a few dozen bytes. */
-const MAX_REQUEST_BYTES = 4096;
+export const PACE_MAX_BYTES = 4096;
 
 /** Parses and checks a pace request's body; a CallbackRejection (400 or 413) when it does not fit. */
 export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
-	if (raw && raw.length > MAX_REQUEST_BYTES) throw new CallbackRejection(413, `Pace request body over ${MAX_REQUEST_BYTES} bytes`);
+	if (raw && raw.length > PACE_MAX_BYTES) throw new CallbackRejection(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
 	const json = tryParseJson((raw ?? Buffer.alloc(0)).toString('utf8').trim() || 'null');
 	if ('problem' in json) throw new CallbackRejection(400, `Malformed JSON: ${json.problem}`);
 	const body = json.value as Partial<TurnRequest> | null;

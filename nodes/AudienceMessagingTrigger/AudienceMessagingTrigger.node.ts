@@ -23,7 +23,7 @@ import {
 	secretMatches,
 } from '../../src/callbacks';
 import { redacted } from '../../src/errors';
-import { PACE_WEBHOOK_PATH, paceToken, parseTurnRequest, turnBoard } from '../../src/pace-board';
+import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH, paceToken, parseTurnRequest, turnBoard } from '../../src/pace-board';
 
 const WEBHOOK_PATH = 'callbacks';
 /** The webhook Message › Send asks for its turns (path: PACE_WEBHOOK_PATH). */
@@ -161,6 +161,7 @@ export class AudienceMessagingTrigger implements INodeType {
 
 		const secret = await callbackSecret(this);
 		const given = (this.getQueryData() as IDataObject)[CALLBACK_TOKEN_PARAMETER];
+		const declaredLength = Number(request.headers['content-length']);
 		const rawBody = async () => {
 			if (!request.rawBody && request.readRawBody) await request.readRawBody();
 			return request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined);
@@ -168,6 +169,7 @@ export class AudienceMessagingTrigger implements INodeType {
 
 		if (this.getWebhookName() === PACE_WEBHOOK) {
 			if (!secret || typeof given !== 'string' || !secretMatches(given, paceToken(secret))) return refuse(401, 'Unknown pace token');
+			if (Number.isFinite(declaredLength) && declaredLength > PACE_MAX_BYTES) return refuse(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
 			try {
 				const grant = turnBoard.take(parseTurnRequest(await rawBody()));
 				response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
@@ -181,7 +183,6 @@ export class AudienceMessagingTrigger implements INodeType {
 
 		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret))) return refuse(401, 'Unknown callback token');
 
-		const declaredLength = Number(request.headers['content-length']);
 		if (Number.isFinite(declaredLength) && declaredLength > CALLBACK_MAX_BYTES) return refuse(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
 		let events: Array<Record<string, unknown>>;
 		try {

@@ -225,6 +225,12 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 		expect(response.body).toContain('count must be a whole number from 1 to 100');
 	});
 
+	it('answers 413 to a body declared over 4 KB, before reading it', async () => {
+		const { response } = await pace({ headers: { 'content-length': '5000' } });
+		expect(response.status).toBe(413);
+		expect(response.body).toContain('Pace request body over 4096 bytes');
+	});
+
 	it('does not take a pace request on the callbacks webhook', async () => {
 		const { response } = await call({ token: PACE, body: JSON.stringify({ key, perSecond: 20, count: 5 }) });
 		expect(response.status).toBe(401);
