@@ -147,13 +147,13 @@ async function openGate(context: IExecuteFunctions, pace: Pace, secret: () => Pr
 		expect: identifiedObjectResponse,
 	});
 	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
-	const { baseURL } = await baseUrlOf(context, 'messaging');
+	const { baseURL, timeoutMs } = await baseUrlOf(context, 'messaging');
+	const key = `${baseURL} ${pace.senderId}`;
 	const senderRate = senderPace(data.rateLimit, pace.messagesPerSecond);
-	const gate = configureRun(context, { pace: senderRate, shareKey: `${baseURL} ${pace.senderId}` });
+	const gate = configureRun(context, { pace: senderRate, shareKey: key });
 	// Runs of other processes too (queue mode's workers) take turns, from the trigger's board.
 	if (pace.sharePace && typeof senderRate === 'object') {
-		const { timeoutMs } = await baseUrlOf(context, 'messaging');
-		shareTurns(context, gate, { trigger: pace.sharePace, secret: await secret(), key: `${baseURL} ${pace.senderId}`, perSecond: senderRate.perSecond, timeoutMs, wanted });
+		shareTurns(context, gate, { trigger: pace.sharePace, secret: await secret(), key, perSecond: senderRate.perSecond, timeoutMs, wanted });
 	}
 	const quota = Number(data.dailyQuota);
 	return { gate, ...(Number.isInteger(quota) && quota > 0 ? { dailyQuota: quota } : {}) };
