@@ -22,12 +22,12 @@ export const MUTANTS = [
 	['src/transport.ts', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });', "the API key is no longer taken out of an error that echoes it"],
 	['src/pagination.ts', 'if (signature === previous) {', 'if (signature === previous && false) {', 'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap'],
 	['src/batching.ts', 'start < items.length;', 'start <= items.length;', 'chunk() adds an empty last batch when the item count is a multiple of the batch size'],
-	['src/pacer.ts', 'this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
+	['src/pacer.ts', 'this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
 	['src/pacer.ts', 'return this.rate ? 1000 / this.rate : 0;', 'return this.rate ? 500 / this.rate : 0;', 'starts come twice as close: twice the rate in each second'],
 	['src/pacing.ts', 'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
 	['nodes/AudienceMessaging/resources/message/send.ts', ', shareKey: `${baseURL} ${pace.senderId}` });', ' });', "runs of one process at the same sender's rateLimit pace on their own (together twice the limit)"],
 	['nodes/AudienceMessaging/resources/message/send.ts', 'if (gate) (await gate.catch(() => undefined))?.gate.release();', '', 'a shared pace is never given back (held for ever, stale for later runs)'],
-	['src/pacer.ts', 'if (ticket !== undefined && ticket < this.backOffs) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
+	['src/pacer.ts', 'if (sameEvent) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
 	['src/pacer.ts', 'this.floor = Math.max(MIN_RATE, floor ?? 0);', 'this.floor = MIN_RATE;', "a run paced at its sender's rate backs off to a crawl (two runs sharing a sender: 15 % of its limit)"],
 	['src/pacer.ts', 'this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);', 'this.probeAt = Infinity;', 'a backed-off run never probes for more (held at its first measure for good)'],
 	['src/callbacks.ts', 'return timingSafeEqual(digest(given ?? \'\'), digest(expected));', 'return timingSafeEqual(digest(given ?? \'\'), digest(given ?? \'\'));', 'the trigger accepts any callback token'],
@@ -59,6 +59,9 @@ export const MUTANTS = [
 	['src/csv-rows.ts', 'if (nextBreak !== -1 && nextBreak < end) {', 'if (false) {', 'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line'],
 	['nodes/AudienceMessaging/shared/csv-upload.ts', "if (policy.onProblems === 'refuse') throw problemsError(", "if (policy.onProblems === 'refuse' && false) throw problemsError(", 'a CSV file with problems is uploaded although the option says Refuse the File'],
 	['src/csv-check.ts', 'withoutBadRows: withBadRows - sizes.totalOf(badRows)', 'withoutBadRows: withBadRows', 'Leave Out the Bad Rows declares the size of the whole file (the upload is cut short or hangs)'],
+	['src/platform-seconds.ts', '(second + 1) * 1000 - this.lo : undefined', '(second + 1) * 1000 - this.hi : undefined', "once the limit per platform second is known, a refused run starts again before the platform's full second ends"],
+	['src/pacing.ts', 'return Math.max(0, resendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil));', 'return 0;', "a refused request is sent again before its Retry-After when the run resumes at the platform's next second"],
+	['src/platform-seconds.ts', 'const agrees = count !== undefined && previous !== undefined && Math.abs(count - previous) <= SAME_COUNT;', 'const agrees = count !== undefined;', "one refusal's count in its platform second is taken as the limit (a sliding window's run held below it)"],
 ];
 
 const args = process.argv.slice(2);

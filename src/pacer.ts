@@ -1,5 +1,8 @@
 import { sleep as n8nSleep } from 'n8n-workflow';
 
+import { PlatformSeconds } from './platform-seconds';
+import type { PlatformAnswer } from './platform-seconds';
+
 export interface Clock {
 	now(): number;
 	sleep(ms: number): Promise<void>;
@@ -106,6 +109,8 @@ export class Pacer {
 	private probeStep = PROBE_STEP;
 	/** When the last answers that went through arrived: a ring of ANSWERS_KEPT ending before `answersHead`. */
 	private readonly answers: number[] = new Array<number>(ANSWERS_KEPT);
+	/** What the answers' Date headers tell of a limit per second of the platform's clock. */
+	private readonly seconds = new PlatformSeconds();
 	private answersHead = 0;
 	private answersKept = 0;
 
@@ -166,13 +171,19 @@ export class Pacer {
 	 * is set from what went through (see RateGate), once per refusal of a request that started
 	 * after the last back-off: the refusals of requests already in flight at the first one
 	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
-	 * pause only.
+	 * pause only. When two refusals found the same number of answers dated in their platform
+	 * second (`answer`, src/platform-seconds.ts), that is the limit: the run holds RATE_HEADROOM of
+	 * it and waits only for the platform's next second (the refused request itself still waits
+	 * `pauseMs`, RateGate.ownWaitMs).
 	 */
-	backOff(pauseMs: number, ticket?: number): void {
+	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): void {
 		const now = this.clock.now();
-		this.pausedUntil = Math.max(this.pausedUntil, now + pauseMs);
+		const sameEvent = ticket !== undefined && ticket < this.backOffs;
+		const limit = sameEvent ? this.seconds.limit : this.seconds.refused(answer, now);
+		const nextSecond = limit !== undefined && answer?.second !== undefined ? this.seconds.nextSecondAt(answer.second) : undefined;
+		this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);
 		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
-		if (ticket !== undefined && ticket < this.backOffs) return;
+		if (sameEvent) return;
 		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
 		// The slots still ahead are given out again (their requests wait for new ones).
@@ -180,14 +191,15 @@ export class Pacer {
 		// Per second: over the last two seconds when the stretch is that long (a second's count is coarse at a few per second), else over the stretch.
 		const span = Math.min(MEASURE_MS, Math.max(0, now - this.stretchFrom));
 		const through = this.answeredWithin(now, span) / Math.max(1, span / 1000);
-		let rate = through > 0 ? through * RATE_HEADROOM : Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
+		const measured = limit ?? (through > 0 ? through : undefined);
+		let rate = measured ? measured * RATE_HEADROOM : Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
 		// A probe refused: back to the rate held before it (what went through, if more), and the next probe comes later.
 		if (probeRefused) {
 			rate = Math.max(rate, this.heldRate);
 			if (!this.target || this.heldRate >= this.target * SHARED_BELOW) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
 		}
 		this.rate = this.heldRate = Math.max(this.floor, this.target ? Math.min(this.target, rate) : rate);
-		if (through > 0) this.entitled = this.rate;
+		if (measured) this.entitled = this.rate;
 		// Held far below its pace, the run likely shares the limit with other runs: their shares free up when they end.
 		if (!probeRefused && this.target && this.rate < this.target * SHARED_BELOW) this.holdMs = Math.min(this.holdMs, SHARED_HOLD_MS);
 		this.probed = false;
@@ -196,8 +208,9 @@ export class Pacer {
 		this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);
 	}
 
-	/** A request went through: counted for the next back-off's measure. */
-	succeeded(): void {
+	/** A request went through: counted for the next back-off's measure (`answer`: its platform second). */
+	succeeded(answer?: PlatformAnswer): void {
+		if (answer) this.seconds.accepted(answer, this.clock.now());
 		this.answers[this.answersHead] = this.clock.now();
 		this.answersHead = (this.answersHead + 1) % ANSWERS_KEPT;
 		this.answersKept = Math.min(ANSWERS_KEPT, this.answersKept + 1);

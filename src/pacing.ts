@@ -1,5 +1,6 @@
 import { RATE_HEADROOM, Pacer, realClock } from './pacer';
 import type { Clock, Pace } from './pacer';
+import type { PlatformAnswer } from './platform-seconds';
 
 // The pacer is pacing's engine; what the runs and the tests use of it is exported from here too.
 export { Pacer, RATE_HEADROOM, sharedPacer, sharedPacerCount } from './pacer';
@@ -149,7 +150,7 @@ export class RateGate {
 	 * Returns false, and pauses nothing, when the pause would take the run past its wait budget:
 	 * the budget is then spent and no request of the run is sent any more.
 	 */
-	backOff(pauseMs: number, ticket?: number): boolean {
+	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): boolean {
 		const now = this.clock.now();
 		this.account(now);
 		// A pause longer than what is left of the budget is not waited: the run stops sending.
@@ -162,8 +163,17 @@ export class RateGate {
 			this.lost += pauseMs;
 			return true;
 		}
-		this.pacer.backOff(pauseMs, ticket);
+		this.pacer.backOff(pauseMs, ticket, answer);
 		return true;
+	}
+
+	/**
+	 * How much longer than the run a refused request waits, after backOff(): it is never sent again
+	 * before `resendAt` (the refusal's time plus its pause), though the run may start others sooner
+	 * (taking shared turns; or when the platform's full second ends first, Pacer.backOff).
+	 */
+	ownWaitMs(resendAt: number): number {
+		return Math.max(0, resendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil));
 	}
 
 	/**
@@ -176,8 +186,8 @@ export class RateGate {
 		return this.turns?.shared === true;
 	}
 
-	/** A request went through: counted for the next back-off's measure. */
-	succeeded(): void {
-		this.pacer.succeeded();
+	/** A request went through: counted for the next back-off's measure (`answer`: when it started, the platform second of its Date). */
+	succeeded(answer?: PlatformAnswer): void {
+		this.pacer.succeeded(answer);
 	}
 }

@@ -15,6 +15,7 @@ import type { StreamedBody } from './multipart';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs, rateLimitPauseMs } from './retry';
 import { RateGate, sharedPacer } from './pacing';
+import { platformSecond } from './platform-seconds';
 import type { Pace } from './pacing';
 import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
 import type { ApiBase } from './endpoints';
@@ -184,6 +185,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	for (;;) {
 		const ticket = await gate.acquire();
 		if (ticket === undefined) throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response: lastRefusal, secrets });
+		const sentAt = gate.pacer.clock.now();
 		let response: Omit<ApiResponse, 'data'>;
 		try {
 			// The run's credential goes along, so n8n does not load and decrypt it again for every request.
@@ -204,8 +206,10 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 			// The pause is the run's: every request of the run waits it out in acquire(), and it counts against the run's budget
 			// (taking shared turns, only the refused request waits: RateGate.pausesRequestOnly).
 			const pauseMs = rateLimitPauseMs(response.headers['retry-after']);
-			if (gate.backOff(pauseMs, ticket)) {
-				if (gate.pausesRequestOnly) await gate.pacer.clock.sleep(pauseMs);
+			const resendAt = gate.pacer.clock.now() + pauseMs;
+			if (gate.backOff(pauseMs, ticket, { sentAt, second: platformSecond(response.headers.date) })) {
+				const ownWaitMs = gate.ownWaitMs(resendAt);
+				if (ownWaitMs > 0) await gate.pacer.clock.sleep(ownWaitMs);
 				continue;
 			}
 			throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response, secrets });
@@ -221,7 +225,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
 			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });
 		}
-		if (statusCode < 300) gate.succeeded();
+		if (statusCode < 300) gate.succeeded({ sentAt, second: platformSecond(response.headers.date) });
 		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
 		const parsed = request.expect.safeParse(response.body);
 		if (!parsed.success) {

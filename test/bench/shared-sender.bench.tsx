@@ -4,7 +4,8 @@
  * off on 429 as the node does, against a platform that counts a sender's accepted messages per
  * second of its clock (a fixed window), in any 1,000 ms (a sliding window) or with a token bucket,
  * 80–90 ms away, Retry-After 1 s (each 429 pausing the run as the node does: up to 20 % longer, at
- * random). Seeds vary the runs' start offsets, the latency and the phase
+ * random), its answers dated by its clock (a fixed window counting the seconds the Date names,
+ * unless a case says otherwise). Seeds vary the runs' start offsets, the latency and the phase
  * of the platform's seconds. Prints, per case, the share of the limit the runs reached together
  * (accepted per second from the first start to the last acceptance), the share of requests
  * answered 429, the runs' fairness and what was lost or sent twice, against issue 24's targets:
@@ -35,6 +36,10 @@ interface Case {
 	processes?: number;
 	/** Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away there and back. */
 	sharedTurns?: { rttMs: number };
+	/** The platform's Date headers (default: naming the seconds a fixed window counts; see SharedLimitScenario). */
+	date?: 'aligned' | 'unaligned' | 'none';
+	/** Only these windows (default: all three). */
+	windows?: LimitWindow[];
 }
 
 const ONE = { utilization: 0.9, refused: 0.02 };
@@ -42,6 +47,8 @@ const SHARED = { utilization: 0.9, refused: 0.05 };
 const cases: Case[] = [
 	{ name: '1 run, Messages per Second 20 = the limit', pace: 20, limit: 20, runs: 1, messagesPerRun: 400, target: ONE },
 	{ name: '1 run, Messages per Second 40 = twice the limit', pace: 40, limit: 20, runs: 1, messagesPerRun: 400, target: ONE },
+	{ name: "1 run, Messages per Second 40 = twice the limit, a fixed window not counting the seconds its answers' Date names", pace: 40, limit: 20, runs: 1, messagesPerRun: 400, date: 'unaligned', windows: ['second'] },
+	{ name: '1 run, Messages per Second 40 = twice the limit, answers without a Date header', pace: 40, limit: 20, runs: 1, messagesPerRun: 400, date: 'none' },
 	{ name: "1 run, the sender's rateLimit 20", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 1, messagesPerRun: 400, target: ONE },
 	{ name: '1 run, Messages per Second 10, limit 20 (below the limit)', pace: 10, limit: 20, runs: 1, messagesPerRun: 400 },
 	{ name: "4 runs at the sender's rateLimit 10", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100, target: SHARED },
@@ -66,12 +73,12 @@ const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)
 async function main() {
 	console.log(`pacing against a platform's limit, simulated (virtual time, ${SEEDS} seeds, Parallel Requests 10 each, 80–90 ms latency):`);
 	let missed = 0;
-	for (const { name, pace, limit, runs, messagesPerRun, target, bucket, processes, sharedTurns } of cases) {
-		for (const window of WINDOWS) {
+	for (const { name, pace, limit, runs, messagesPerRun, target, bucket, processes, sharedTurns, date, windows } of cases) {
+		for (const window of windows ?? WINDOWS) {
 			if (bucket && window !== 'tokenBucket') continue;
 			const results = [];
 			for (let seed = 1; seed <= SEEDS; seed++) {
-				results.push(await simulateSharedLimit({ pace, runs, messagesPerRun, parallel: 10, limit, window, bucket, seed: seed * 7919, processes, sharedTurns }));
+				results.push(await simulateSharedLimit({ pace, runs, messagesPerRun, parallel: 10, limit, window, bucket, seed: seed * 7919, processes, sharedTurns, date }));
 			}
 			const shares = results.map((result) => result.utilization).sort((a, b) => a - b);
 			const refused = results.map((result) => result.refusedShare).sort((a, b) => a - b);

@@ -60,6 +60,12 @@ export interface SharedLimitScenario {
 	jitterMs?: number;
 	/** The Retry-After of a 429 (whole seconds, as the header gives it); the run pauses as the node does (rateLimitPauseMs: up to 20 % more, at random). */
 	retryAfterMs?: number;
+	/**
+	 * The platform's answers carry a `Date` of its clock (the second they were counted in):
+	 * `aligned` (default), a fixed window counting the same seconds; `unaligned`, a fixed window
+	 * counting seconds that start elsewhere than the Date's; `none`, no Date header.
+	 */
+	date?: 'aligned' | 'unaligned' | 'none';
 	/** The runs start within this long of each other (workers pick their jobs up one by one). */
 	startSpreadMs?: number;
 	/**
@@ -137,7 +143,9 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 	let state = scenario.seed % 2147483647 || 1;
 	const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
 	const clock = new VirtualClock();
-	const admit = platformLimit(window, limit, scenario.bucket ?? limit, random() * 1000);
+	const phaseMs = random() * 1000;
+	const admit = platformLimit(window, limit, scenario.bucket ?? limit, scenario.date === 'unaligned' ? (phaseMs + 500) % 1000 : phaseMs);
+	const dateOf = (at: number) => (scenario.date === 'none' ? undefined : Math.floor((at + phaseMs) / 1000));
 	const perSecond = new Map<number, number>();
 	const acceptedIds = new Map<string, number>();
 	const runSpans: Array<{ first: number; last: number }> = [];
@@ -174,23 +182,26 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 				const id = `${runIndex}:${next++}`;
 				for (let refusals = 0; ; refusals++) {
 					const ticket = await gate.acquire();
-					// There and back: the platform counts the message on arrival, the answer takes as long again.
+					const sentAt = clock.now();
+					// There and back: the platform counts the message on arrival (and dates its answer then), the answer takes as long again.
 					const there = latencyMs / 2 + random() * jitterMs;
 					await clock.sleep(there);
 					const ok = admit(clock.now());
+					const answer = { sentAt, second: dateOf(clock.now()) };
 					await clock.sleep(latencyMs / 2);
 					if (!ok) {
 						refused++;
 						mostRefusalsOfOne = Math.max(mostRefusalsOfOne, refusals + 1);
 						const pauseMs = rateLimitPauseMs(String(retryAfterMs / 1000), clock.now(), random);
-						if (gate.backOff(pauseMs, ticket) && gate.pausesRequestOnly) await clock.sleep(pauseMs);
+						const resendAt = clock.now() + pauseMs;
+						if (gate.backOff(pauseMs, ticket, answer)) await clock.sleep(gate.ownWaitMs(resendAt));
 						continue;
 					}
 					const second = Math.floor(clock.now() / 1000);
 					perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
 					acceptedIds.set(id, (acceptedIds.get(id) ?? 0) + 1);
 					lastAccepted = span.last = clock.now();
-					gate.succeeded();
+					gate.succeeded(answer);
 					break;
 				}
 			}

@@ -79,6 +79,24 @@ it('slows the whole run down on 429s and sends every message exactly once', asyn
 	expect(accepted.sort()).toEqual(Array.from({ length: 10 }, (_, i) => `m${i}`).sort());
 }, 120_000);
 
+it("told twice a fixed window's limit (the sandbox dates its answers by the seconds it counts): every message once, no refused message resent before its Retry-After", async () => {
+	// 5 per second of the sandbox's clock, 10 asked: refused at the first burst, and again when the
+	// first measure (up to twice the limit) is too high; the two refusals' seconds then hold 5 each
+	// and the run holds 95 % of 5, starting again when the platform's second ends.
+	const { items } = sender(30, 5);
+	const output = outputOf(await run(ctx.credentials, parameters({ messagesPerSecond: 10, parallelRequests: 2 }), items));
+	expectEachOnceInOrder(output, 30);
+	const all = sends();
+	const refused = all.filter((request) => request.status === 429);
+	expect(refused.length).toBeGreaterThan(0);
+	for (const refusal of refused) {
+		const { externalId } = refusal.body as { externalId: string };
+		const next = all.find((request) => request.receivedAt >= refusal.receivedAt && request !== refusal && (request.body as { externalId: string }).externalId === externalId);
+		expect(next).toBeDefined();
+		expect(next!.receivedAt - refusal.receivedAt).toBeGreaterThanOrEqual(1000);
+	}
+}, 120_000);
+
 it('waits out a Retry-After of 3 s as one run: nothing new starts during the wait, the refused message is resent once after it', async () => {
 	const { items } = sender(8);
 	ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '3', times: 1 });

@@ -276,6 +276,17 @@ describe('rate limit', () => {
 		expect((await send(text())).status).toBe(200);
 		expect(sandbox.messages()).toHaveLength(4);
 	});
+
+	it("dates every answer, a 429 included, with the second of its own clock (the one its rate limit counts), not the machine's", async () => {
+		sandbox.clock.freeze();
+		sandbox.advanceTime(3 * 86_400_000 + 500);
+		ready({ rateLimit: 1 }, [USER]);
+		const second = Math.floor(sandbox.clock.nowMs() / 1000);
+		const accepted = await send(text());
+		const limited = await send(text());
+		expect([accepted.status, limited.status]).toEqual([200, 429]);
+		for (const answer of [accepted, limited]) expect(Date.parse(answer.headers.get('date')!) / 1000).toBe(second);
+	});
 });
 
 describe('daily quota (unique recipients per UTC day)', () => {

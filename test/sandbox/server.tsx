@@ -147,7 +147,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		record.status = reply.status;
 		record.answeredAt = Date.now();
 		const aborted = body.state === 'aborted';
-		const headers = { ...reply.headers, ...(aborted && { connection: 'close' }) };
+		// Sandbox choice (spec: not shown): every answer's Date is of the sandbox's clock, the one its rate-limit seconds count.
+		const headers = { date: new Date(clock.nowMs()).toUTCString(), ...reply.headers, ...(aborted && { connection: 'close' }) };
 		if (reply.file) sendFile(res, reply.status, reply.file, headers);
 		else sendJson(res, reply.status, { meta: meta(clock.nowMs()), ...reply.body }, headers);
 		if (aborted) body.discardRest();
