@@ -25,7 +25,7 @@ export const MUTANTS = [
 	['src/pacer.ts', 'this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
 	['src/pacer.ts', 'return this.rate ? 1000 / this.rate : 0;', 'return this.rate ? 500 / this.rate : 0;', 'starts come twice as close: twice the rate in each second'],
 	['src/pacing.ts', 'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
-	['nodes/AudienceMessaging/resources/message/send.ts', ', shareKey: `${baseURL} ${pace.senderId}` });', ' });', "runs of one process at the same sender's rateLimit pace on their own (together twice the limit)"],
+	['nodes/AudienceMessaging/resources/message/send.ts', ', shareKey: key });', ' });', "runs of one process at the same sender's rateLimit pace on their own (together twice the limit)"],
 	['nodes/AudienceMessaging/resources/message/send.ts', 'if (gate) (await gate.catch(() => undefined))?.gate.release();', '', 'a shared pace is never given back (held for ever, stale for later runs)'],
 	['src/pacer.ts', 'if (sameEvent) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
 	['src/pacer.ts', 'this.floor = Math.max(MIN_RATE, floor ?? 0);', 'this.floor = MIN_RATE;', "a run paced at its sender's rate backs off to a crawl (two runs sharing a sender: 15 % of its limit)"],
