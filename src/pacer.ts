@@ -73,10 +73,11 @@ const MEASURE_MS = 2000;
  * twice as late. Simulated (test/bench/shared-sender.bench.tsx, 400 messages, 80 ms away), one
  * run at the platform's rate keeps 95 % of it with no 429 under a sliding window, a fixed one or
  * a token bucket; at twice that rate, 91–92 % (sliding) and 91–94 % (fixed, its answers dated by
- * the seconds it counts; 74–93 % without a Date) with at most 1.7 % of requests refused. Runs of one process sharing a Pacer are one run to the platform (four: 95 %, no
- * 429). Runs with pacers of their own (other workers) are far from that (four: 58–95 %, 2–6 % 429s;
- * bursts and halving gave 58–100 % with 12–22 %): without a way to talk to each other, each
- * learns its share only from refusals, and each refusal pauses it. Share Pace Across Workers gives
+ * the seconds it counts; 74–93 % without a Date) with at most 1.7 % of requests refused. Runs of
+ * one process sharing a Pacer are one run to the platform (four: 95 %, no 429). Runs with pacers
+ * of their own (other workers) are far from that (four: 57–95 %, 2–6 % 429s; bursts and halving
+ * gave 58–100 % with 12–22 %): without a way to talk to each other, each learns its share only
+ * from refusals, and each refusal pauses it. Share Pace Across Workers gives
  * them one: turns from the trigger's board (src/shared-turns.ts; simulated, four runs: 93–95 %, no 429).
  */
 export class Pacer {
@@ -109,10 +110,10 @@ export class Pacer {
 	private probeStep = PROBE_STEP;
 	/** When the last answers that went through arrived: a ring of ANSWERS_KEPT ending before `answersHead`. */
 	private readonly answers: number[] = new Array<number>(ANSWERS_KEPT);
-	/** What the answers' Date headers tell of a limit per second of the platform's clock. */
-	private readonly seconds = new PlatformSeconds();
 	private answersHead = 0;
 	private answersKept = 0;
+	/** What the answers' Date headers tell of a limit per second of the platform's clock. */
+	private readonly seconds = new PlatformSeconds();
 
 	constructor(
 		pace: Pace | number | undefined,

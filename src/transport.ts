@@ -201,13 +201,16 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 			throw transportError(node, error, target, { ...where, sent: !NEVER_SENT_CODES.has(code) });
 		}
 		const { statusCode } = response;
+		// When the request started and the platform second its answer is dated in: what the pace learns from (src/platform-seconds.ts).
+		const answer = { sentAt, second: platformSecond(response.headers.date) };
 		if (statusCode === 429) {
 			lastRefusal = response;
 			// The pause is the run's: every request of the run waits it out in acquire(), and it counts against the run's budget
-			// (taking shared turns, only the refused request waits: RateGate.pausesRequestOnly).
+			// (taking shared turns, only the refused request waits: RateGate.pausesRequestOnly; once the platform's full
+			// second is known to end sooner, the others start then, Pacer.backOff). The refused request waits its whole pause.
 			const pauseMs = rateLimitPauseMs(response.headers['retry-after']);
 			const resendAt = gate.pacer.clock.now() + pauseMs;
-			if (gate.backOff(pauseMs, ticket, { sentAt, second: platformSecond(response.headers.date) })) {
+			if (gate.backOff(pauseMs, ticket, answer)) {
 				const ownWaitMs = gate.ownWaitMs(resendAt);
 				if (ownWaitMs > 0) await gate.pacer.clock.sleep(ownWaitMs);
 				continue;
@@ -225,7 +228,7 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
 			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });
 		}
-		if (statusCode < 300) gate.succeeded({ sentAt, second: platformSecond(response.headers.date) });
+		if (statusCode < 300) gate.succeeded(answer);
 		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
 		const parsed = request.expect.safeParse(response.body);
 		if (!parsed.success) {
