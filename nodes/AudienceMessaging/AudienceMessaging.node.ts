@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { audienceMessagingCallbackTest } from './core';
+import { audienceMessagingCallbackTest } from './core/platform';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { blacklistExecutors, blacklistFields, blacklistOperations } from './resources/blacklist';
 import { listExecutors, listFields, listOperations } from './resources/list';

@@ -21,9 +21,9 @@ import {
 	normaliseEvent,
 	parseCallbackBody,
 	secretMatches,
-} from '../../src/callbacks';
-import { redacted } from '../../src/errors';
-import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH, paceToken, parseTurnRequest, turnBoard } from '../../src/pace-board';
+} from '../../src/platform/callbacks';
+import { redacted } from '../../src/http/errors';
+import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH, paceToken, parseTurnRequest, turnBoard } from '../../src/pace/board';
 
 const WEBHOOK_PATH = 'callbacks';
 /** The webhook Message › Send asks for its turns (path: PACE_WEBHOOK_PATH). */
@@ -70,7 +70,7 @@ export class AudienceMessagingTrigger implements INodeType {
 				path: WEBHOOK_PATH,
 			},
 			{
-				// Message › Send's Share Pace Across Workers asks here for its turns (src/pace-board.ts):
+				// Message › Send's Share Pace Across Workers asks here for its turns (src/pace/board.ts):
 				// answered by this process, no execution started. Not a URL to paste anywhere. n8n names a
 				// node's webhooks "default" or "setup" only (its Form Trigger's page is a "setup" one).
 				name: PACE_WEBHOOK,

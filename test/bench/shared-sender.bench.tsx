@@ -16,8 +16,8 @@
  *
  * Run: npx tsx test/bench/shared-sender.bench.tsx [--seeds 8]
  */
-import { senderPace } from '../../src/pacing';
-import type { Pace } from '../../src/pacing';
+import { senderPace } from '../../src/pace/gate';
+import type { Pace } from '../../src/pace/gate';
 import { simulateSharedLimit } from '../helpers/virtual-time';
 import type { LimitWindow } from '../helpers/virtual-time';
 

@@ -4,7 +4,7 @@
  * shared user folder. Workflows start by webhook on the webhook process (the main process serves
  * no production webhooks here) and run on the workers.
  */
-import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
+import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
 import { API_KEY, audienceNode, callbackTriggerWorkflow, chain, codeNode, CREDENTIAL, usePackageInN8n } from './package-setup';

@@ -6,7 +6,7 @@
  * "Send Status Events to a Trigger", the platform calls the published trigger back, and n8n records
  * one execution per status event.
  */
-import { callbackToken } from '../../src/callbacks';
+import { callbackToken } from '../../src/platform/callbacks';
 import { DEFAULT_CALLBACK_STATUSES } from '../sandbox';
 import {
 	executeBatch,

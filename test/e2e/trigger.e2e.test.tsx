@@ -2,7 +2,7 @@
  * The callback trigger in a real n8n server: published, reached over HTTP like the platform
  * does, with the executions n8n recorded checked afterwards.
  */
-import { callbackToken, callbackUrlWithToken } from '../../src/callbacks';
+import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
 import { API_KEY, callbackTriggerWorkflow, usePackageInN8n } from './package-setup';

@@ -1,9 +1,9 @@
-import { Pacer, RateGate } from '../../src/pacing';
-import { TurnBoard } from '../../src/pace-board';
-import { rateLimitPauseMs } from '../../src/retry';
-import { SharedTurns } from '../../src/shared-turns';
-import type { TurnRequest } from '../../src/pace-board';
-import type { Clock, Pace } from '../../src/pacing';
+import { Pacer, RateGate } from '../../src/pace/gate';
+import { TurnBoard } from '../../src/pace/board';
+import { rateLimitPauseMs } from '../../src/http/retry';
+import { SharedTurns } from '../../src/pace/shared-turns';
+import type { TurnRequest } from '../../src/pace/board';
+import type { Clock, Pace } from '../../src/pace/gate';
 
 /** A clock whose time moves only when told, with sleepers woken in time order (ties in the order they fell asleep). */
 export class VirtualClock implements Clock {

@@ -39,7 +39,7 @@ const TEXT_TYPES = [OBJECT, LIST, true];
 const REQUIRED_TEXT = [...TEXT_TYPES, '', '   ', null];
 const LIST_IDS = ['abc', '..', '', ' ', '-1', '1.5', '4 2', OBJECT, LIST, true, null, 1.5, -3];
 const WHOLE_AT_LEAST_1 = [0, -1, 2.5, 'x', '', OBJECT, LIST, true];
-// Phone numbers: 7 to 15 digits with the country code (src/mapping/addresses.ts); "+1234" and "+3361" were sent before.
+// Phone numbers: 7 to 15 digits with the country code (src/values/addresses.ts); "+1234" and "+3361" were sent before.
 const PHONES = ['abc', '06 12 34 56 78', '+0 612 345 678', '+1234567890123456', '+1234', '+3361', '+683 400', '＋１２３４', '1234', '', OBJECT, LIST, true];
 const URLS = ['ftp://example.com/a.png', 'javascript:alert(1)', 'file:///etc/passwd', 'data:image/png;base64,AAAA', 'not a url', '', OBJECT, LIST];
 

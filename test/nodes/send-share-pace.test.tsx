@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
-import { callbackToken } from '../../src/callbacks';
-import { paceToken, TurnBoard } from '../../src/pace-board';
+import { callbackToken } from '../../src/platform/callbacks';
+import { paceToken, TurnBoard } from '../../src/pace/board';
 import { runNode } from '../helpers/n8n';
 import type { HarnessCredentials, RunNodeResult } from '../helpers/n8n';
 import { node, outputOf, textMessage, useSandbox } from './context';

@@ -1,5 +1,5 @@
 import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
-import { callbackToken } from '../../src/callbacks';
+import { callbackToken } from '../../src/platform/callbacks';
 import { runNode } from '../helpers/n8n';
 import type { HarnessCredentials } from '../helpers/n8n';
 import { node, openConversation, outputOf, textMessage, useSandbox } from './context';

@@ -15,13 +15,13 @@ import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessagi
 import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/subscriber/addMany';
 import { DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/walletPass/fields';
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
-import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/callbacks';
-import { MAX_PAGES } from '../../src/pagination';
-import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/schemas/chatapp';
-import { CSV_MAX_BYTES } from '../../src/schemas/lists';
-import { OUTCOMES } from '../../src/outcomes';
-import { parseJsonReference } from '../../src/expressions';
-import { DEFAULT_TIMEOUT_SECONDS } from '../../src/endpoints';
+import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/platform/callbacks';
+import { MAX_PAGES } from '../../src/http/pagination';
+import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/platform/chatapp/schema';
+import { CSV_MAX_BYTES } from '../../src/platform/lists/schema';
+import { OUTCOMES } from '../../src/http/outcomes';
+import { parseJsonReference } from '../../src/values/expressions';
+import { DEFAULT_TIMEOUT_SECONDS } from '../../src/http/endpoints';
 
 const root = resolve(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -309,7 +309,7 @@ describe('README: supported versions and dependencies', () => {
 		expect(installed).toContain(`${peers[0]} is a peer dependency`);
 		const bundled = /: (\S+) and (\S+) are bundled into its files by esbuild/.exec(installed)?.slice(1) ?? [];
 		expect(bundled).toHaveLength(2);
-		const sources = ['src/csv.ts', 'src/coerce.ts', 'src/schemas/lists.ts'].map(read).join('\n');
+		const sources = ['src/csv/header.ts', 'src/values/coerce.ts', 'src/platform/lists/schema.ts'].map(read).join('\n');
 		for (const library of bundled) {
 			expect({ library, devDependency: library in pkg.devDependencies, imported: sources.includes(`from '${library}'`) }).toEqual({ library, devDependency: true, imported: true });
 		}

@@ -1,8 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, collectionResponse } from '../core';
-import type { Page } from '../core';
+import { apiRequest, collectionResponse } from '../core/http';
+import type { Page } from '../core/http';
 
 const nextPageToken = (page: number, answer: Page) => (answer.pagination && answer.pagination.page < answer.pagination.pages ? String(page + 1) : undefined);
 

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk, isRecord, isRequestPreview } from '../core';
-import type { FieldLabels, RequestPreview } from '../core';
+import { chunk } from '../core/values';
+import { isRecord, isRequestPreview } from '../core/http';
+import type { FieldLabels } from '../core/values';
+import type { RequestPreview } from '../core/http';
 import { configureRunOptions, continuesOnFail, errorItem, failedSendItem, inPool, prepareAll, previewItem } from './execute';
 
 interface BatchEntry<V> {

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import { InputError } from '../core';
-import type { ByteSource } from '../core';
+import { InputError } from '../core/values';
+import type { ByteSource } from '../core/http';
 
 export interface BinaryFile {
 	fileName: string;

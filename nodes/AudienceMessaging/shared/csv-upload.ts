@@ -1,8 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertCsvSize, checkCsv, csvHeader, InputError, multipartFileBody, oneOf, rewrittenCsv } from '../core';
-import type { ByteSource, CsvCheck, CsvProblem } from '../core';
+import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../core/csv';
+import { InputError, oneOf } from '../core/values';
+import { multipartFileBody } from '../core/http';
+import type { ByteSource } from '../core/http';
+import type { CsvCheck, CsvProblem } from '../core/csv';
 import { binaryFile } from './binary';
 import type { BinaryFile } from './binary';
 import { runsAsTool } from './tool';

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { boolean, integer, listIdSchema, parsed } from '../core';
+import { boolean, integer, parsed } from '../core/values';
+import { listIdSchema } from '../core/platform';
 import { readParameter } from './parameters';
 
 /** The list picker used by every list-scoped operation: from the account's lists, or by ID. */
@@ -36,7 +37,7 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 	};
 }
 
-/** n8n's Return All / Limit pair of a Get Many operation (paging is done by src/pagination). */
+/** n8n's Return All / Limit pair of a Get Many operation (paging is done by src/http/pagination). */
 export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
 	return [
 		{

@@ -2,8 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
 
-import { configureRun, fieldError, fieldName, InputError, isRecord, isRequestPreview, itemLabel, outcomeOf, schemaError } from '../core';
-import type { FieldLabels, RequestPreview } from '../core';
+import { configureRun, isRecord, isRequestPreview, outcomeOf } from '../core/http';
+import { fieldError, fieldName, InputError, itemLabel, schemaError } from '../core/values';
+import type { FieldLabels } from '../core/values';
+import type { RequestPreview } from '../core/http';
 import { RATE_LIMIT_WAIT_NAME, previewOf, rateLimitWaitOf } from './descriptions';
 import { runsAsTool, toolArgumentError } from './tool';
 

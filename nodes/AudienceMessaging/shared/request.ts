@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { apiRequest, fetchPages } from '../core';
-import type { ApiRequest, FieldLabels } from '../core';
+import { apiRequest, fetchPages } from '../core/http';
+import type { ApiRequest } from '../core/http';
+import type { FieldLabels } from '../core/values';
 import { runPerItem } from './execute';
 import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';

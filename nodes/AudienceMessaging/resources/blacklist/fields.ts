@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { REASON_UNSUBSCRIBED } from '../../core';
-import type { BlacklistParameters } from '../../core';
+import { REASON_UNSUBSCRIBED } from '../../core/platform';
+import type { BlacklistParameters } from '../../core/platform';
 import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;

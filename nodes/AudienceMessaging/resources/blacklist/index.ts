@@ -1,15 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	blacklistAddBody,
-	blacklistAddRequestSchema,
-	blacklistLookupQuery,
-	blacklistLookupQuerySchema,
-	identifiedObjectResponse,
-	isRecord,
-	record,
-} from '../../core';
-import type { FieldLabels } from '../../core';
+import { blacklistAddBody, blacklistAddRequestSchema, blacklistLookupQuery, blacklistLookupQuerySchema } from '../../core/platform';
+import { identifiedObjectResponse, isRecord } from '../../core/http';
+import { record } from '../../core/values';
+import type { FieldLabels } from '../../core/values';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';
 import { requestOperation } from '../../shared/request';

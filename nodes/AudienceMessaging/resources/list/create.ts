@@ -1,13 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import {
-	apiRequest,
-	createListBody,
-	createListRequestSchema,
-	DEFAULT_COLUMN_TYPE,
-	identifiedObjectResponse,
-	simplifyList,
-} from '../../core';
+import { apiRequest, identifiedObjectResponse } from '../../core/http';
+import { createListBody, createListRequestSchema, DEFAULT_COLUMN_TYPE, simplifyList } from '../../core/platform';
 import { previewOptions, readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';

@@ -1,16 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import {
-	apiRequest,
-	record,
-	csvImportOptions,
-	csvImportQuery,
-	csvImportQuerySchema,
-	identifiedObjectResponse,
-	requiredText,
-	simplifyList,
-	text,
-} from '../../core';
+import { apiRequest, identifiedObjectResponse } from '../../core/http';
+import { record, requiredText, text } from '../../core/values';
+import { csvImportOptions, csvImportQuery, csvImportQuerySchema, simplifyList } from '../../core/platform';
 import { previewOption, rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
 import { csvCheckOptions, csvOutcome, csvPolicyOf, csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import type { CsvFile } from '../../shared/csv-upload';

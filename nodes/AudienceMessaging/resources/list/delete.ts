@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionalObjectResponse } from '../../core';
+import { optionalObjectResponse } from '../../core/http';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,6 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { identifiedObjectResponse, simplifyList } from '../../core';
+import { identifiedObjectResponse } from '../../core/http';
+import { simplifyList } from '../../core/platform';
 import { listLocator, readListId, readSimplify, simplifyField } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../core';
-import type { MediaType } from '../../core';
+import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../core/platform';
+import type { MediaType } from '../../core/platform';
 import { contactFields } from './contacts';
 import { sendOptions } from './options';
 

@@ -1,33 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	apiRequest,
-	baseUrlOf,
-	boolean,
-	CALLBACK_CREDENTIAL_TYPE,
-	CALLBACK_SECRET_PATTERN,
-	callbackUrlWithToken,
-	configureRun,
-	httpUrl,
-	identifiedObjectResponse,
-	InputError,
-	MEDIA,
-	MEDIA_MAX_BYTES,
-	mediaContentTypeFits,
-	MESSAGE_TYPES,
-	messageBody,
-	messageSchema,
-	number,
-	oneOf,
-	optionalObjectResponse,
-	overQuotaNotSent,
-	pathSegment,
-	record,
-	senderPace,
-	text,
-} from '../../core';
-import type { FieldLabels, MediaType, Message, MessageParameters, MessageType, RateGate } from '../../core';
+import { apiRequest, baseUrlOf, configureRun, identifiedObjectResponse, optionalObjectResponse, overQuotaNotSent } from '../../core/http';
+import { boolean, httpUrl, InputError, number, oneOf, pathSegment, record, text } from '../../core/values';
+import { CALLBACK_CREDENTIAL_TYPE, CALLBACK_SECRET_PATTERN, callbackUrlWithToken, MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits, MESSAGE_TYPES, messageBody, messageSchema } from '../../core/platform';
+import { senderPace } from '../../core/pace';
+import type { FieldLabels } from '../../core/values';
+import type { MediaType, Message, MessageParameters, MessageType } from '../../core/platform';
+import type { RateGate } from '../../core/pace';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { runPerItem, validated } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';

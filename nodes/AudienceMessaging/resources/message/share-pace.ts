@@ -1,7 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { boolean, httpUrl, InputError, PACE_TOKEN_PARAMETER, PACE_WEBHOOK_PATH, paceToken, redacted, SharedTurns, TurnsUnavailable } from '../../core';
-import type { RateGate, TurnRequest } from '../../core';
+import { boolean, httpUrl, InputError } from '../../core/values';
+import { PACE_TOKEN_PARAMETER, PACE_WEBHOOK_PATH, paceToken, SharedTurns, TurnsUnavailable } from '../../core/pace';
+import { redacted } from '../../core/http';
+import type { RateGate, TurnRequest } from '../../core/pace';
 
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
 const CALLBACKS_SEGMENT = 'callbacks';
@@ -26,7 +28,7 @@ export function sharedPaceTrigger(context: IExecuteFunctions, options: Record<st
 }
 
 /**
- * Gives the run's gate turns from the trigger's board (src/shared-turns.ts), asked for with n8n's
+ * Gives the run's gate turns from the trigger's board (src/pace/shared-turns.ts), asked for with n8n's
  * request helper, the pace token in the query, no redirect followed. When the board cannot be
  * asked, the run paces itself alone and the node's output says why (an execution hint): the token
  * never appears in it.

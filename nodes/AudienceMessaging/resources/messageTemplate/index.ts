@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { collectionResponse, templateScopeSchema, text } from '../../core';
+import { collectionResponse } from '../../core/http';
+import { templateScopeSchema } from '../../core/platform';
+import { text } from '../../core/values';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

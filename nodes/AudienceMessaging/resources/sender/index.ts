@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { identifiedObjectResponse, integer, pathSegment, record, senderCreateSchema, text, toE164 } from '../../core';
+import { identifiedObjectResponse } from '../../core/http';
+import { integer, pathSegment, record, text, toE164 } from '../../core/values';
+import { senderCreateSchema } from '../../core/platform';
 import { previewOptions } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,25 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import {
-	apiRequest,
-	bulkSubscribersRequestSchema,
-	bulkSubscribersResultSchema,
-	InputError,
-	integer,
-	listIdSchema,
-	objectResponse,
-	oneOf,
-	parsed,
-	parseObjectList,
-	parseSubscriberRow,
-	record,
-	requiredText,
-	rowOutcomes,
-	subscriberFromItem,
-	text,
-	textList,
-} from '../../core';
-import type { BulkSubscribersResult, FieldLabels, StreamedBody, SubscriberRow } from '../../core';
+import { apiRequest, objectResponse } from '../../core/http';
+import { bulkSubscribersRequestSchema, bulkSubscribersResultSchema, listIdSchema, parseSubscriberRow, rowOutcomes, subscriberFromItem } from '../../core/platform';
+import { InputError, integer, oneOf, parsed, parseObjectList, record, requiredText, text, textList } from '../../core/values';
+import type { BulkSubscribersResult, SubscriberRow } from '../../core/platform';
+import type { FieldLabels } from '../../core/values';
+import type { StreamedBody } from '../../core/http';
 import { listLocator, previewOption, rateLimitWaitOption, readListId } from '../../shared/descriptions';
 import { runInBatches } from '../../shared/batches';
 import { runPerItem, validated } from '../../shared/execute';

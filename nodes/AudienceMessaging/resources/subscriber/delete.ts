@@ -1,6 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionalObjectResponse, parsed, subscriberIdSchema } from '../../core';
+import { optionalObjectResponse } from '../../core/http';
+import { parsed } from '../../core/values';
+import { subscriberIdSchema } from '../../core/platform';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

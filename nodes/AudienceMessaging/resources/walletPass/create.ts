@@ -1,23 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	apiRequest,
-	fieldError,
-	integer,
-	oneOf,
-	parsed,
-	parsePass,
-	passFieldSources,
-	passFromItem,
-	passFromParameters,
-	passOutcomes,
-	readPassBatchResult,
-	record,
-	requiredText,
-	templateSerialSchema,
-} from '../../core';
-import type { Pass } from '../../core';
+import { apiRequest } from '../../core/http';
+import { fieldError, integer, oneOf, parsed, record, requiredText } from '../../core/values';
+import { parsePass, passFieldSources, passFromItem, passFromParameters, passOutcomes, readPassBatchResult, templateSerialSchema } from '../../core/platform';
+import type { Pass } from '../../core/platform';
 import { runInBatches } from '../../shared/batches';
 import { parallelRequestsOf } from '../../shared/descriptions';
 import { validated } from '../../shared/execute';

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PASS_PLACE_BACK } from '../../core';
+import { PASS_PLACE_BACK } from '../../core/platform';
 import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
 import type { FieldAliases } from '../../shared/labels';
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { record, templateSelect, templateSort, textList } from '../../core';
+import { record, textList } from '../../core/values';
+import { templateSelect, templateSort } from '../../core/platform';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 

@@ -1,0 +1,111 @@
+import { NodeApiError } from 'n8n-workflow';
+import type { INode, JsonObject } from 'n8n-workflow';
+
+import { platformMessage } from '../platform/error-message';
+
+const STATUS_HINTS: Record<number, string> = {
+	401: 'The platform refused the API key. Check the key in the credential (Preferences > API tab) and that it has not expired or been revoked.',
+	403: 'The API key is not allowed to perform this operation.',
+	413: 'The upload is larger than the platform accepts.',
+	429: 'The platform is rate limiting requests. Try again later.',
+};
+
+/** A platform answer with an HTTP error status, as a NodeApiError carrying the status and the platform's message. */
+export function apiError(
+	node: INode,
+	response: { statusCode: number; body: unknown },
+	options: { itemIndex?: number; action?: string; secrets?: string[]; urlField?: string } = {},
+): NodeApiError {
+	const { statusCode } = response;
+	const body = redacted(response.body, options.secrets ?? []);
+	const message = platformMessage(body) ?? `The platform answered HTTP ${statusCode}`;
+	// The credential's Test checks one base URL (n8n allows one request there): a 404 names the one this request used.
+	const notFound = statusCode === 404 ? `The platform could not find what was asked for. Check the ID, and the ${options.urlField ?? 'base URL'} in the credential.` : '';
+	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? notFound]
+		.filter(Boolean)
+		.join(' ');
+	const errorBody: JsonObject =
+		body && typeof body === 'object' ? (body as JsonObject) : { message: String(body ?? '') };
+	return new NodeApiError(node, errorBody, {
+		httpCode: String(statusCode),
+		message: `${message} [HTTP ${statusCode}]`,
+		description: description || undefined,
+		itemIndex: options.itemIndex,
+	});
+}
+
+/**
+ * The platform's answer with credentials taken out: a platform that echoes the request (its
+ * Authorization header, the key in a message) must not put the key into an error n8n shows and logs.
+ */
+export function redacted<T>(value: T, secrets: string[]): T {
+	if (value === undefined || value === null) return value;
+	let text = JSON.stringify(value).replace(/Bearer\s+[^\s"'\\]+/gi, 'Bearer ***');
+	for (const secret of secrets) if (secret && secret.length >= 4) text = text.split(JSON.stringify(secret).slice(1, -1)).join('***');
+	return JSON.parse(text) as T;
+}
+
+/**
+ * A request that got no HTTP answer (DNS, refused connection, timeout). Built from the bare
+ * code and message only, so the request configuration and its Authorization header never
+ * reach the error. `sent`: the connection was made, so the request reached the platform (a read,
+ * or a delete, which is safe to send again); a write in that case is maybeApplied instead.
+ */
+export function transportError(
+	node: INode,
+	error: unknown,
+	target: string,
+	options: { itemIndex?: number; timeoutMs?: number; secrets?: string[]; urlField?: string; sent?: boolean } = {},
+): NodeApiError {
+	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
+	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
+	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+	const raw = timedOut && options.timeoutMs ? `no answer within ${options.timeoutMs / 1000} s (the credential's Request Timeout)` : String(err.message ?? code);
+	const reason = redacted(raw, options.secrets ?? []);
+	// Codes such as ECONNREFUSED stay out of the message: NodeApiError would swap it for a generic one.
+	return new NodeApiError(
+		node,
+		{ message: reason },
+		{
+			message: !options.sent ? `Could not reach the platform at ${target}` : timedOut ? `No answer from the platform at ${target}` : `The connection to the platform at ${target} broke before its answer arrived`,
+			description: `${reason} (${code}). Check the ${options.urlField ?? 'base URLs'} in the credential and that the platform is reachable from n8n.`,
+			itemIndex: options.itemIndex,
+		},
+	);
+}
+
+/** A 3xx answer: never followed, so the key stays with the configured address. */
+export function redirectError(node: INode, response: { statusCode: number; headers: Record<string, unknown> }, target: string, itemIndex?: number): NodeApiError {
+	const location = String(response.headers.location ?? '(no Location header)');
+	let resolved = location;
+	try {
+		resolved = new URL(location, target).toString();
+	} catch {
+		// keep the header as given
+	}
+	return new NodeApiError(
+		node,
+		{ message: `redirect to ${resolved}` },
+		{
+			httpCode: String(response.statusCode),
+			message: `The platform answered with a redirect (HTTP ${response.statusCode}) to ${resolved}`,
+			description:
+				'Redirects are not followed, so the API key is never sent to another address. If the platform moved, put the new address in the credential\'s base URL.',
+			itemIndex,
+		},
+	);
+}
+
+/** A 2xx answer that is not what the API specifies (for a read: an error, not an item). */
+export function unexpectedAnswer(node: INode, statusCode: number, action: string, problem: string | undefined, itemIndex?: number): NodeApiError {
+	return new NodeApiError(
+		node,
+		{ message: problem ?? 'unexpected answer' },
+		{
+			httpCode: String(statusCode),
+			message: `The platform's answer to "${action}" is not what the API specifies (HTTP ${statusCode})`,
+			description: `${problem ?? 'The answer could not be read'}. Check that the credential's base URL points at the platform's API.`,
+			itemIndex,
+		},
+	);
+}

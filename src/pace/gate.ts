@@ -1,0 +1,193 @@
+import { RATE_HEADROOM, Pacer, realClock } from './pacer';
+import type { Clock, Pace } from './pacer';
+import type { PlatformAnswer } from './platform-seconds';
+
+// The pacer is pacing's engine; what the runs and the tests use of it is exported from here too.
+export { Pacer, RATE_HEADROOM, sharedPacer, sharedPacerCount } from './pacer';
+export type { Clock, Pace } from './pacer';
+
+/**
+ * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
+ * off to no less than this share of it. Below that, a run that lost the race for a few seconds to
+ * another run crawled on at a request every few seconds after the other had finished.
+ */
+export const SENDER_SHARERS = 8;
+
+/**
+ * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get). A missing,
+ * zero or unreadable rateLimit leaves the run at `fallback`.
+ */
+export function senderPace(rateLimit: unknown, fallback: number | undefined): Pace | number | undefined {
+	const rate = typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
+	if (!Number.isFinite(rate) || rate <= 0) return fallback;
+	return { perSecond: rate, floor: (rate * RATE_HEADROOM) / SENDER_SHARERS };
+}
+
+/** A run waits at most this long in all because of rate limits, when its operation does not say. */
+export const DEFAULT_WAIT_BUDGET_MS = 60_000;
+
+/**
+ * A run's gate: its requests wait for their slots in its pacer (its own, or one it shares), and
+ * it keeps the run's own wait budget (see lostMs).
+ */
+export class RateGate {
+	readonly pacer: Pacer;
+	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */
+	private lost = 0;
+	private lostAt = 0;
+	/** Requests of the run waiting in acquire() now: time counts as lost only while one waits. */
+	private waiting = 0;
+	/** Once the budget is spent, no request of the run is sent any more. */
+	private spent = false;
+	/** The run's wait budget (ms); see lostMs. */
+	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
+	/** Gives a shared pacer back (see sharedPacer); nothing for the run's own. */
+	readonly release: () => void;
+	/**
+	 * Turns shared with runs on other n8n processes (src/pace/shared-turns.ts): each request waits for
+	 * its turn too, after its slot. Waiting for a turn another run took is not lost time.
+	 */
+	turns?: { take(): Promise<void>; readonly shared: boolean };
+
+	constructor(pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } }, clock: Clock = realClock, random: () => number = Math.random) {
+		if (typeof pace === 'object' && 'shared' in pace) {
+			this.pacer = pace.shared.pacer;
+			this.release = pace.shared.release;
+		} else {
+			this.pacer = new Pacer(pace, clock, random);
+			this.release = () => undefined;
+		}
+	}
+
+	private get clock(): Clock {
+		return this.pacer.clock;
+	}
+
+	/**
+	 * The wall-clock time the run has lost to rate limits: every moment a request of the run waits
+	 * during a 429's pause counts in full, and every moment one waits for a slot while the run is
+	 * paced below its rate counts in part (at half its rate: half; an unpaced run slowed down: in
+	 * full). Waiting at the configured pace is not lost, nor is waiting for slots other runs sharing
+	 * the pacer took, nor time when no request waits. A platform that answers 429 forever makes the
+	 * run lose time as fast as the clock runs.
+	 */
+	lostMs(now = this.clock.now()): number {
+		this.account(now);
+		return this.lost;
+	}
+
+	/** Whether the run's wait budget is spent: no request of the run is sent any more. */
+	get budgetSpent(): boolean {
+		return this.spent;
+	}
+
+	private account(now: number): void {
+		if (now <= this.lostAt) return;
+		if (this.waiting > 0) {
+			const pauseEnds = Math.min(now, Math.max(this.lostAt, this.pacer.pausedUntil));
+			this.lost += pauseEnds - this.lostAt + (now - pauseEnds) * this.pacer.slowedShare;
+		}
+		this.lostAt = now;
+	}
+
+	/** The time lost by `at` if nothing changes until then and a request waits all along. */
+	private projectedLost(now: number, at: number): number {
+		const pauseEnds = Math.min(at, Math.max(now, this.pacer.pausedUntil));
+		return this.lost + (pauseEnds - now) + (at - pauseEnds) * this.pacer.slowedShare;
+	}
+
+	/** The spacing between two request starts, in ms (0: unpaced). */
+	get spacingMs(): number {
+		return this.pacer.spacingMs;
+	}
+
+	/** Requests per second now (0: unpaced). */
+	get currentRate(): number {
+		return this.pacer.currentRate;
+	}
+
+	/**
+	 * Waits for this request's slot: after any back-off pause, and one spacing after the slot
+	 * before. The ticket it returns goes to backOff() if the request is refused. Undefined, at
+	 * once, when the run's wait budget is spent or would be before the slot comes: the request
+	 * must not be sent.
+	 */
+	async acquire(): Promise<number | undefined> {
+		this.account(this.clock.now());
+		this.waiting++;
+		try {
+			return await this.nextSlot();
+		} finally {
+			this.account(this.clock.now());
+			this.waiting--;
+		}
+	}
+
+	private async nextSlot(): Promise<number | undefined> {
+		const pacer = this.pacer;
+		for (;;) {
+			if (this.spent) return undefined;
+			const backOffs = pacer.backOffs;
+			const now = this.clock.now();
+			this.account(now);
+			pacer.probe(now);
+			const start = Math.max(now, pacer.pausedUntil, pacer.nextStart);
+			// Waiting for a slot past the budget is not waiting: the run stops sending now.
+			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) {
+				this.spent = true;
+				return undefined;
+			}
+			pacer.nextStart = start + pacer.spacingMs;
+			if (start > now) await this.clock.sleep(start - now);
+			if (this.turns) await this.turns.take();
+			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
+			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
+		}
+	}
+
+	/**
+	 * The platform refused a request (429): the pacer pauses and sets its rate (Pacer.backOff).
+	 * Returns false, and pauses nothing, when the pause would take the run past its wait budget:
+	 * the budget is then spent and no request of the run is sent any more.
+	 */
+	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): boolean {
+		const now = this.clock.now();
+		this.account(now);
+		// A pause longer than what is left of the budget is not waited: the run stops sending.
+		if (this.spent || this.lost + Math.max(this.pacer.pausedUntil, now + pauseMs) - now > this.waitBudgetMs) {
+			this.spent = true;
+			return false;
+		}
+		if (this.pausesRequestOnly) {
+			// The refused request waits out the pause alone (pausesRequestOnly), and the pause counts in full.
+			this.lost += pauseMs;
+			return true;
+		}
+		this.pacer.backOff(pauseMs, ticket, answer);
+		return true;
+	}
+
+	/**
+	 * How much longer than the run a refused request waits, after backOff(): it is never sent again
+	 * before `resendAt` (the refusal's time plus its pause), though the run may start others sooner
+	 * (taking shared turns; or when the platform's full second ends first, Pacer.backOff).
+	 */
+	ownWaitMs(resendAt: number): number {
+		return Math.max(0, resendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil));
+	}
+
+	/**
+	 * Whether a 429 pauses only the refused request, which the caller then waits out itself: so
+	 * while the run takes shared turns. The board paces the runs of every process together, so a
+	 * refusal there is a request that came late on a busy machine, not a run above its share, and a
+	 * pause of the whole run would leave its turns unused.
+	 */
+	get pausesRequestOnly(): boolean {
+		return this.turns?.shared === true;
+	}
+
+	/** A request went through: counted for the next back-off's measure (`answer`: when it started, the platform second of its Date). */
+	succeeded(answer?: PlatformAnswer): void {
+		this.pacer.succeeded(answer);
+	}
+}

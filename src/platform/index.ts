@@ -1,0 +1,12 @@
+/** The platform's rules, per service: each request body's schema and mapping (lists and subscribers, wallet, chat app, blacklist), and the status callbacks. */
+export * from './callbacks';
+export * from './error-message';
+export * from './blacklist/schema';
+export * from './blacklist/mapping';
+export * from './chatapp/schema';
+export * from './chatapp/mapping';
+export * from './lists/schema';
+export * from './lists/mapping';
+export * from './lists/subscribers';
+export * from './wallet/schema';
+export * from './wallet/mapping';

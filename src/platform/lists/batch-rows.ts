@@ -1,0 +1,117 @@
+/** A bulk batch's rows and the lookups that find one by its values (see row-matching.ts). */
+import type { SubscriberRow } from './schema';
+
+/** Names an error may give a row's e-mail, phone or key under, whatever the rows call that column. */
+const ALIASES = [
+	['email', 'emailaddress', 'mail'],
+	['mobile', 'mobilenumber', 'mobilephone', 'phone', 'phonenumber', 'cellphone', 'msisdn', 'tel', 'telephone'],
+];
+const ID_NAMES = new Set(['id', 'subscriberid', 'subscriberkey', 'key', 'keyvalue']);
+export const nameKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
+export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Values compared the way platforms tend to echo them: trimmed, any case, phone numbers without separators, 3 = "3". */
+export function valueKey(value: unknown): string | undefined {
+	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
+	if (typeof value === 'boolean') return String(value);
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim().toLowerCase();
+	if (!text) return undefined;
+	return /^\+?[\d\s().\-/]{6,}$/.test(text) ? text.replace(/[\s().\-/]/g, '') : text;
+}
+
+/** JSON with sorted keys: a row echoed with its columns in another order is the same row. */
+export function canonical(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+	if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+	return JSON.stringify(value) ?? 'null';
+}
+
+/** Lookups built once per batch, and only when an error needs them: matching stays linear in rows + errors. */
+export class BatchRows {
+	private columnNames?: Map<string, string[]>;
+	private readonly byValue = new Map<string, Map<string, number[]>>();
+	private byContent?: Map<string, number>;
+	private readonly contents: Array<string | undefined> = [];
+	private readonly keyColumn: string;
+
+	constructor(
+		readonly rows: SubscriberRow[],
+		keyColumn: string,
+	) {
+		this.keyColumn = nameKey(keyColumn);
+	}
+
+	/** The rows' column names by nameKey (a column may be spelled differently in different rows). */
+	private columns(): Map<string, string[]> {
+		if (!this.columnNames) {
+			const columns = new Map<string, string[]>();
+			for (const row of this.rows) {
+				for (const name of Object.keys(row)) {
+					const names = columns.get(nameKey(name));
+					if (!names) columns.set(nameKey(name), [name]);
+					else if (!names.includes(name)) names.push(name);
+				}
+			}
+			this.columnNames = columns;
+		}
+		return this.columnNames;
+	}
+
+	isColumn(key: string): boolean {
+		return this.columns().has(key);
+	}
+
+	/** The columns an error field named `key` may be about: the column of that name, its aliases, the Key Column for an id. */
+	columnsFor(key: string): string[] {
+		const columns = this.columns();
+		const found = columns.has(key) ? [key] : [];
+		for (const names of ALIASES) if (names.includes(key)) found.push(...names.filter((name) => name !== key && columns.has(name)));
+		if (ID_NAMES.has(key)) for (const name of [this.keyColumn, 'id']) if (name !== key && columns.has(name) && !found.includes(name)) found.push(name);
+		return found;
+	}
+
+	value(position: number, column: string): string | undefined {
+		for (const name of this.columns().get(column) ?? []) {
+			const value = valueKey(this.rows[position][name]);
+			if (value !== undefined) return value;
+		}
+		return undefined;
+	}
+
+	/** The rows holding `value` in `column`. */
+	rowsWith(column: string, value: string): number[] {
+		let index = this.byValue.get(column);
+		if (!index) {
+			index = new Map();
+			for (let position = 0; position < this.rows.length; position++) {
+				const key = this.value(position, column);
+				if (key === undefined) continue;
+				const positions = index.get(key);
+				if (positions) positions.push(position);
+				else index.set(key, [position]);
+			}
+			this.byValue.set(column, index);
+		}
+		return index.get(value) ?? [];
+	}
+
+	content(position: number): string {
+		return (this.contents[position] ??= canonical(this.rows[position]));
+	}
+
+	/** The one row whose content is `text`; undefined when none is, or several are. */
+	rowWithContent(text: string): number | undefined {
+		if (!this.byContent) {
+			this.byContent = new Map();
+			for (let position = 0; position < this.rows.length; position++) {
+				const content = this.content(position);
+				this.byContent.set(content, this.byContent.has(content) ? -1 : position);
+			}
+		}
+		const position = this.byContent.get(text);
+		return position === undefined || position < 0 ? undefined : position;
+	}
+}
+
+/** What one subscribersError element says about its row. */

@@ -1,0 +1,7 @@
+/** Values: reading and checking what a user gives (coercion, addresses, JSON, plain $json expressions), and the input errors that name a field. */
+export * from './chunk';
+export * from './coerce';
+export * from './expressions';
+export * from './addresses';
+export * from './json';
+export * from './input-errors';

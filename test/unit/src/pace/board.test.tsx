@@ -1,0 +1,220 @@
+/**
+ * The board of turns the Audience Messaging Trigger keeps for Share Pace Across Workers, and a
+ * run's side of it (SharedTurns), in virtual time.
+ */
+import { CallbackRejection } from '../../../../src/platform/callbacks';
+import { MAX_TURNS_PER_REQUEST, parseTurnRequest, TurnBoard } from '../../../../src/pace/board';
+import { SharedTurns, turnGrant } from '../../../../src/pace/shared-turns';
+import type { TurnRequest } from '../../../../src/pace/board';
+import { VirtualClock } from '../../../helpers/virtual-time';
+
+describe('TurnBoard', () => {
+	it("hands out one sender's turns in the order asked, spaced at 95 % of its rate, from now when none is held", () => {
+		let now = 1000;
+		const board = new TurnBoard(() => now);
+		const ask = (count: number) => board.take({ key: 'k', perSecond: 20, count });
+		expect(ask(5)).toEqual({ delayMs: 0, spacingMs: 1000 / 19, count: 5 });
+		// Another run asking at once gets the turns after the first's five.
+		expect(ask(3).delayMs).toBeCloseTo((5 * 1000) / 19);
+		now += 100;
+		expect(ask(1).delayMs).toBeCloseTo((8 * 1000) / 19 - 100);
+		// Once the turns held have gone by, the next starts now.
+		now += 10_000;
+		expect(ask(2).delayMs).toBe(0);
+	});
+
+	it('keeps senders, and one sender at two rates, apart', () => {
+		const board = new TurnBoard(() => 0);
+		board.take({ key: 'a', perSecond: 10, count: 50 });
+		expect(board.take({ key: 'b', perSecond: 10, count: 1 }).delayMs).toBe(0);
+		expect(board.take({ key: 'a', perSecond: 20, count: 1 }).delayMs).toBe(0);
+		expect(board.take({ key: 'a', perSecond: 10, count: 1 }).delayMs).toBeCloseTo((50 * 1000) / 9.5);
+	});
+
+	it('forgets the sender asked for longest ago past 1,000 senders, not one still in use', () => {
+		const board = new TurnBoard(() => 0);
+		board.take({ key: 'first', perSecond: 1, count: 10 });
+		for (let i = 0; i < 999; i++) board.take({ key: `s${i}`, perSecond: 1, count: 1 });
+		// "first" asked again: the oldest is now s0.
+		expect(board.take({ key: 'first', perSecond: 1, count: 1 }).delayMs).toBeCloseTo(10_000 / 0.95);
+		board.take({ key: 'one more', perSecond: 1, count: 1 });
+		expect(board.size).toBe(1000);
+		expect(board.take({ key: 's0', perSecond: 1, count: 1 }).delayMs).toBe(0);
+		expect(board.take({ key: 'first', perSecond: 1, count: 1 }).delayMs).toBeCloseTo(11_000 / 0.95);
+	});
+});
+
+describe('parseTurnRequest', () => {
+	const parse = (body: unknown) => parseTurnRequest(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+	it('takes { key, perSecond, count }', () => {
+		expect(parse({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3, other: 1 })).toEqual({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3 });
+	});
+
+	it.each<[string, unknown, number, RegExp]>([
+		['an empty body', '', 400, /JSON object/],
+		['malformed JSON', '{"key":', 400, /Malformed JSON/],
+		['an array', [{ key: 'k', perSecond: 1, count: 1 }], 400, /JSON object/],
+		['no key', { perSecond: 1, count: 1 }, 400, /key must be/],
+		['a key of 513 characters', { key: 'k'.repeat(513), perSecond: 1, count: 1 }, 400, /key must be/],
+		['a rate of 0', { key: 'k', perSecond: 0, count: 1 }, 400, /perSecond/],
+		['a rate as text', { key: 'k', perSecond: '10', count: 1 }, 400, /perSecond/],
+		['a fractional count', { key: 'k', perSecond: 1, count: 1.5 }, 400, /count/],
+		['too many turns', { key: 'k', perSecond: 1, count: MAX_TURNS_PER_REQUEST + 1 }, 400, /count/],
+		['a body over 4 KB', { key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) }, 413, /over 4096 bytes/],
+	])('refuses %s', (_name, body, status, message) => {
+		let error: unknown;
+		try {
+			parse(body);
+		} catch (caught) {
+			error = caught;
+		}
+		expect(error).toBeInstanceOf(CallbackRejection);
+		expect((error as CallbackRejection).httpStatus).toBe(status);
+		expect((error as Error).message).toMatch(message);
+	});
+});
+
+describe('turnGrant', () => {
+	it.each<[string, unknown]>([
+		['no answer', undefined],
+		['a negative delay', { delayMs: -1, spacingMs: 50, count: 1 }],
+		['a delay over an hour', { delayMs: 3_600_001, spacingMs: 50, count: 1 }],
+		['a spacing of 0', { delayMs: 0, spacingMs: 0, count: 1 }],
+		['more turns than asked', { delayMs: 0, spacingMs: 50, count: 6 }],
+		['a count as text', { delayMs: 0, spacingMs: 50, count: '5' }],
+	])('refuses %s', (_name, answer) => {
+		expect(() => turnGrant(answer, 5)).toThrow(/pace answer/);
+	});
+
+	it('takes fewer turns than asked', () => {
+		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, extra: true }, 5)).toEqual({ delayMs: 10, spacingMs: 50, count: 2 });
+	});
+});
+
+describe('SharedTurns', () => {
+	/** A run's turns from `board`, `rttMs` away there and back, with the times its requests start. */
+	function runOn(clock: VirtualClock, board: TurnBoard, rttMs: number, perSecond = 20, wanted = Infinity) {
+		const asked: Array<{ at: number; request: TurnRequest }> = [];
+		const failures: string[] = [];
+		const ask = async (request: TurnRequest) => {
+			asked.push({ at: clock.now(), request });
+			await clock.sleep(rttMs / 2);
+			const grant = board.take(request);
+			await clock.sleep(rttMs / 2);
+			return grant;
+		};
+		const turns = new SharedTurns(ask, 'sender', perSecond, clock, (reason) => failures.push(reason), () => wanted);
+		const starts: number[] = [];
+		const send = async (count: number, parallel: number) => {
+			let next = 0;
+			await Promise.all(
+				Array.from({ length: parallel }, async () => {
+					while (next++ < count) {
+						await turns.take();
+						starts.push(clock.now());
+						await clock.sleep(80);
+					}
+				}),
+			);
+		};
+		return { turns, asked, failures, starts, send };
+	}
+
+	it('asks a second at a time, before it runs out, so its requests keep the spacing', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const run = runOn(clock, board, 10, 20, 40);
+		const done = run.send(40, 10);
+		await clock.runAll();
+		await done;
+		expect(run.asked.every(({ request }) => request.perSecond === 20 && request.key === 'sender')).toBe(true);
+		// 40 turns in chunks of a second's worth (19), never more than the run has requests for.
+		expect(run.asked.map(({ request }) => request.count)).toEqual([19, 19, 2]);
+		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
+		// start is one spacing after the last: the run never waits for the board.
+		expect(run.starts[0]).toBe(10);
+		const gaps = run.starts.slice(1).map((start, i) => start - run.starts[i]);
+		expect(Math.min(...gaps)).toBeCloseTo(1000 / 19, 6);
+		expect(Math.max(...gaps)).toBeCloseTo(1000 / 19, 6);
+		expect(run.failures).toEqual([]);
+	});
+
+	it('shares the rate with a run of another process: together never more than the rate in any second', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const runs = [runOn(clock, board, 4, 20, 60), runOn(clock, board, 30, 20, 60)];
+		const done = Promise.all(runs.map(async (run) => await run.send(60, 10)));
+		await clock.runAll();
+		await done;
+		const all = runs.flatMap((run) => run.starts).sort((a, b) => a - b);
+		expect(all).toHaveLength(120);
+		const mostInASecond = Math.max(...all.map((start) => all.filter((other) => other >= start && other < start + 1000).length));
+		expect(mostInASecond).toBeLessThanOrEqual(20);
+		// Each got about half while both ran: together at the board's pace, 19 a second.
+		expect((all.length - 1) / ((all[all.length - 1] - all[0]) / 1000)).toBeGreaterThan(18.5);
+	});
+
+	it('asks for twice the time the board took to answer, so a slow board does not slow the run', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const run = runOn(clock, board, 600, 20, 200);
+		const done = run.send(200, 10);
+		await clock.runAll();
+		await done;
+		// After the first answer (600 ms): 1.2 s of turns at a time, 23 at 19/s.
+		expect(run.asked.slice(1, 4).map(({ request }) => request.count)).toEqual([23, 23, 23]);
+		expect(run.asked[0].request.count).toBe(19);
+		// Once the first answer told how long the board takes (the first 5 turns wait for it):
+		const starts = run.starts.slice(10);
+		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(18.9);
+	});
+
+	it('asks for no more turns than the run has requests for, and one more at a time for resends', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const run = runOn(clock, board, 10, 20, 7);
+		const done = run.send(9, 3);
+		await clock.runAll();
+		await done;
+		expect(run.asked.map(({ request }) => request.count)).toEqual([7, 1, 1]);
+	});
+
+	it('drops a turn gone by instead of taking it late', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		const run = runOn(clock, board, 0);
+		const first = run.turns.take();
+		await clock.runAll();
+		await first;
+		// The run had nothing to send for 200 ms: the turns of that time are gone.
+		await Promise.all([clock.sleep(200), clock.runAll()]);
+		const at = clock.now();
+		const next = run.turns.take();
+		await clock.runAll();
+		await next;
+		expect(clock.now() - at).toBeLessThan(1000 / 19);
+		expect(clock.now()).toBeGreaterThan(at - 1000 / 19);
+	});
+
+	it('when the board cannot be asked, says why once and lets every request go at once (the run paces itself)', async () => {
+		const clock = new VirtualClock();
+		const failures: string[] = [];
+		let asks = 0;
+		const turns = new SharedTurns(
+			async () => {
+				asks++;
+				throw new Error('the trigger answered HTTP 404');
+			},
+			'sender',
+			20,
+			clock,
+			(reason) => failures.push(reason),
+		);
+		await Promise.all([turns.take(), turns.take(), turns.take()]);
+		await turns.take();
+		expect(failures).toEqual(['the trigger answered HTTP 404']);
+		expect(asks).toBe(1);
+		expect(turns.shared).toBe(false);
+		expect(clock.now()).toBe(0);
+	});
+});
