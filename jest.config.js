@@ -6,7 +6,12 @@
 const base = {
 	preset: 'ts-jest',
 	testEnvironment: 'node',
-	transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.test.json', diagnostics: { warnOnly: false } }] },
+	transform: {
+		'^.+\\.tsx?$': [
+			'ts-jest',
+			{ tsconfig: 'tsconfig.test.json', diagnostics: { warnOnly: false } },
+		],
+	},
 	modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/test/n8n-runtime/'],
 };
 module.exports = {
@@ -16,10 +21,27 @@ module.exports = {
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
 		{ ...base, displayName: 'sandbox', roots: ['<rootDir>/test/sandbox'] },
-		// Product tests: what they assert is the package's behaviour (the mutation run uses unit and nodes).
-		{ ...base, displayName: 'nodes', roots: ['<rootDir>/test/nodes'], testPathIgnorePatterns: ['/node_modules/', '/test/nodes/runner\\.test\\.tsx$'] },
-		{ ...base, displayName: 'e2e', roots: ['<rootDir>/test/e2e'], testPathIgnorePatterns: ['/node_modules/', '/test/e2e/harness\\.test\\.tsx$'] },
-		// The test harnesses' own tests (n8n-core runner, real-n8n harness), not counted as product tests.
-		{ ...base, displayName: 'harness', roots: ['<rootDir>/test/nodes', '<rootDir>/test/e2e'], testMatch: ['**/test/nodes/runner.test.tsx', '**/test/e2e/harness.test.tsx'] },
+		// Product tests: what they assert is the package's behaviour (the mutation run uses unit and
+		// nodes).
+		{
+			...base,
+			displayName: 'nodes',
+			roots: ['<rootDir>/test/nodes'],
+			testPathIgnorePatterns: ['/node_modules/', '/test/nodes/runner\\.test\\.tsx$'],
+		},
+		{
+			...base,
+			displayName: 'e2e',
+			roots: ['<rootDir>/test/e2e'],
+			testPathIgnorePatterns: ['/node_modules/', '/test/e2e/harness\\.test\\.tsx$'],
+		},
+		// The test harnesses' own tests (n8n-core runner, real-n8n harness), not counted as product
+		// tests.
+		{
+			...base,
+			displayName: 'harness',
+			roots: ['<rootDir>/test/nodes', '<rootDir>/test/e2e'],
+			testMatch: ['**/test/nodes/runner.test.tsx', '**/test/e2e/harness.test.tsx'],
+		},
 	],
 };

@@ -11,7 +11,8 @@ export class AudienceMessagingApi implements ICredentialType {
 
 	displayName = 'Audience Messaging API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-audience-messaging/n8n-nodes-audience-messaging#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-audience-messaging/n8n-nodes-audience-messaging#credentials';
 
 	icon = {
 		light: 'file:../nodes/AudienceMessaging/audienceMessaging.svg',
@@ -36,7 +37,8 @@ export class AudienceMessagingApi implements ICredentialType {
 			default: '',
 			required: true,
 			placeholder: 'https://api.example.com/lists/v3',
-			description: 'Base URL of the list and subscriber endpoints; it ends with the version segment v3',
+			description:
+				'Base URL of the list and subscriber endpoints; it ends with the version segment v3',
 		},
 		{
 			displayName: 'Wallet Base URL',
@@ -72,8 +74,17 @@ export class AudienceMessagingApi implements ICredentialType {
 	 * form: n8n 2.40 evaluates that expression in its sandboxed expression engine for every
 	 * request (about 1 ms each, measured), which a bulk run of hundreds of requests feels.
 	 */
-	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
-		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.apiKey ?? '')}` } };
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return {
+			...requestOptions,
+			headers: {
+				...requestOptions.headers,
+				Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+			},
+		};
 	}
 
 	/**
@@ -104,11 +115,18 @@ export class AudienceMessagingApi implements ICredentialType {
 			})),
 			{
 				type: 'responseCode',
-				properties: { value: 404, message: 'The Wallet Base URL does not answer like the platform\'s API (HTTP 404): it is the address before /v2/wallet/templates' },
+				properties: {
+					value: 404,
+					message:
+						"The Wallet Base URL does not answer like the platform's API (HTTP 404): it is the address before /v2/wallet/templates",
+				},
 			},
 			...[301, 302, 303, 307, 308].map((status) => ({
 				type: 'responseCode' as const,
-				properties: { value: status, message: `The Wallet Base URL redirects elsewhere (HTTP ${status}): put the final address in the credential` },
+				properties: {
+					value: status,
+					message: `The Wallet Base URL redirects elsewhere (HTTP ${status}): put the final address in the credential`,
+				},
 			})),
 		],
 	};

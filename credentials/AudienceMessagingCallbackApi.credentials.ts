@@ -10,7 +10,8 @@ export class AudienceMessagingCallbackApi implements ICredentialType {
 
 	displayName = 'Audience Messaging Callbacks API';
 
-	documentationUrl = 'https://github.com/n8n-nodes-audience-messaging/n8n-nodes-audience-messaging#audience-messaging-trigger';
+	documentationUrl =
+		'https://github.com/n8n-nodes-audience-messaging/n8n-nodes-audience-messaging#audience-messaging-trigger';
 
 	icon = {
 		light: 'file:../nodes/AudienceMessaging/audienceMessaging.svg',

@@ -7,7 +7,10 @@ function run(command, args) {
 	const [bin, argv] = asRoot ? [command, args] : ['sudo', ['-n', command, ...args]];
 	// Containers without systemd: a package's own scripts may try to start its service and fail
 	// to; harmless, the tests start their own instances.
-	const result = spawnSync(bin, argv, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+	const result = spawnSync(bin, argv, {
+		stdio: 'inherit',
+		env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+	});
 	return result.status === 0;
 }
 
@@ -15,6 +18,8 @@ function run(command, args) {
 export function aptInstall(packages, hint) {
 	const install = () => run('apt-get', ['install', '-y', '--no-install-recommends', ...packages]);
 	if (!install() && !(run('apt-get', ['update']) && install())) {
-		throw new Error(`could not install ${packages.join(', ')} with apt-get (needs root or passwordless sudo); ${hint}`);
+		throw new Error(
+			`could not install ${packages.join(', ')} with apt-get (needs root or passwordless sudo); ${hint}`,
+		);
 	}
 }

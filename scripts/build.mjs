@@ -15,10 +15,16 @@ const esbuild = require('esbuild');
 
 rmSync(join(root, 'dist'), { recursive: true, force: true });
 // Types checked (and nothing written) the way tsconfig.json says.
-execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--noEmit'], { stdio: 'inherit', cwd: root });
+execFileSync(
+	process.execPath,
+	[require.resolve('typescript/bin/tsc'), '-p', join(root, 'tsconfig.json'), '--noEmit'],
+	{ stdio: 'inherit', cwd: root },
+);
 
 const { n8n } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-const entries = [...n8n.credentials, ...n8n.nodes].map((file) => join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')));
+const entries = [...n8n.credentials, ...n8n.nodes].map((file) =>
+	join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')),
+);
 const result = esbuild.buildSync({
 	entryPoints: entries,
 	outbase: root,
@@ -41,7 +47,17 @@ const result = esbuild.buildSync({
 	logLevel: 'warning',
 	metafile: true,
 });
-const bundled = new Set(Object.keys(result.metafile.inputs).map((input) => input.split('node_modules/')[1]?.split('/').slice(0, input.includes('node_modules/@') ? 2 : 1).join('/')).filter(Boolean));
+const bundled = new Set(
+	Object.keys(result.metafile.inputs)
+		.map((input) =>
+			input
+				.split('node_modules/')[1]
+				?.split('/')
+				.slice(0, input.includes('node_modules/@') ? 2 : 1)
+				.join('/'),
+		)
+		.filter(Boolean),
+);
 
 let copied = 0;
 function copyAssets(dir) {
@@ -55,4 +71,6 @@ function copyAssets(dir) {
 	}
 }
 for (const dir of ['nodes', 'credentials']) copyAssets(join(root, dir));
-console.log(`build: dist/ written, ${entries.length} bundles (with ${[...bundled].sort().join(', ') || 'no library'}), ${copied} icon and codex files copied`);
+console.log(
+	`build: dist/ written, ${entries.length} bundles (with ${[...bundled].sort().join(', ') || 'no library'}), ${copied} icon and codex files copied`,
+);

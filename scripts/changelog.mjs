@@ -3,7 +3,7 @@
 //
 //   node scripts/changelog.mjs --check             exit 1 when "## Unreleased" is missing or empty
 //   node scripts/changelog.mjs --notes             print the Unreleased section (the release notes)
-//   node scripts/changelog.mjs --release 1.2.0     "## Unreleased" -> "## 1.2.0 (YYYY-MM-DD)", and a
+// node scripts/changelog.mjs --release 1.2.0     "## Unreleased" -> "## 1.2.0 (YYYY-MM-DD)", and a
 //                                                  new empty "## Unreleased" above it
 //
 // npm run release (release-it, .release-it.json) calls --notes for its preview and --release after
@@ -12,7 +12,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const file = process.env.CHANGELOG_FILE || join(dirname(fileURLToPath(import.meta.url)), '..', 'CHANGELOG.md');
+const file =
+	process.env.CHANGELOG_FILE || join(dirname(fileURLToPath(import.meta.url)), '..', 'CHANGELOG.md');
 const HEADING = /^## Unreleased[ \t]*$/m;
 
 /** The Unreleased section: its heading's offset and its text up to the next "## " heading. */
@@ -25,12 +26,18 @@ export function unreleased(text) {
 	return { headingAt: match.index, start, end, body: text.slice(start, end).trim() };
 }
 
-/** The changelog with its Unreleased section released as `version` on `date` (nothing else changes). */
+/**
+ * The changelog with its Unreleased section released as `version` on `date` (nothing else changes).
+ */
 export function release(text, version, date) {
 	const section = unreleased(text);
 	if (!section) throw new Error('CHANGELOG.md has no "## Unreleased" section');
-	if (!section.body) throw new Error('the "## Unreleased" section of CHANGELOG.md is empty: write the release\'s changes there first');
-	if (new RegExp(`^## ${version.replace(/\./g, '\\.')}\\b`, 'm').test(text)) throw new Error(`CHANGELOG.md already has a section for ${version}`);
+	if (!section.body)
+		throw new Error(
+			'the "## Unreleased" section of CHANGELOG.md is empty: write the release\'s changes there first',
+		);
+	if (new RegExp(`^## ${version.replace(/\./g, '\\.')}\\b`, 'm').test(text))
+		throw new Error(`CHANGELOG.md already has a section for ${version}`);
 	return `${text.slice(0, section.headingAt)}## Unreleased\n\n## ${version} (${date})${text.slice(section.headingAt + '## Unreleased'.length)}`;
 }
 
@@ -48,7 +55,10 @@ function main(args) {
 			return 1;
 		}
 		if (command === '--notes') process.stdout.write(section.body + '\n');
-		else process.stdout.write(`changelog: "## Unreleased" holds ${section.body.split('\n').filter((l) => l.startsWith('- ')).length} entries\n`);
+		else
+			process.stdout.write(
+				`changelog: "## Unreleased" holds ${section.body.split('\n').filter((l) => l.startsWith('- ')).length} entries\n`,
+			);
 		return 0;
 	}
 	if (command === '--release' && /^\d+\.\d+\.\d+(-[\w.]+)?$/.test(version ?? '')) {
@@ -57,7 +67,9 @@ function main(args) {
 		process.stdout.write(`changelog: "## Unreleased" is now "## ${version} (${date})"\n`);
 		return 0;
 	}
-	process.stderr.write('usage: node scripts/changelog.mjs --check | --notes | --release <version>\n');
+	process.stderr.write(
+		'usage: node scripts/changelog.mjs --check | --notes | --release <version>\n',
+	);
 	return 2;
 }
 

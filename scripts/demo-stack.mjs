@@ -7,7 +7,16 @@
 // the folder is skipped (hashes in <dir>/demo-state.json), so a second start only boots n8n.
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+	createWriteStream,
+	existsSync,
+	readFileSync,
+	readdirSync,
+	renameSync,
+	rmSync,
+	statSync,
+	writeFileSync,
+} from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { basename, dirname, join, relative } from 'node:path';
@@ -17,20 +26,52 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const workflowsDir = join(repoRoot, 'demo', 'workflows');
 
-/** The owner account created on first start (n8n's rules: 8+ characters, a digit, an uppercase letter). */
-export const DEMO_LOGIN = { email: 'demo@audience-messaging.local', password: 'Demo-Pass-2026', firstName: 'Demo', lastName: 'User' };
+/**
+ * The owner account created on first start (n8n's rules: 8+ characters, a digit, an uppercase
+ * letter).
+ */
+export const DEMO_LOGIN = {
+	email: 'demo@audience-messaging.local',
+	password: 'Demo-Pass-2026',
+	firstName: 'Demo',
+	lastName: 'User',
+};
 export const SANDBOX_API_KEY = 'demo-sandbox-key';
 /** Referenced by id and name from every demo workflow. */
-export const DEMO_CREDENTIAL = { id: 'amDemoSandboxCrd', name: 'Audience Messaging (sandbox)', type: 'audienceMessagingApi' };
+export const DEMO_CREDENTIAL = {
+	id: 'amDemoSandboxCrd',
+	name: 'Audience Messaging (sandbox)',
+	type: 'audienceMessagingApi',
+};
 /** The callback secret of demos 5a/5b (the trigger and the Send node share it). */
-export const DEMO_CALLBACK_CREDENTIAL = { id: 'amDemoCallbackCrd', name: 'Audience Messaging callbacks (demo)', type: 'audienceMessagingCallbackApi', data: { secret: 'demo-callback-secret-2026' } };
-/** The AI agent demo's chat model: the sandbox's scripted stand-in (test/sandbox/scripted-model.tsx), no key, no internet. */
-export const DEMO_MODEL_CREDENTIAL = { id: 'amDemoModelCred1', name: 'Scripted model (sandbox)', type: 'openAiApi' };
+export const DEMO_CALLBACK_CREDENTIAL = {
+	id: 'amDemoCallbackCrd',
+	name: 'Audience Messaging callbacks (demo)',
+	type: 'audienceMessagingCallbackApi',
+	data: { secret: 'demo-callback-secret-2026' },
+};
+/**
+ * The AI agent demo's chat model: the sandbox's scripted stand-in
+ * (test/sandbox/scripted-model.tsx), no key, no internet.
+ */
+export const DEMO_MODEL_CREDENTIAL = {
+	id: 'amDemoModelCred1',
+	name: 'Scripted model (sandbox)',
+	type: 'openAiApi',
+};
 export const DEFAULT_PORTS = { n8n: 5678, sandbox: 5680 }; // 5679 is n8n's task broker default
 export const PLACEHOLDERS = { sandboxUrl: '__SANDBOX_URL__', n8nUrl: '__N8N_URL__' };
 
 const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigger';
-const PACKAGE_INPUTS = ['nodes', 'credentials', 'src', 'package.json', 'README.md', 'tsconfig.json', 'scripts/build.mjs'];
+const PACKAGE_INPUTS = [
+	'nodes',
+	'credentials',
+	'src',
+	'package.json',
+	'README.md',
+	'tsconfig.json',
+	'scripts/build.mjs',
+];
 
 const sha256 = (...parts) => {
 	const hash = createHash('sha256');
@@ -39,14 +80,19 @@ const sha256 = (...parts) => {
 };
 const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)}s`;
 
-/** Every file the packed package is made from, hashed: unchanged means the installed copy is current. */
+/**
+ * Every file the packed package is made from, hashed: unchanged means the installed copy is
+ * current.
+ */
 function packageInputsHash() {
 	const files = [];
 	const walk = (path) => {
-		if (statSync(path).isDirectory()) for (const name of readdirSync(path).sort()) walk(join(path, name));
+		if (statSync(path).isDirectory())
+			for (const name of readdirSync(path).sort()) walk(join(path, name));
 		else files.push(path);
 	};
-	for (const input of PACKAGE_INPUTS) if (existsSync(join(repoRoot, input))) walk(join(repoRoot, input));
+	for (const input of PACKAGE_INPUTS)
+		if (existsSync(join(repoRoot, input))) walk(join(repoRoot, input));
 	return sha256(...files.flatMap((file) => [relative(repoRoot, file), readFileSync(file)]));
 }
 
@@ -65,13 +111,21 @@ export function loadDemoWorkflows({ sandboxUrl, n8nUrl }) {
 
 /** Production webhook paths of the Audience Messaging Triggers in a workflow. */
 const triggerPaths = (workflow) =>
-	workflow.nodes.filter((node) => node.type === TRIGGER_TYPE).map((node) => `${node.webhookId}/callbacks`);
+	workflow.nodes
+		.filter((node) => node.type === TRIGGER_TYPE)
+		.map((node) => `${node.webhookId}/callbacks`);
 
 function assertPortFree(port, what) {
 	return new Promise((resolve, reject) => {
 		const server = createServer();
 		server.once('error', (error) =>
-			reject(new Error(error.code === 'EADDRINUSE' ? `port ${port} (${what}) is in use: stop what uses it or choose another port (see docs/development.md, npm start)` : error.message)),
+			reject(
+				new Error(
+					error.code === 'EADDRINUSE'
+						? `port ${port} (${what}) is in use: stop what uses it or choose another port (see docs/development.md, npm start)`
+						: error.message,
+				),
+			),
 		);
 		server.listen(port, '127.0.0.1', () => server.close(() => resolve()));
 	});
@@ -86,10 +140,15 @@ function killGroup(child, signal) {
 	}
 }
 
-/** Runs a Node script with the terminal as its output; rejects on a non-zero exit; killed on abort. */
+/**
+ * Runs a Node script with the terminal as its output; rejects on a non-zero exit; killed on abort.
+ */
 function runNode(args, { signal, label }) {
 	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['ignore', 'inherit', 'inherit'] });
+		const child = spawn(process.execPath, args, {
+			cwd: repoRoot,
+			stdio: ['ignore', 'inherit', 'inherit'],
+		});
 		const onAbort = () => child.kill('SIGTERM');
 		signal?.addEventListener('abort', onAbort, { once: true });
 		child.on('error', reject);
@@ -101,14 +160,28 @@ function runNode(args, { signal, label }) {
 	});
 }
 
-/** The sandbox CLI as a child process (its own process group); resolves once it printed its URLs. */
+/**
+ * The sandbox CLI as a child process (its own process group); resolves once it printed its URLs.
+ */
 function startSandboxProcess({ port, logFile }) {
 	const log = createWriteStream(logFile);
-	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', '--port', String(port), '--api-key', SANDBOX_API_KEY], {
-		cwd: repoRoot,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		detached: true,
-	});
+	const child = spawn(
+		process.execPath,
+		[
+			'--import',
+			'tsx',
+			'test/sandbox/cli.tsx',
+			'--port',
+			String(port),
+			'--api-key',
+			SANDBOX_API_KEY,
+		],
+		{
+			cwd: repoRoot,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			detached: true,
+		},
+	);
 	child.stderr.pipe(log);
 	const exited = new Promise((resolve) => child.once('exit', resolve));
 	const stop = async () => {
@@ -130,7 +203,10 @@ function startSandboxProcess({ port, logFile }) {
 		});
 		lines.on('line', (line) => log.write(`${line}\n`));
 		child.once('exit', (code, signal) => {
-			setTimeout(() => reject(new Error(`the sandbox exited (${signal ?? `exit ${code}`}); see ${logFile}`)), 100);
+			setTimeout(
+				() => reject(new Error(`the sandbox exited (${signal ?? `exit ${code}`}); see ${logFile}`)),
+				100,
+			);
 		});
 	});
 }
@@ -145,7 +221,8 @@ async function ensureOwner(url) {
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify({ email, firstName, lastName, password }),
 	});
-	if (!response.ok) throw new Error(`owner set-up answered ${response.status}: ${await response.text()}`);
+	if (!response.ok)
+		throw new Error(`owner set-up answered ${response.status}: ${await response.text()}`);
 	return true;
 }
 
@@ -155,13 +232,23 @@ async function ensureOwner(url) {
  * `log(line)` receives one line per step. `build: false` packs dist/ as it is (the tests, whose
  * command built it already and which must not rebuild it under other tests packing it).
  */
-export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandboxPort = DEFAULT_PORTS.sandbox, build = true, log = console.log, signal } = {}) {
+export async function startDemoStack({
+	dir,
+	n8nPort = DEFAULT_PORTS.n8n,
+	sandboxPort = DEFAULT_PORTS.sandbox,
+	build = true,
+	log = console.log,
+	signal,
+} = {}) {
 	const started = Date.now();
 	const stoppers = []; // what runs, stopped last-started first
 	let stopping; // one stop at a time; a later call also stops what started since
 	const stop = () =>
 		(stopping ??= (async () => {
-			while (stoppers.length) await stoppers.pop()().catch(() => undefined);
+			while (stoppers.length)
+				await stoppers
+					.pop()()
+					.catch(() => undefined);
 		})().finally(() => (stopping = undefined)));
 	const onAbort = () => void stop();
 	signal?.addEventListener('abort', onAbort, { once: true });
@@ -181,7 +268,10 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 		const saveState = () => writeFileSync(stateFile, `${JSON.stringify(state, null, 2)}\n`);
 
 		await step('n8n runtime', async () => {
-			await runNode([join(repoRoot, 'test/n8n-runtime/install.mjs')], { signal, label: 'installing n8n' });
+			await runNode([join(repoRoot, 'test/n8n-runtime/install.mjs')], {
+				signal,
+				label: 'installing n8n',
+			});
 			return 'ready';
 		});
 		const { register } = await import('tsx/esm/api');
@@ -215,7 +305,8 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 			const named = tarball.replace(/\.tgz$/, `-${tarballHash.slice(0, 12)}.tgz`);
 			renameSync(tarball, named);
 			await harness.installCommunityPackage(folder, named);
-			for (const old of readdirSync(packDir)) if (join(packDir, old) !== named) rmSync(join(packDir, old), { force: true });
+			for (const old of readdirSync(packDir))
+				if (join(packDir, old) !== named) rmSync(join(packDir, old), { force: true });
 			state.package = { inputsHash, tarballHash, tarball: basename(named) };
 			saveState();
 			return `${build ? 'built, ' : ''}packed and installed into ${folder.nodesDir}`;
@@ -223,29 +314,49 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 
 		const n8nUrl = `http://127.0.0.1:${n8nPort}`;
 		await step(`credential "${DEMO_CREDENTIAL.name}"`, async () => {
-			const data = { apiKey: SANDBOX_API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl };
-			const model = { ...DEMO_MODEL_CREDENTIAL, data: { apiKey: 'scripted-model-needs-no-key', url: `${sandbox.url}/__sandbox/model/v1` } };
-			const hash = sha256(JSON.stringify([{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL, model]));
+			const data = {
+				apiKey: SANDBOX_API_KEY,
+				listsBaseUrl: sandbox.listsBaseUrl,
+				walletBaseUrl: sandbox.walletBaseUrl,
+				baseUrl: sandbox.baseUrl,
+			};
+			const model = {
+				...DEMO_MODEL_CREDENTIAL,
+				data: { apiKey: 'scripted-model-needs-no-key', url: `${sandbox.url}/__sandbox/model/v1` },
+			};
+			const hash = sha256(
+				JSON.stringify([{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL, model]),
+			);
 			if (state.credentialHash === hash) return 'unchanged';
-			await harness.importCredentials(folder, [{ ...DEMO_CREDENTIAL, data }, DEMO_CALLBACK_CREDENTIAL, model]);
+			await harness.importCredentials(folder, [
+				{ ...DEMO_CREDENTIAL, data },
+				DEMO_CALLBACK_CREDENTIAL,
+				model,
+			]);
 			state.credentialHash = hash;
 			saveState();
 			return `imported (sandbox ${sandbox.url})`;
 		});
 
 		const demos = loadDemoWorkflows({ sandboxUrl: sandbox.url, n8nUrl });
-		const published = demos.filter((demo) => demo.workflow.active === true).map((demo) => demo.workflow);
+		const published = demos
+			.filter((demo) => demo.workflow.active === true)
+			.map((demo) => demo.workflow);
 		await step('demo workflows', async () => {
 			const hash = sha256(...demos.flatMap((demo) => [demo.file, demo.text]));
 			if (state.workflowsHash === hash) return `${demos.length} unchanged`;
-			await harness.importWorkflows(folder, demos.map((demo) => ({ ...demo.workflow, active: false })));
+			await harness.importWorkflows(
+				folder,
+				demos.map((demo) => ({ ...demo.workflow, active: false })),
+			);
 			for (const workflow of published) await harness.publishWorkflow(folder, workflow.id);
 			state.workflowsHash = hash;
 			saveState();
 			return `${demos.length} imported, ${published.length} published`;
 		});
 
-		// Left by an n8n that was killed rather than stopped; n8n would wait 10 s at start because of it.
+		// Left by an n8n that was killed rather than stopped; n8n would wait 10 s at start because of
+		// it.
 		const crashJournal = join(folder.n8nDir, 'crash.journal');
 		if (existsSync(crashJournal)) {
 			log('n8n: the previous session did not stop cleanly (removing its crash journal)');
@@ -272,7 +383,9 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 			return `ready at ${n8n.url}`;
 		});
 
-		await step('owner account', async () => ((await ensureOwner(n8n.url)) ? `created (${DEMO_LOGIN.email})` : 'already set up'));
+		await step('owner account', async () =>
+			(await ensureOwner(n8n.url)) ? `created (${DEMO_LOGIN.email})` : 'already set up',
+		);
 		signal?.throwIfAborted();
 		return {
 			dir,
@@ -280,9 +393,19 @@ export async function startDemoStack({ dir, n8nPort = DEFAULT_PORTS.n8n, sandbox
 			n8nLogFile: logFile,
 			/** The `n8n start` process, e.g. to notice it stopping on its own. */
 			n8nProcess: n8n.process,
-			sandbox: { url: sandbox.url, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl, apiKey: SANDBOX_API_KEY },
+			sandbox: {
+				url: sandbox.url,
+				listsBaseUrl: sandbox.listsBaseUrl,
+				walletBaseUrl: sandbox.walletBaseUrl,
+				baseUrl: sandbox.baseUrl,
+				apiKey: SANDBOX_API_KEY,
+			},
 			login: { email: DEMO_LOGIN.email, password: DEMO_LOGIN.password },
-			workflows: demos.map(({ workflow }) => ({ id: workflow.id, name: workflow.name, published: workflow.active === true })),
+			workflows: demos.map(({ workflow }) => ({
+				id: workflow.id,
+				name: workflow.name,
+				published: workflow.active === true,
+			})),
 			startedInMs: Date.now() - started,
 			stop,
 		};

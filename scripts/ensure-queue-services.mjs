@@ -22,28 +22,42 @@ function onPath(command) {
 
 /** The newest Debian PostgreSQL server's bin folder (postgres, initdb), or undefined. */
 function postgresBin() {
-	if (process.env.POSTGRES_BIN_DIR) return existsSync(join(process.env.POSTGRES_BIN_DIR, 'postgres')) ? process.env.POSTGRES_BIN_DIR : undefined;
+	if (process.env.POSTGRES_BIN_DIR)
+		return existsSync(join(process.env.POSTGRES_BIN_DIR, 'postgres'))
+			? process.env.POSTGRES_BIN_DIR
+			: undefined;
 	if (!existsSync(PG_ROOT)) return undefined;
 	const versions = readdirSync(PG_ROOT)
-		.filter((v) => existsSync(join(PG_ROOT, v, 'bin', 'postgres')) && existsSync(join(PG_ROOT, v, 'bin', 'initdb')))
+		.filter(
+			(v) =>
+				existsSync(join(PG_ROOT, v, 'bin', 'postgres')) &&
+				existsSync(join(PG_ROOT, v, 'bin', 'initdb')),
+		)
 		.sort((a, b) => Number(b) - Number(a));
 	return versions.length ? join(PG_ROOT, versions[0], 'bin') : undefined;
 }
 
 /** Where the services are: { redisServer, postgresBin } (either undefined when missing). */
 export function findQueueServices() {
-	return { redisServer: process.env.REDIS_SERVER ?? onPath('redis-server'), postgresBin: postgresBin() };
+	return {
+		redisServer: process.env.REDIS_SERVER ?? onPath('redis-server'),
+		postgresBin: postgresBin(),
+	};
 }
 
 export function ensureQueueServices() {
 	const found = findQueueServices();
-	const missing = [...(found.redisServer ? [] : ['redis-server']), ...(found.postgresBin ? [] : ['postgresql'])];
+	const missing = [
+		...(found.redisServer ? [] : ['redis-server']),
+		...(found.postgresBin ? [] : ['postgresql']),
+	];
 	if (missing.length) {
 		console.log(`[queue services] installing Debian ${missing.join(', ')} (apt)...`);
 		aptInstall(missing, 'install the Debian packages or set REDIS_SERVER / POSTGRES_BIN_DIR');
 	}
 	const after = findQueueServices();
-	if (!after.redisServer || !after.postgresBin) throw new Error(`queue services still missing after apt-get: ${JSON.stringify(after)}`);
+	if (!after.redisServer || !after.postgresBin)
+		throw new Error(`queue services still missing after apt-get: ${JSON.stringify(after)}`);
 	return after;
 }
 

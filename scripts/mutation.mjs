@@ -15,58 +15,299 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** [file, the exact text, its replacement, what the mutant does]. Each text must occur once. */
 export const MUTANTS = [
-	['src/http/retry.ts', 'return asked + jitter(asked, random);', 'return asked * 0;', 'a 429 is resent at once, without waiting for Retry-After'],
-	['src/http/retry.ts', 'return asked + jitter(asked, random);', 'return Math.min(asked, 1000) + jitter(asked, random);', 'a Retry-After longer than 1 s is cut to 1 s'],
-	['src/http/api-request.ts', 'if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);', 'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, target, request.itemIndex);', 'a redirect answer is taken as an answer instead of an error'],
-	['src/http/api-request.ts', 'const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);', 'const idempotent = !isStreamedBody(request.body);', 'a POST is resent after a 5xx (a duplicate message or subscriber)'],
-	['src/http/api-request.ts', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });', 'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });', "the API key is no longer taken out of an error that echoes it"],
-	['src/http/pagination.ts', 'if (signature === previous) {', 'if (signature === previous && false) {', 'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap'],
-	['src/values/chunk.ts', 'start < items.length;', 'start <= items.length;', 'chunk() adds an empty last batch when the item count is a multiple of the batch size'],
-	['src/pace/pacer.ts', 'this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);', '', 'a 429 no longer pauses the whole run (no shared back-off)'],
-	['src/pace/pacer.ts', 'return this.rate ? 1000 / this.rate : 0;', 'return this.rate ? 500 / this.rate : 0;', 'starts come twice as close: twice the rate in each second'],
-	['src/pace/gate.ts', 'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;', 'requests already waiting when a 429 comes keep the slots given at the old rate'],
-	['nodes/AudienceMessaging/resources/message/send.ts', ', shareKey: key });', ' });', "runs of one process at the same sender's rateLimit pace on their own (together twice the limit)"],
-	['nodes/AudienceMessaging/resources/message/send.ts', 'if (gate) (await gate.catch(() => undefined))?.gate.release();', '', 'a shared pace is never given back (held for ever, stale for later runs)'],
-	['src/pace/pacer.ts', 'if (sameEvent) return;', '', 'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)'],
-	['src/pace/pacer.ts', 'this.floor = Math.max(MIN_RATE, floor ?? 0);', 'this.floor = MIN_RATE;', "a run paced at its sender's rate backs off to a crawl (two runs sharing a sender: 15 % of its limit)"],
-	['src/pace/pacer.ts', 'this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);', 'this.probeAt = Infinity;', 'a backed-off run never probes for more (held at its first measure for good)'],
-	['src/platform/callbacks.ts', 'return timingSafeEqual(digest(given ?? \'\'), digest(expected));', 'return timingSafeEqual(digest(given ?? \'\'), digest(given ?? \'\'));', 'the trigger accepts any callback token'],
-	['src/platform/chatapp/schema.ts', "z.string().max(4096, 'a text message has at most 4096 characters')", "z.string().max(40960, 'a text message has at most 4096 characters')", 'the text length limit raised tenfold'],
-	['nodes/AudienceMessaging/resources/blacklist/index.ts', 'acceptStatus: isJsonNotFound,', 'acceptStatus: (status) => status === 404,', 'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"'],
-	['nodes/AudienceMessaging/shared/request.ts', 'path: fillTemplate(request.path, values, encodeURIComponent),', 'path: fillTemplate(request.path, values),', "a described operation's path values (list, subscriber, sender IDs) are not URL-encoded"],
-	['nodes/AudienceMessaging/resources/walletPass/create.ts', '/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch', '/v2/wallet/templates/${serial}/passes/batch', 'the template serial is not URL-encoded'],
-	['nodes/AudienceMessaging/shared/parameters.ts', 'const resolve = FAST_PATH ? compileParameter(raw) : undefined;', 'const resolve = undefined;', "plain $json references go through n8n's expression engine again (7.4 s instead of 0.11 s for 10,000 passes)"],
-	['nodes/AudienceMessaging/shared/execute.ts', 'while (stop.job === undefined && next < count) {', 'while (next < count) {', 'after a failure without Continue On Fail the run keeps starting items'],
-	['nodes/AudienceMessaging/resources/subscriber/addMany.ts', "const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';", "const keyColumn = (validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')), 'id');", 'the Key Column option is ignored'],
-	['nodes/AudienceMessaging/resources/list/get.ts', '(simplify ? simplifyList(', '(simplify && false ? simplifyList(', 'Simplify is ignored on List › Get'],
-	['nodes/AudienceMessaging/resources/messageTemplate/index.ts', 'return limit < items.length ? items.slice(0, limit) : items;', 'return items;', 'Message Template › Get Many ignores Limit'],
-	['src/csv/header.ts', 'export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES): void {', 'export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES * 10): void {', 'a CSV over 200 MB is uploaded'],
-	['nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts', '.filter((event) => !wanted || wanted.has(String(event.status)));', '.filter((event) => !wanted || wanted.has(String(event.status)) || true);', 'the trigger starts the workflow for statuses it should drop'],
-	['nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts', 'const items = redacted(events, [given])', 'const items = redacted(events, [])', "the callback token stays in the trigger's items (the platform echoes the callback URL)"],
-	['nodes/AudienceMessaging/shared/execute.ts', 'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));', 'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: 0 } }));', 'every output item is paired to input item 0'],
-	['nodes/AudienceMessaging/shared/execute.ts', 'if (item) results[itemIndex] = [item];', 'if (item) results[itemIndex] = [];', 'with Continue On Fail, an item whose request failed yields no output item'],
-	['src/pace/pacer.ts', 'export const RATE_HEADROOM = 0.95;', 'export const RATE_HEADROOM = 1.5;', 'runs pace above the rate they are given (the sender\'s rate limit, Messages per Second)'],
-	['src/http/pagination.ts', 'if (page > maxPages) {', 'if (page > maxPages * 1000) {', 'Return All has no page cap: an endless paging platform runs the node forever'],
-	['src/platform/wallet/mapping.ts', "if (!result.trim()) throw new InputError(field, `the input item's field \"${name}\" is empty`);", '', 'Wallet Pass from input item fields sends an empty field value'],
-	['nodes/AudienceMessaging/resources/walletPass/fields.ts', 'export const MAX_PASS_BATCH_SIZE = 10_000;', 'export const MAX_PASS_BATCH_SIZE = 100_000;', 'a wallet pass batch above what the node allows is accepted'],
-	['nodes/AudienceMessaging/shared/labels.ts', "if (!paths[0].path.includes('.') && !byOwnName.has(option.name))", "if (!paths[0].path.includes('.') && byOwnName.has(option.name))", 'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"'],
-	['nodes/AudienceMessaging/shared/execute.ts', 'return context.continueOnFail() || runsAsTool(context.getNode());', 'return context.continueOnFail();', "as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)"],
-	['nodes/AudienceMessaging/shared/tool.ts', 'const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];', 'const keys: string[] = [];', 'as a tool, a bad argument is named as a workflow setting, not by its $fromAI() name'],
-	['src/http/preview.ts', "return method === 'GET' || method === 'HEAD';", "return method !== 'POST';", 'a preview still sends DELETE requests (List › Delete deletes the list)'],
-	['nodes/AudienceMessaging/shared/batches.ts', 'bodyPath: `${rowsAt ?? \'\'}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined', 'bodyPath: `${rowsAt ?? \'\'}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[0] as IDataObject) : undefined', "a batch preview shows every item the batch's first row"],
-	['src/http/preview.ts', 'if (pairs.length) url += `${url.includes(\'?\') ? \'&\' : \'?\'}${pairs.join(\'&\')}`;', '', "a preview's URL leaves out the query string (List › Create From CSV's name and options)"],
-	['src/csv/repeats.ts', 'if (word(held - 1, 0) === a && word(held - 1, 1) === b) {', 'if (word(held - 1, 0) === a && word(held - 1, 1) === b && false) {', 'the CSV check no longer finds a repeated e-mail, mobile or key'],
-	['src/csv/rows.ts', 'if (nextBreak !== -1 && nextBreak < end) {', 'if (false) {', 'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line'],
-	['nodes/AudienceMessaging/shared/csv-upload.ts', "if (policy.onProblems === 'refuse') throw problemsError(", "if (policy.onProblems === 'refuse' && false) throw problemsError(", 'a CSV file with problems is uploaded although the option says Refuse the File'],
-	['src/csv/check.ts', 'withoutBadRows: withBadRows - sizes.totalOf(badRows)', 'withoutBadRows: withBadRows', 'Leave Out the Bad Rows declares the size of the whole file (the upload is cut short or hangs)'],
-	['src/pace/platform-seconds.ts', '(second + 1) * 1000 - this.lo : undefined', '(second + 1) * 1000 - this.hi : undefined', "once the limit per platform second is known, a refused run starts again before the platform's full second ends"],
-	['src/pace/gate.ts', 'return Math.max(0, resendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil));', 'return 0;', "a refused request is sent again before its Retry-After when the run resumes at the platform's next second"],
-	['src/pace/platform-seconds.ts', 'const agrees = count !== undefined && previous !== undefined && Math.abs(count - previous) <= SAME_COUNT;', 'const agrees = count !== undefined;', "one refusal's count in its platform second is taken as the limit (a sliding window's run held below it)"],
+	[
+		'src/http/retry.ts',
+		'return asked + jitter(asked, random);',
+		'return asked * 0;',
+		'a 429 is resent at once, without waiting for Retry-After',
+	],
+	[
+		'src/http/retry.ts',
+		'return asked + jitter(asked, random);',
+		'return Math.min(asked, 1000) + jitter(asked, random);',
+		'a Retry-After longer than 1 s is cut to 1 s',
+	],
+	[
+		'src/http/api-request.ts',
+		'if (statusCode >= 300 && statusCode < 400)\n\t\t\tthrow redirectError(node, response, target, request.itemIndex);',
+		'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, target, request.itemIndex);',
+		'a redirect answer is taken as an answer instead of an error',
+	],
+	[
+		'src/http/api-request.ts',
+		'const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);',
+		'const idempotent = !isStreamedBody(request.body);',
+		'a POST is resent after a 5xx (a duplicate message or subscriber)',
+	],
+	[
+		'src/http/api-request.ts',
+		'throw apiError(node, response, {\n\t\t\t\titemIndex: request.itemIndex,\n\t\t\t\taction: request.action,\n\t\t\t\tsecrets,\n\t\t\t\turlField,\n\t\t\t});',
+		'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });',
+		'the API key is no longer taken out of an error that echoes it',
+	],
+	[
+		'src/http/pagination.ts',
+		'if (signature === previous) {',
+		'if (signature === previous && false) {',
+		'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap',
+	],
+	[
+		'src/values/chunk.ts',
+		'start < items.length;',
+		'start <= items.length;',
+		'chunk() adds an empty last batch when the item count is a multiple of the batch size',
+	],
+	[
+		'src/pace/pacer.ts',
+		'this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);',
+		'',
+		'a 429 no longer pauses the whole run (no shared back-off)',
+	],
+	[
+		'src/pace/pacer.ts',
+		'return this.rate ? 1000 / this.rate : 0;',
+		'return this.rate ? 500 / this.rate : 0;',
+		'starts come twice as close: twice the rate in each second',
+	],
+	[
+		'src/pace/gate.ts',
+		'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now()))\n\t\t\t\treturn backOffs;',
+		'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;',
+		'requests already waiting when a 429 comes keep the slots given at the old rate',
+	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/pace.ts',
+		', shareKey: key });',
+		' });',
+		"runs of one process at the same sender's rateLimit pace on their own (together twice the limit)",
+	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/run.ts',
+		'if (gate) (await gate.catch(() => undefined))?.gate.release();',
+		'',
+		'a shared pace is never given back (held for ever, stale for later runs)',
+	],
+	[
+		'src/pace/pacer.ts',
+		'if (sameEvent) return;',
+		'',
+		'each 429 of the requests in flight halves the rate again (ten in flight: a thousandth of the rate)',
+	],
+	[
+		'src/pace/pacer.ts',
+		'this.floor = Math.max(MIN_RATE, floor ?? 0);',
+		'this.floor = MIN_RATE;',
+		"a run paced at its sender's rate backs off to a crawl (two runs sharing a sender: 15 % of its limit)",
+	],
+	[
+		'src/pace/pacer.ts',
+		'this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);',
+		'this.probeAt = Infinity;',
+		'a backed-off run never probes for more (held at its first measure for good)',
+	],
+	[
+		'src/platform/callbacks.ts',
+		"return timingSafeEqual(digest(given ?? ''), digest(expected));",
+		"return timingSafeEqual(digest(given ?? ''), digest(given ?? ''));",
+		'the trigger accepts any callback token',
+	],
+	[
+		'src/platform/chatapp/schema.ts',
+		"z.string().max(4096, 'a text message has at most 4096 characters')",
+		"z.string().max(40960, 'a text message has at most 4096 characters')",
+		'the text length limit raised tenfold',
+	],
+	[
+		'nodes/AudienceMessaging/resources/blacklist/check.ts',
+		'acceptStatus: isJsonNotFound,',
+		'acceptStatus: (status) => status === 404,',
+		'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"',
+	],
+	[
+		'nodes/AudienceMessaging/shared/request.ts',
+		'path: fillTemplate(request.path, values, encodeURIComponent),',
+		'path: fillTemplate(request.path, values),',
+		"a described operation's path values (list, subscriber, sender IDs) are not URL-encoded",
+	],
+	[
+		'nodes/AudienceMessaging/resources/walletPass/create/run.ts',
+		'/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch',
+		'/v2/wallet/templates/${serial}/passes/batch',
+		'the template serial is not URL-encoded',
+	],
+	[
+		'nodes/AudienceMessaging/shared/parameters.ts',
+		'const resolve = FAST_PATH ? compileParameter(raw) : undefined;',
+		'const resolve = undefined;',
+		"plain $json references go through n8n's expression engine again (7.4 s instead of 0.11 s for 10,000 passes)",
+	],
+	[
+		'nodes/AudienceMessaging/shared/pool.ts',
+		'while (stop.job === undefined && next < count) {',
+		'while (next < count) {',
+		'after a failure without Continue On Fail the run keeps starting items',
+	],
+	[
+		'nodes/AudienceMessaging/resources/subscriber/addMany/run.ts',
+		"const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';",
+		"const keyColumn = (validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')), 'id');",
+		'the Key Column option is ignored',
+	],
+	[
+		'nodes/AudienceMessaging/resources/list/get.ts',
+		'simplify ? simplifyList(',
+		'simplify && false ? simplifyList(',
+		'Simplify is ignored on List › Get',
+	],
+	[
+		'nodes/AudienceMessaging/resources/messageTemplate/getMany.ts',
+		'return limit < items.length ? items.slice(0, limit) : items;',
+		'return items;',
+		'Message Template › Get Many ignores Limit',
+	],
+	[
+		'src/csv/header.ts',
+		'export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES): void {',
+		'export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES * 10): void {',
+		'a CSV over 200 MB is uploaded',
+	],
+	[
+		'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts',
+		'.filter((event) => !wanted || wanted.has(String(event.status)));',
+		'.filter((event) => !wanted || wanted.has(String(event.status)) || true);',
+		'the trigger starts the workflow for statuses it should drop',
+	],
+	[
+		'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts',
+		'const items = redacted(events, [given])',
+		'const items = redacted(events, [])',
+		"the callback token stays in the trigger's items (the platform echoes the callback URL)",
+	],
+	[
+		'nodes/AudienceMessaging/shared/execute.ts',
+		'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({\n\t\t\t\tjson,\n\t\t\t\tpairedItem: { item: itemIndex },\n\t\t\t}));',
+		'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: 0 } }));',
+		'every output item is paired to input item 0',
+	],
+	[
+		'nodes/AudienceMessaging/shared/execute.ts',
+		'if (item) results[itemIndex] = [item];',
+		'if (item) results[itemIndex] = [];',
+		'with Continue On Fail, an item whose request failed yields no output item',
+	],
+	[
+		'src/pace/pacer.ts',
+		'export const RATE_HEADROOM = 0.95;',
+		'export const RATE_HEADROOM = 1.5;',
+		"runs pace above the rate they are given (the sender's rate limit, Messages per Second)",
+	],
+	[
+		'src/http/pagination.ts',
+		'if (page > maxPages) {',
+		'if (page > maxPages * 1000) {',
+		'Return All has no page cap: an endless paging platform runs the node forever',
+	],
+	[
+		'src/platform/wallet/mapping.ts',
+		'if (!result.trim()) throw new InputError(field, `the input item\'s field "${name}" is empty`);',
+		'',
+		'Wallet Pass from input item fields sends an empty field value',
+	],
+	[
+		'nodes/AudienceMessaging/resources/walletPass/create/fields.ts',
+		'export const MAX_PASS_BATCH_SIZE = 10_000;',
+		'export const MAX_PASS_BATCH_SIZE = 100_000;',
+		'a wallet pass batch above what the node allows is accepted',
+	],
+	[
+		'nodes/AudienceMessaging/shared/labels.ts',
+		"if (!paths[0].path.includes('.') && !byOwnName.has(option.name))",
+		"if (!paths[0].path.includes('.') && byOwnName.has(option.name))",
+		'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"',
+	],
+	[
+		'nodes/AudienceMessaging/shared/execute.ts',
+		'return context.continueOnFail() || runsAsTool(context.getNode());',
+		'return context.continueOnFail();',
+		"as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)",
+	],
+	[
+		'nodes/AudienceMessaging/shared/tool.ts',
+		'const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];',
+		'const keys: string[] = [];',
+		'as a tool, a bad argument is named as a workflow setting, not by its $fromAI() name',
+	],
+	[
+		'src/http/preview.ts',
+		"return method === 'GET' || method === 'HEAD';",
+		"return method !== 'POST';",
+		'a preview still sends DELETE requests (List › Delete deletes the list)',
+	],
+	[
+		'nodes/AudienceMessaging/shared/batches.ts',
+		"bodyPath: `${rowsAt ?? ''}[${position}]`,\n\t\t\t\tbodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined",
+		"bodyPath: `${rowsAt ?? ''}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[0] as IDataObject) : undefined",
+		"a batch preview shows every item the batch's first row",
+	],
+	[
+		'src/http/preview.ts',
+		"if (pairs.length) url += `${url.includes('?') ? '&' : '?'}${pairs.join('&')}`;",
+		'',
+		"a preview's URL leaves out the query string (List › Create From CSV's name and options)",
+	],
+	[
+		'src/csv/repeats.ts',
+		'if (word(held - 1, 0) === a && word(held - 1, 1) === b) {',
+		'if (word(held - 1, 0) === a && word(held - 1, 1) === b && false) {',
+		'the CSV check no longer finds a repeated e-mail, mobile or key',
+	],
+	[
+		'src/csv/rows.ts',
+		'if (nextBreak !== -1 && nextBreak < end) {',
+		'if (false) {',
+		'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line',
+	],
+	[
+		'nodes/AudienceMessaging/shared/csv-upload.ts',
+		"if (policy.onProblems === 'refuse')\n\t\t\tthrow problemsError(",
+		"if (policy.onProblems === 'refuse' && false) throw problemsError(",
+		'a CSV file with problems is uploaded although the option says Refuse the File',
+	],
+	[
+		'src/csv/check.ts',
+		'withoutBadRows: withBadRows - sizes.totalOf(badRows)',
+		'withoutBadRows: withBadRows',
+		'Leave Out the Bad Rows declares the size of the whole file (the upload is cut short or hangs)',
+	],
+	[
+		'src/pace/platform-seconds.ts',
+		'(second + 1) * 1000 - this.lo : undefined',
+		'(second + 1) * 1000 - this.hi : undefined',
+		"once the limit per platform second is known, a refused run starts again before the platform's full second ends",
+	],
+	[
+		'src/pace/gate.ts',
+		'return Math.max(\n\t\t\t0,\n\t\t\tresendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil),\n\t\t);',
+		'return 0;',
+		"a refused request is sent again before its Retry-After when the run resumes at the platform's next second",
+	],
+	[
+		'src/pace/platform-seconds.ts',
+		'const agrees =\n\t\t\tcount !== undefined && previous !== undefined && Math.abs(count - previous) <= SAME_COUNT;',
+		'const agrees = count !== undefined;',
+		"one refusal's count in its platform second is taken as the limit (a sliding window's run held below it)",
+	],
 ];
 
 const args = process.argv.slice(2);
 const onlyArg = args.find((arg) => arg.startsWith('--only'));
-const only = onlyArg ? new Set((onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1]).split(',').map(Number)) : undefined;
+const only = onlyArg
+	? new Set(
+			(onlyArg.includes('=') ? onlyArg.split('=')[1] : args[args.indexOf(onlyArg) + 1])
+				.split(',')
+				.map(Number),
+		)
+	: undefined;
 if (args.includes('--list')) {
 	MUTANTS.forEach(([file, , , what], i) => console.log(`${i + 1}. ${file}: ${what}`));
 	process.exit(0);
@@ -74,14 +315,29 @@ if (args.includes('--list')) {
 
 // A copy of the tracked files (the working tree stays as it is), sharing node_modules.
 const work = mkdtempSync(join(tmpdir(), 'am-mutation-'));
-const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' }).split('\0').filter(Boolean);
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+	.split('\0')
+	.filter(Boolean);
 for (const file of tracked) cpSync(join(root, file), join(work, file), { recursive: true });
 symlinkSync(join(root, 'node_modules'), join(work, 'node_modules'), 'dir');
 // A repository of its own, as a clone is: some tests read the tracked files with git. The
 // node_modules link is no folder, so .gitignore's "node_modules/" misses it: excluded by name.
 execFileSync('git', ['init', '-q'], { cwd: work });
 writeFileSync(join(work, '.git', 'info', 'exclude'), 'node_modules\n');
-for (const args of [['add', '-A'], ['-c', 'user.name=mutation', '-c', 'user.email=mutation@example.invalid', 'commit', '-qm', 'copy', '--no-gpg-sign']]) execFileSync('git', args, { cwd: work });
+for (const args of [
+	['add', '-A'],
+	[
+		'-c',
+		'user.name=mutation',
+		'-c',
+		'user.email=mutation@example.invalid',
+		'commit',
+		'-qm',
+		'copy',
+		'--no-gpg-sign',
+	],
+])
+	execFileSync('git', args, { cwd: work });
 const cleanup = () => rmSync(work, { recursive: true, force: true });
 process.on('SIGINT', () => {
 	cleanup();
@@ -91,11 +347,29 @@ process.on('SIGINT', () => {
 const jest = join(root, 'node_modules/jest/bin/jest.js');
 // The release tooling's test is left out: it needs a clean repository, which a mutant is not,
 // and it tests scripts/, not the shipped code.
-const runTests = () => spawnSync(process.execPath, [jest, '--ci', '--silent', '--bail', '--selectProjects', 'unit', 'nodes', '--testPathIgnorePatterns', '/node_modules/', 'release\\.test\\.tsx$'], { cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } });
+const runTests = () =>
+	spawnSync(
+		process.execPath,
+		[
+			jest,
+			'--ci',
+			'--silent',
+			'--bail',
+			'--selectProjects',
+			'unit',
+			'nodes',
+			'--testPathIgnorePatterns',
+			'/node_modules/',
+			'release\\.test\\.tsx$',
+		],
+		{ cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } },
+	);
 
 const baseline = runTests();
 if (baseline.status !== 0) {
-	console.error(`mutation: the unmutated tests fail; fix them first.\n${baseline.stdout}\n${baseline.stderr}`);
+	console.error(
+		`mutation: the unmutated tests fail; fix them first.\n${baseline.stdout}\n${baseline.stderr}`,
+	);
 	cleanup();
 	process.exit(1);
 }
@@ -109,8 +383,14 @@ MUTANTS.forEach(([file, from, to, what], index) => {
 	if (only && !only.has(number)) return;
 	const path = join(work, file);
 	const original = readFileSync(path, 'utf8');
-	if (original.split(from).length !== 2) throw new Error(`mutant ${number}: the text to change must occur exactly once in ${file}: ${from}`);
-	writeFileSync(path, original.replace(from, () => to));
+	if (original.split(from).length !== 2)
+		throw new Error(
+			`mutant ${number}: the text to change must occur exactly once in ${file}: ${from}`,
+		);
+	writeFileSync(
+		path,
+		original.replace(from, () => to),
+	);
 	const started = Date.now();
 	const result = runTests();
 	writeFileSync(path, original);
@@ -122,7 +402,8 @@ MUTANTS.forEach(([file, from, to, what], index) => {
 	} else if (result.status !== 0) {
 		killed++;
 		ran++;
-		const failed = /● (.+)/.exec(`${result.stderr}\n${result.stdout}`)?.[1]?.trim() ?? 'a test failed';
+		const failed =
+			/● (.+)/.exec(`${result.stderr}\n${result.stdout}`)?.[1]?.trim() ?? 'a test failed';
 		console.log(`killed   ${number}. ${what} (${file}; ${seconds} s) by: ${failed}`);
 	} else {
 		ran++;
@@ -131,9 +412,13 @@ MUTANTS.forEach(([file, from, to, what], index) => {
 	}
 });
 cleanup();
-console.log(`\nMUTATION SCORE: ${killed}/${ran} killed (${ran ? Math.round((killed / ran) * 100) : 0} %)`);
+console.log(
+	`\nMUTATION SCORE: ${killed}/${ran} killed (${ran ? Math.round((killed / ran) * 100) : 0} %)`,
+);
 if (survivors.length) console.log(`Survivors:\n${survivors.map((s) => `  ${s}`).join('\n')}`);
 if (invalid.length) {
-	console.log(`Invalid mutants (not counted; fix the list):\n${invalid.map((s) => `  ${s}`).join('\n')}`);
+	console.log(
+		`Invalid mutants (not counted; fix the list):\n${invalid.map((s) => `  ${s}`).join('\n')}`,
+	);
 	process.exitCode = 1;
 }

@@ -18,14 +18,22 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 
 if (process.env.GITHUB_ACTIONS) {
-	process.stderr.write('release: on GitHub Actions the package is published by `npx n8n-node release` (.github/workflows/publish.yml), not by this script\n');
+	process.stderr.write(
+		'release: on GitHub Actions the package is published by `npx n8n-node release` (.github/workflows/publish.yml), not by this script\n',
+	);
 	process.exit(1);
 }
 
-const check = spawnSync(process.execPath, [join(root, 'scripts/changelog.mjs'), '--check'], { cwd: root, stdio: 'inherit' });
+const check = spawnSync(process.execPath, [join(root, 'scripts/changelog.mjs'), '--check'], {
+	cwd: root,
+	stdio: 'inherit',
+});
 if (check.status !== 0) process.exit(check.status ?? 1);
 
 // release-it's own bin, resolved without going through its "exports" map.
 const releaseIt = join(dirname(require.resolve('release-it/package.json')), 'bin', 'release-it.js');
-const result = spawnSync(process.execPath, [releaseIt, ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [releaseIt, ...process.argv.slice(2)], {
+	cwd: root,
+	stdio: 'inherit',
+});
 process.exit(result.status ?? 1);

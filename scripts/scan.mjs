@@ -17,19 +17,44 @@ const require = createRequire(import.meta.url);
 const scannerDir = dirname(require.resolve('@n8n/scan-community-package/package.json'));
 const scanner = await import(pathToFileURL(join(scannerDir, 'scanner/scanner.mjs')).href);
 // The scanner's own ESLint (9, flat config), not the project's.
-const { ESLint } = await import(pathToFileURL(createRequire(join(scannerDir, 'scanner/scanner.mjs')).resolve('eslint')).href);
-const glob = (await import(pathToFileURL(createRequire(join(scannerDir, 'scanner/scanner.mjs')).resolve('fast-glob')).href)).default;
+const { ESLint } = await import(
+	pathToFileURL(createRequire(join(scannerDir, 'scanner/scanner.mjs')).resolve('eslint')).href
+);
+const glob = (
+	await import(
+		pathToFileURL(createRequire(join(scannerDir, 'scanner/scanner.mjs')).resolve('fast-glob')).href
+	)
+).default;
 
 const patterns = source ? scanner.SOURCE_FILE_PATTERNS : ['**/*.js', '**/*.ts', '**/*.json'];
-const eslint = new ESLint({ cwd: dir, allowInlineConfig: false, overrideConfigFile: true, overrideConfig: await scanner.buildScanConfig() });
-const files = glob.sync(patterns, { cwd: dir, absolute: true, ignore: ['node_modules/**', '**/package-lock.json'] });
+const eslint = new ESLint({
+	cwd: dir,
+	allowInlineConfig: false,
+	overrideConfigFile: true,
+	overrideConfig: await scanner.buildScanConfig(),
+});
+const files = glob.sync(patterns, {
+	cwd: dir,
+	absolute: true,
+	ignore: ['node_modules/**', '**/package-lock.json'],
+});
 const results = await eslint.lintFiles(files);
 const findings = results.flatMap((result) =>
-	result.messages.filter((message) => message.severity === 2).map((message) => ({ file: relative(dir, result.filePath), line: message.line, rule: message.ruleId, message: message.message })),
+	result.messages
+		.filter((message) => message.severity === 2)
+		.map((message) => ({
+			file: relative(dir, result.filePath),
+			line: message.line,
+			rule: message.ruleId,
+			message: message.message,
+		})),
 );
 if (json) console.log(JSON.stringify({ files: files.length, findings }));
 else {
-	for (const finding of findings) console.log(`${finding.file}:${finding.line}  ${finding.rule}  ${finding.message}`);
-	console.log(`scan (${source ? 'source' : 'package'} leg): ${files.length} files, ${findings.length} findings`);
+	for (const finding of findings)
+		console.log(`${finding.file}:${finding.line}  ${finding.rule}  ${finding.message}`);
+	console.log(
+		`scan (${source ? 'source' : 'package'} leg): ${files.length} files, ${findings.length} findings`,
+	);
 }
 process.exitCode = findings.length ? 1 : 0;

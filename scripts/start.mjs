@@ -12,7 +12,12 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_PORTS, repoRoot, startDemoStack } from './demo-stack.mjs';
 
 const { values } = parseArgs({
-	options: { port: { type: 'string' }, 'sandbox-port': { type: 'string' }, dir: { type: 'string' }, 'no-build': { type: 'boolean' } },
+	options: {
+		port: { type: 'string' },
+		'sandbox-port': { type: 'string' },
+		dir: { type: 'string' },
+		'no-build': { type: 'boolean' },
+	},
 });
 const port = (value, name, fallback) => {
 	if (value === undefined || value === '') return fallback;
@@ -24,13 +29,24 @@ const port = (value, name, fallback) => {
 	return n;
 };
 const n8nPort = port(values.port ?? process.env.N8N_PORT, 'N8N_PORT / --port', DEFAULT_PORTS.n8n);
-const sandboxPort = port(values['sandbox-port'] ?? process.env.SANDBOX_PORT, 'SANDBOX_PORT / --sandbox-port', DEFAULT_PORTS.sandbox);
+const sandboxPort = port(
+	values['sandbox-port'] ?? process.env.SANDBOX_PORT,
+	'SANDBOX_PORT / --sandbox-port',
+	DEFAULT_PORTS.sandbox,
+);
 const dir = resolve(values.dir ?? process.env.DEMO_DIR ?? resolve(repoRoot, '.demo'));
 const log = (line) => console.log(`[start] ${line}`);
 
 const controller = new AbortController();
 log(`demo folder ${dir}`);
-const starting = startDemoStack({ dir, n8nPort, sandboxPort, build: !values['no-build'], log, signal: controller.signal });
+const starting = startDemoStack({
+	dir,
+	n8nPort,
+	sandboxPort,
+	build: !values['no-build'],
+	log,
+	signal: controller.signal,
+});
 let stopping = false;
 async function shutdown(signal) {
 	if (stopping) return;
@@ -38,7 +54,10 @@ async function shutdown(signal) {
 	log(`${signal}: stopping n8n and the sandbox...`);
 	controller.abort();
 	// Once started: stop it; while starting: the aborted start stops what it started, then rejects.
-	await starting.then((stack) => stack.stop(), () => undefined);
+	await starting.then(
+		(stack) => stack.stop(),
+		() => undefined,
+	);
 	log('stopped');
 	process.exit(0);
 }
@@ -58,7 +77,9 @@ try {
 stack.n8nProcess.once('exit', async (code, signal) => {
 	if (stopping) return;
 	stopping = true;
-	console.error(`\nn8n stopped on its own (${signal ?? `exit ${code}`}); see ${stack.n8nLogFile}. Stopping the sandbox.`);
+	console.error(
+		`\nn8n stopped on its own (${signal ?? `exit ${code}`}); see ${stack.n8nLogFile}. Stopping the sandbox.`,
+	);
 	await stack.stop();
 	process.exit(1);
 });

@@ -1,5 +1,6 @@
 // The test command (`npm test`, called by .ci/run): build, lint, type-check, make sure the real
-// n8n used by the end-to-end tests is installed, then every jest project. Stops at the first failure.
+// n8n used by the end-to-end tests is installed, then every jest project. Stops at the first
+// failure.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -16,8 +17,22 @@ const steps = [
 	['build', [join(root, 'scripts/build.mjs')]],
 	// n8n's own lint for community nodes (n8n-node lint: eslint.config.mjs, shipped code).
 	['lint', [join(root, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs'), 'lint']],
+	// Formatting: prettier with n8n's node-starter settings (.prettierrc.js); `npm run format` fixes it.
+	['format', [bin('prettier', 'bin/prettier.cjs'), '--check', '.']],
 	// The tests, the sandbox, benchmarks and scripts: their own config (eslint.tests.config.mjs).
-	['lint tests', [bin('eslint', 'bin/eslint.js'), '-c', 'eslint.tests.config.mjs', 'test', 'scripts', 'jest.config.js', 'eslint.config.mjs', 'eslint.tests.config.mjs']],
+	[
+		'lint tests',
+		[
+			bin('eslint', 'bin/eslint.js'),
+			'-c',
+			'eslint.tests.config.mjs',
+			'test',
+			'scripts',
+			'jest.config.js',
+			'eslint.config.mjs',
+			'eslint.tests.config.mjs',
+		],
+	],
 	['typecheck', [bin('typescript', 'bin/tsc'), '-p', 'tsconfig.test.json']],
 	['n8n runtime', [join(root, 'test/n8n-runtime/install.mjs')]],
 	['chromium', [join(root, 'scripts/ensure-chromium.mjs')]],

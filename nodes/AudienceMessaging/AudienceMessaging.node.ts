@@ -1,18 +1,22 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { audienceMessagingCallbackTest } from './core/platform';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
-import { blacklistExecutors, blacklistFields, blacklistOperations } from './resources/blacklist';
-import { listExecutors, listFields, listOperations } from './resources/list';
-import { messageExecutors, messageFields, messageOperations } from './resources/message';
-import { messageTemplateExecutors, messageTemplateFields, messageTemplateOperations } from './resources/messageTemplate';
-import { senderExecutors, senderFields, senderOperations } from './resources/sender';
-import { subscriberExecutors, subscriberFields, subscriberOperations } from './resources/subscriber';
-import { walletPassExecutors, walletPassFields, walletPassOperations } from './resources/walletPass';
-import { walletTemplateExecutors, walletTemplateFields, walletTemplateOperations } from './resources/walletTemplate';
-
-type Executor = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
+import { blacklist } from './resources/blacklist';
+import { list } from './resources/list';
+import { message } from './resources/message';
+import { messageTemplate } from './resources/messageTemplate';
+import { sender } from './resources/sender';
+import { subscriber } from './resources/subscriber';
+import { walletPass } from './resources/walletPass';
+import { walletTemplate } from './resources/walletTemplate';
+import type { Executor } from './shared/operation';
 
 /**
  * Every operation runs through the shared runner (shared/execute.ts): all items are read and
@@ -20,14 +24,14 @@ type Executor = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
  * before it reads item 1).
  */
 const EXECUTORS: Record<string, Record<string, Executor>> = {
-	blacklist: blacklistExecutors,
-	list: listExecutors,
-	message: messageExecutors,
-	messageTemplate: messageTemplateExecutors,
-	sender: senderExecutors,
-	subscriber: subscriberExecutors,
-	walletPass: walletPassExecutors,
-	walletTemplate: walletTemplateExecutors,
+	blacklist: blacklist.executors,
+	list: list.executors,
+	message: message.executors,
+	messageTemplate: messageTemplate.executors,
+	sender: sender.executors,
+	subscriber: subscriber.executors,
+	walletPass: walletPass.executors,
+	walletTemplate: walletTemplate.executors,
 };
 
 export class AudienceMessaging implements INodeType {
@@ -37,16 +41,26 @@ export class AudienceMessaging implements INodeType {
 		icon: { light: 'file:audienceMessaging.svg', dark: 'file:audienceMessaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		// "operation: resource", with Message › Send's message type ("send: image message"): no recipient on the canvas.
-		subtitle: '={{ $parameter["operation"] + ": " + [$parameter["messageType"], $parameter["resource"]].join(" ").trim() }}',
-		description: 'Subscriber lists, wallet passes, chat-app messages and per-sender blacklists of the audience messaging platform',
+		// "operation: resource", with Message › Send's message type ("send: image message"): no
+		// recipient on the canvas.
+		subtitle:
+			'={{ $parameter["operation"] + ": " + [$parameter["messageType"], $parameter["resource"]].join(" ").trim() }}',
+		description:
+			'Subscriber lists, wallet passes, chat-app messages and per-sender blacklists of the audience messaging platform',
 		defaults: { name: 'Audience Messaging' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			{ name: 'audienceMessagingApi', required: true },
-			{ name: 'audienceMessagingCallbackApi', required: true, testedBy: 'audienceMessagingCallbackTest', displayOptions: { show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] } } },
+			{
+				name: 'audienceMessagingCallbackApi',
+				required: true,
+				testedBy: 'audienceMessagingCallbackTest',
+				displayOptions: {
+					show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] },
+				},
+			},
 		],
 		properties: [
 			{
@@ -66,22 +80,22 @@ export class AudienceMessaging implements INodeType {
 				],
 				default: 'list',
 			},
-			listOperations,
-			...listFields,
-			subscriberOperations,
-			...subscriberFields,
-			walletPassOperations,
-			...walletPassFields,
-			walletTemplateOperations,
-			...walletTemplateFields,
-			blacklistOperations,
-			...blacklistFields,
-			senderOperations,
-			...senderFields,
-			messageTemplateOperations,
-			...messageTemplateFields,
-			messageOperations,
-			...messageFields,
+			list.operations,
+			...list.fields,
+			subscriber.operations,
+			...subscriber.fields,
+			walletPass.operations,
+			...walletPass.fields,
+			walletTemplate.operations,
+			...walletTemplate.fields,
+			blacklist.operations,
+			...blacklist.fields,
+			sender.operations,
+			...sender.fields,
+			messageTemplate.operations,
+			...messageTemplate.fields,
+			message.operations,
+			...message.fields,
 		],
 	};
 
@@ -93,8 +107,15 @@ export class AudienceMessaging implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = String(this.getNodeParameter('resource', 0));
 		const operation = String(this.getNodeParameter('operation', 0));
-		const executor = Object.hasOwn(EXECUTORS, resource) && Object.hasOwn(EXECUTORS[resource], operation) ? EXECUTORS[resource][operation] : undefined;
-		if (!executor) throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);
+		const executor =
+			Object.hasOwn(EXECUTORS, resource) && Object.hasOwn(EXECUTORS[resource], operation)
+				? EXECUTORS[resource][operation]
+				: undefined;
+		if (!executor)
+			throw new NodeOperationError(
+				this.getNode(),
+				`The operation "${operation}" of "${resource}" is not supported`,
+			);
 		return await executor.call(this);
 	}
 }

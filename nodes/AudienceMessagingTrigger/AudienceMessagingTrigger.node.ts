@@ -23,16 +23,23 @@ import {
 	secretMatches,
 } from '../../src/platform/callbacks';
 import { redacted } from '../../src/http/errors';
-import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH, paceToken, parseTurnRequest, turnBoard } from '../../src/pace/board';
+import { PACE_WEBHOOK_PATH } from '../../src/pace/board';
+import { PACE_WEBHOOK, answerPace } from './pace-webhook';
 
 const WEBHOOK_PATH = 'callbacks';
-/** The webhook Message › Send asks for its turns (path: PACE_WEBHOOK_PATH). */
-const PACE_WEBHOOK = 'setup';
 
-type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & { rawBody?: Buffer; readRawBody?: () => Promise<void> };
+type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
+	rawBody?: Buffer;
+	readRawBody?: () => Promise<void>;
+};
 
-/** The credential's secret, checked; undefined when the credential cannot be read or the secret breaks the rule. */
-async function callbackSecret(context: IWebhookFunctions | IHookFunctions): Promise<string | undefined> {
+/**
+ * The credential's secret, checked; undefined when the credential cannot be read or the secret
+ * breaks the rule.
+ */
+async function callbackSecret(
+	context: IWebhookFunctions | IHookFunctions,
+): Promise<string | undefined> {
 	try {
 		const secret = String((await context.getCredentials(CALLBACK_CREDENTIAL_TYPE)).secret ?? '');
 		return CALLBACK_SECRET_PATTERN.test(secret) ? secret : undefined;
@@ -48,24 +55,32 @@ export class AudienceMessagingTrigger implements INodeType {
 		icon: { light: 'file:audienceMessaging.svg', dark: 'file:audienceMessaging.dark.svg' },
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{$parameter["events"] === "any" ? "Any status" : $parameter["statuses"].join(", ")}}',
-		description: 'Starts a workflow when a chat-app message sent with Audience Messaging changes status: queued, sent, delivered, read or refused',
+		subtitle:
+			'={{$parameter["events"] === "any" ? "Any status" : $parameter["statuses"].join(", ")}}',
+		description:
+			'Starts a workflow when a chat-app message sent with Audience Messaging changes status: queued, sent, delivered, read or refused',
 		defaults: { name: 'Audience Messaging Trigger' },
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [
 			// The name as a literal: n8n's community-node checks read it from here.
-			{ name: 'audienceMessagingCallbackApi', required: true, testedBy: 'audienceMessagingCallbackTest' },
+			{
+				name: 'audienceMessagingCallbackApi',
+				required: true,
+				testedBy: 'audienceMessagingCallbackTest',
+			},
 			// No Basic/Header auth on top: the token authenticates every callback, the platform can add
 			// no header to its callbacks, and n8n's community rules forbid reusing n8n's own credentials.
 		],
 		webhooks: [
 			{
-				// A fixed path: the token travels in the query string, which n8n does not write to its logs.
+				// A fixed path: the token travels in the query string, which n8n does not write to its
+				// logs.
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty: n8n answers with the webhookResponse below ({ "received": n }) once the execution is queued.
+				// Empty: n8n answers with the webhookResponse below ({ "received": n }) once the execution
+				// is queued.
 				responseData: '',
 				path: WEBHOOK_PATH,
 			},
@@ -84,7 +99,7 @@ export class AudienceMessagingTrigger implements INodeType {
 		properties: [
 			{
 				displayName:
-					'In Audience Messaging › Message › Send, turn on Send Status Events to a Trigger, paste this node\'s Production URL and pick the same Callbacks credential: the node adds the token derived from its secret. Then publish this workflow.',
+					"In Audience Messaging › Message › Send, turn on Send Status Events to a Trigger, paste this node's Production URL and pick the same Callbacks credential: the node adds the token derived from its secret. Then publish this workflow.",
 				name: 'setupNotice',
 				type: 'notice',
 				default: '',
@@ -95,7 +110,11 @@ export class AudienceMessagingTrigger implements INodeType {
 				type: 'options',
 				default: 'any',
 				options: [
-					{ name: 'Any Status', value: 'any', description: 'Every event, including statuses the platform may add later' },
+					{
+						name: 'Any Status',
+						value: 'any',
+						description: 'Every event, including statuses the platform may add later',
+					},
 					{ name: 'Only Selected Statuses', value: 'selected' },
 				],
 			},
@@ -104,14 +123,17 @@ export class AudienceMessagingTrigger implements INodeType {
 				name: 'statuses',
 				type: 'multiOptions',
 				default: [],
-				// n8n flags the node when none is picked, and publishing checks it too (webhookMethods.create).
+				// n8n flags the node when none is picked, and publishing checks it too
+				// (webhookMethods.create).
 				required: true,
-				description: 'Start the workflow only for these statuses; other events are acknowledged and dropped',
+				description:
+					'Start the workflow only for these statuses; other events are acknowledged and dropped',
 				displayOptions: { show: { events: ['selected'] } },
 				options: CALLBACK_STATUSES.map((status) => ({ name: status, value: status })),
 			},
 			{
-				// n8n does not parse the body of a version-1 webhook node that asks for binary data, so this node reads and checks it itself.
+				// n8n does not parse the body of a version-1 webhook node that asks for binary data, so
+				// this node reads and checks it itself.
 				displayName: 'Raw Body',
 				name: 'options',
 				type: 'hidden',
@@ -126,20 +148,26 @@ export class AudienceMessagingTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// The platform has no registration call: publishing checks that the credential holds a usable secret.
+			// The platform has no registration call: publishing checks that the credential holds a usable
+			// secret.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				const statuses = this.getNodeParameter('statuses', []) as unknown;
-				if (this.getNodeParameter('events', 'any') === 'selected' && (!Array.isArray(statuses) || statuses.length === 0)) {
+				if (
+					this.getNodeParameter('events', 'any') === 'selected' &&
+					(!Array.isArray(statuses) || statuses.length === 0)
+				) {
 					throw new NodeOperationError(this.getNode(), 'No status selected', {
-						description: 'Pick at least one status under Statuses, or choose Any Status: with none, every event would be dropped.',
+						description:
+							'Pick at least one status under Statuses, or choose Any Status: with none, every event would be dropped.',
 					});
 				}
 				if (!(await callbackSecret(this))) {
 					throw new NodeOperationError(this.getNode(), CALLBACK_SECRET_RULE, {
-						description: 'Fix the secret in the Audience Messaging Callbacks credential: the token derived from it is all that protects the callback URL.',
+						description:
+							'Fix the secret in the Audience Messaging Callbacks credential: the token derived from it is all that protects the callback URL.',
 					});
 				}
 				return true;
@@ -153,7 +181,11 @@ export class AudienceMessagingTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as RawRequest;
 		const response = this.getResponseObject();
-		const refuse = (status: number, message: string, headers: Record<string, string> = {}): IWebhookResponseData => {
+		const refuse = (
+			status: number,
+			message: string,
+			headers: Record<string, string> = {},
+		): IWebhookResponseData => {
 			response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
 			response.end(JSON.stringify({ error: message }));
 			return { noWebhookResponse: true };
@@ -164,39 +196,42 @@ export class AudienceMessagingTrigger implements INodeType {
 		const declaredLength = Number(request.headers['content-length']);
 		const rawBody = async () => {
 			if (!request.rawBody && request.readRawBody) await request.readRawBody();
-			return request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined);
+			return (
+				request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined)
+			);
 		};
 
-		if (this.getWebhookName() === PACE_WEBHOOK) {
-			if (!secret || typeof given !== 'string' || !secretMatches(given, paceToken(secret))) return refuse(401, 'Unknown pace token');
-			if (Number.isFinite(declaredLength) && declaredLength > PACE_MAX_BYTES) return refuse(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
-			try {
-				const grant = turnBoard.take(parseTurnRequest(await rawBody()));
-				response.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
-				response.end(JSON.stringify(grant));
-				return { noWebhookResponse: true };
-			} catch (error) {
-				if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
-				throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
-			}
-		}
+		if (this.getWebhookName() === PACE_WEBHOOK)
+			return await answerPace(this, { secret, given, declaredLength, rawBody, refuse, response });
 
-		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret))) return refuse(401, 'Unknown callback token');
+		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret)))
+			return refuse(401, 'Unknown callback token');
 
-		if (Number.isFinite(declaredLength) && declaredLength > CALLBACK_MAX_BYTES) return refuse(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
+		if (Number.isFinite(declaredLength) && declaredLength > CALLBACK_MAX_BYTES)
+			return refuse(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
 		let events: Array<Record<string, unknown>>;
 		try {
 			events = parseCallbackBody(await rawBody());
 		} catch (error) {
 			if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
-			throw error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
+			throw error instanceof NodeOperationError
+				? error
+				: new NodeOperationError(this.getNode(), error as Error);
 		}
 
-		const wanted = this.getNodeParameter('events') === 'any' ? undefined : new Set(this.getNodeParameter('statuses', []) as string[]);
-		// The platform echoes the callback URL in its events (`callback`): the token is taken out of the items.
-		const items = redacted(events, [given]).map(normaliseEvent).filter((event) => !wanted || wanted.has(String(event.status)));
+		const wanted =
+			this.getNodeParameter('events') === 'any'
+				? undefined
+				: new Set(this.getNodeParameter('statuses', []) as string[]);
+		// The platform echoes the callback URL in its events (`callback`): the token is taken out of
+		// the items.
+		const items = redacted(events, [given])
+			.map(normaliseEvent)
+			.filter((event) => !wanted || wanted.has(String(event.status)));
 		if (items.length === 0) return { webhookResponse: { received: events.length, started: 0 } };
-		return { webhookResponse: { received: events.length, started: items.length }, workflowData: [items.map((json) => ({ json: json as IDataObject }))] };
+		return {
+			webhookResponse: { received: events.length, started: items.length },
+			workflowData: [items.map((json) => ({ json: json as IDataObject }))],
+		};
 	}
 }
-

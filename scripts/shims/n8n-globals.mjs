@@ -9,7 +9,8 @@ export function setTimeout(callback, ms, ...args) {
 	return 0;
 }
 
-const text = (parts) => parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' ');
+const text = (parts) =>
+	parts.map((part) => (typeof part === 'string' ? part : JSON.stringify(part))).join(' ');
 
 export const console = {
 	log: (...parts) => LoggerProxy.debug(text(parts)),

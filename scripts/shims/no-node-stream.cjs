@@ -7,7 +7,9 @@ module.exports = new Proxy(
 	{},
 	{
 		get(_target, name) {
-			throw new Error(`Node's stream module (${String(name)}) is not available inside n8n-nodes-audience-messaging`);
+			throw new Error(
+				`Node's stream module (${String(name)}) is not available inside n8n-nodes-audience-messaging`,
+			);
 		},
 	},
 );

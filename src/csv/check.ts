@@ -1,83 +1,13 @@
-import { e164DigitsProblem } from '../values/addresses';
 import type { ByteSource } from '../http/multipart';
-import { csvLayout, eachCsvRow, rewrittenRow } from './rows';
+import type { CsvCheck, CsvCheckOptions, CsvProblem } from './check-types';
+import { csvLayout, eachCsvRow } from './rows';
 import { UniqueValues } from './repeats';
-import type { CsvLayout } from './rows';
-
-/** One problem of a CSV file, by line (1 is the header) and column. */
-export interface CsvProblem {
-	line: number;
-	column?: string;
-	problem: string;
-}
-
-/** What the check of a CSV file found: what a preview shows and an error lists. */
-export interface CsvReport {
-	bytes: number;
-	/** Rows after the header, empty lines left out. */
-	rows: number;
-	columns: string[];
-	delimiter: string;
-	bom: boolean;
-	/** The first MAX_PROBLEMS problems, in file order. */
-	problems: CsvProblem[];
-	problemCount: number;
-	/** Rows with at least one problem (those Leave Out the Bad Rows leaves out). */
-	badRows: number;
-	/** Whether the bad rows can be left out: the header is sound and every row could be read. */
-	rowsCanBeLeftOut: boolean;
-	warnings: string[];
-}
-
-/** The check's result: its report, the bad rows' indexes, the file's layout, and the size of the file as rewritten (rewrittenCsv: converted to commas when asked), with and without its bad rows. */
-export interface CsvCheck {
-	report: CsvReport;
-	badRows: Set<number>;
-	layout: CsvLayout;
-	/** Without its bad rows only when the check kept each row's size (CsvCheckOptions.rowSizes, or converting). */
-	rewrittenBytes: { withBadRows: number; withoutBadRows?: number };
-}
-
-export interface CsvCheckOptions {
-	/** Whether the list has the automatic unique columns `id`, `email` and `mobile` (checked when the file has them). */
-	autoColumns: boolean;
-	/** The column named by List › Create From CSV's Key: present, and a value on every row, never twice. */
-	keyColumn?: string;
-	maxProblems?: number;
-	/** Whether the file will be converted to commas when its delimiter is another (its rewritten size is counted). */
-	convert?: boolean;
-	/** Whether each row's size is kept, so that the file's size without its bad rows is known (Leave Out the Bad Rows). */
-	rowSizes?: boolean;
-}
+import { rewrittenRow } from './rewrite';
+import { RowSizes } from './row-sizes';
+import { emailKey, mobileKey } from './value-keys';
+import type { ValueProblem } from './value-keys';
 
 const MAX_PROBLEMS = 20;
-
-const EMAIL = /^[^\s@,;"<>]+@[^\s@,;"<>]+\.[^\s@,;"<>]+$/;
-const PHONE_SEPARATORS = /[\s().-]/g;
-
-const PLAIN_E164 = /^\+[1-9]\d{6,14}$/;
-
-/** A problem of one value (a value that passes gives the form in which repeats are compared instead). */
-interface ValueProblem {
-	problem: string;
-}
-
-/** An e-mail value as compared for repeats (as written), or its problem. */
-const emailKey = (value: string): string | ValueProblem => (EMAIL.test(value) ? value : { problem: `"${value}" is not an e-mail address` });
-
-/**
- * A mobile value as compared for repeats (international form: + and its digits, so that
- * "+33 6 12…" and "0033612…" are one number), or its problem: it must be international (+ or 00,
- * then the country code), as the platform's E.164.
- */
-function mobileKey(value: string): string | ValueProblem {
-	if (PLAIN_E164.test(value)) return value;
-	let compact = value.replace(PHONE_SEPARATORS, '');
-	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
-	if (!compact.startsWith('+')) return { problem: /[a-z]/i.test(compact) ? `"${value}" is not a phone number` : `"${value}" has no country code: write it in international form, e.g. +33612345678` };
-	const problem = e164DigitsProblem(compact.slice(1), value);
-	return problem ? { problem } : compact;
-}
 
 /**
  * Checks every row of a CSV file in one streamed read, before it is uploaded: UTF-8 text (with or
@@ -87,7 +17,11 @@ function mobileKey(value: string): string | ValueProblem {
  * Returns the report and the indexes of the bad rows (Leave Out the Bad Rows skips them). A file
  * whose reading cannot go on (not UTF-8, a quote never closed) ends with that problem.
  */
-export async function checkCsv(source: Buffer | ByteSource, head: Buffer, options: CsvCheckOptions): Promise<CsvCheck> {
+export async function checkCsv(
+	source: Buffer | ByteSource,
+	head: Buffer,
+	options: CsvCheckOptions,
+): Promise<CsvCheck> {
 	const layout = csvLayout(head);
 	const maxProblems = options.maxProblems ?? MAX_PROBLEMS;
 	let problems: CsvProblem[] = [];
@@ -97,37 +31,80 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 	let headerProblems = 0;
 	const note = (problem: CsvProblem, rowIndex: number) => {
 		problemCount++;
-		// Repeats are found after the reading, out of order: the earliest problems are kept, sorted now and then.
+		// Repeats are found after the reading, out of order: the earliest problems are kept, sorted now
+		// and then.
 		problems.push(problem);
 		if (problems.length >= maxProblems * 4) problems = earliest(problems, maxProblems);
 		if (rowIndex >= 0) badRows.add(rowIndex);
 		else headerProblems++;
 	};
 	const convert = options.convert === true && layout.delimiter !== ',';
-	// Each row's size in the rewritten file, when one may be sent (leaving out rows, converting): its size with and without the bad rows.
+	// Each row's size in the rewritten file, when one may be sent (leaving out rows, converting): its
+	// size with and without the bad rows.
 	const sizes = options.rowSizes || convert ? new RowSizes() : undefined;
 	let stopped = false;
 	let columns: string[] = [];
 	let emptyLines = 0;
 	let dataRows = 0;
-	const checks: Array<{ at: number; name: string; key?: (value: string) => string | ValueProblem; seen: UniqueValues; required?: boolean }> = [];
+	const checks: Array<{
+		at: number;
+		name: string;
+		key?: (value: string) => string | ValueProblem;
+		seen: UniqueValues;
+		required?: boolean;
+	}> = [];
 	const firstValueSeen = new Set<number>();
 	const readHeader = (fields: string[]) => {
 		columns = fields.map((name) => name.trim());
 		const seen = new Map<string, number>();
 		columns.forEach((name, at) => {
 			if (!name) note({ line: 1, problem: `column ${at + 1} of the header has no name` }, -1);
-			else if (seen.has(name)) note({ line: 1, column: name, problem: `the header names the column "${name}" twice (columns ${seen.get(name)! + 1} and ${at + 1})` }, -1);
+			else if (seen.has(name))
+				note(
+					{
+						line: 1,
+						column: name,
+						problem: `the header names the column "${name}" twice (columns ${seen.get(name)! + 1} and ${at + 1})`,
+					},
+					-1,
+				);
 			else seen.set(name, at);
 		});
 		if (options.autoColumns) {
-			if (seen.has('email')) checks.push({ at: seen.get('email')!, name: 'email', key: emailKey, seen: new UniqueValues() });
-			if (seen.has('mobile')) checks.push({ at: seen.get('mobile')!, name: 'mobile', key: mobileKey, seen: new UniqueValues() });
-			if (seen.has('id') && options.keyColumn !== 'id') checks.push({ at: seen.get('id')!, name: 'id', seen: new UniqueValues() });
+			if (seen.has('email'))
+				checks.push({
+					at: seen.get('email')!,
+					name: 'email',
+					key: emailKey,
+					seen: new UniqueValues(),
+				});
+			if (seen.has('mobile'))
+				checks.push({
+					at: seen.get('mobile')!,
+					name: 'mobile',
+					key: mobileKey,
+					seen: new UniqueValues(),
+				});
+			if (seen.has('id') && options.keyColumn !== 'id')
+				checks.push({ at: seen.get('id')!, name: 'id', seen: new UniqueValues() });
 		}
 		if (options.keyColumn) {
-			if (!seen.has(options.keyColumn)) note({ line: 1, column: options.keyColumn, problem: `the Key column "${options.keyColumn}" is not in the header (${columns.join(', ')})` }, -1);
-			else checks.push({ at: seen.get(options.keyColumn)!, name: options.keyColumn, seen: new UniqueValues(), required: true });
+			if (!seen.has(options.keyColumn))
+				note(
+					{
+						line: 1,
+						column: options.keyColumn,
+						problem: `the Key column "${options.keyColumn}" is not in the header (${columns.join(', ')})`,
+					},
+					-1,
+				);
+			else
+				checks.push({
+					at: seen.get(options.keyColumn)!,
+					name: options.keyColumn,
+					seen: new UniqueValues(),
+					required: true,
+				});
 		}
 	};
 	const checkRow = (fields: string[], index: number, line: number): void => {
@@ -137,16 +114,26 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 		}
 		dataRows++;
 		if (fields.length !== columns.length) {
-			note({ line, problem: `line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header ${columns.length}` }, index);
+			note(
+				{
+					line,
+					problem: `line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}, the header ${columns.length}`,
+				},
+				index,
+			);
 			return;
 		}
 		for (let c = 0; c < checks.length; c++) {
 			const check = checks[c];
 			const field = fields[check.at];
 			// trim() only when there is something to trim: it copies the value.
-			const value = field.length && (field.charCodeAt(0) <= 32 || field.charCodeAt(field.length - 1) <= 32) ? field.trim() : field;
+			const value =
+				field.length && (field.charCodeAt(0) <= 32 || field.charCodeAt(field.length - 1) <= 32)
+					? field.trim()
+					: field;
 			if (!value) {
-				if (check.required) note({ line, column: check.name, problem: 'the Key column is empty' }, index);
+				if (check.required)
+					note({ line, column: check.name, problem: 'the Key column is empty' }, index);
 				continue;
 			}
 			const key = check.key ? check.key(value) : value;
@@ -157,11 +144,15 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 			columns.forEach((name, at) => {
 				if (firstValueSeen.has(at) || !name) return;
 				firstValueSeen.add(at);
-				if (!fields[at].trim()) warnings.push(`The first value of column "${name}" (line ${line}) is empty: the platform infers a column's type from its first value.`);
+				if (!fields[at].trim())
+					warnings.push(
+						`The first value of column "${name}" (line ${line}) is empty: the platform infers a column's type from its first value.`,
+					);
 			});
 		}
 	};
-	// Where a row's line stops being its index + 2 (after a quoted line break): the lines of repeats, found by index, come from these.
+	// Where a row's line stops being its index + 2 (after a quoted line break): the lines of repeats,
+	// found by index, come from these.
 	const shiftIndexes: number[] = [-1];
 	const shifts: number[] = [2];
 	const lineOf = (index: number): number => {
@@ -184,7 +175,16 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 		sizes?.add(Buffer.byteLength(rewrittenRow(row, layout, convert)));
 	});
 	for (const check of checks) {
-		check.seen.repeats((index, firstIndex) => note({ line: lineOf(index), column: check.name, problem: `the same ${check.name} as line ${lineOf(firstIndex)}: values of ${check.name} must not repeat in the file` }, index));
+		check.seen.repeats((index, firstIndex) =>
+			note(
+				{
+					line: lineOf(index),
+					column: check.name,
+					problem: `the same ${check.name} as line ${lineOf(firstIndex)}: values of ${check.name} must not repeat in the file`,
+				},
+				index,
+			),
+		);
 	}
 	const { bytes } = read;
 	if (read.stop) {
@@ -192,47 +192,37 @@ export async function checkCsv(source: Buffer | ByteSource, head: Buffer, option
 		note({ line: read.stop.line, problem: read.stop.problem }, -1);
 		warnings.push('The check stopped there: the rows after it were not checked.');
 	}
-	if (!columns.length && !stopped) note({ line: 1, problem: 'the file has no header line with column names' }, -1);
-	if (emptyLines) warnings.push(`${emptyLines} empty line${emptyLines === 1 ? ' was' : 's were'} left out of the check.`);
+	if (!columns.length && !stopped)
+		note({ line: 1, problem: 'the file has no header line with column names' }, -1);
+	if (emptyLines)
+		warnings.push(
+			`${emptyLines} empty line${emptyLines === 1 ? ' was' : 's were'} left out of the check.`,
+		);
 	const rowsCanBeLeftOut = !stopped && headerProblems === 0 && columns.length > 0;
 	const withBadRows = sizes ? (layout.bom ? 3 : 0) + sizes.total() : bytes;
 	return {
-		report: { bytes, rows: dataRows, columns, delimiter: layout.delimiter, bom: layout.bom, problems: earliest(problems, maxProblems), problemCount, badRows: badRows.size, rowsCanBeLeftOut, warnings },
+		report: {
+			bytes,
+			rows: dataRows,
+			columns,
+			delimiter: layout.delimiter,
+			bom: layout.bom,
+			problems: earliest(problems, maxProblems),
+			problemCount,
+			badRows: badRows.size,
+			rowsCanBeLeftOut,
+			warnings,
+		},
 		badRows,
 		layout,
-		rewrittenBytes: { withBadRows, ...(sizes ? { withoutBadRows: withBadRows - sizes.totalOf(badRows) } : {}) },
+		rewrittenBytes: {
+			withBadRows,
+			...(sizes ? { withoutBadRows: withBadRows - sizes.totalOf(badRows) } : {}),
+		},
 	};
 }
 
 /** The first `count` problems in file order (the header's first, then by line). */
 function earliest(problems: CsvProblem[], count: number): CsvProblem[] {
 	return problems.sort((a, b) => a.line - b.line).slice(0, count);
-}
-
-/** Each row's size in bytes (the header is row −1), 4 bytes a row. */
-class RowSizes {
-	private sizes = new Uint32Array(1 << 16);
-	private count = 0;
-	private sum = 0;
-
-	add(size: number): void {
-		if (this.count === this.sizes.length) {
-			const grown = new Uint32Array(this.sizes.length * 2);
-			grown.set(this.sizes);
-			this.sizes = grown;
-		}
-		this.sizes[this.count++] = size;
-		this.sum += size;
-	}
-
-	total(): number {
-		return this.sum;
-	}
-
-	/** The sizes of the rows of these indexes together. */
-	totalOf(indexes: Set<number>): number {
-		let sum = 0;
-		for (const index of indexes) sum += this.sizes[index + 1] ?? 0;
-		return sum;
-	}
 }

@@ -7,7 +7,10 @@ import { CSV_MAX_BYTES } from '../platform/lists/schema';
 export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES): void {
 	if (sizeBytes > limit) {
 		const mb = (sizeBytes / 1024 / 1024).toFixed(1);
-		throw new InputError(field, `the CSV file is ${mb} MB; the platform accepts at most ${limit / 1024 / 1024} MB per upload. Split it into smaller files.`);
+		throw new InputError(
+			field,
+			`the CSV file is ${mb} MB; the platform accepts at most ${limit / 1024 / 1024} MB per upload. Split it into smaller files.`,
+		);
 	}
 	if (sizeBytes === 0) throw new InputError(field, 'the CSV file is empty');
 }
@@ -18,17 +21,22 @@ export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_
  */
 export function csvHeader(head: Buffer | string, field: string): string[] {
 	if (typeof head !== 'string' && head.includes(0)) {
-		throw new InputError(field, 'the file is not a CSV text file: it holds binary data (an image, a spreadsheet or an archive?)');
+		throw new InputError(
+			field,
+			'the file is not a CSV text file: it holds binary data (an image, a spreadsheet or an archive?)',
+		);
 	}
 	const text = (typeof head === 'string' ? head : head.toString('utf8')).replace(/^\uFEFF/, '');
 	const firstLine = text.split(/\r?\n/, 1)[0] ?? '';
-	if (!firstLine.trim()) throw new InputError(field, 'the CSV file has no header line with column names');
+	if (!firstLine.trim())
+		throw new InputError(field, 'the CSV file has no header line with column names');
 	const parsed = Papa.parse<string[]>(firstLine, { header: false, skipEmptyLines: true });
 	const columns = (parsed.data[0] ?? []).map((name) => name.trim());
 	const seen = new Set<string>();
 	columns.forEach((name, index) => {
 		if (!name) throw new InputError(field, `column ${index + 1} of the CSV header has no name`);
-		if (seen.has(name)) throw new InputError(field, `the CSV header names the column "${name}" twice`);
+		if (seen.has(name))
+			throw new InputError(field, `the CSV header names the column "${name}" twice`);
 		seen.add(name);
 	});
 	return columns;

@@ -15,12 +15,15 @@ const BUCKET_BITS = 8;
 const BLOCK_ENTRIES = 512;
 
 export class UniqueValues {
-	/** Per bucket, blocks of BLOCK_ENTRIES entries of three words: first hash, second hash, row index. */
+	/**
+	 * Per bucket, blocks of BLOCK_ENTRIES entries of three words: first hash, second hash, row index.
+	 */
 	private readonly buckets: Uint32Array[][] = Array.from({ length: 1 << BUCKET_BITS }, () => []);
 	private readonly fill = new Uint32Array(1 << BUCKET_BITS);
 
 	add(value: string, index: number): void {
-		// Two hashes of the text in one pass, FNV-1a and a multiply-add one, two characters a step (UTF-16 code units, 16 bits each).
+		// Two hashes of the text in one pass, FNV-1a and a multiply-add one, two characters a step
+		// (UTF-16 code units, 16 bits each).
 		let a = 0x811c9dc5;
 		let b = value.length;
 		const even = value.length & ~1;
@@ -50,7 +53,10 @@ export class UniqueValues {
 		this.fill[bucket] = used + 1;
 	}
 
-	/** Calls `repeat` for every value already held by an earlier row, with that row's index; frees the values. */
+	/**
+	 * Calls `repeat` for every value already held by an earlier row, with that row's index; frees the
+	 * values.
+	 */
 	repeats(repeat: (index: number, firstIndex: number) => void): void {
 		// A bucket's table: the entry numbers (+1; 0 is free), placed by the second hash.
 		let table = new Uint32Array(0);
@@ -61,7 +67,8 @@ export class UniqueValues {
 			if (table.length < size) table = new Uint32Array(size);
 			else table.fill(0, 0, size);
 			const mask = size - 1;
-			const word = (entry: number, offset: number) => blocks[Math.floor(entry / BLOCK_ENTRIES)][(entry % BLOCK_ENTRIES) * 3 + offset];
+			const word = (entry: number, offset: number) =>
+				blocks[Math.floor(entry / BLOCK_ENTRIES)][(entry % BLOCK_ENTRIES) * 3 + offset];
 			for (let entry = 0; entry < count; entry++) {
 				const a = word(entry, 0);
 				const b = word(entry, 1);

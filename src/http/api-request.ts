@@ -9,49 +9,26 @@ import { sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
+import {
+	GATEWAY_STATUSES,
+	IDEMPOTENT,
+	IDEMPOTENT_RETRIES,
+	NEVER_SENT_CODES,
+	RETRIABLE_CODES,
+	errorCode,
+	isWrite,
+} from './failures';
 import { acceptedUnreadable, maybeApplied, notSentError } from './outcomes';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs, rateLimitPauseMs } from './retry';
-import { RateGate, sharedPacer } from '../pace/gate';
+import { outsideRequest } from './outside';
+import type { OutsideRequest, OutsideResponse } from './outside';
+import { runState } from './run';
 import { platformSecond } from '../pace/platform-seconds';
-import type { Pace } from '../pace/gate';
 import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
 import type { ApiBase } from './endpoints';
-
-/** Resends of an idempotent request (GET, HEAD, DELETE) after a 5xx or a dropped connection. */
-const IDEMPOTENT_RETRIES = 2;
-
-const IDEMPOTENT: IHttpRequestMethods[] = ['GET', 'HEAD', 'DELETE'];
-/** Connection failures worth one more try; a timeout is not one (it already took the whole timeout). */
-const RETRIABLE_CODES = ['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'EAI_AGAIN'];
-/**
- * Failures that happen before a request can reach the platform: nothing was sent. Any other
- * failure of a write (a reset, a timeout, a socket closed early) may have come after the platform
- * received it and acted: its outcome is unknown.
- */
-const NEVER_SENT_CODES = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EAI_NONAME',
-	'EAI_FAIL',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'EADDRNOTAVAIL',
-	'ERR_INVALID_URL',
-	'ERR_INVALID_PROTOCOL',
-	'ERR_UNESCAPED_CHARACTERS',
-	'CERT_HAS_EXPIRED',
-	'DEPTH_ZERO_SELF_SIGNED_CERT',
-	'SELF_SIGNED_CERT_IN_CHAIN',
-	'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-	'ERR_TLS_CERT_ALTNAME_INVALID',
-	'EPROTO',
-]);
-/** Gateway answers to a write: the platform behind the gateway may have acted on it. */
-const GATEWAY_STATUSES = [502, 503, 504];
 
 export interface ApiRequest<T = unknown> {
 	base: ApiBase;
@@ -65,7 +42,9 @@ export interface ApiRequest<T = unknown> {
 	action: string;
 	/** The shape a 2xx body must have; a body that does not fit is an error, never an item. */
 	expect?: ZodType<T, ZodTypeDef, unknown>;
-	/** Non-2xx statuses the caller reads itself instead of getting an error (Blacklist Check's 404). */
+	/**
+	 * Non-2xx statuses the caller reads itself instead of getting an error (Blacklist Check's 404).
+	 */
 	acceptStatus?: (statusCode: number, body: unknown) => boolean;
 	/**
 	 * How a user finds out whether a write whose answer was lost was applied ("look for External
@@ -86,53 +65,6 @@ interface ApiResponse<T = unknown> {
 
 type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
-/** What every request of one node run shares: one pace and one wait budget for rate limits. */
-interface RunState {
-	gate: RateGate;
-	/** The option that sets the budget, as the editor labels it, when the operation has one. */
-	waitOption?: string;
-	/** Options › Preview Without Sending: no write of the run is sent (RequestPreview). */
-	preview?: boolean;
-}
-
-const runStates = new WeakMap<object, RunState>();
-
-function runState(context: RequestContext): RunState {
-	let state = runStates.get(context);
-	if (!state) runStates.set(context, (state = { gate: new RateGate(undefined) }));
-	return state;
-}
-
-/**
- * Sets how the requests of this run are paced and how long the run may wait in all because of
- * rate limits (429): every request of the run goes through one RateGate, so a 429 slows the whole
- * run and every second it loses to rate limits counts against one budget (see RateGate.lostMs).
- * A new pace keeps the budget already set. With a `shareKey` (an object pace only), the run shares
- * its pacer with every run of this process given the same key and pace (sharedPacer): call the
- * gate's `release` when the run ends.
- */
-export function configureRun(
-	context: RequestContext,
-	settings: { pace?: Pace | number; shareKey?: string; waitBudgetMs?: number; waitOption?: string; preview?: boolean },
-): RateGate {
-	const state = runState(context);
-	if (settings.pace !== undefined) {
-		const { pace, shareKey } = settings;
-		const gate = new RateGate(shareKey && typeof pace === 'object' ? { shared: sharedPacer(shareKey, pace) } : pace);
-		gate.waitBudgetMs = state.gate.waitBudgetMs;
-		state.gate = gate;
-	}
-	if (settings.waitBudgetMs !== undefined) state.gate.waitBudgetMs = settings.waitBudgetMs;
-	if (settings.waitOption !== undefined) state.waitOption = settings.waitOption;
-	if (settings.preview !== undefined) state.preview = settings.preview;
-	return state.gate;
-}
-
-/** Writes: a lost answer may hide an applied request, and a 2xx means the platform accepted it. */
-function isWrite(method: IHttpRequestMethods): boolean {
-	return method === 'POST' || method === 'PUT' || method === 'PATCH';
-}
-
 /**
  * The one request helper: n8n's httpRequestWithAuthentication (which adds the Bearer header and
  * honours n8n's proxy settings) with the rules every request of the package follows:
@@ -148,11 +80,30 @@ function isWrite(method: IHttpRequestMethods): boolean {
  *   (maybeApplied, outcome `unknown`);
  * - an HTTP error becomes a NodeApiError with the status and the platform's message;
  * - a 2xx body is checked against `expect` and refused when it does not fit; for a write, the
- *   platform accepted the request, so it fails as "accepted, answer unreadable" (outcome `accepted`);
+ * platform accepted the request, so it fails as "accepted, answer unreadable" (outcome `accepted`);
  * - in a preview run (configureRun), anything but a read is not sent: it throws a RequestPreview
  *   saying what would have gone (method, URL, body), before the run's pace or a file is touched.
  */
-export async function apiRequest<T = unknown>(context: RequestContext, request: ApiRequest<T>): Promise<ApiResponse<T>> {
+export async function apiRequest<T = unknown>(
+	context: RequestContext,
+	request: ApiRequest<T>,
+): Promise<ApiResponse<T>>;
+/** To an address outside the platform (`url`): without the credential or the run's pace (outside.ts). */
+export async function apiRequest(
+	context: RequestContext,
+	request: OutsideRequest,
+): Promise<OutsideResponse>;
+export async function apiRequest<T = unknown>(
+	context: RequestContext,
+	request: ApiRequest<T> | OutsideRequest,
+): Promise<ApiResponse<T> | OutsideResponse> {
+	if ('url' in request) {
+		return await outsideRequest(
+			context,
+			request,
+			(await baseUrlOf(context, 'messaging')).timeoutMs,
+		);
+	}
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
 	const secrets = [apiKey];
 	const urlField = BASE_URL_LABEL[request.base];
@@ -160,7 +111,11 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	const target = `${baseURL}${request.path}`;
 	const run = runState(context);
 	if (run.preview && !sentInPreview(request.method)) {
-		throw new RequestPreview({ method: request.method, url: previewUrl(baseURL, request.path, request.qs, secrets), body: previewBody(request.body, request.preview) });
+		throw new RequestPreview({
+			method: request.method,
+			url: previewUrl(baseURL, request.path, request.qs, secrets),
+			body: previewBody(request.body, request.preview),
+		});
 	}
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -179,17 +134,34 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 	const { gate } = run;
 	const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);
 	const write = isWrite(request.method);
-	const budget = { waitedMs: () => gate.lostMs(), budgetMs: gate.waitBudgetMs, option: run.waitOption };
+	const budget = {
+		waitedMs: () => gate.lostMs(),
+		budgetMs: gate.waitBudgetMs,
+		option: run.waitOption,
+	};
 	let retries = 0;
 	let lastRefusal: { statusCode: number; body: unknown } | undefined;
 	for (;;) {
 		const ticket = await gate.acquire();
-		if (ticket === undefined) throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response: lastRefusal, secrets });
+		if (ticket === undefined)
+			throw notSentError(node, {
+				itemIndex: request.itemIndex,
+				action: request.action,
+				...budget,
+				response: lastRefusal,
+				secrets,
+			});
 		const sentAt = gate.pacer.clock.now();
 		let response: Omit<ApiResponse, 'data'>;
 		try {
-			// The run's credential goes along, so n8n does not load and decrypt it again for every request.
-			response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_TYPE, options, { credentialsDecrypted: credentials })) as Omit<ApiResponse, 'data'>;
+			// The run's credential goes along, so n8n does not load and decrypt it again for every
+			// request.
+			response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				options,
+				{ credentialsDecrypted: credentials },
+			)) as Omit<ApiResponse, 'data'>;
 		} catch (error) {
 			const code = errorCode(error);
 			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(code)) {
@@ -197,50 +169,82 @@ export async function apiRequest<T = unknown>(context: RequestContext, request: 
 				continue;
 			}
 			const where = { itemIndex: request.itemIndex, timeoutMs, secrets, urlField };
-			if (write && !NEVER_SENT_CODES.has(code)) throw maybeApplied(node, { ...where, action: request.action, reconcile: request.reconcile, error, target });
+			if (write && !NEVER_SENT_CODES.has(code))
+				throw maybeApplied(node, {
+					...where,
+					action: request.action,
+					reconcile: request.reconcile,
+					error,
+					target,
+				});
 			throw transportError(node, error, target, { ...where, sent: !NEVER_SENT_CODES.has(code) });
 		}
 		const { statusCode } = response;
-		// When the request started and the platform second its answer is dated in: what the pace learns from (src/pace/platform-seconds.ts).
+		// When the request started and the platform second its answer is dated in: what the pace learns
+		// from (src/pace/platform-seconds.ts).
 		const answer = { sentAt, second: platformSecond(response.headers.date) };
 		if (statusCode === 429) {
 			lastRefusal = response;
-			// The pause is the run's: every request of the run waits it out in acquire(), and it counts against the run's budget
-			// (taking shared turns, only the refused request waits: RateGate.pausesRequestOnly; once the platform's full
-			// second is known to end sooner, the others start then, Pacer.backOff). The refused request waits its whole pause.
+			// The pause is the run's: every request of the run waits it out in acquire(), and it counts
+			// against the run's budget (taking shared turns, only the refused request waits:
+			// RateGate.pausesRequestOnly; once the platform's full second is known to end sooner, the
+			// others start then, Pacer.backOff). The refused request waits its whole pause.
 			const pauseMs = rateLimitPauseMs(response.headers['retry-after']);
 			const resendAt = gate.pacer.clock.now() + pauseMs;
 			if (gate.backOff(pauseMs, ticket, answer)) {
-				const ownWaitMs = gate.ownWaitMs(resendAt);
-				if (ownWaitMs > 0) await gate.pacer.clock.sleep(ownWaitMs);
+				// The refused request sleeps until resendAt when the run may start others sooner (only
+				// ownWaitMs before acquire() let it go when the run's shorter pause ended, too early).
+				const { clock } = gate.pacer;
+				if (gate.ownWaitMs(resendAt) > 0) await clock.sleep(resendAt - clock.now());
 				continue;
 			}
-			throw notSentError(node, { itemIndex: request.itemIndex, action: request.action, ...budget, response, secrets });
+			throw notSentError(node, {
+				itemIndex: request.itemIndex,
+				action: request.action,
+				...budget,
+				response,
+				secrets,
+			});
 		}
 		if (statusCode >= 500 && idempotent && retries < IDEMPOTENT_RETRIES) {
 			await sleep(backoffMs(++retries));
 			continue;
 		}
-		if (statusCode >= 300 && statusCode < 400) throw redirectError(node, response, target, request.itemIndex);
+		if (statusCode >= 300 && statusCode < 400)
+			throw redirectError(node, response, target, request.itemIndex);
 		if (write && GATEWAY_STATUSES.includes(statusCode)) {
-			throw maybeApplied(node, { itemIndex: request.itemIndex, action: request.action, reconcile: request.reconcile, response, secrets, target });
+			throw maybeApplied(node, {
+				itemIndex: request.itemIndex,
+				action: request.action,
+				reconcile: request.reconcile,
+				response,
+				secrets,
+				target,
+			});
 		}
 		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
-			throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets, urlField });
+			throw apiError(node, response, {
+				itemIndex: request.itemIndex,
+				action: request.action,
+				secrets,
+				urlField,
+			});
 		}
 		if (statusCode < 300) gate.succeeded(answer);
 		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
 		const parsed = request.expect.safeParse(response.body);
 		if (!parsed.success) {
 			const problem = parsed.error.issues[0]?.message;
-			if (write) throw acceptedUnreadable(node, { statusCode, action: request.action, problem, reconcile: request.reconcile, itemIndex: request.itemIndex });
+			if (write)
+				throw acceptedUnreadable(node, {
+					statusCode,
+					action: request.action,
+					problem,
+					reconcile: request.reconcile,
+					itemIndex: request.itemIndex,
+				});
 			throw unexpectedAnswer(node, statusCode, request.action, problem, request.itemIndex);
 		}
 		return { ...response, data: parsed.data };
 	}
-}
-
-function errorCode(error: unknown): string {
-	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };
-	return String(err.code ?? err.cause?.code ?? '');
 }

@@ -14,7 +14,11 @@ const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 'baseUr
 };
 
 /** The credential field of each base, as the credential panel labels it. */
-export const BASE_URL_LABEL: Record<ApiBase, string> = { lists: 'Lists Base URL', wallet: 'Wallet Base URL', messaging: 'Messaging Base URL' };
+export const BASE_URL_LABEL: Record<ApiBase, string> = {
+	lists: 'Lists Base URL',
+	wallet: 'Wallet Base URL',
+	messaging: 'Messaging Base URL',
+};
 
 /** Seconds a request may go without an answer, when the credential does not say. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -41,7 +45,15 @@ async function runCredentials(context: RequestContext): Promise<ICredentialsDecr
 }
 
 /** The credential's base URL for `base`, without trailing slashes. */
-export async function baseUrlOf(context: RequestContext, base: ApiBase): Promise<{ baseURL: string; timeoutMs: number; apiKey: string; credentials: ICredentialsDecrypted }> {
+export async function baseUrlOf(
+	context: RequestContext,
+	base: ApiBase,
+): Promise<{
+	baseURL: string;
+	timeoutMs: number;
+	apiKey: string;
+	credentials: ICredentialsDecrypted;
+}> {
 	const credentials = await runCredentials(context);
 	const data = credentials.data ?? {};
 	const seconds = Number(data.timeout);

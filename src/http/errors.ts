@@ -10,7 +10,10 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The platform is rate limiting requests. Try again later.',
 };
 
-/** A platform answer with an HTTP error status, as a NodeApiError carrying the status and the platform's message. */
+/**
+ * A platform answer with an HTTP error status, as a NodeApiError carrying the status and the
+ * platform's message.
+ */
 export function apiError(
 	node: INode,
 	response: { statusCode: number; body: unknown },
@@ -19,9 +22,16 @@ export function apiError(
 	const { statusCode } = response;
 	const body = redacted(response.body, options.secrets ?? []);
 	const message = platformMessage(body) ?? `The platform answered HTTP ${statusCode}`;
-	// The credential's Test checks one base URL (n8n allows one request there): a 404 names the one this request used.
-	const notFound = statusCode === 404 ? `The platform could not find what was asked for. Check the ID, and the ${options.urlField ?? 'base URL'} in the credential.` : '';
-	const description = [options.action ? `While trying to ${options.action}.` : '', STATUS_HINTS[statusCode] ?? notFound]
+	// The credential's Test checks one base URL (n8n allows one request there): a 404 names the one
+	// this request used.
+	const notFound =
+		statusCode === 404
+			? `The platform could not find what was asked for. Check the ID, and the ${options.urlField ?? 'base URL'} in the credential.`
+			: '';
+	const description = [
+		options.action ? `While trying to ${options.action}.` : '',
+		STATUS_HINTS[statusCode] ?? notFound,
+	]
 		.filter(Boolean)
 		.join(' ');
 	const errorBody: JsonObject =
@@ -36,12 +46,15 @@ export function apiError(
 
 /**
  * The platform's answer with credentials taken out: a platform that echoes the request (its
- * Authorization header, the key in a message) must not put the key into an error n8n shows and logs.
+ * Authorization header, the key in a message) must not put the key into an error n8n shows and
+ * logs.
  */
 export function redacted<T>(value: T, secrets: string[]): T {
 	if (value === undefined || value === null) return value;
 	let text = JSON.stringify(value).replace(/Bearer\s+[^\s"'\\]+/gi, 'Bearer ***');
-	for (const secret of secrets) if (secret && secret.length >= 4) text = text.split(JSON.stringify(secret).slice(1, -1)).join('***');
+	for (const secret of secrets)
+		if (secret && secret.length >= 4)
+			text = text.split(JSON.stringify(secret).slice(1, -1)).join('***');
 	return JSON.parse(text) as T;
 }
 
@@ -55,19 +68,34 @@ export function transportError(
 	node: INode,
 	error: unknown,
 	target: string,
-	options: { itemIndex?: number; timeoutMs?: number; secrets?: string[]; urlField?: string; sent?: boolean } = {},
+	options: {
+		itemIndex?: number;
+		timeoutMs?: number;
+		secrets?: string[];
+		urlField?: string;
+		sent?: boolean;
+	} = {},
 ): NodeApiError {
 	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
 	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
-	const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
-	const raw = timedOut && options.timeoutMs ? `no answer within ${options.timeoutMs / 1000} s (the credential's Request Timeout)` : String(err.message ?? code);
+	const timedOut =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+	const raw =
+		timedOut && options.timeoutMs
+			? `no answer within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
+			: String(err.message ?? code);
 	const reason = redacted(raw, options.secrets ?? []);
-	// Codes such as ECONNREFUSED stay out of the message: NodeApiError would swap it for a generic one.
+	// Codes such as ECONNREFUSED stay out of the message: NodeApiError would swap it for a generic
+	// one.
 	return new NodeApiError(
 		node,
 		{ message: reason },
 		{
-			message: !options.sent ? `Could not reach the platform at ${target}` : timedOut ? `No answer from the platform at ${target}` : `The connection to the platform at ${target} broke before its answer arrived`,
+			message: !options.sent
+				? `Could not reach the platform at ${target}`
+				: timedOut
+					? `No answer from the platform at ${target}`
+					: `The connection to the platform at ${target} broke before its answer arrived`,
 			description: `${reason} (${code}). Check the ${options.urlField ?? 'base URLs'} in the credential and that the platform is reachable from n8n.`,
 			itemIndex: options.itemIndex,
 		},
@@ -75,7 +103,12 @@ export function transportError(
 }
 
 /** A 3xx answer: never followed, so the key stays with the configured address. */
-export function redirectError(node: INode, response: { statusCode: number; headers: Record<string, unknown> }, target: string, itemIndex?: number): NodeApiError {
+export function redirectError(
+	node: INode,
+	response: { statusCode: number; headers: Record<string, unknown> },
+	target: string,
+	itemIndex?: number,
+): NodeApiError {
 	const location = String(response.headers.location ?? '(no Location header)');
 	let resolved = location;
 	try {
@@ -90,14 +123,20 @@ export function redirectError(node: INode, response: { statusCode: number; heade
 			httpCode: String(response.statusCode),
 			message: `The platform answered with a redirect (HTTP ${response.statusCode}) to ${resolved}`,
 			description:
-				'Redirects are not followed, so the API key is never sent to another address. If the platform moved, put the new address in the credential\'s base URL.',
+				"Redirects are not followed, so the API key is never sent to another address. If the platform moved, put the new address in the credential's base URL.",
 			itemIndex,
 		},
 	);
 }
 
 /** A 2xx answer that is not what the API specifies (for a read: an error, not an item). */
-export function unexpectedAnswer(node: INode, statusCode: number, action: string, problem: string | undefined, itemIndex?: number): NodeApiError {
+export function unexpectedAnswer(
+	node: INode,
+	statusCode: number,
+	action: string,
+	problem: string | undefined,
+	itemIndex?: number,
+): NodeApiError {
 	return new NodeApiError(
 		node,
 		{ message: problem ?? 'unexpected answer' },

@@ -1,5 +1,11 @@
-/** HTTP: the one request helper (apiRequest) and what it uses: the credential's base URLs, errors and outcomes, previews, resends, paging, multipart bodies, answer schemas. */
+/**
+ * HTTP: the one request helper (apiRequest) and what it uses: the run's pace and wait budget
+ * (configureRun), the credential's base URLs, errors and outcomes, previews, resends, paging,
+ * multipart bodies, answer schemas.
+ */
 export * from './api-request';
+export * from './outside';
+export * from './run';
 export * from './endpoints';
 export * from './errors';
 export * from './outcomes';

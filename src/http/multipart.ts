@@ -14,7 +14,8 @@ interface FilePart {
 /**
  * A request body that is read while it goes out: shaped like a web `Blob` (`size`, `type`,
  * `stream()`), which n8n's request helper sends as it reads it, with Content-Length from `size`.
- * The package needs no Node stream class for it (n8n Cloud allows community nodes no `node:stream`).
+ * The package needs no Node stream class for it (n8n Cloud allows community nodes no
+ * `node:stream`).
  */
 export interface StreamedBody {
 	readonly size: number;
@@ -24,7 +25,10 @@ export interface StreamedBody {
 }
 
 export function isStreamedBody(body: unknown): body is StreamedBody {
-	return Object.prototype.toString.call(body) === '[object Blob]' && typeof (body as StreamedBody).stream === 'function';
+	return (
+		Object.prototype.toString.call(body) === '[object Blob]' &&
+		typeof (body as StreamedBody).stream === 'function'
+	);
 }
 
 /**
@@ -32,7 +36,10 @@ export function isStreamedBody(body: unknown): body is StreamedBody {
  * 200 MB CSV goes out without being held in memory; Content-Length is exact either way.
  * The stream can be read once: a body that went out cannot be sent again.
  */
-export function multipartFileBody(part: FilePart): { body: Buffer | StreamedBody; headers: Record<string, string> } {
+export function multipartFileBody(part: FilePart): {
+	body: Buffer | StreamedBody;
+	headers: Record<string, string>;
+} {
 	const boundary = `----AudienceMessaging${randomBytes(12).toString('hex')}`;
 	const safeName = part.fileName.replace(/["\r\n]/g, '_');
 	const head = Buffer.from(

@@ -6,9 +6,11 @@ import { redacted } from './errors';
 
 /**
  * What happened to a request that did not plainly succeed or fail, carried by its error:
- * - `unknown`: its answer was lost after it may have reached the platform; it may have been applied;
+ * - `unknown`: its answer was lost after it may have reached the platform; it may have been
+ *   applied;
  * - `accepted`: the platform accepted it (2xx) but its answer could not be read;
- * - `notSent`: it was never sent, or the platform refused it (429), because the run's wait budget for rate limits is spent.
+ * - `notSent`: it was never sent, or the platform refused it (429), because the run's wait budget
+ *   for rate limits is spent.
  */
 export const OUTCOMES = ['unknown', 'accepted', 'notSent'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
@@ -32,29 +34,46 @@ const seconds = (ms: number) => Math.round(ms / 1000);
  */
 export function maybeApplied(
 	node: INode,
-	options: { itemIndex?: number; action: string; reconcile?: string; target: string; response?: { statusCode: number; body: unknown }; error?: unknown; timeoutMs?: number; secrets?: string[] },
+	options: {
+		itemIndex?: number;
+		action: string;
+		reconcile?: string;
+		target: string;
+		response?: { statusCode: number; body: unknown };
+		error?: unknown;
+		timeoutMs?: number;
+		secrets?: string[];
+	},
 ): NodeApiError {
 	const secrets = options.secrets ?? [];
 	let cause: string;
-	// Error codes stay out of the message (NodeApiError swaps a message naming ECONNRESET for a generic one): they go to the description.
+	// Error codes stay out of the message (NodeApiError swaps a message naming ECONNRESET for a
+	// generic one): they go to the description.
 	let detail = '';
 	if (options.response) {
 		const said = platformMessage(redacted(options.response.body, secrets));
 		cause = `a gateway in front of the platform answered HTTP ${options.response.statusCode}${said ? ` (${said.slice(0, 200)})` : ''} instead of the platform`;
 	} else {
-		const err = (options.error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
+		const err = (options.error ?? {}) as {
+			code?: string;
+			message?: string;
+			cause?: { code?: string };
+		};
 		const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
-		const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
-		cause = timedOut && options.timeoutMs
-			? `no answer came within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
-			: 'the connection was closed before the answer arrived';
+		const timedOut =
+			code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+		cause =
+			timedOut && options.timeoutMs
+				? `no answer came within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
+				: 'the connection was closed before the answer arrived';
 		detail = ` (${redacted(String(err.message ?? code), secrets)}; ${code})`;
 	}
 	const check = options.reconcile ?? 'check on the platform whether it was applied';
 	return withOutcome(
 		new NodeApiError(
 			node,
-			// No error code in this message: NodeApiError would swap a message holding ECONNRESET for a generic one.
+			// No error code in this message: NodeApiError would swap a message holding ECONNRESET for a
+			// generic one.
 			{ message: 'the answer was lost; the request may have been applied' },
 			{
 				message: `May have been applied: the request to ${options.action} reached ${options.target} but ${cause}`,
@@ -70,7 +89,13 @@ export function maybeApplied(
 /** A write the platform accepted (2xx) whose answer cannot be read: applied, details unknown. */
 export function acceptedUnreadable(
 	node: INode,
-	options: { statusCode: number; action: string; problem?: string; reconcile?: string; itemIndex?: number },
+	options: {
+		statusCode: number;
+		action: string;
+		problem?: string;
+		reconcile?: string;
+		itemIndex?: number;
+	},
 ): NodeApiError {
 	const check = options.reconcile ?? 'check on the platform';
 	return withOutcome(
@@ -95,11 +120,25 @@ export function acceptedUnreadable(
  */
 export function notSentError(
 	node: INode,
-	options: { itemIndex?: number; action: string; waitedMs: () => number; budgetMs: number; option?: string; response?: { statusCode: number; body: unknown }; secrets?: string[] },
+	options: {
+		itemIndex?: number;
+		action: string;
+		waitedMs: () => number;
+		budgetMs: number;
+		option?: string;
+		response?: { statusCode: number; body: unknown };
+		secrets?: string[];
+	},
 ): NodeApiError {
-	const said = options.response ? platformMessage(redacted(options.response.body, options.secrets ?? [])) : undefined;
-	const setting = options.option ? `the "${options.option}" option` : 'the most a run of this operation waits';
-	const advice = options.option ? `Raise "${options.option}", send fewer items at once, or try again later.` : 'Send fewer items at once, or try again later.';
+	const said = options.response
+		? platformMessage(redacted(options.response.body, options.secrets ?? []))
+		: undefined;
+	const setting = options.option
+		? `the "${options.option}" option`
+		: 'the most a run of this operation waits';
+	const advice = options.option
+		? `Raise "${options.option}", send fewer items at once, or try again later.`
+		: 'Send fewer items at once, or try again later.';
 	return withOutcome(
 		new NodeApiError(
 			node,
@@ -119,12 +158,19 @@ export function notSentError(
  * A message not sent because the run chose to send only to the first recipients its sender's
  * daily quota of unique recipients allows (Message › Send, Over the Daily Quota): not a failure.
  */
-export function overQuotaNotSent(node: INode, options: { itemIndex: number; to: string; senderId: string; dailyQuota: number }): NodeOperationError {
+export function overQuotaNotSent(
+	node: INode,
+	options: { itemIndex: number; to: string; senderId: string; dailyQuota: number },
+): NodeOperationError {
 	return withOutcome(
-		new NodeOperationError(node, `Not sent: ${options.to} is beyond sender ${options.senderId}'s daily quota of ${options.dailyQuota} unique recipients`, {
-			itemIndex: options.itemIndex,
-			description: `The run sent to its first ${options.dailyQuota} recipients, as Options › Over the Daily Quota asks. Send this message on another day, or from another sender.`,
-		}),
+		new NodeOperationError(
+			node,
+			`Not sent: ${options.to} is beyond sender ${options.senderId}'s daily quota of ${options.dailyQuota} unique recipients`,
+			{
+				itemIndex: options.itemIndex,
+				description: `The run sent to its first ${options.dailyQuota} recipients, as Options › Over the Daily Quota asks. Send this message on another day, or from another sender.`,
+			},
+		),
 		'notSent',
 	);
 }

@@ -6,7 +6,10 @@ import type { JsonRecord } from './responses';
 import { apiRequest } from './api-request';
 import type { ApiRequest } from './api-request';
 
-/** Return All stops with an error after this many pages: a platform whose pages never end cannot make a run endless. */
+/**
+ * Return All stops with an error after this many pages: a platform whose pages never end cannot
+ * make a run endless.
+ */
 export const MAX_PAGES = 1000;
 
 interface PageOptions {
@@ -38,7 +41,12 @@ export async function fetchPages(
 	let previous: string | undefined;
 	for (let page = 1; collected.length < limit; page++) {
 		if (page > maxPages) {
-			throw pagingError(context, request, `the platform still had more after ${maxPages} pages (${collected.length} results); Return All stops there`, page);
+			throw pagingError(
+				context,
+				request,
+				`the platform still had more after ${maxPages} pages (${collected.length} results); Return All stops there`,
+				page,
+			);
 		}
 		const { data } = await apiRequest(context, {
 			...request,
@@ -50,7 +58,12 @@ export async function fetchPages(
 		if (items.length === 0) break;
 		const signature = JSON.stringify(items);
 		if (signature === previous) {
-			throw pagingError(context, request, `page ${page} repeats page ${page - 1}: the platform seems to ignore the "page" parameter`, page);
+			throw pagingError(
+				context,
+				request,
+				`page ${page} repeats page ${page - 1}: the platform seems to ignore the "page" parameter`,
+				page,
+			);
 		}
 		previous = signature;
 		for (const item of items) {
@@ -63,7 +76,12 @@ export async function fetchPages(
 	return collected;
 }
 
-function pagingError(context: IExecuteFunctions, request: Omit<ApiRequest, 'expect'>, problem: string, page: number): NodeApiError {
+function pagingError(
+	context: IExecuteFunctions,
+	request: Omit<ApiRequest, 'expect'>,
+	problem: string,
+	page: number,
+): NodeApiError {
 	return new NodeApiError(
 		context.getNode(),
 		{ message: problem },

@@ -25,7 +25,11 @@ export class RequestPreview extends Error {
 }
 
 export function isRequestPreview(error: unknown): error is RequestPreview {
-	return error instanceof Error && (error as { preview?: unknown }).preview === true && typeof (error as { request?: unknown }).request === 'object';
+	return (
+		error instanceof Error &&
+		(error as { preview?: unknown }).preview === true &&
+		typeof (error as { request?: unknown }).request === 'object'
+	);
 }
 
 /** Requests a preview still sends: reads only. */
@@ -33,16 +37,30 @@ export function sentInPreview(method: IHttpRequestMethods): boolean {
 	return method === 'GET' || method === 'HEAD';
 }
 
-/** A query value encoded as n8n's request helper (axios) encodes it: encodeURIComponent, with `:$,[]` kept and a space as `+`. */
+/**
+ * A query value encoded as n8n's request helper (axios) encodes it: encodeURIComponent, with
+ * `:$,[]` kept and a space as `+`.
+ */
 function encodeQueryValue(value: string): string {
-	return encodeURIComponent(value).replace(/%3A/gi, ':').replace(/%24/g, '$').replace(/%2C/gi, ',').replace(/%20/g, '+').replace(/%5B/gi, '[').replace(/%5D/gi, ']');
+	return encodeURIComponent(value)
+		.replace(/%3A/gi, ':')
+		.replace(/%24/g, '$')
+		.replace(/%2C/gi, ',')
+		.replace(/%20/g, '+')
+		.replace(/%5B/gi, '[')
+		.replace(/%5D/gi, ']');
 }
 
 /**
  * The address a request goes to, its query string serialised as n8n's request helper (axios)
  * serialises flat values, without any user name or password, and with every secret hidden.
  */
-export function previewUrl(baseURL: string, path: string, qs: IDataObject | undefined, secrets: string[]): string {
+export function previewUrl(
+	baseURL: string,
+	path: string,
+	qs: IDataObject | undefined,
+	secrets: string[],
+): string {
 	let url = `${baseURL}${path}`;
 	try {
 		const parsed = new URL(url);
@@ -59,16 +77,21 @@ export function previewUrl(baseURL: string, path: string, qs: IDataObject | unde
 		if (value === undefined || value === null) continue;
 		const key = Array.isArray(value) ? `${name}[]` : name;
 		for (const one of Array.isArray(value) ? value : [value]) {
-			pairs.push(`${encodeQueryValue(key)}=${encodeQueryValue(typeof one === 'object' ? JSON.stringify(one) : String(one as string | number | boolean))}`);
+			pairs.push(
+				`${encodeQueryValue(key)}=${encodeQueryValue(typeof one === 'object' ? JSON.stringify(one) : String(one as string | number | boolean))}`,
+			);
 		}
 	}
 	if (pairs.length) url += `${url.includes('?') ? '&' : '?'}${pairs.join('&')}`;
-	return secrets.filter(Boolean).reduce((shown, secret) => shown.split(secret).join('[hidden]'), url);
+	return secrets
+		.filter(Boolean)
+		.reduce((shown, secret) => shown.split(secret).join('[hidden]'), url);
 }
 
 /** The body a preview shows: JSON as it is, a file upload by its description (never its bytes). */
 export function previewBody(body: unknown, describeFile: IDataObject | undefined): unknown {
 	if (describeFile) return describeFile;
-	if (Buffer.isBuffer(body) || isStreamedBody(body)) return { bytes: Buffer.isBuffer(body) ? body.length : body.size };
+	if (Buffer.isBuffer(body) || isStreamedBody(body))
+		return { bytes: Buffer.isBuffer(body) ? body.length : body.size };
 	return body;
 }

@@ -10,24 +10,32 @@ import { z } from 'zod';
 
 export type JsonRecord = IDataObject;
 
-export const isRecord = (value: unknown): value is JsonRecord => !!value && typeof value === 'object' && !Array.isArray(value);
+export const isRecord = (value: unknown): value is JsonRecord =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
 
 const describe = (value: unknown): string => {
 	if (value === null || value === undefined || value === '') return 'an empty body';
 	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'string') return `text (${JSON.stringify(value.slice(0, 60))}${value.length > 60 ? '…' : ''})`;
+	if (typeof value === 'string')
+		return `text (${JSON.stringify(value.slice(0, 60))}${value.length > 60 ? '…' : ''})`;
 	return `a ${typeof value}`;
 };
 
 /** A single object: `data` when present, otherwise the body itself without `meta`. */
 export const objectResponse = z.unknown().transform((body, ctx): JsonRecord => {
 	if (!isRecord(body)) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a JSON object was expected, the answer was ${describe(body)}` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `a JSON object was expected, the answer was ${describe(body)}`,
+		});
 		return z.NEVER;
 	}
 	if ('data' in body) {
 		if (isRecord(body.data)) return body.data;
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"data" should be an object, it was ${describe(body.data)}` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `"data" should be an object, it was ${describe(body.data)}`,
+		});
 		return z.NEVER;
 	}
 	const rest = { ...body };
@@ -35,7 +43,10 @@ export const objectResponse = z.unknown().transform((body, ctx): JsonRecord => {
 	return rest;
 });
 
-/** An answer whose body the spec does not show (delete, send): empty, or an object read as objectResponse. */
+/**
+ * An answer whose body the spec does not show (delete, send): empty, or an object read as
+ * objectResponse.
+ */
 export const optionalObjectResponse = z.unknown().transform((body, ctx): JsonRecord => {
 	if (body === undefined || body === null || body === '') return {};
 	const parsed = objectResponse.safeParse(body);
@@ -56,23 +67,37 @@ export interface Page {
 	pagination?: { page: number; pages: number };
 }
 
-/** A collection: `items`, `data` or a bare array of objects, with an optional `pagination` block. */
+/**
+ * A collection: `items`, `data` or a bare array of objects, with an optional `pagination` block.
+ */
 export const collectionResponse = z.unknown().transform((body, ctx): Page => {
 	let items: unknown;
 	if (Array.isArray(body)) items = body;
-	else if (isRecord(body)) items = Array.isArray(body.items) ? body.items : Array.isArray(body.data) ? body.data : undefined;
+	else if (isRecord(body))
+		items = Array.isArray(body.items)
+			? body.items
+			: Array.isArray(body.data)
+				? body.data
+				: undefined;
 	if (!Array.isArray(items)) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `a collection ("items": [...]) was expected, the answer was ${isRecord(body) ? 'an object without "items"' : describe(body)}` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `a collection ("items": [...]) was expected, the answer was ${isRecord(body) ? 'an object without "items"' : describe(body)}`,
+		});
 		return z.NEVER;
 	}
 	const bad = items.findIndex((item) => !isRecord(item));
 	if (bad >= 0) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: `entry ${bad} of the collection is ${describe(items[bad])}, not an object` });
+		ctx.addIssue({
+			code: z.ZodIssueCode.custom,
+			message: `entry ${bad} of the collection is ${describe(items[bad])}, not an object`,
+		});
 		return z.NEVER;
 	}
 	const raw = isRecord(body) && isRecord(body.pagination) ? body.pagination : undefined;
 	const page = Number(raw?.page);
 	const pages = Number(raw?.pages);
-	const pagination = raw && Number.isFinite(page) && Number.isFinite(pages) ? { page, pages } : undefined;
+	const pagination =
+		raw && Number.isFinite(page) && Number.isFinite(pages) ? { page, pages } : undefined;
 	return { items: items as JsonRecord[], ...(pagination ? { pagination } : {}) };
 });

@@ -15,12 +15,18 @@ export function backoffMs(attempt: number): number {
  * The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so
  * parallel runs do not resend together (`random`: the simulations pass a seeded one).
  */
-export function rateLimitPauseMs(header: unknown, now = Date.now(), random: () => number = Math.random): number {
+export function rateLimitPauseMs(
+	header: unknown,
+	now = Date.now(),
+	random: () => number = Math.random,
+): number {
 	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now) ?? MIN_RETRY_PAUSE_MS);
 	return asked + jitter(asked, random);
 }
 
-/** Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable. */
+/**
+ * Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable.
+ */
 export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
 	const value = String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
 	if (!value) return undefined;

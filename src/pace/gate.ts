@@ -1,10 +1,14 @@
-import { RATE_HEADROOM, Pacer, realClock } from './pacer';
-import type { Clock, Pace } from './pacer';
+import { realClock } from './clock';
+import type { Clock } from './clock';
+import { RATE_HEADROOM, Pacer } from './pacer';
+import type { Pace } from './pacer';
 import type { PlatformAnswer } from './platform-seconds';
 
 // The pacer is pacing's engine; what the runs and the tests use of it is exported from here too.
-export { Pacer, RATE_HEADROOM, sharedPacer, sharedPacerCount } from './pacer';
-export type { Clock, Pace } from './pacer';
+export { Pacer, RATE_HEADROOM } from './pacer';
+export { sharedPacer, sharedPacerCount } from './shared-pacers';
+export type { Clock } from './clock';
+export type { Pace } from './pacer';
 
 /**
  * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
@@ -17,8 +21,12 @@ export const SENDER_SHARERS = 8;
  * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get). A missing,
  * zero or unreadable rateLimit leaves the run at `fallback`.
  */
-export function senderPace(rateLimit: unknown, fallback: number | undefined): Pace | number | undefined {
-	const rate = typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
+export function senderPace(
+	rateLimit: unknown,
+	fallback: number | undefined,
+): Pace | number | undefined {
+	const rate =
+		typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
 	if (!Number.isFinite(rate) || rate <= 0) return fallback;
 	return { perSecond: rate, floor: (rate * RATE_HEADROOM) / SENDER_SHARERS };
 }
@@ -44,12 +52,16 @@ export class RateGate {
 	/** Gives a shared pacer back (see sharedPacer); nothing for the run's own. */
 	readonly release: () => void;
 	/**
-	 * Turns shared with runs on other n8n processes (src/pace/shared-turns.ts): each request waits for
-	 * its turn too, after its slot. Waiting for a turn another run took is not lost time.
+	 * Turns shared with runs on other n8n processes (src/pace/shared-turns.ts): each request waits
+	 * for its turn too, after its slot. Waiting for a turn another run took is not lost time.
 	 */
 	turns?: { take(): Promise<void>; readonly shared: boolean };
 
-	constructor(pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } }, clock: Clock = realClock, random: () => number = Math.random) {
+	constructor(
+		pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } },
+		clock: Clock = realClock,
+		random: () => number = Math.random,
+	) {
 		if (typeof pace === 'object' && 'shared' in pace) {
 			this.pacer = pace.shared.pacer;
 			this.release = pace.shared.release;
@@ -140,8 +152,10 @@ export class RateGate {
 			pacer.nextStart = start + pacer.spacingMs;
 			if (start > now) await this.clock.sleep(start - now);
 			if (this.turns) await this.turns.take();
-			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies in the pause; it takes a new one.
-			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;
+			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies
+			// in the pause; it takes a new one.
+			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now()))
+				return backOffs;
 		}
 	}
 
@@ -154,12 +168,16 @@ export class RateGate {
 		const now = this.clock.now();
 		this.account(now);
 		// A pause longer than what is left of the budget is not waited: the run stops sending.
-		if (this.spent || this.lost + Math.max(this.pacer.pausedUntil, now + pauseMs) - now > this.waitBudgetMs) {
+		if (
+			this.spent ||
+			this.lost + Math.max(this.pacer.pausedUntil, now + pauseMs) - now > this.waitBudgetMs
+		) {
 			this.spent = true;
 			return false;
 		}
 		if (this.pausesRequestOnly) {
-			// The refused request waits out the pause alone (pausesRequestOnly), and the pause counts in full.
+			// The refused request waits out the pause alone (pausesRequestOnly), and the pause counts in
+			// full.
 			this.lost += pauseMs;
 			return true;
 		}
@@ -173,7 +191,10 @@ export class RateGate {
 	 * (taking shared turns; or when the platform's full second ends first, Pacer.backOff).
 	 */
 	ownWaitMs(resendAt: number): number {
-		return Math.max(0, resendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil));
+		return Math.max(
+			0,
+			resendAt - Math.max(this.clock.now(), this.pausesRequestOnly ? 0 : this.pacer.pausedUntil),
+		);
 	}
 
 	/**
@@ -186,7 +207,10 @@ export class RateGate {
 		return this.turns?.shared === true;
 	}
 
-	/** A request went through: counted for the next back-off's measure (`answer`: when it started, the platform second of its Date). */
+	/**
+	 * A request went through: counted for the next back-off's measure (`answer`: when it started, the
+	 * platform second of its Date).
+	 */
 	succeeded(answer?: PlatformAnswer): void {
 		this.pacer.succeeded(answer);
 	}

@@ -1,4 +1,7 @@
-/** Pacing: a run's gate and wait budget, the pacer that learns a rate from 429s, the platform's seconds, and the turns a trigger's board hands out across workers. */
+/**
+ * Pacing: a run's gate and wait budget, the pacer that learns a rate from 429s, the platform's
+ * seconds, and the turns a trigger's board hands out across workers.
+ */
 export * from './gate';
 export * from './board';
 export * from './shared-turns';

@@ -1,14 +1,8 @@
-import { sleep as n8nSleep } from 'n8n-workflow';
-
+import { realClock } from './clock';
+import type { Clock } from './clock';
 import { PlatformSeconds } from './platform-seconds';
 import type { PlatformAnswer } from './platform-seconds';
-
-export interface Clock {
-	now(): number;
-	sleep(ms: number): Promise<void>;
-}
-
-export const realClock: Clock = { now: () => Date.now(), sleep: async (ms) => await n8nSleep(ms) };
+import { RecentAnswers } from './recent-answers';
 
 /**
  * Runs are paced at this share of the rate they are given: a request's way to the platform varies
@@ -21,39 +15,48 @@ export const RATE_HEADROOM = 0.95;
 /** A pace: requests per second. */
 export interface Pace {
 	perSecond: number;
-	/** The slowest a 429 backs the run off to, in requests per second (default: one request per 10 s). */
+	/**
+	 * The slowest a 429 backs the run off to, in requests per second (default: one request per 10 s).
+	 */
 	floor?: number;
 }
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
 const MIN_RATE = 0.1;
-/** The first back-off of an unpaced run that saw no request through brings it to this many requests per second. */
+/**
+ * The first back-off of an unpaced run that saw no request through brings it to this many requests
+ * per second.
+ */
 const FIRST_BACKOFF_RATE = 10;
 /** An unpaced run that probed its way beyond this many requests per second is unpaced again. */
 const UNPACED_RATE = 1000;
-/** After a back-off's pause, the run holds its new rate this long (plus up to half as long again, at random) before it probes for more. */
+/**
+ * After a back-off's pause, the run holds its new rate this long (plus up to half as long again, at
+ * random) before it probes for more.
+ */
 const PROBE_AFTER_MS = 20_000;
 /** The longest a run holds its rate before it probes again. */
 const MAX_HOLD_MS = 120_000;
-/** Each second of probing without a refusal adds this share of the run's rate, twice that the next second, and so on. */
+/**
+ * Each second of probing without a refusal adds this share of the run's rate, twice that the next
+ * second, and so on.
+ */
 const PROBE_STEP = 0.02;
 const PROBE_INTERVAL_MS = 1000;
 const MAX_PROBE_STEP = 0.16;
 /** A run held below this share of its pace probes after SHARED_HOLD_MS. */
 const SHARED_BELOW = 0.4;
 const SHARED_HOLD_MS = 5000;
-/** The answers kept to count how many went through in the last second (a run of more per second counts this many). */
-const ANSWERS_KEPT = 4096;
 /** What went through is measured over this long at most. */
 const MEASURE_MS = 2000;
 
 /**
  * One pace for all the requests of a run (or, for a sender's rate, of every run of this n8n
- * process sending from that sender: see sharedPacer), however many are in flight: starts evenly spaced, at
- * RATE_HEADROOM of the rate given (20/s: one start every 52.6 ms), so that no second of the
- * platform holds more than the rate whether it counts per second of its clock (a fixed window),
- * over any 1,000 ms (a sliding window) or with a token bucket. Bursts of a second's worth tripped
- * a sliding window at every boundary.
+ * process sending from that sender: see sharedPacer), however many are in flight: starts evenly
+ * spaced, at RATE_HEADROOM of the rate given (20/s: one start every 52.6 ms), so that no second of
+ * the platform holds more than the rate whether it counts per second of its clock (a fixed window),
+ * over any 1,000 ms (a sliding window) or with a token bucket. Bursts of a second's worth tripped a
+ * sliding window at every boundary.
  *
  * A 429 pauses every request of the run (not only the refused one) for the time the platform
  * asked, and sets the rate from what the platform let through: the run's requests answered per
@@ -78,7 +81,8 @@ const MEASURE_MS = 2000;
  * of their own (other workers) are far from that (four: 57–95 %, 2–6 % 429s; bursts and halving
  * gave 58–100 % with 12–22 %): without a way to talk to each other, each learns its share only
  * from refusals, and each refusal pauses it. Share Pace Across Workers gives
- * them one: turns from the trigger's board (src/pace/shared-turns.ts; simulated, four runs: 93–95 %, no 429).
+ * them one: turns from the trigger's board (src/pace/shared-turns.ts; simulated, four runs: 93–95
+ * %, no 429).
  */
 export class Pacer {
 	private readonly target: number;
@@ -101,17 +105,18 @@ export class Pacer {
 	 * would spend its budget holding the platform's limit.
 	 */
 	private entitled: number;
-	/** How long the run holds its rate after a back-off before it probes: longer after each probe that was refused. */
+	/**
+	 * How long the run holds its rate after a back-off before it probes: longer after each probe that
+	 * was refused.
+	 */
 	private holdMs = PROBE_AFTER_MS;
 	/** When the current stretch without a refusal began (the last pause's end). */
 	private stretchFrom: number;
 	/** When the rate grows next, and by what share. */
 	private probeAt = Infinity;
 	private probeStep = PROBE_STEP;
-	/** When the last answers that went through arrived: a ring of ANSWERS_KEPT ending before `answersHead`. */
-	private readonly answers: number[] = new Array<number>(ANSWERS_KEPT);
-	private answersHead = 0;
-	private answersKept = 0;
+	/** When the last answers that went through arrived (src/pace/recent-answers.ts). */
+	private readonly answers = new RecentAnswers();
 	/** What the answers' Date headers tell of a limit per second of the platform's clock. */
 	private readonly seconds = new PlatformSeconds();
 
@@ -121,14 +126,18 @@ export class Pacer {
 		/** For the probes' jitter (the simulations pass a seeded one). */
 		private readonly random: () => number = Math.random,
 	) {
-		const { perSecond, floor } = typeof pace === 'object' ? pace : { perSecond: pace ?? 0, floor: undefined };
+		const { perSecond, floor } =
+			typeof pace === 'object' ? pace : { perSecond: pace ?? 0, floor: undefined };
 		this.floor = Math.max(MIN_RATE, floor ?? 0);
 		this.target = perSecond > 0 ? perSecond * RATE_HEADROOM : 0;
 		this.rate = this.entitled = this.target;
 		this.stretchFrom = clock.now();
 	}
 
-	/** The share of waiting time lost when not paused: 0 at the configured rate, or at the rate the run measured the platform lets through. */
+	/**
+	 * The share of waiting time lost when not paused: 0 at the configured rate, or at the rate the
+	 * run measured the platform lets through.
+	 */
 	get slowedShare(): number {
 		if (this.backOffs === 0) return 0;
 		if (this.entitled) return this.rate < this.entitled ? 1 - this.rate / this.entitled : 0;
@@ -145,10 +154,15 @@ export class Pacer {
 		return this.rate;
 	}
 
-	/** The rate grows by a step for each probe interval passed since the hold ended, each step twice the last. */
+	/**
+	 * The rate grows by a step for each probe interval passed since the hold ended, each step twice
+	 * the last.
+	 */
 	probe(now: number): void {
 		while (now >= this.probeAt && this.rate) {
-			this.rate = this.target ? Math.min(this.target, this.rate * (1 + this.probeStep)) : this.rate * (1 + this.probeStep);
+			this.rate = this.target
+				? Math.min(this.target, this.rate * (1 + this.probeStep))
+				: this.rate * (1 + this.probeStep);
 			this.probed = true;
 			this.probeStep = Math.min(MAX_PROBE_STEP, this.probeStep * 2);
 			this.probeAt += PROBE_INTERVAL_MS;
@@ -160,28 +174,24 @@ export class Pacer {
 		}
 	}
 
-	/** How many requests went through in the `ms` before `now`. */
-	private answeredWithin(now: number, ms: number): number {
-		let count = 0;
-		while (count < this.answersKept && this.answers[(this.answersHead - 1 - count + ANSWERS_KEPT) % ANSWERS_KEPT] > now - ms) count++;
-		return count;
-	}
-
 	/**
 	 * The platform refused a request (429): nobody starts before `pauseMs` from now, and the rate
 	 * is set from what went through (see RateGate), once per refusal of a request that started
 	 * after the last back-off: the refusals of requests already in flight at the first one
 	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
 	 * pause only. When two refusals found the same number of answers dated in their platform
-	 * second (`answer`, src/pace/platform-seconds.ts), that is the limit: the run holds RATE_HEADROOM of
-	 * it and waits only for the platform's next second (the refused request itself still waits
+	 * second (`answer`, src/pace/platform-seconds.ts), that is the limit: the run holds RATE_HEADROOM
+	 * of it and waits only for the platform's next second (the refused request itself still waits
 	 * `pauseMs`, RateGate.ownWaitMs).
 	 */
 	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): void {
 		const now = this.clock.now();
 		const sameEvent = ticket !== undefined && ticket < this.backOffs;
 		const limit = sameEvent ? this.seconds.limit : this.seconds.refused(answer, now);
-		const nextSecond = limit !== undefined && answer?.second !== undefined ? this.seconds.nextSecondAt(answer.second) : undefined;
+		const nextSecond =
+			limit !== undefined && answer?.second !== undefined
+				? this.seconds.nextSecondAt(answer.second)
+				: undefined;
 		this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);
 		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
 		if (sameEvent) return;
@@ -189,61 +199,42 @@ export class Pacer {
 		this.backOffs++;
 		// The slots still ahead are given out again (their requests wait for new ones).
 		this.nextStart = Math.min(this.nextStart, now);
-		// Per second: over the last two seconds when the stretch is that long (a second's count is coarse at a few per second), else over the stretch.
+		// Per second: over the last two seconds when the stretch is that long (a second's count is
+		// coarse at a few per second), else over the stretch.
 		const span = Math.min(MEASURE_MS, Math.max(0, now - this.stretchFrom));
-		const through = this.answeredWithin(now, span) / Math.max(1, span / 1000);
+		const through = this.answers.answeredWithin(now, span) / Math.max(1, span / 1000);
 		const measured = limit ?? (through > 0 ? through : undefined);
-		let rate = measured ? measured * RATE_HEADROOM : Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
-		// A probe refused: back to the rate held before it (what went through, if more), and the next probe comes later.
+		let rate = measured
+			? measured * RATE_HEADROOM
+			: Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
+		// A probe refused: back to the rate held before it (what went through, if more), and the next
+		// probe comes later.
 		if (probeRefused) {
 			rate = Math.max(rate, this.heldRate);
-			if (!this.target || this.heldRate >= this.target * SHARED_BELOW) this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
+			if (!this.target || this.heldRate >= this.target * SHARED_BELOW)
+				this.holdMs = Math.min(MAX_HOLD_MS, this.holdMs * 2);
 		}
-		this.rate = this.heldRate = Math.max(this.floor, this.target ? Math.min(this.target, rate) : rate);
+		this.rate = this.heldRate = Math.max(
+			this.floor,
+			this.target ? Math.min(this.target, rate) : rate,
+		);
 		if (measured) this.entitled = this.rate;
-		// Held far below its pace, the run likely shares the limit with other runs: their shares free up when they end.
-		if (!probeRefused && this.target && this.rate < this.target * SHARED_BELOW) this.holdMs = Math.min(this.holdMs, SHARED_HOLD_MS);
+		// Held far below its pace, the run likely shares the limit with other runs: their shares free
+		// up when they end.
+		if (!probeRefused && this.target && this.rate < this.target * SHARED_BELOW)
+			this.holdMs = Math.min(this.holdMs, SHARED_HOLD_MS);
 		this.probed = false;
 		this.stretchFrom = this.pausedUntil;
 		this.probeStep = PROBE_STEP;
 		this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);
 	}
 
-	/** A request went through: counted for the next back-off's measure (`answer`: its platform second). */
+	/**
+	 * A request went through: counted for the next back-off's measure (`answer`: its platform
+	 * second).
+	 */
 	succeeded(answer?: PlatformAnswer): void {
 		if (answer) this.seconds.accepted(answer, this.clock.now());
-		this.answers[this.answersHead] = this.clock.now();
-		this.answersHead = (this.answersHead + 1) % ANSWERS_KEPT;
-		this.answersKept = Math.min(ANSWERS_KEPT, this.answersKept + 1);
+		this.answers.add(this.clock.now());
 	}
 }
-
-/** The pacers runs of this process share, by key, with how many runs use each. */
-const sharedPacers = new Map<string, { pacer: Pacer; runs: number }>();
-
-/**
- * The pacer every run of this n8n process pacing by the same sender's rate shares (`key`: the
- * platform's address and the sender), for as long as one of them runs: the sender's limit is one
- * for all of them, and one pacer spaces their requests together (regular mode runs every
- * execution in one process; in queue mode, those on one worker). Runs that pace separately learn
- * their shares only from refusals. Call `release` when the run ends.
- */
-export function sharedPacer(key: string, pace: Pace): { pacer: Pacer; release: () => void } {
-	const id = `${key}\u0000${pace.perSecond}\u0000${pace.floor ?? ''}`;
-	let entry = sharedPacers.get(id);
-	if (!entry) sharedPacers.set(id, (entry = { pacer: new Pacer(pace), runs: 0 }));
-	entry.runs++;
-	const shared = entry;
-	let released = false;
-	return {
-		pacer: shared.pacer,
-		release: () => {
-			if (released) return;
-			released = true;
-			if (--shared.runs === 0 && sharedPacers.get(id) === shared) sharedPacers.delete(id);
-		},
-	};
-}
-
-/** How many shared pacers are held now (for tests: none once every run has released its own). */
-export const sharedPacerCount = () => sharedPacers.size;

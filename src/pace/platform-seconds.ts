@@ -13,10 +13,16 @@
  * (RATE_HEADROOM of it) and, the platform's second being full, waits only until the next one.
  */
 
-/** An answer of the platform: when its request started (the run's clock) and the second of the platform's clock its `Date` header names. */
+/**
+ * An answer of the platform: when its request started (the run's clock) and the second of the
+ * platform's clock its `Date` header names.
+ */
 export interface PlatformAnswer {
 	sentAt: number;
-	/** Whole seconds since the epoch of the platform's clock; undefined without a readable Date header. */
+	/**
+	 * Whole seconds since the epoch of the platform's clock; undefined without a readable Date
+	 * header.
+	 */
 	second?: number;
 }
 
@@ -30,7 +36,10 @@ export function platformSecond(date: unknown): number | undefined {
 
 /** The accepted answers kept to count a second's (more than any limit this counts is plausible). */
 const KEPT = 2048;
-/** Two refusals count the same limit when their counts differ by at most this (a request counted at a second's edge may carry the other second's Date). */
+/**
+ * Two refusals count the same limit when their counts differ by at most this (a request counted at
+ * a second's edge may carry the other second's Date).
+ */
 const SAME_COUNT = 1;
 
 export class PlatformSeconds {
@@ -68,7 +77,8 @@ export class PlatformSeconds {
 		this.bound(answer, answeredAt);
 		const count = this.countIn(answer.second);
 		const previous = this.limit ?? this.candidate;
-		const agrees = count !== undefined && previous !== undefined && Math.abs(count - previous) <= SAME_COUNT;
+		const agrees =
+			count !== undefined && previous !== undefined && Math.abs(count - previous) <= SAME_COUNT;
 		this.limit = agrees ? Math.min(count, previous) : undefined;
 		this.candidate = count;
 		return this.limit;
@@ -102,7 +112,9 @@ export class PlatformSeconds {
 		this.hi = Math.min(this.hi, hi);
 	}
 
-	/** The accepted answers dated `second`, or undefined when one of the seconds before it held more. */
+	/**
+	 * The accepted answers dated `second`, or undefined when one of the seconds before it held more.
+	 */
 	private countIn(second: number): number | undefined {
 		const counts = new Map<number, number>();
 		for (let i = 1; i <= this.kept; i++) {

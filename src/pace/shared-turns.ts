@@ -1,9 +1,12 @@
 import { MAX_TURNS_PER_REQUEST } from './board';
 import type { TurnGrant, TurnRequest } from './board';
 import { RATE_HEADROOM } from './pacer';
-import type { Clock } from './pacer';
+import type { Clock } from './clock';
 
-/** A run asks the board for at least this long's worth of turns at a time (at the sender's full rate). */
+/**
+ * A run asks the board for at least this long's worth of turns at a time (at the sender's full
+ * rate).
+ */
 const CHUNK_MS = 1000;
 /** A grant that makes the run wait longer than this for its first turn is not believed. */
 const MAX_DELAY_MS = 3_600_000;
@@ -11,16 +14,22 @@ const MAX_DELAY_MS = 3_600_000;
 /** Why the board could not give turns (the message says it without the URL or its token). */
 export class TurnsUnavailable extends Error {}
 
-/** Asks the board (the trigger's pace webhook) for turns; rejects (best with a TurnsUnavailable) when it cannot. */
+/**
+ * Asks the board (the trigger's pace webhook) for turns; rejects (best with a TurnsUnavailable)
+ * when it cannot.
+ */
 export type AskTurns = (request: TurnRequest) => Promise<unknown>;
 
 /** The grant in a pace answer, checked: a wrong answer is an error, not a turn. */
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
 	const { delayMs, spacingMs, count } = grant;
-	if (typeof delayMs !== 'number' || !(delayMs >= 0 && delayMs <= MAX_DELAY_MS)) throw new TurnsUnavailable('the pace answer has no delayMs from 0 to 3,600,000');
-	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= MAX_DELAY_MS)) throw new TurnsUnavailable('the pace answer has no positive spacingMs');
-	if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > asked) throw new TurnsUnavailable(`the pace answer's count is not a whole number from 1 to ${asked}`);
+	if (typeof delayMs !== 'number' || !(delayMs >= 0 && delayMs <= MAX_DELAY_MS))
+		throw new TurnsUnavailable('the pace answer has no delayMs from 0 to 3,600,000');
+	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= MAX_DELAY_MS))
+		throw new TurnsUnavailable('the pace answer has no positive spacingMs');
+	if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > asked)
+		throw new TurnsUnavailable(`the pace answer's count is not a whole number from 1 to ${asked}`);
 	return { delayMs, spacingMs, count };
 }
 
@@ -57,7 +66,10 @@ export class SharedTurns {
 		private readonly perSecond: number,
 		private readonly clock: Clock,
 		private readonly onFail: (reason: string) => void,
-		/** How many requests the run will send in all, as far as it knows (resends of refused ones come on top). */
+		/**
+		 * How many requests the run will send in all, as far as it knows (resends of refused ones come
+		 * on top).
+		 */
 		private readonly wanted: () => number = () => Infinity,
 	) {
 		this.spacingMs = 1000 / (perSecond * RATE_HEADROOM);
@@ -72,7 +84,10 @@ export class SharedTurns {
 		return this.turns.length - this.head;
 	}
 
-	/** How many turns to ask for next: enough for twice the board's answer time, no more than the run has requests for (at least one). */
+	/**
+	 * How many turns to ask for next: enough for twice the board's answer time, no more than the run
+	 * has requests for (at least one).
+	 */
 	private get chunk(): number {
 		const lasting = Math.round(Math.max(CHUNK_MS, 2 * this.answerMs) / this.spacingMs);
 		const left = this.wanted() - this.taken - this.held;
@@ -84,9 +99,12 @@ export class SharedTurns {
 		for (;;) {
 			if (this.failed) return;
 			const now = this.clock.now();
-			while (this.head < this.turns.length && this.turns[this.head] < now - this.spacingMs) this.head++;
-			// Ahead of need while the run has requests left for them; when it holds none, in any case (a resend).
-			if (this.held === 0 || (this.held <= this.chunk && this.wanted() - this.taken > this.held)) this.askMore();
+			while (this.head < this.turns.length && this.turns[this.head] < now - this.spacingMs)
+				this.head++;
+			// Ahead of need while the run has requests left for them; when it holds none, in any case (a
+			// resend).
+			if (this.held === 0 || (this.held <= this.chunk && this.wanted() - this.taken > this.held))
+				this.askMore();
 			if (this.held > 0) {
 				const at = this.turns[this.head++];
 				this.taken++;
@@ -118,6 +136,7 @@ export class SharedTurns {
 		}
 		const received = this.clock.now();
 		this.answerMs = received - sent;
-		for (let i = 0; i < grant.count; i++) this.turns.push(received + grant.delayMs + i * grant.spacingMs);
+		for (let i = 0; i < grant.count; i++)
+			this.turns.push(received + grant.delayMs + i * grant.spacingMs);
 	}
 }

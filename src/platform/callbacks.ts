@@ -1,9 +1,16 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { ICredentialTestFunctions, ICredentialsDecrypted, INodeCredentialTestResult } from 'n8n-workflow';
+import type {
+	ICredentialTestFunctions,
+	ICredentialsDecrypted,
+	INodeCredentialTestResult,
+} from 'n8n-workflow';
 import { InputError } from '../values/input-errors';
 import { tryParseJson } from '../values/json';
 
-/** Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed there). */
+/**
+ * Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed
+ * there).
+ */
 export const CALLBACK_STATUSES = [
 	'QUEUE',
 	'DEQUEUED',
@@ -33,7 +40,10 @@ export const CALLBACK_TOKEN_PARAMETER = 'token';
  * itself never leaves n8n's credential store, and a new secret gives a new token.
  */
 export function callbackToken(secret: string): string {
-	return createHmac('sha256', secret).update('audience-messaging-callbacks/v1').digest('base64url').slice(0, 32);
+	return createHmac('sha256', secret)
+		.update('audience-messaging-callbacks/v1')
+		.digest('base64url')
+		.slice(0, 32);
 }
 
 /**
@@ -47,15 +57,26 @@ const PRODUCTION_WEBHOOK_SEGMENT = 'webhook';
 /**
  * Refuses the trigger's Test URL where its Production URL is needed: the Test URL answers only
  * while the editor listens for one test event, so the platform's status events, which come
- * later, would be lost without an error anywhere. An InputError of the Trigger Production URL field.
+ * later, would be lost without an error anywhere. An InputError of the Trigger Production URL
+ * field.
  */
 function checkTriggerProductionUrl(triggerUrl: string): void {
-	const segments = new URL(triggerUrl).pathname.split('/').filter(Boolean).map((segment) => segment.toLowerCase());
+	const segments = new URL(triggerUrl).pathname
+		.split('/')
+		.filter(Boolean)
+		.map((segment) => segment.toLowerCase());
 	// The first "webhook" or "webhook-test" segment is n8n's (what comes before is a path prefix,
 	// what follows is the webhook's own path, which may hold either word); compared without case, as
 	// Express matches routes by default.
-	const endpoint = segments.findIndex((segment) => segment === PRODUCTION_WEBHOOK_SEGMENT || segment === TEST_WEBHOOK_SEGMENT);
-	if (endpoint < 0 || segments[endpoint] !== TEST_WEBHOOK_SEGMENT || endpoint === segments.length - 1) return;
+	const endpoint = segments.findIndex(
+		(segment) => segment === PRODUCTION_WEBHOOK_SEGMENT || segment === TEST_WEBHOOK_SEGMENT,
+	);
+	if (
+		endpoint < 0 ||
+		segments[endpoint] !== TEST_WEBHOOK_SEGMENT ||
+		endpoint === segments.length - 1
+	)
+		return;
 	throw new InputError(
 		'triggerUrl',
 		`"${triggerUrl}" is the trigger's Test URL (/${TEST_WEBHOOK_SEGMENT}/…), which answers only while the editor listens for a test event; ` +
@@ -63,7 +84,10 @@ function checkTriggerProductionUrl(triggerUrl: string): void {
 	);
 }
 
-/** The trigger's Production URL with the token of `secret` in its query; a Test URL is refused (checkTriggerProductionUrl). */
+/**
+ * The trigger's Production URL with the token of `secret` in its query; a Test URL is refused
+ * (checkTriggerProductionUrl).
+ */
 export function callbackUrlWithToken(triggerUrl: string, secret: string): string {
 	checkTriggerProductionUrl(triggerUrl);
 	const url = new URL(triggerUrl);
@@ -88,15 +112,25 @@ export function secretMatches(given: string | undefined, expected: string): bool
 
 /** The events in a callback body: one JSON object, or an array of them. */
 export function parseCallbackBody(raw: Buffer | undefined): Array<Record<string, unknown>> {
-	if (raw && raw.length > CALLBACK_MAX_BYTES) throw new CallbackRejection(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
-	const text = (raw ?? Buffer.alloc(0)).toString('utf8').replace(/^\uFEFF/, '').trim();
+	if (raw && raw.length > CALLBACK_MAX_BYTES)
+		throw new CallbackRejection(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
+	const text = (raw ?? Buffer.alloc(0))
+		.toString('utf8')
+		.replace(/^\uFEFF/, '')
+		.trim();
 	if (!text) throw new CallbackRejection(400, 'Empty callback body: a JSON event was expected');
 	const json = tryParseJson(text);
 	if ('problem' in json) throw new CallbackRejection(400, `Malformed JSON: ${json.problem}`);
 	const parsed = json.value;
 	const events = Array.isArray(parsed) ? parsed : [parsed];
-	if (events.length === 0 || events.some((event) => !event || typeof event !== 'object' || Array.isArray(event))) {
-		throw new CallbackRejection(400, 'A callback body must be a JSON object (or an array of objects)');
+	if (
+		events.length === 0 ||
+		events.some((event) => !event || typeof event !== 'object' || Array.isArray(event))
+	) {
+		throw new CallbackRejection(
+			400,
+			'A callback body must be a JSON object (or an array of objects)',
+		);
 	}
 	return events as Array<Record<string, unknown>>;
 }
@@ -112,7 +146,8 @@ const firstString = (event: Record<string, unknown>, keys: string[]) => {
 
 function isoDate(value: unknown): string | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
-	const millis = typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
+	const millis =
+		typeof value === 'number' ? (value < 1e12 ? value * 1000 : value) : Date.parse(String(value));
 	return Number.isNaN(millis) ? undefined : new Date(millis).toISOString();
 }
 
@@ -145,6 +180,10 @@ export async function audienceMessagingCallbackTest(
 	credential: ICredentialsDecrypted,
 ): Promise<INodeCredentialTestResult> {
 	const secret = String(credential.data?.secret ?? '');
-	if (!CALLBACK_SECRET_PATTERN.test(secret)) return { status: 'Error', message: CALLBACK_SECRET_RULE };
-	return { status: 'OK', message: `Secret accepted. A callback URL built by hand ends in ?${CALLBACK_TOKEN_PARAMETER}=${callbackToken(secret)}` };
+	if (!CALLBACK_SECRET_PATTERN.test(secret))
+		return { status: 'Error', message: CALLBACK_SECRET_RULE };
+	return {
+		status: 'OK',
+		message: `Secret accepted. A callback URL built by hand ends in ?${CALLBACK_TOKEN_PARAMETER}=${callbackToken(secret)}`,
+	};
 }

@@ -1,4 +1,12 @@
-const MESSAGE_KEYS = ['message', 'errorMessage', 'detail', 'error_description', 'title', 'description', 'reason'];
+const MESSAGE_KEYS = [
+	'message',
+	'errorMessage',
+	'detail',
+	'error_description',
+	'title',
+	'description',
+	'reason',
+];
 
 /**
  * The platform's error body shape is not specified: take the first human message found in
@@ -8,7 +16,11 @@ export function platformMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
 	if (!body || typeof body !== 'object') return undefined;
 	const record = body as Record<string, unknown>;
-	const candidates: unknown[] = [record.error, Array.isArray(record.errors) ? record.errors[0] : undefined, record];
+	const candidates: unknown[] = [
+		record.error,
+		Array.isArray(record.errors) ? record.errors[0] : undefined,
+		record,
+	];
 	for (const candidate of candidates) {
 		if (typeof candidate === 'string' && candidate.trim()) return candidate;
 		if (candidate && typeof candidate === 'object') {

@@ -1,4 +1,7 @@
-/** The platform's rules, per service: each request body's schema and mapping (lists and subscribers, wallet, chat app, blacklist), and the status callbacks. */
+/**
+ * The platform's rules, per service: each request body's schema and mapping (lists and subscribers,
+ * wallet, chat app, blacklist), and the status callbacks.
+ */
 export * from './callbacks';
 export * from './error-message';
 export * from './blacklist/schema';

@@ -18,11 +18,16 @@ export const E164 = new RegExp(`^\\+[1-9]\\d{${E164_MIN_DIGITS - 1},${E164_MAX_D
 /** The same number without its + (how a sender is named in a message's `from`). */
 export const E164_DIGITS = new RegExp(`^[1-9]\\d{${E164_MIN_DIGITS - 1},${E164_MAX_DIGITS - 1}}$`);
 
-/** Why `digits` (digits only, no +) break the rule, as an error naming `shown`; undefined when they follow it. */
+/**
+ * Why `digits` (digits only, no +) break the rule, as an error naming `shown`; undefined when they
+ * follow it.
+ */
 export function e164DigitsProblem(digits: string, shown: string): string | undefined {
 	const quoted = JSON.stringify(shown);
-	if (!/^\d*$/.test(digits)) return `${quoted} is not a phone number: it contains ${JSON.stringify(/\D/.exec(digits)?.[0])}`;
-	if (digits.startsWith('0')) return `${quoted} is not a valid international phone number (+, then up to ${E164_MAX_DIGITS} digits, the first not 0)`;
+	if (!/^\d*$/.test(digits))
+		return `${quoted} is not a phone number: it contains ${JSON.stringify(/\D/.exec(digits)?.[0])}`;
+	if (digits.startsWith('0'))
+		return `${quoted} is not a valid international phone number (+, then up to ${E164_MAX_DIGITS} digits, the first not 0)`;
 	if (digits.length < E164_MIN_DIGITS || digits.length > E164_MAX_DIGITS) {
 		return `${quoted} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; ${E164_RULE}`;
 	}
@@ -51,10 +56,15 @@ function digitValue(digit: string): string {
  * script, so the number sent is the one the user wrote. Letters of any script stay letters.
  */
 export function asciiPhoneText(text: string): string {
-	return text.normalize('NFKC').replace(/\p{Nd}/gu, (digit) => (digit >= '0' && digit <= '9' ? digit : digitValue(digit)));
+	return text
+		.normalize('NFKC')
+		.replace(/\p{Nd}/gu, (digit) => (digit >= '0' && digit <= '9' ? digit : digitValue(digit)));
 }
 
-/** Spaces (any), parentheses, dots, slashes, dashes (any) and the minus sign between the digits of a written number. */
+/**
+ * Spaces (any), parentheses, dots, slashes, dashes (any) and the minus sign between the digits of a
+ * written number.
+ */
 const SEPARATORS = /[\s()./\p{Pd}\u2212]/gu;
 const LETTER = /\p{L}/u;
 
@@ -68,11 +78,15 @@ export function toE164(value: unknown, field: string): string {
 	const text = readText(value, field);
 	if (!text) throw new InputError(field, 'a phone number is required');
 	const ascii = asciiPhoneText(text);
-	if (LETTER.test(ascii)) throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
+	if (LETTER.test(ascii))
+		throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
 	let compact = ascii.replace(SEPARATORS, '');
 	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
 	if (!compact.startsWith('+')) {
-		throw new InputError(field, `"${text}" has no country code: write it in international form, e.g. +33612345678`);
+		throw new InputError(
+			field,
+			`"${text}" has no country code: write it in international form, e.g. +33612345678`,
+		);
 	}
 	const problem = e164DigitsProblem(compact.slice(1), text);
 	if (problem) throw new InputError(field, problem);
@@ -83,11 +97,16 @@ export function toE164(value: unknown, field: string): string {
  * A sender's number as a message's `from` takes it: the E.164 digits without +. The number is
  * always international here, so the + (or 00) is optional; the rule is the one of toE164.
  */
-export function toE164Digits(value: unknown, field: string, required = 'a phone number is required'): string {
+export function toE164Digits(
+	value: unknown,
+	field: string,
+	required = 'a phone number is required',
+): string {
 	const text = readText(value, field);
 	if (!text) throw new InputError(field, required);
 	const ascii = asciiPhoneText(text);
-	if (LETTER.test(ascii)) throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
+	if (LETTER.test(ascii))
+		throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
 	const digits = ascii.replace(SEPARATORS, '').replace(/^(\+|00)/, '');
 	const problem = e164DigitsProblem(digits, text);
 	if (problem) throw new InputError(field, problem);
@@ -107,10 +126,14 @@ export function trimEmail<T>(value: T): T {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** An e-mail address, trimmed of the whitespace around it ("ada@example.com\n"); whitespace inside stays an error. */
+/**
+ * An e-mail address, trimmed of the whitespace around it ("ada@example.com\n"); whitespace inside
+ * stays an error.
+ */
 export function toEmail(value: unknown, field: string): string {
 	const text = trimEmail(readText(value, field));
 	if (!text) throw new InputError(field, 'an e-mail address is required');
-	if (!EMAIL.test(text) || /[\u200B-\u200D\u2060\uFEFF]/.test(text)) throw new InputError(field, `"${text}" is not an e-mail address`);
+	if (!EMAIL.test(text) || /[\u200B-\u200D\u2060\uFEFF]/.test(text))
+		throw new InputError(field, `"${text}" is not an e-mail address`);
 	return text;
 }

@@ -37,31 +37,42 @@ export function requiredText(value: unknown, field: string, what = 'a value'): s
 export function rawText(value: unknown, field: string): string {
 	if (value === undefined || value === null) return '';
 	if (typeof value === 'string') return value;
-	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean') return String(value);
+	if ((typeof value === 'number' && Number.isFinite(value)) || typeof value === 'boolean')
+		return String(value);
 	throw new InputError(field, `text was expected, got ${kind(value)}`);
 }
 
 /** A whole number in [min, max]; numeric text from an expression is accepted. */
-export function integer(value: unknown, field: string, range: { min?: number; max?: number } = {}): number {
+export function integer(
+	value: unknown,
+	field: string,
+	range: { min?: number; max?: number } = {},
+): number {
 	const number = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
-	if (typeof number !== 'number' || !Number.isFinite(number)) throw new InputError(field, `a whole number was expected, got ${kind(value)}`);
-	if (!Number.isInteger(number)) throw new InputError(field, `a whole number was expected, got ${number}`);
-	if (range.min !== undefined && number < range.min) throw new InputError(field, `it must be at least ${range.min} (got ${number})`);
-	if (range.max !== undefined && number > range.max) throw new InputError(field, `it must be at most ${range.max} (got ${number})`);
+	if (typeof number !== 'number' || !Number.isFinite(number))
+		throw new InputError(field, `a whole number was expected, got ${kind(value)}`);
+	if (!Number.isInteger(number))
+		throw new InputError(field, `a whole number was expected, got ${number}`);
+	if (range.min !== undefined && number < range.min)
+		throw new InputError(field, `it must be at least ${range.min} (got ${number})`);
+	if (range.max !== undefined && number > range.max)
+		throw new InputError(field, `it must be at most ${range.max} (got ${number})`);
 	return number;
 }
 
 /** A finite number; numeric text from an expression is accepted. */
 export function number(value: unknown, field: string): number {
 	const result = typeof value === 'string' && value.trim() !== '' ? Number(value.trim()) : value;
-	if (typeof result !== 'number' || !Number.isFinite(result)) throw new InputError(field, `a number was expected, got ${kind(value)}`);
+	if (typeof result !== 'number' || !Number.isFinite(result))
+		throw new InputError(field, `a number was expected, got ${kind(value)}`);
 	return result;
 }
 
 /** true/false; the text "true"/"false" from an expression is accepted. */
 export function boolean(value: unknown, field: string): boolean {
 	if (typeof value === 'boolean') return value;
-	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim()))
+		return value.trim().toLowerCase() === 'true';
 	throw new InputError(field, `true or false was expected, got ${kind(value)}`);
 }
 
@@ -73,7 +84,8 @@ export function optionalBoolean(value: unknown, field: string): boolean | undefi
 /** One of the allowed values (an options field set by an expression). */
 export function oneOf<T extends string>(value: unknown, field: string, allowed: readonly T[]): T {
 	const result = text(value, field);
-	if (!(allowed as readonly string[]).includes(result)) throw new InputError(field, `it must be one of ${allowed.join(', ')} (got ${kind(value)})`);
+	if (!(allowed as readonly string[]).includes(result))
+		throw new InputError(field, `it must be one of ${allowed.join(', ')} (got ${kind(value)})`);
 	return result as T;
 }
 
@@ -85,7 +97,11 @@ export function record(value: unknown, field: string): Record<string, unknown> {
 }
 
 /** The entries of a fixedCollection (`{ key: [...] }`); each entry must be an object. */
-export function entries(value: unknown, field: string, key: string): Array<Record<string, unknown>> {
+export function entries(
+	value: unknown,
+	field: string,
+	key: string,
+): Array<Record<string, unknown>> {
 	const list = record(value, field)[key];
 	if (list === undefined || list === null) return [];
 	const array = Array.isArray(list) ? list : [list];
@@ -95,12 +111,22 @@ export function entries(value: unknown, field: string, key: string): Array<Recor
 /** A list of texts: an array (multiOptions) or comma-separated text. */
 export function textList(value: unknown, field: string): string[] {
 	if (value === undefined || value === null || value === '') return [];
-	const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : undefined;
-	if (!parts) throw new InputError(field, `a list or comma-separated text was expected, got ${kind(value)}`);
-	return parts.map((part, index) => text(part, parts.length > 1 ? `${field}.${index}` : field)).filter(Boolean);
+	const parts = Array.isArray(value)
+		? value
+		: typeof value === 'string'
+			? value.split(',')
+			: undefined;
+	if (!parts)
+		throw new InputError(field, `a list or comma-separated text was expected, got ${kind(value)}`);
+	return parts
+		.map((part, index) => text(part, parts.length > 1 ? `${field}.${index}` : field))
+		.filter(Boolean);
 }
 
-/** A path parameter (list, subscriber, template or sender ID): not empty, not "." or "..", sent URL-encoded. */
+/**
+ * A path parameter (list, subscriber, template or sender ID): not empty, not "." or "..", sent
+ * URL-encoded.
+ */
 export function pathSegment(value: unknown, field: string, what: string): string {
 	const result = requiredText(value, field, what);
 	if (result === '.' || result === '..') throw new InputError(field, `"${result}" is not ${what}`);
@@ -112,7 +138,8 @@ export function httpUrl(value: unknown, field: string): string {
 	const result = requiredText(value, field, 'a URL');
 	if (!URL.canParse(result)) throw new InputError(field, `"${result}" is not a URL`);
 	const parsed = new URL(result);
-	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InputError(field, `"${result}" must start with http:// or https://`);
+	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+		throw new InputError(field, `"${result}" must start with http:// or https://`);
 	if (!parsed.hostname) throw new InputError(field, `"${result}" has no host`);
 	return result;
 }

@@ -59,7 +59,8 @@ const UNSAFE_KEYS = new Set([
  * n8n's template), no parenthesis (n8n's method-call rewriting looks for them), no control or
  * line-break character. An index is a plain decimal (no leading zero: `01` is octal in JavaScript).
  */
-const STEP = /\.([A-Za-z_$][\w$]*)|\[[ \t]*(?:"([^"\\{}()\u2028\u2029]*)"|'([^'\\{}()\u2028\u2029]*)'|(0|[1-9]\d{0,8}))[ \t]*\]/y;
+const STEP =
+	/\.([A-Za-z_$][\w$]*)|\[[ \t]*(?:"([^"\\{}()\u2028\u2029]*)"|'([^'\\{}()\u2028\u2029]*)'|(0|[1-9]\d{0,8}))[ \t]*\]/y;
 const hasControlCharacter = (key: string) => {
 	for (let i = 0; i < key.length; i++) {
 		const code = key.charCodeAt(i);
@@ -193,9 +194,17 @@ export function compileParameter(raw: unknown): Resolver | undefined {
 export function sameValue(a: unknown, b: unknown): boolean {
 	if (Object.is(a, b)) return true;
 	if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-	if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+	if (
+		Array.isArray(a) !== Array.isArray(b) ||
+		Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)
+	)
+		return false;
 	const keysA = Object.keys(a);
 	const keysB = Object.keys(b);
 	if (keysA.length !== keysB.length) return false;
-	return keysA.every((key, index) => key === keysB[index] && sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+	return keysA.every(
+		(key, index) =>
+			key === keysB[index] &&
+			sameValue((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+	);
 }

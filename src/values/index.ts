@@ -1,4 +1,7 @@
-/** Values: reading and checking what a user gives (coercion, addresses, JSON, plain $json expressions), and the input errors that name a field. */
+/**
+ * Values: reading and checking what a user gives (coercion, addresses, JSON, plain $json
+ * expressions), and the input errors that name a field.
+ */
 export * from './chunk';
 export * from './coerce';
 export * from './expressions';

@@ -5,21 +5,38 @@ import type { ZodError } from 'zod';
 /** Labels shown to users for request fields, keyed by the dotted path zod reports. */
 export type FieldLabels = Record<string, string>;
 
-/** How a validation message names an item: n8n's itemIndex, counted from 0 as in the editor's item list. */
+/**
+ * How a validation message names an item: n8n's itemIndex, counted from 0 as in the editor's item
+ * list.
+ */
 export function itemLabel(itemIndex: number): string {
 	return `item ${itemIndex}`;
 }
 
 /** A problem with one field of one input item, raised before any request is sent. */
-export function fieldError(node: INode, itemIndex: number, field: string, problem: string, details?: string): NodeOperationError {
+export function fieldError(
+	node: INode,
+	itemIndex: number,
+	field: string,
+	problem: string,
+	details?: string,
+): NodeOperationError {
 	return new NodeOperationError(node, `Invalid "${field}" in ${itemLabel(itemIndex)}: ${problem}`, {
 		itemIndex,
 		description: `${details ? `${details}\n` : ''}Fix the "${field}" value of ${itemLabel(itemIndex)} and run the node again. This item was not sent to the platform.`,
 	});
 }
 
-/** Turns the first zod issue into a fieldError, naming the field with its UI label where one is known. */
-export function schemaError(node: INode, itemIndex: number, error: ZodError, labels: FieldLabels = {}): NodeOperationError {
+/**
+ * Turns the first zod issue into a fieldError, naming the field with its UI label where one is
+ * known.
+ */
+export function schemaError(
+	node: INode,
+	itemIndex: number,
+	error: ZodError,
+	labels: FieldLabels = {},
+): NodeOperationError {
 	const issue = error.issues[0];
 	const path = issue.path.map(String);
 	return fieldError(node, itemIndex, fieldName(path, labels), issue.message);
@@ -35,18 +52,30 @@ export function fieldName(path: string[], labels: FieldLabels): string {
 	const suffix = indexes.length ? ` #${Number(indexes[0]) + 1}` : '';
 	if (labels[generic]) return `${labels[generic]}${suffix}`;
 	for (let i = path.length - 1; i > 0; i--) {
-		const prefix = path.slice(0, i).filter((p) => !/^\d+$/.test(p)).join('.');
-		if (labels[prefix]) return `${labels[prefix]}${suffix} › ${path.slice(i).map((part) => part || '(empty name)').join('.')}`;
+		const prefix = path
+			.slice(0, i)
+			.filter((p) => !/^\d+$/.test(p))
+			.join('.');
+		if (labels[prefix])
+			return `${labels[prefix]}${suffix} › ${path
+				.slice(i)
+				.map((part) => part || '(empty name)')
+				.join('.')}`;
 	}
 	return dotted || 'input';
 }
 
-/** Raised by the pure mapping functions of src/ when a parameter cannot be turned into a request. */
+/**
+ * Raised by the pure mapping functions of src/ when a parameter cannot be turned into a request.
+ */
 export class InputError extends Error {
 	constructor(
 		readonly field: string,
 		message: string,
-		/** More than the message holds (every problem of a CSV file, one per line): the start of the error's description. */
+		/**
+		 * More than the message holds (every problem of a CSV file, one per line): the start of the
+		 * error's description.
+		 */
 		readonly details?: string,
 	) {
 		super(message);

@@ -24,9 +24,12 @@ const CSV_MB = arg('csv-mb', 100);
 const MESSAGES = arg('messages', 1000);
 const LATENCY_MS = arg('latency-ms', 80);
 const RATE = arg('rate', 50);
-// Node's own resolver would take AudienceMessaging.node.json (the codex) for ".node": name the .ts file.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a path import cannot be written as an import statement here
-const { AudienceMessaging } = require(join(__dirname, '../../nodes/AudienceMessaging/AudienceMessaging.node.ts')) as typeof import('../../nodes/AudienceMessaging/AudienceMessaging.node');
+// Node's own resolver would take AudienceMessaging.node.json (the codex) for ".node": name the .ts
+// file. A path import cannot be written as an import statement here.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { AudienceMessaging } = require(
+	join(__dirname, '../../nodes/AudienceMessaging/AudienceMessaging.node.ts'),
+) as typeof import('../../nodes/AudienceMessaging/AudienceMessaging.node');
 const node = new AudienceMessaging();
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -38,18 +41,37 @@ async function addMany() {
 	const credentials = {
 		type: 'audienceMessagingApi',
 		credentialType: new AudienceMessagingApi(),
-		data: { apiKey: 'bench', listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
+		data: {
+			apiKey: 'bench',
+			listsBaseUrl: sandbox.listsBaseUrl,
+			walletBaseUrl: sandbox.walletBaseUrl,
+			baseUrl: sandbox.baseUrl,
+		},
 	};
-	const items = Array.from({ length: ITEMS }, (_, i) => ({ json: { email: `user${i}@example.com`, plan: i % 3 ? 'free' : 'pro' } }));
+	const items = Array.from({ length: ITEMS }, (_, i) => ({
+		json: { email: `user${i}@example.com`, plan: i % 3 ? 'free' : 'pro' },
+	}));
 	for (const batchSize of [100, 500, 2000]) {
 		sandbox.reset();
-		const fresh = sandbox.seedList({ name: 'Bench', columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }] });
+		const fresh = sandbox.seedList({
+			name: 'Bench',
+			columns: [
+				{ name: 'email', type: 'STRING', unique: true },
+				{ name: 'plan', type: 'STRING' },
+			],
+		});
 		const started = process.hrtime.bigint();
 		const result = await runNode({
 			nodeType: node,
 			credentials,
 			items,
-			parameters: { resource: 'subscriber', operation: 'addMany', listId: { __rl: true, mode: 'id', value: String(fresh.id) }, source: 'items', options: { batchSize } },
+			parameters: {
+				resource: 'subscriber',
+				operation: 'addMany',
+				listId: { __rl: true, mode: 'id', value: String(fresh.id) },
+				source: 'items',
+				options: { batchSize },
+			},
 		});
 		const ms = Number(process.hrtime.bigint() - started) / 1e6;
 		if (result.error) throw result.error;
@@ -66,9 +88,17 @@ async function send() {
 	const credentials = {
 		type: 'audienceMessagingApi',
 		credentialType: new AudienceMessagingApi(),
-		data: { apiKey: 'bench', listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
+		data: {
+			apiKey: 'bench',
+			listsBaseUrl: sandbox.listsBaseUrl,
+			walletBaseUrl: sandbox.walletBaseUrl,
+			baseUrl: sandbox.baseUrl,
+		},
 	};
-	const sender = sandbox.seedSender({ providerId: 'p', name: 'Bench', address: '+15550100100', accountTier: 4 }, { active: true });
+	const sender = sandbox.seedSender(
+		{ providerId: 'p', name: 'Bench', address: '+15550100100', accountTier: 4 },
+		{ active: true },
+	);
 	sandbox.approveSender(sender.id, { rateLimit: RATE, dailyQuota: MESSAGES * 2 });
 	const items = Array.from({ length: MESSAGES }, (_, i) => {
 		const to = `+336${String(10_000_000 + i)}`;
@@ -107,14 +137,21 @@ async function csvUpload() {
 		request.on('data', (chunk: Buffer) => (received += chunk.length));
 		request.on('end', () => {
 			response.writeHead(200, { 'content-type': 'application/json' });
-			response.end(JSON.stringify({ meta: { timestamp: Date.now(), transactionId: 'bench' }, data: { id: 1, name: 'Big', status: 'OK' } }));
+			response.end(
+				JSON.stringify({
+					meta: { timestamp: Date.now(), transactionId: 'bench' },
+					data: { id: 1, name: 'Big', status: 'OK' },
+				}),
+			);
 		});
 	});
 	await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
 	const url = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
-	// A member export with unique rows (test/helpers/member-csv.tsx): every row is checked before the upload.
+	// A member export with unique rows (test/helpers/member-csv.tsx): every row is checked before the
+	// upload.
 	const rows = [MEMBER_HEADER];
-	for (let n = 0, size = 0; size < CSV_MB * 1024 * 1024; n++) size += rows[rows.push(memberRow(n)) - 1].length + 1;
+	for (let n = 0, size = 0; size < CSV_MB * 1024 * 1024; n++)
+		size += rows[rows.push(memberRow(n)) - 1].length + 1;
 	const csv = Buffer.from(`${rows.join('\n')}\n`);
 	rows.length = 0;
 	const item = await binaryItem({}, 'data', csv, 'big.csv', 'text/csv');
@@ -124,9 +161,18 @@ async function csvUpload() {
 	const started = process.hrtime.bigint();
 	const result = await runNode({
 		nodeType: node,
-		credentials: { type: 'audienceMessagingApi', credentialType: new AudienceMessagingApi(), data: { apiKey: 'bench', listsBaseUrl: url, walletBaseUrl: url, baseUrl: url } },
+		credentials: {
+			type: 'audienceMessagingApi',
+			credentialType: new AudienceMessagingApi(),
+			data: { apiKey: 'bench', listsBaseUrl: url, walletBaseUrl: url, baseUrl: url },
+		},
 		items: [item],
-		parameters: { resource: 'list', operation: 'createFromCsv', name: 'Big', binaryPropertyName: 'data' },
+		parameters: {
+			resource: 'list',
+			operation: 'createFromCsv',
+			name: 'Big',
+			binaryPropertyName: 'data',
+		},
 	});
 	const ms = Number(process.hrtime.bigint() - started) / 1e6;
 	if (result.error) throw result.error;

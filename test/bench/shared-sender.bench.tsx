@@ -34,63 +34,261 @@ interface Case {
 	/** Issue 24's targets, where it sets them. */
 	target?: { utilization: number; refused: number };
 	bucket?: number;
-	/** The n8n processes the runs are spread over (default: one each); runs of one process share the sender's pacer. */
+	/**
+	 * The n8n processes the runs are spread over (default: one each); runs of one process share the
+	 * sender's pacer.
+	 */
 	processes?: number;
-	/** Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away there and back. */
+	/**
+	 * Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away
+	 * there and back.
+	 */
 	sharedTurns?: { rttMs: number };
-	/** The platform's Date headers (default: naming the seconds a fixed window counts; see SharedLimitScenario). */
+	/**
+	 * The platform's Date headers (default: naming the seconds a fixed window counts; see
+	 * SharedLimitScenario).
+	 */
 	date?: 'aligned' | 'unaligned' | 'none';
 	/** Only these windows (default: all three). */
 	windows?: LimitWindow[];
 }
 
-/** Issue 24 sets the one-run target for sliding and fixed windows; a token bucket's rows are printed against it too, and counted apart. */
+/**
+ * Issue 24 sets the one-run target for sliding and fixed windows; a token bucket's rows are printed
+ * against it too, and counted apart.
+ */
 const ONE = { utilization: 0.9, refused: 0.02 };
 const SHARED = { utilization: 0.9, refused: 0.05 };
 const cases: Case[] = [
-	{ name: '1 run, Messages per Second 20 = the limit', pace: 20, limit: 20, runs: 1, messagesPerRun: 400, target: ONE },
-	{ name: '1 run, Messages per Second 40 = twice the limit', pace: 40, limit: 20, runs: 1, messagesPerRun: 400, target: ONE },
-	{ name: "1 run, Messages per Second 40 = twice the limit, a fixed window not counting the seconds its answers' Date names", pace: 40, limit: 20, runs: 1, messagesPerRun: 400, date: 'unaligned', windows: ['second'] },
-	{ name: '1 run, Messages per Second 40 = twice the limit, answers without a Date header', pace: 40, limit: 20, runs: 1, messagesPerRun: 400, date: 'none' },
-	{ name: "1 run, the sender's rateLimit 20", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 1, messagesPerRun: 400, target: ONE },
-	{ name: '1 run, Messages per Second 10, limit 20 (below the limit)', pace: 10, limit: 20, runs: 1, messagesPerRun: 400 },
-	{ name: "4 runs at the sender's rateLimit 10, each in its own process, pacing on its own", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100 },
-	{ name: "4 runs at the sender's rateLimit 20, each in its own process, pacing on its own", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100 },
-	{ name: "4 runs at the sender's rateLimit 20 in one n8n process (regular mode)", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 1, target: SHARED },
-	{ name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers, each worker pacing on its own", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 2 },
-	{ name: "4 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 5 ms away)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100, sharedTurns: { rttMs: 5 }, target: SHARED },
-	{ name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers, Share Pace Across Workers (the trigger 5 ms away)", pace: senderPace(20, undefined) as Pace, limit: 20, runs: 4, messagesPerRun: 100, processes: 2, sharedTurns: { rttMs: 5 }, target: SHARED },
-	{ name: "4 runs at the sender's rateLimit 10 on 2 queue-mode workers, Share Pace Across Workers (the trigger answering in 1 s, as a busy 2-core n8n did)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 4, messagesPerRun: 100, processes: 2, sharedTurns: { rttMs: 1000 }, target: SHARED },
-	{ name: "8 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 40 ms away)", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 8, messagesPerRun: 50, sharedTurns: { rttMs: 40 }, target: SHARED },
-	{ name: '4 runs at 10/4 = 2.5/s of a 10/s sender', pace: 2.5, limit: 10, runs: 4, messagesPerRun: 100 },
-	{ name: "2 runs at the sender's rateLimit 10", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 2, messagesPerRun: 200 },
-	{ name: "8 runs at the sender's rateLimit 10", pace: senderPace(10, undefined) as Pace, limit: 10, runs: 8, messagesPerRun: 50 },
-	{ name: "1 run at the sender's rateLimit 50", pace: senderPace(50, undefined) as Pace, limit: 50, runs: 1, messagesPerRun: 1000 },
-	{ name: '1 run at Messages per Second 50, the platform allowing 30/s', pace: 50, limit: 30, runs: 1, messagesPerRun: 600 },
-	{ name: '1 run at Messages per Second 50, the platform allowing 5/s', pace: 50, limit: 5, runs: 1, messagesPerRun: 100 },
-	{ name: '1 run, Messages per Second 20 = the limit, a bucket of 5', pace: 20, limit: 20, runs: 1, messagesPerRun: 400, bucket: 5 },
+	{
+		name: '1 run, Messages per Second 20 = the limit',
+		pace: 20,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+		target: ONE,
+	},
+	{
+		name: '1 run, Messages per Second 40 = twice the limit',
+		pace: 40,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+		target: ONE,
+	},
+	{
+		name: "1 run, Messages per Second 40 = twice the limit, a fixed window not counting the seconds its answers' Date names",
+		pace: 40,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+		date: 'unaligned',
+		windows: ['second'],
+	},
+	{
+		name: '1 run, Messages per Second 40 = twice the limit, answers without a Date header',
+		pace: 40,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+		date: 'none',
+	},
+	{
+		name: "1 run, the sender's rateLimit 20",
+		pace: senderPace(20, undefined) as Pace,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+		target: ONE,
+	},
+	{
+		name: '1 run, Messages per Second 10, limit 20 (below the limit)',
+		pace: 10,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 10, each in its own process, pacing on its own",
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 4,
+		messagesPerRun: 100,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 20, each in its own process, pacing on its own",
+		pace: senderPace(20, undefined) as Pace,
+		limit: 20,
+		runs: 4,
+		messagesPerRun: 100,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 20 in one n8n process (regular mode)",
+		pace: senderPace(20, undefined) as Pace,
+		limit: 20,
+		runs: 4,
+		messagesPerRun: 100,
+		processes: 1,
+		target: SHARED,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers, each worker pacing on its own",
+		pace: senderPace(20, undefined) as Pace,
+		limit: 20,
+		runs: 4,
+		messagesPerRun: 100,
+		processes: 2,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 5 ms away)",
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 4,
+		messagesPerRun: 100,
+		sharedTurns: { rttMs: 5 },
+		target: SHARED,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 20 on 2 queue-mode workers, Share Pace Across Workers (the trigger 5 ms away)",
+		pace: senderPace(20, undefined) as Pace,
+		limit: 20,
+		runs: 4,
+		messagesPerRun: 100,
+		processes: 2,
+		sharedTurns: { rttMs: 5 },
+		target: SHARED,
+	},
+	{
+		name: "4 runs at the sender's rateLimit 10 on 2 queue-mode workers, Share Pace Across Workers (the trigger answering in 1 s, as a busy 2-core n8n did)",
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 4,
+		messagesPerRun: 100,
+		processes: 2,
+		sharedTurns: { rttMs: 1000 },
+		target: SHARED,
+	},
+	{
+		name: "8 runs at the sender's rateLimit 10, each in its own process, Share Pace Across Workers (the trigger 40 ms away)",
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 8,
+		messagesPerRun: 50,
+		sharedTurns: { rttMs: 40 },
+		target: SHARED,
+	},
+	{
+		name: '4 runs at 10/4 = 2.5/s of a 10/s sender',
+		pace: 2.5,
+		limit: 10,
+		runs: 4,
+		messagesPerRun: 100,
+	},
+	{
+		name: "2 runs at the sender's rateLimit 10",
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 2,
+		messagesPerRun: 200,
+	},
+	{
+		name: "8 runs at the sender's rateLimit 10",
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 8,
+		messagesPerRun: 50,
+	},
+	{
+		name: "1 run at the sender's rateLimit 50",
+		pace: senderPace(50, undefined) as Pace,
+		limit: 50,
+		runs: 1,
+		messagesPerRun: 1000,
+	},
+	{
+		name: '1 run at Messages per Second 50, the platform allowing 30/s',
+		pace: 50,
+		limit: 30,
+		runs: 1,
+		messagesPerRun: 600,
+	},
+	{
+		name: '1 run at Messages per Second 50, the platform allowing 5/s',
+		pace: 50,
+		limit: 5,
+		runs: 1,
+		messagesPerRun: 100,
+	},
+	{
+		name: '1 run, Messages per Second 20 = the limit, a bucket of 5',
+		pace: 20,
+		limit: 20,
+		runs: 1,
+		messagesPerRun: 400,
+		bucket: 5,
+	},
 ];
 
 const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)} %`;
 
 async function main() {
-	console.log(`pacing against a platform's limit, simulated (virtual time, ${SEEDS} seeds, Parallel Requests 10 each, 80–90 ms latency):`);
+	console.log(
+		`pacing against a platform's limit, simulated (virtual time, ${SEEDS} seeds, Parallel Requests 10 each, 80–90 ms latency):`,
+	);
 	let missed = 0;
 	let bucketMissed = 0;
-	for (const { name, pace, limit, runs, messagesPerRun, target, bucket, processes, sharedTurns, date, windows } of cases) {
+	for (const {
+		name,
+		pace,
+		limit,
+		runs,
+		messagesPerRun,
+		target,
+		bucket,
+		processes,
+		sharedTurns,
+		date,
+		windows,
+	} of cases) {
 		for (const window of windows ?? WINDOWS) {
 			if (bucket && window !== 'tokenBucket') continue;
 			const results = [];
 			for (let seed = 1; seed <= SEEDS; seed++) {
-				results.push(await simulateSharedLimit({ pace, runs, messagesPerRun, parallel: 10, limit, window, bucket, seed: seed * 7919, processes, sharedTurns, date }));
+				results.push(
+					await simulateSharedLimit({
+						pace,
+						runs,
+						messagesPerRun,
+						parallel: 10,
+						limit,
+						window,
+						bucket,
+						seed: seed * 7919,
+						processes,
+						sharedTurns,
+						date,
+					}),
+				);
 			}
 			const shares = results.map((result) => result.utilization).sort((a, b) => a - b);
 			const refused = results.map((result) => result.refusedShare).sort((a, b) => a - b);
-			const lost = results.reduce((sum, result) => sum + runs * messagesPerRun - result.accepted + result.duplicates, 0);
+			const lost = results.reduce(
+				(sum, result) => sum + runs * messagesPerRun - result.accepted + result.duplicates,
+				0,
+			);
 			const fairness = Math.min(...results.map((result) => result.fairness));
-			const met = shares[0] >= (target?.utilization ?? 0) && refused[refused.length - 1] <= (target?.refused ?? 1) && lost === 0;
+			const met =
+				shares[0] >= (target?.utilization ?? 0) &&
+				refused[refused.length - 1] <= (target?.refused ?? 1) &&
+				lost === 0;
 			const set = window !== 'tokenBucket' || runs > 1;
-			const verdict = !target ? '' : met ? ' [target met]' : set ? ' [TARGET MISSED]' : ' [above the target, which issue 24 sets for sliding and fixed windows]';
+			const verdict = !target
+				? ''
+				: met
+					? ' [target met]'
+					: set
+						? ' [TARGET MISSED]'
+						: ' [above the target, which issue 24 sets for sliding and fixed windows]';
 			if (target && !met && set) missed++;
 			if (target && !met && !set) bucketMissed++;
 			console.log(
@@ -98,8 +296,12 @@ async function main() {
 			);
 		}
 	}
-	console.log(`targets missed: ${missed}; one-run rows of a token bucket above it: ${bucketMissed}`);
-	console.log("(issue 24's four-run target is for runs that pace together: in one n8n process, or with Share Pace Across Workers; the rows of runs pacing on their own show why)");
+	console.log(
+		`targets missed: ${missed}; one-run rows of a token bucket above it: ${bucketMissed}`,
+	);
+	console.log(
+		"(issue 24's four-run target is for runs that pace together: in one n8n process, or with Share Pace Across Workers; the rows of runs pacing on their own show why)",
+	);
 }
 
 main().catch((error) => {

@@ -21,7 +21,10 @@ jest.setTimeout(300_000);
  * UPDATE_SCREENSHOTS=1); any other run saves them in a temporary folder, so `npm test` leaves the
  * work tree as it found it.
  */
-const SHOTS = process.env.UPDATE_SCREENSHOTS === '1' ? join(repoRoot, 'docs') : join(tmpdir(), 'am-screenshots');
+const SHOTS =
+	process.env.UPDATE_SCREENSHOTS === '1'
+		? join(repoRoot, 'docs')
+		: join(tmpdir(), 'am-screenshots');
 mkdirSync(SHOTS, { recursive: true });
 export const SCREENSHOT = join(SHOTS, 'demo-blacklist-check.png');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -36,10 +39,23 @@ let page: Page;
 beforeAll(async () => {
 	await ensureRuntime();
 	dir = await mkdtemp(join(tmpdir(), 'am-e2e-browser-'));
-	stack = await startStack({ DEMO_DIR: dir, N8N_PORT: String(await freePort()), SANDBOX_PORT: String(await freePort()) });
+	stack = await startStack({
+		DEMO_DIR: dir,
+		N8N_PORT: String(await freePort()),
+		SANDBOX_PORT: String(await freePort()),
+	});
 	browser = await chromium.launch({
 		executablePath: CHROMIUM,
-		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--headless',
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 	page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
 });
@@ -77,7 +93,12 @@ it('opens a demo workflow, runs it with Execute workflow, and shows the node out
 
 	// The same run, as n8n recorded it: the editor's Execute button ran the real nodes.
 	const session = await logIn(stack!.ready);
-	const executions = (await (await fetch(`${editorUrl}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`, { headers: session.headers })).json()) as {
+	const executions = (await (
+		await fetch(
+			`${editorUrl}/rest/executions?filter=${encodeURIComponent(JSON.stringify({ workflowId: WORKFLOW_ID }))}`,
+			{ headers: session.headers },
+		)
+	).json()) as {
 		data: { results: Array<{ status: string; mode: string }> };
 	};
 	expect(executions.data.results.map((e) => [e.mode, e.status])).toEqual([['manual', 'success']]);
@@ -99,7 +120,9 @@ describe('the editor panels', () => {
 			typeVersion: 1,
 			position: [x, 0],
 			parameters,
-			credentials: { audienceMessagingApi: { id: 'amDemoSandboxCrd', name: 'Audience Messaging (sandbox)' } },
+			credentials: {
+				audienceMessagingApi: { id: 'amDemoSandboxCrd', name: 'Audience Messaging (sandbox)' },
+			},
 		});
 		const session = await logIn(stack!.ready);
 		const response = await fetch(`${stack!.ready.editorUrl}/rest/workflows`, {
@@ -108,8 +131,16 @@ describe('the editor panels', () => {
 			body: JSON.stringify({
 				name: 'Editor panels',
 				nodes: [
-					node('Message Templates', 0, { resource: 'messageTemplate', operation: 'getMany', senderId: 'snd_demo' }),
-					node('Get List', 300, { resource: 'list', operation: 'get', listId: { __rl: true, mode: 'id', value: '1' } }),
+					node('Message Templates', 0, {
+						resource: 'messageTemplate',
+						operation: 'getMany',
+						senderId: 'snd_demo',
+					}),
+					node('Get List', 300, {
+						resource: 'list',
+						operation: 'get',
+						listId: { __rl: true, mode: 'id', value: '1' },
+					}),
 					node('Send Contact Card', 600, {
 						resource: 'message',
 						operation: 'send',
@@ -136,7 +167,9 @@ describe('the editor panels', () => {
 		const parameters = page.locator('[data-test-id=node-parameters]');
 		await parameters.waitFor({ timeout: 30_000 });
 		// The parameters show once n8n has the credential.
-		await page.locator('[data-test-id=ndv] [data-test-id=node-credentials-select]').waitFor({ state: 'visible', timeout: 30_000 });
+		await page
+			.locator('[data-test-id=ndv] [data-test-id=node-credentials-select]')
+			.waitFor({ state: 'visible', timeout: 30_000 });
 		return parameters;
 	}
 
@@ -147,7 +180,10 @@ describe('the editor panels', () => {
 		const creator = page.locator('[data-test-id=node-creator]');
 		await creator.locator('[data-test-id=node-creator-search-bar]').waitFor({ timeout: 30_000 });
 		await page.keyboard.type('blacklist');
-		await creator.getByText('Audience Messaging', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
+		await creator
+			.getByText('Audience Messaging', { exact: true })
+			.first()
+			.waitFor({ state: 'visible', timeout: 30_000 });
 		await page.screenshot({ path: shot('nodes-panel'), animations: 'disabled' });
 	});
 
@@ -155,22 +191,39 @@ describe('the editor panels', () => {
 		await page.goto(`${stack!.ready.editorUrl}/workflow/amDemoChatApp01`);
 		const send = page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Send Image' });
 		await send.getByText('send: image message').waitFor({ state: 'visible', timeout: 60_000 });
-		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Send Text' }).getByText('send: text message').waitFor({ state: 'visible' });
+		await page
+			.locator('[data-test-id=canvas-node]')
+			.filter({ hasText: 'Send Text' })
+			.getByText('send: text message')
+			.waitFor({ state: 'visible' });
 		await page.screenshot({ path: shot('send-subtitles'), animations: 'disabled' });
 	});
 
 	it('shows the AI agent demo: the node as the agent tool beside its model', async () => {
 		await page.goto(`${stack!.ready.editorUrl}/workflow/amDemoAgentTool1`);
-		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Check Blacklist' }).waitFor({ state: 'visible', timeout: 60_000 });
-		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'AI Agent' }).waitFor({ state: 'visible' });
-		await page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Scripted Model' }).waitFor({ state: 'visible' });
+		await page
+			.locator('[data-test-id=canvas-node]')
+			.filter({ hasText: 'Check Blacklist' })
+			.waitFor({ state: 'visible', timeout: 60_000 });
+		await page
+			.locator('[data-test-id=canvas-node]')
+			.filter({ hasText: 'AI Agent' })
+			.waitFor({ state: 'visible' });
+		await page
+			.locator('[data-test-id=canvas-node]')
+			.filter({ hasText: 'Scripted Model' })
+			.waitFor({ state: 'visible' });
 		await page.screenshot({ path: shot('agent-tool'), animations: 'disabled' });
 	});
 
 	it('shows Message Template › Get Many with its scope notice, Return All and Limit', async () => {
 		const parameters = await openNode('Message Templates');
-		await parameters.getByText('Give a Sender ID, a Business Account ID, or both').waitFor({ state: 'visible' });
-		await parameters.locator('[data-test-id=parameter-input-returnAll]').waitFor({ state: 'visible' });
+		await parameters
+			.getByText('Give a Sender ID, a Business Account ID, or both')
+			.waitFor({ state: 'visible' });
+		await parameters
+			.locator('[data-test-id=parameter-input-returnAll]')
+			.waitFor({ state: 'visible' });
 		await parameters.locator('[data-test-id=parameter-input-limit]').waitFor({ state: 'visible' });
 		await page.screenshot({ path: shot('message-template'), animations: 'disabled' });
 	});
@@ -179,7 +232,9 @@ describe('the editor panels', () => {
 		const parameters = await openNode('Get List');
 		const simplify = parameters.locator('[data-test-id=parameter-input-simplify]');
 		await simplify.waitFor({ state: 'visible' });
-		expect(await simplify.locator('.is-checked, [aria-checked=true], input:checked').count()).toBeGreaterThan(0);
+		expect(
+			await simplify.locator('.is-checked, [aria-checked=true], input:checked').count(),
+		).toBeGreaterThan(0);
 		await page.screenshot({ path: shot('list-simplify'), animations: 'disabled' });
 	});
 
@@ -188,8 +243,14 @@ describe('the editor panels', () => {
 		const formattedName = parameters.locator('[data-test-id=parameter-input-formattedName]');
 		await formattedName.evaluate((element) => element.scrollIntoView({ block: 'center' }));
 		// n8n's own check of a required parameter: the issue mark in the empty field (and only there).
-		await formattedName.locator('[data-test-id=parameter-issues]').waitFor({ state: 'visible', timeout: 30_000 });
-		expect(await parameters.locator('[data-test-id=parameter-input-firstName] [data-test-id=parameter-issues]').count()).toBe(0);
+		await formattedName
+			.locator('[data-test-id=parameter-issues]')
+			.waitFor({ state: 'visible', timeout: 30_000 });
+		expect(
+			await parameters
+				.locator('[data-test-id=parameter-input-firstName] [data-test-id=parameter-issues]')
+				.count(),
+		).toBe(0);
 		await page.screenshot({ path: shot('contacts'), animations: 'disabled' });
 	});
 });

@@ -1,7 +1,8 @@
 /**
- * The API credential's Test button in a real n8n: the editor's request (POST /rest/credentials/test)
- * sent to a running n8n with the package installed, against the sandbox and against a platform
- * that implements only the spec. What n8n answers is what the user reads in the credential panel.
+ * The API credential's Test button in a real n8n: the editor's request (POST
+ * /rest/credentials/test) sent to a running n8n with the package installed, against the sandbox and
+ * against a platform that implements only the spec. What n8n answers is what the user reads in the
+ * credential panel.
  */
 import { startSpecOnlyServer } from '../nodes/spec-only-server';
 import type { SpecOnlyServer } from '../nodes/spec-only-server';
@@ -21,10 +22,18 @@ beforeAll(async () => {
 	const owner = await fetch(`${n8n.url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-pass-1' }),
+		body: JSON.stringify({
+			email: 'owner@example.com',
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password: 'E2e-owner-pass-1',
+		}),
 	});
 	expect(owner.status).toBe(200);
-	cookie = owner.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+	cookie = owner.headers
+		.getSetCookie()
+		.map((line) => line.split(';')[0])
+		.join('; ');
 });
 
 afterAll(async () => {
@@ -43,12 +52,18 @@ afterEach(async () => {
  * 1.x tests as sent (the owner may edit it).
  */
 let savedId: string | undefined;
-async function testCredential(data: Record<string, unknown>): Promise<{ status: string; message: string }> {
+async function testCredential(
+	data: Record<string, unknown>,
+): Promise<{ status: string; message: string }> {
 	if (getRuntime().major < 2 && savedId === undefined) {
 		const saved = await fetch(`${n8n.url}/rest/credentials`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie },
-			body: JSON.stringify({ name: 'Audience Messaging', type: 'audienceMessagingApi', data: sandboxData() }),
+			body: JSON.stringify({
+				name: 'Audience Messaging',
+				type: 'audienceMessagingApi',
+				data: sandboxData(),
+			}),
 		});
 		expect(saved.status).toBe(200);
 		savedId = ((await saved.json()) as { data: { id: string } }).data.id;
@@ -57,7 +72,14 @@ async function testCredential(data: Record<string, unknown>): Promise<{ status: 
 	const response = await fetch(`${n8n.url}/rest/credentials/test`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json', cookie },
-		body: JSON.stringify({ credentials: { id: savedId ?? '', name: 'Audience Messaging', type: 'audienceMessagingApi', data } }),
+		body: JSON.stringify({
+			credentials: {
+				id: savedId ?? '',
+				name: 'Audience Messaging',
+				type: 'audienceMessagingApi',
+				data,
+			},
+		}),
 	});
 	expect(response.status).toBe(200);
 	return ((await response.json()) as { data: { status: string; message: string } }).data;
@@ -74,10 +96,18 @@ async function testCredential(data: Record<string, unknown>): Promise<{ status: 
  */
 const rulesShown = getRuntime().major >= 2;
 const failure = {
-	refused: rulesShown ? 'The platform refused the API key at the Wallet Base URL (HTTP 401): check that the key is correct, active and not expired' : 'Authorization failed - please check your credentials',
-	notWallet: rulesShown ? /^The Wallet Base URL does not answer like the platform's API \(HTTP 404\)/ : /^The resource you are requesting could not be found$/,
-	redirect: rulesShown ? 'The Wallet Base URL redirects elsewhere (HTTP 307): put the final address in the credential' : 'Request failed with status code 307',
-	unreachable: rulesShown ? /ECONNREFUSED/ : /^The service refused the connection - perhaps it is offline$/,
+	refused: rulesShown
+		? 'The platform refused the API key at the Wallet Base URL (HTTP 401): check that the key is correct, active and not expired'
+		: 'Authorization failed - please check your credentials',
+	notWallet: rulesShown
+		? /^The Wallet Base URL does not answer like the platform's API \(HTTP 404\)/
+		: /^The resource you are requesting could not be found$/,
+	redirect: rulesShown
+		? 'The Wallet Base URL redirects elsewhere (HTTP 307): put the final address in the credential'
+		: 'Request failed with status code 307',
+	unreachable: rulesShown
+		? /ECONNREFUSED/
+		: /^The service refused the connection - perhaps it is offline$/,
 };
 
 const sandboxData = (data: Record<string, unknown> = {}) => ({
@@ -92,13 +122,29 @@ const sandboxData = (data: Record<string, unknown> = {}) => ({
 beforeEach(() => ctx.sandbox.reset());
 
 it('passes with one request of the spec, the wallet template list, carrying the key', async () => {
-	expect(await testCredential(sandboxData())).toEqual({ status: 'OK', message: 'Connection successful!' });
-	const requests = ctx.sandbox.requests.map((r) => ({ line: `${r.method} ${r.path}`, query: r.query, authorization: r.headers.authorization }));
-	expect(requests).toEqual([{ line: 'GET /wallet/v2/wallet/templates', query: { limit: '1' }, authorization: `Bearer ${API_KEY}` }]);
+	expect(await testCredential(sandboxData())).toEqual({
+		status: 'OK',
+		message: 'Connection successful!',
+	});
+	const requests = ctx.sandbox.requests.map((r) => ({
+		line: `${r.method} ${r.path}`,
+		query: r.query,
+		authorization: r.headers.authorization,
+	}));
+	expect(requests).toEqual([
+		{
+			line: 'GET /wallet/v2/wallet/templates',
+			query: { limit: '1' },
+			authorization: `Bearer ${API_KEY}`,
+		},
+	]);
 });
 
 it('accepts a Wallet Base URL typed with a trailing slash and spaces', async () => {
-	expect((await testCredential(sandboxData({ walletBaseUrl: ` ${ctx.sandbox.walletBaseUrl}/ ` }))).status).toBe('OK');
+	expect(
+		(await testCredential(sandboxData({ walletBaseUrl: ` ${ctx.sandbox.walletBaseUrl}/ ` })))
+			.status,
+	).toBe('OK');
 	expect(ctx.sandbox.requests.map((r) => r.path)).toEqual(['/wallet/v2/wallet/templates']);
 });
 
@@ -109,13 +155,20 @@ it('fails for a key the platform refuses, saying so without the key', async () =
 });
 
 it('fails for a Wallet Base URL that is not the wallet API (404)', async () => {
-	const result = await testCredential(sandboxData({ walletBaseUrl: `${ctx.sandbox.url}/not-wallet` }));
+	const result = await testCredential(
+		sandboxData({ walletBaseUrl: `${ctx.sandbox.url}/not-wallet` }),
+	);
 	expect(result.status).toBe('Error');
 	expect(result.message).toMatch(failure.notWallet);
 });
 
 it('does not follow a redirect, so the key stays at the address given', async () => {
-	ctx.sandbox.addFault({ kind: 'redirect', path: '/wallet/', status: 307, location: `${ctx.sandbox.url}/steal` });
+	ctx.sandbox.addFault({
+		kind: 'redirect',
+		path: '/wallet/',
+		status: 307,
+		location: `${ctx.sandbox.url}/steal`,
+	});
 	const result = await testCredential(sandboxData());
 	expect(result).toEqual({ status: 'Error', message: failure.redirect });
 	expect(ctx.sandbox.requests.map((r) => r.path)).toEqual(['/wallet/v2/wallet/templates']);
@@ -127,14 +180,27 @@ it('names an address nothing answers at', async () => {
 	expect(result.message).toMatch(failure.unreachable);
 });
 
-it.each(['plain', 'json'] as const)('passes against a platform that implements only the spec (unknown routes answer %s 404s)', async (notFound) => {
-	specOnly = await startSpecOnlyServer({ apiKey: API_KEY, notFound });
-	const data = { apiKey: API_KEY, listsBaseUrl: specOnly.listsBaseUrl, walletBaseUrl: specOnly.walletBaseUrl, baseUrl: specOnly.baseUrl };
-	expect(await testCredential(data)).toEqual({ status: 'OK', message: 'Connection successful!' });
-	expect(await testCredential({ ...data, apiKey: 'wrong-key' })).toEqual({ status: 'Error', message: failure.refused });
-	expect((await testCredential({ ...data, walletBaseUrl: specOnly.baseUrl })).message).toMatch(failure.notWallet);
-	expect(specOnly.requests.every((r) => r.path.endsWith('/v2/wallet/templates'))).toBe(true);
-});
+it.each(['plain', 'json'] as const)(
+	'passes against a platform that implements only the spec (unknown routes answer %s 404s)',
+	async (notFound) => {
+		specOnly = await startSpecOnlyServer({ apiKey: API_KEY, notFound });
+		const data = {
+			apiKey: API_KEY,
+			listsBaseUrl: specOnly.listsBaseUrl,
+			walletBaseUrl: specOnly.walletBaseUrl,
+			baseUrl: specOnly.baseUrl,
+		};
+		expect(await testCredential(data)).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await testCredential({ ...data, apiKey: 'wrong-key' })).toEqual({
+			status: 'Error',
+			message: failure.refused,
+		});
+		expect((await testCredential({ ...data, walletBaseUrl: specOnly.baseUrl })).message).toMatch(
+			failure.notWallet,
+		);
+		expect(specOnly.requests.every((r) => r.path.endsWith('/v2/wallet/templates'))).toBe(true);
+	},
+);
 
 it("keeps the key out of n8n's own log, even at debug level", () => {
 	expect(n8n.logs()).not.toContain(API_KEY);

@@ -20,7 +20,10 @@ export interface RunningStack {
 	startedInMs: number;
 }
 
-/** `node scripts/start.mjs --no-build` (the test command built dist/ already) until it reports ready over IPC. */
+/**
+ * `node scripts/start.mjs --no-build` (the test command built dist/ already) until it reports ready
+ * over IPC.
+ */
 export function startStack(env: Record<string, string>): Promise<RunningStack> {
 	const started = Date.now();
 	const child = spawn(process.execPath, ['scripts/start.mjs', '--no-build'], {
@@ -33,22 +36,29 @@ export function startStack(env: Record<string, string>): Promise<RunningStack> {
 	child.stderr!.on('data', (d: Buffer) => (output += d));
 	return new Promise((resolve, reject) => {
 		child.on('message', (message: Ready) => {
-			if (message?.type === 'ready') resolve({ child, ready: message, output: () => output, startedInMs: Date.now() - started });
+			if (message?.type === 'ready')
+				resolve({ child, ready: message, output: () => output, startedInMs: Date.now() - started });
 		});
-		child.on('exit', (code, signal) => reject(new Error(`start.mjs exited (${signal ?? code}) before it was ready:\n${output}`)));
+		child.on('exit', (code, signal) =>
+			reject(new Error(`start.mjs exited (${signal ?? code}) before it was ready:\n${output}`)),
+		);
 	});
 }
 
 /** Ctrl-C: SIGINT to start.mjs; resolves with its exit code. */
 export async function stopStack(stack: RunningStack): Promise<number | null> {
 	if (stack.child.exitCode !== null) return stack.child.exitCode;
-	const exited = new Promise<number | null>((resolve) => stack.child.once('exit', (code) => resolve(code)));
+	const exited = new Promise<number | null>((resolve) =>
+		stack.child.once('exit', (code) => resolve(code)),
+	);
 	stack.child.kill('SIGINT');
 	return await exited;
 }
 
 /** A browser session of the demo owner: the auth cookie is bound to the browser-id header. */
-export async function logIn(ready: Ready): Promise<{ status: number; email?: string; headers: Record<string, string> }> {
+export async function logIn(
+	ready: Ready,
+): Promise<{ status: number; email?: string; headers: Record<string, string> }> {
 	const browserId = 'demo-e2e-browser';
 	const response = await fetch(`${ready.editorUrl}/rest/login`, {
 		method: 'POST',
@@ -60,6 +70,9 @@ export async function logIn(ready: Ready): Promise<{ status: number; email?: str
 		.getSetCookie()
 		.map((c) => c.split(';')[0])
 		.join('; ');
-	return { status: response.status, email: body.data?.email, headers: { cookie, 'browser-id': browserId, 'content-type': 'application/json' } };
+	return {
+		status: response.status,
+		email: body.data?.email,
+		headers: { cookie, 'browser-id': browserId, 'content-type': 'application/json' },
+	};
 }
-

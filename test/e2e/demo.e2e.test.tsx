@@ -71,7 +71,9 @@ afterAll(async () => {
 	if (dir && process.env.KEEP_N8N_FOLDERS !== '1') await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs a demo workflow from its manual trigger through the running n8n and waits for its execution. */
+/**
+ * Runs a demo workflow from its manual trigger through the running n8n and waits for its execution.
+ */
 async function execute(workflow: DemoWorkflow): Promise<RecordedExecution> {
 	const ready = stack!.ready;
 	const trigger = workflow.nodes.find((node) => node.type === MANUAL_TRIGGER)!;
@@ -86,16 +88,24 @@ async function execute(workflow: DemoWorkflow): Promise<RecordedExecution> {
 	if (!executionId) throw new Error(`${workflow.name} did not start: ${JSON.stringify(body)}`);
 	const deadline = Date.now() + 60_000;
 	for (;;) {
-		const execution = (await listExecutions(folder, workflow.id)).find((e) => e.id === String(executionId));
+		const execution = (await listExecutions(folder, workflow.id)).find(
+			(e) => e.id === String(executionId),
+		);
 		if (execution && !['new', 'running', 'waiting'].includes(execution.status)) return execution;
-		if (Date.now() > deadline) throw new Error(`${workflow.name}: execution ${executionId} did not finish (${execution?.status})`);
+		if (Date.now() > deadline)
+			throw new Error(
+				`${workflow.name}: execution ${executionId} did not finish (${execution?.status})`,
+			);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
 }
 
 /** Every node of the workflow but its sticky notes ran, and the run ended green. */
 function expectGreen(workflow: DemoWorkflow, execution: RecordedExecution) {
-	expect({ workflow: workflow.name, status: execution.status }).toEqual({ workflow: workflow.name, status: 'success' });
+	expect({ workflow: workflow.name, status: execution.status }).toEqual({
+		workflow: workflow.name,
+		status: 'success',
+	});
 	const nodes = workflow.nodes.filter((node) => node.type !== STICKY_NOTE).map((node) => node.name);
 	expect(Object.keys(execution.nodeItems).sort()).toEqual([...nodes].sort());
 }
@@ -103,21 +113,35 @@ function expectGreen(workflow: DemoWorkflow, execution: RecordedExecution) {
 it('every demo workflow has a sticky note and is either run with Execute or published', () => {
 	expect(demos.map((w) => w.id)).toEqual(stack!.ready.workflows.map((w) => w.id));
 	for (const workflow of demos) {
-		expect({ name: workflow.name, sticky: workflow.nodes.some((n) => n.type === STICKY_NOTE) }).toEqual({ name: workflow.name, sticky: true });
+		expect({
+			name: workflow.name,
+			sticky: workflow.nodes.some((n) => n.type === STICKY_NOTE),
+		}).toEqual({ name: workflow.name, sticky: true });
 		const manual = workflow.nodes.some((n) => n.type === MANUAL_TRIGGER);
-		expect({ name: workflow.name, manualOrPublished: manual !== workflow.active }).toEqual({ name: workflow.name, manualOrPublished: true });
+		expect({ name: workflow.name, manualOrPublished: manual !== workflow.active }).toEqual({
+			name: workflow.name,
+			manualOrPublished: true,
+		});
 	}
 });
 
 it('opens on a login form (owner already set up) and logs the documented owner in', async () => {
 	const ready = stack!.ready;
-	expect(ready.login).toEqual({ email: 'demo@audience-messaging.local', password: 'Demo-Pass-2026' });
+	expect(ready.login).toEqual({
+		email: 'demo@audience-messaging.local',
+		password: 'Demo-Pass-2026',
+	});
 	expect((await fetch(`${ready.editorUrl}/healthz/readiness`)).status).toBe(200);
 	expect((await fetch(ready.editorUrl)).status).toBe(200);
-	const settings = (await (await fetch(`${ready.editorUrl}/rest/settings`)).json()) as { data: { userManagement: { showSetupOnFirstLoad: boolean } } };
+	const settings = (await (await fetch(`${ready.editorUrl}/rest/settings`)).json()) as {
+		data: { userManagement: { showSetupOnFirstLoad: boolean } };
+	};
 	expect(settings.data.userManagement.showSetupOnFirstLoad).toBe(false);
 	const owner = await logIn(ready);
-	expect({ status: owner.status, email: owner.email }).toEqual({ status: 200, email: ready.login.email });
+	expect({ status: owner.status, email: owner.email }).toEqual({
+		status: 200,
+		email: ready.login.email,
+	});
 	const wrong = await fetch(`${ready.editorUrl}/rest/login`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
@@ -135,13 +159,19 @@ describe('each demo runs green against the sandbox', () => {
 		for (const workflow of runnable) executions.set(workflow.id, await execute(workflow));
 	});
 
-	it.each(runnable.map((w) => [w.name, w] as const))('%s: ends green, every node ran', (_name, workflow) => {
-		expectGreen(workflow, executions.get(workflow.id)!);
-	});
+	it.each(runnable.map((w) => [w.name, w] as const))(
+		'%s: ends green, every node ran',
+		(_name, workflow) => {
+			expectGreen(workflow, executions.get(workflow.id)!);
+		},
+	);
 
 	it('lists: a list from a CSV file, subscribers added from items, all read back', () => {
 		const { nodeItems } = executionOf('amDemoLists');
-		expect(nodeItems['Create List From CSV'][0]).toMatchObject({ name: 'Demo newsletter', size: 3 });
+		expect(nodeItems['Create List From CSV'][0]).toMatchObject({
+			name: 'Demo newsletter',
+			size: 3,
+		});
 		expect(nodeItems['Add Subscribers'].map((i) => i.status)).toEqual(['added', 'added']);
 		expect(nodeItems['Get Subscribers'].map((i) => i.email)).toEqual([
 			'ada@example.com',
@@ -164,8 +194,17 @@ describe('each demo runs green against the sandbox', () => {
 						rows: 2,
 						rowsLeftOut: 2,
 						problems: [
-							{ line: 3, column: 'mobile', problem: '"0612345672" has no country code: write it in international form, e.g. +33612345678' },
-							{ line: 4, column: 'email', problem: 'the same email as line 2: values of email must not repeat in the file' },
+							{
+								line: 3,
+								column: 'mobile',
+								problem:
+									'"0612345672" has no country code: write it in international form, e.g. +33612345678',
+							},
+							{
+								line: 4,
+								column: 'email',
+								problem: 'the same email as line 2: values of email must not repeat in the file',
+							},
 						],
 					},
 				},
@@ -180,7 +219,8 @@ describe('each demo runs green against the sandbox', () => {
 		expect(nodeItems['Get Templates'].length).toBeGreaterThan(0);
 		const passes = nodeItems['Create Passes'];
 		expect(passes).toHaveLength(3);
-		for (const pass of passes) expect(String(pass.url)).toContain(`${stack!.ready.sandbox.url}/wallet/v2/wallet/templates/`);
+		for (const pass of passes)
+			expect(String(pass.url)).toContain(`${stack!.ready.sandbox.url}/wallet/v2/wallet/templates/`);
 	});
 
 	it('chat app: a sender approved and a window opened through the sandbox admin endpoints, then every message type', () => {
@@ -189,9 +229,22 @@ describe('each demo runs green against the sandbox', () => {
 		expect(nodeItems['Create Sender'][0]).toMatchObject({ state: 'PENDING_IMPLEMENTATION' });
 		expect(nodeItems['Get Sender'][0]).toMatchObject({ state: 'ACTIVE' });
 		const sends = workflow.nodes.filter((n) => n.parameters.operation === 'send');
-		expect(sends.map((n) => n.parameters.messageType)).toEqual(['text', 'image', 'audio', 'video', 'document', 'contacts', 'location', 'interactive']);
+		expect(sends.map((n) => n.parameters.messageType)).toEqual([
+			'text',
+			'image',
+			'audio',
+			'video',
+			'document',
+			'contacts',
+			'location',
+			'interactive',
+		]);
 		for (const send of sends) {
-			expect(nodeItems[send.name][0]).toMatchObject({ status: 'QUEUE', type: send.parameters.messageType, to: '+33612345678' });
+			expect(nodeItems[send.name][0]).toMatchObject({
+				status: 'QUEUE',
+				type: send.parameters.messageType,
+				to: '+33612345678',
+			});
 		}
 	});
 
@@ -207,10 +260,15 @@ describe('each demo runs green against the sandbox', () => {
 
 	it('AI agent: the scripted model calls the tool with a bad argument, is told which and why, and the corrected call finds the number', () => {
 		const execution = executionOf('amDemoAgentTool');
-		// The scripted model repeats the tool answers it received: the named error first, then the entry.
-		expect(String(execution.nodeItems['AI Agent'][0].output)).toMatch(/^The tool answered: \[\{"error":"Invalid argument \\"to\\": \\"tomorrow\\" is not a phone number.*, then: \[\{"blacklisted":true,"to":"\+33700000009"/);
+		// The scripted model repeats the tool answers it received: the named error first, then the
+		// entry.
+		expect(String(execution.nodeItems['AI Agent'][0].output)).toMatch(
+			/^The tool answered: \[\{"error":"Invalid argument \\"to\\": \\"tomorrow\\" is not a phone number.*, then: \[\{"blacklisted":true,"to":"\+33700000009"/,
+		);
 		// The first answer, stored with the tool's runs: the argument named, nothing sent.
-		expect(execution.stored).toMatch(/Invalid argument \\*"to\\*": \\*"tomorrow\\*" is not a phone number/);
+		expect(execution.stored).toMatch(
+			/Invalid argument \\*"to\\*": \\*"tomorrow\\*" is not a phone number/,
+		);
 	});
 
 	it('callbacks: a message sent with the published trigger as callback starts it once per status, QUEUE to READ', async () => {
@@ -221,11 +279,16 @@ describe('each demo runs green against the sandbox', () => {
 		const deadline = Date.now() + 60_000;
 		let recorded: RecordedExecution[] = [];
 		while (Date.now() < deadline) {
-			recorded = (await listExecutions(folder, events.id)).filter((e) => e.nodeItems['Status Update']?.[0]?.messageId === sent.id);
-			if (recorded.length >= statuses.length && recorded.every((e) => e.status === 'success')) break;
+			recorded = (await listExecutions(folder, events.id)).filter(
+				(e) => e.nodeItems['Status Update']?.[0]?.messageId === sent.id,
+			);
+			if (recorded.length >= statuses.length && recorded.every((e) => e.status === 'success'))
+				break;
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
-		expect(recorded.map((e) => [e.mode, e.status, e.nodeItems['Status Update'][0].status])).toEqual(statuses.map((s) => ['webhook', 'success', s]));
+		expect(recorded.map((e) => [e.mode, e.status, e.nodeItems['Status Update'][0].status])).toEqual(
+			statuses.map((s) => ['webhook', 'success', s]),
+		);
 	});
 });
 

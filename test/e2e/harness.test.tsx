@@ -27,9 +27,20 @@ import {
 
 jest.setTimeout(180_000);
 
-const trigger = { id: 'n-trigger', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+const trigger = {
+	id: 'n-trigger',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
 const chain = (...names: string[]) =>
-	Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+	Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
 
 const setThenCode = {
 	id: 'harnessSetCode01',
@@ -168,10 +179,13 @@ module.exports = { HarnessProbe };
 describe('n8n harness (real n8n, built-in nodes)', () => {
 	let folder: N8nUserFolder;
 
-	beforeAll(async () => {
-		await ensureRuntime();
-		folder = await createUserFolder();
-	}, 45 * 60 * 1000);
+	beforeAll(
+		async () => {
+			await ensureRuntime();
+			folder = await createUserFolder();
+		},
+		45 * 60 * 1000,
+	);
 
 	afterAll(async () => {
 		await folder?.cleanup();
@@ -222,14 +236,17 @@ describe('n8n harness (community package installed like a user does)', () => {
 	let tarball: string;
 	let installed: InstalledPackage;
 
-	beforeAll(async () => {
-		await ensureRuntime();
-		folder = await createUserFolder();
-		pkgDir = await mkdtemp(join(tmpdir(), 'n8n-e2e-probe-pkg-'));
-		await writeProbePackage(pkgDir);
-		tarball = await packPackage(pkgDir, join(pkgDir, 'packed'));
-		installed = await installCommunityPackage(folder, tarball);
-	}, 45 * 60 * 1000);
+	beforeAll(
+		async () => {
+			await ensureRuntime();
+			folder = await createUserFolder();
+			pkgDir = await mkdtemp(join(tmpdir(), 'n8n-e2e-probe-pkg-'));
+			await writeProbePackage(pkgDir);
+			tarball = await packPackage(pkgDir, join(pkgDir, 'packed'));
+			installed = await installCommunityPackage(folder, tarball);
+		},
+		45 * 60 * 1000,
+	);
 
 	afterAll(async () => {
 		await n8n?.stop();
@@ -239,13 +256,22 @@ describe('n8n harness (community package installed like a user does)', () => {
 
 	test('npm pack + npm install into ~/.n8n/nodes; n8n runs <package>.<node> with its credential', async () => {
 		expect(tarball).toMatch(/n8n-nodes-harness-probe-0\.0\.1\.tgz$/);
-		expect(installed).toEqual({ name: PROBE_PKG, version: '0.0.1', dir: join(folder.nodesDir, 'node_modules', PROBE_PKG) });
+		expect(installed).toEqual({
+			name: PROBE_PKG,
+			version: '0.0.1',
+			dir: join(folder.nodesDir, 'node_modules', PROBE_PKG),
+		});
 		// the peer dependency is left to n8n
 		expect(existsSync(join(folder.nodesDir, 'node_modules', 'n8n-workflow'))).toBe(false);
 		expect(existsSync(join(folder.nodesDir, 'node_modules', 'papaparse'))).toBe(true);
 
 		await importCredentials(folder, [
-			{ id: 'harnessCred00001', name: 'Probe token', type: 'harnessProbeApi', data: { token: 's3cret' } },
+			{
+				id: 'harnessCred00001',
+				name: 'Probe token',
+				type: 'harnessProbeApi',
+				data: { token: 's3cret' },
+			},
 		]);
 		await importWorkflows(folder, [
 			{
@@ -269,7 +295,14 @@ describe('n8n harness (community package installed like a user does)', () => {
 		const res = await executeWorkflow(folder, 'harnessProbe0001');
 		expect(res.error).toBeUndefined();
 		expect(res.lastNodeOutput).toEqual([
-			{ greeting: 'from the probe', index: 0, token: 's3cret', csv: [{ a: '1', b: '2' }], from: PROBE_PKG, input: {} },
+			{
+				greeting: 'from the probe',
+				index: 0,
+				token: 's3cret',
+				csv: [{ a: '1', b: '2' }],
+				from: PROBE_PKG,
+				input: {},
+			},
 		]);
 	});
 
@@ -286,7 +319,12 @@ describe('n8n harness (community package installed like a user does)', () => {
 						typeVersion: 2.1,
 						position: [0, 0],
 						webhookId: '7d6f1c3e-3a4b-4c5d-8e9f-0a1b2c3d4e5f',
-						parameters: { httpMethod: 'POST', path: 'harness-probe', responseMode: 'lastNode', options: {} },
+						parameters: {
+							httpMethod: 'POST',
+							path: 'harness-probe',
+							responseMode: 'lastNode',
+							options: {},
+						},
 					},
 					{
 						id: 'n-probe',
@@ -308,7 +346,8 @@ describe('n8n harness (community package installed like a user does)', () => {
 			body: JSON.stringify({ hello: 'world' }),
 		});
 		const text = await res.text();
-		if (res.status !== 200) throw new Error(`webhook answered ${res.status} ${text}\nn8n output:\n${n8n.logs()}`);
+		if (res.status !== 200)
+			throw new Error(`webhook answered ${res.status} ${text}\nn8n output:\n${n8n.logs()}`);
 		const body = JSON.parse(text);
 		expect(body).toMatchObject({ greeting: 'via webhook', from: PROBE_PKG, token: null });
 		expect(body.input.body).toEqual({ hello: 'world' });
@@ -326,7 +365,11 @@ describe('the watchdog of spawnService and temp folders', () => {
 			watchTempFolder(${JSON.stringify(dir)});
 			console.log('pid ' + service.process.pid);
 			setInterval(() => undefined, 1000);`;
-		const owner = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+		const owner = spawn(
+			process.execPath,
+			['--import', 'tsx', '--input-type=module', '-e', script],
+			{ cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] },
+		);
 		const pid = await new Promise<number>((resolve, reject) => {
 			let out = '';
 			owner.stdout!.on('data', (d: Buffer) => {
@@ -334,7 +377,9 @@ describe('the watchdog of spawnService and temp folders', () => {
 				const match = /pid (\d+)/.exec(out);
 				if (match) resolve(Number(match[1]));
 			});
-			owner.on('exit', (code) => reject(new Error(`the owner exited (${code}) before starting its service: ${out}`)));
+			owner.on('exit', (code) =>
+				reject(new Error(`the owner exited (${code}) before starting its service: ${out}`)),
+			);
 		});
 		// A zombie (killed, not yet reaped by an init that may never reap it) counts as dead.
 		const alive = (p: number) => {
@@ -347,7 +392,8 @@ describe('the watchdog of spawnService and temp folders', () => {
 		expect(alive(pid)).toBe(true);
 		owner.kill('SIGKILL'); // no 'exit' handler, no cleanup code runs in the owner
 		const deadline = Date.now() + 60_000;
-		while ((alive(pid) || existsSync(dir)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+		while ((alive(pid) || existsSync(dir)) && Date.now() < deadline)
+			await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(alive(pid)).toBe(false);
 		expect(existsSync(dir)).toBe(false);
 	});

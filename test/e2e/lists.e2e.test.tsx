@@ -3,11 +3,23 @@
  * 2.x user folder, a credential imported, workflows run by the n8n CLI against the sandbox.
  */
 import { executeBatch, executeWorkflow, nodeItems } from './n8n-harness';
-import { API_KEY, audienceNode as audience, chain, codeNode as code, manualTrigger as trigger, nodeAt as position, usePackageInN8n } from './package-setup';
+import {
+	API_KEY,
+	audienceNode as audience,
+	chain,
+	codeNode as code,
+	manualTrigger as trigger,
+	nodeAt as position,
+	usePackageInN8n,
+} from './package-setup';
 
 jest.setTimeout(300_000);
 
-const listFrom = (node: string) => ({ __rl: true, mode: 'id', value: `={{ $('${node}').first().json.id }}` });
+const listFrom = (node: string) => ({
+	__rl: true,
+	mode: 'id',
+	value: `={{ $('${node}').first().json.id }}`,
+});
 
 /** Create a list, add members from items (one repeats a unique e-mail), read them back. */
 const membersWorkflow = {
@@ -39,7 +51,17 @@ const membersWorkflow = {
 			source: 'items',
 			options: { batchSize: 3 },
 		}),
-		audience('Get Members', 4, { resource: 'subscriber', operation: 'getMany', listId: listFrom('Create List'), returnAll: true }, { executeOnce: true }),
+		audience(
+			'Get Members',
+			4,
+			{
+				resource: 'subscriber',
+				operation: 'getMany',
+				listId: listFrom('Create List'),
+				returnAll: true,
+			},
+			{ executeOnce: true },
+		),
 	],
 	connections: chain('Start', 'Create List', 'Members', 'Add Members', 'Get Members'),
 };
@@ -50,29 +72,80 @@ const csvWorkflow = {
 	name: 'e2e: list from CSV',
 	nodes: [
 		trigger,
-		code('Rows', 1, "return [{ json: { email: 'x@example.com', age: 30 } }, { json: { email: 'y@example.com', age: 41 } }];"),
-		{ id: 'to-file', name: 'To CSV', type: 'n8n-nodes-base.convertToFile', typeVersion: 1.1, position: position(2), parameters: { operation: 'csv', options: { fileName: 'people.csv' } } },
-		audience('Create From CSV', 3, { resource: 'list', operation: 'createFromCsv', name: 'E2E CSV', binaryPropertyName: 'data', options: { trackLastActivity: true } }),
-		audience('Get List', 4, { resource: 'list', operation: 'get', listId: listFrom('Create From CSV') }),
-		audience('Delete List', 5, { resource: 'list', operation: 'delete', listId: listFrom('Create From CSV') }),
-		audience('Get Deleted', 6, { resource: 'list', operation: 'get', listId: listFrom('Create From CSV') }, { onError: 'continueRegularOutput' }),
+		code(
+			'Rows',
+			1,
+			"return [{ json: { email: 'x@example.com', age: 30 } }, { json: { email: 'y@example.com', age: 41 } }];",
+		),
+		{
+			id: 'to-file',
+			name: 'To CSV',
+			type: 'n8n-nodes-base.convertToFile',
+			typeVersion: 1.1,
+			position: position(2),
+			parameters: { operation: 'csv', options: { fileName: 'people.csv' } },
+		},
+		audience('Create From CSV', 3, {
+			resource: 'list',
+			operation: 'createFromCsv',
+			name: 'E2E CSV',
+			binaryPropertyName: 'data',
+			options: { trackLastActivity: true },
+		}),
+		audience('Get List', 4, {
+			resource: 'list',
+			operation: 'get',
+			listId: listFrom('Create From CSV'),
+		}),
+		audience('Delete List', 5, {
+			resource: 'list',
+			operation: 'delete',
+			listId: listFrom('Create From CSV'),
+		}),
+		audience(
+			'Get Deleted',
+			6,
+			{ resource: 'list', operation: 'get', listId: listFrom('Create From CSV') },
+			{ onError: 'continueRegularOutput' },
+		),
 	],
-	connections: chain('Start', 'Rows', 'To CSV', 'Create From CSV', 'Get List', 'Delete List', 'Get Deleted'),
+	connections: chain(
+		'Start',
+		'Rows',
+		'To CSV',
+		'Create From CSV',
+		'Get List',
+		'Delete List',
+		'Get Deleted',
+	),
 };
 
 /** An unknown list stops the workflow with the platform's 404. */
 const unknownListWorkflow = {
 	id: 'amE2eUnknown1',
 	name: 'e2e: unknown list',
-	nodes: [trigger, audience('Get Unknown', 1, { resource: 'list', operation: 'get', listId: { __rl: true, mode: 'id', value: '987654' } })],
+	nodes: [
+		trigger,
+		audience('Get Unknown', 1, {
+			resource: 'list',
+			operation: 'get',
+			listId: { __rl: true, mode: 'id', value: '987654' },
+		}),
+	],
 	connections: chain('Start', 'Get Unknown'),
 };
 
-const ctx = usePackageInN8n('am-e2e-lists-', () => [membersWorkflow, csvWorkflow, unknownListWorkflow]);
+const ctx = usePackageInN8n('am-e2e-lists-', () => [
+	membersWorkflow,
+	csvWorkflow,
+	unknownListWorkflow,
+]);
 
 it('is installed from the packed tarball like a community package', () => {
 	expect(ctx.installed.name).toBe('n8n-nodes-audience-messaging');
-	expect(ctx.installed.dir).toContain(`${ctx.folder.nodesDir}/node_modules/n8n-nodes-audience-messaging`);
+	expect(ctx.installed.dir).toContain(
+		`${ctx.folder.nodesDir}/node_modules/n8n-nodes-audience-messaging`,
+	);
 });
 
 describe('workflows run by the n8n CLI', () => {
@@ -98,7 +171,9 @@ describe('workflows run by the n8n CLI', () => {
 			['alan@example.com', 'free'],
 			['grace@example.com', 'pro'],
 		]);
-		const bulk = ctx.sandbox.requests.filter((r) => r.path === `/audience/v3/lists/${String(list.json.id)}/subscribers/bulk`);
+		const bulk = ctx.sandbox.requests.filter(
+			(r) => r.path === `/audience/v3/lists/${String(list.json.id)}/subscribers/bulk`,
+		);
 		expect(bulk.map((r) => (r.body as unknown[]).length)).toEqual([3, 1]);
 		expect(bulk.every((r) => r.headers.authorization === `Bearer ${API_KEY}`)).toBe(true);
 	});
@@ -111,14 +186,24 @@ describe('workflows run by the n8n CLI', () => {
 		// Simplify is on by default: the fields a workflow goes on with, column names only.
 		expect(created.json).toMatchObject({ name: 'E2E CSV', size: 2, totalLines: 2, status: 'OK' });
 		expect(created.json).not.toHaveProperty('trackLastActivity');
-		const upload = ctx.sandbox.requests.find((r) => r.method === 'POST' && r.query.name === 'E2E CSV');
+		const upload = ctx.sandbox.requests.find(
+			(r) => r.method === 'POST' && r.query.name === 'E2E CSV',
+		);
 		expect(upload?.query).toEqual({ name: 'E2E CSV', trackLastActivity: 'true' });
-		expect(upload?.parts?.map((p) => [p.name, p.filename, p.contentType])).toEqual([['csvFile', 'people.csv', 'text/csv']]);
+		expect(upload?.parts?.map((p) => [p.name, p.filename, p.contentType])).toEqual([
+			['csvFile', 'people.csv', 'text/csv'],
+		]);
 		// n8n's Convert to File writes a byte-order mark; the file goes out exactly as n8n made it.
 		expect(upload?.parts?.[0].text?.split('\n')[0]).toBe('\uFEFFemail,age');
 		expect(created.json.columns).toEqual(expect.arrayContaining(['email', 'age']));
-		expect(nodeItems(runData, 'Get List')[0].json).toMatchObject({ id: created.json.id, totalLines: 2 });
-		expect(nodeItems(runData, 'Delete List')[0].json).toMatchObject({ listId: String(created.json.id), deleted: true });
+		expect(nodeItems(runData, 'Get List')[0].json).toMatchObject({
+			id: created.json.id,
+			totalLines: 2,
+		});
+		expect(nodeItems(runData, 'Delete List')[0].json).toMatchObject({
+			listId: String(created.json.id),
+			deleted: true,
+		});
 		const [gone] = nodeItems(runData, 'Get Deleted');
 		expect(String(gone.json.error)).toContain(String(created.json.id));
 		expect(String(gone.json.error)).toContain('[HTTP 404]');

@@ -25,7 +25,10 @@ export interface N8nRuntime {
 	version: string;
 	/** Major version (1 or 2): where the CLI or the environment differ, the harness follows it. */
 	major: number;
-	/** The committed package.json and lockfile of this version (test/n8n-runtime[/versions/<version>]). */
+	/**
+	 * The committed package.json and lockfile of this version
+	 * (test/n8n-runtime[/versions/<version>]).
+	 */
 	packageJsonPath: string;
 	lockfilePath: string;
 	runtimeDir: string;
@@ -71,7 +74,8 @@ export async function ensureRuntime(timeoutMs = 30 * 60 * 1000): Promise<N8nRunt
 	}
 	runtimeCache = undefined;
 	const rt = getRuntime();
-	if (!existsSync(rt.n8nBin)) throw new Error(`install.mjs succeeded but ${rt.n8nBin} does not exist`);
+	if (!existsSync(rt.n8nBin))
+		throw new Error(`install.mjs succeeded but ${rt.n8nBin} does not exist`);
 	return rt;
 }
 
@@ -150,7 +154,9 @@ export function freePort(): Promise<number> {
 		srv.on('error', reject);
 		srv.listen(0, '127.0.0.1', () => {
 			const addr = srv.address();
-			srv.close(() => (typeof addr === 'object' && addr ? resolvePromise(addr.port) : reject(new Error('no port'))));
+			srv.close(() =>
+				typeof addr === 'object' && addr ? resolvePromise(addr.port) : reject(new Error('no port')),
+			);
 		});
 	});
 }
@@ -187,7 +193,10 @@ let watchdog: ChildProcess | undefined;
 function watch(kind: 'group' | 'folder', value: number | string | undefined, live: boolean): void {
 	if (value === undefined) return;
 	if (!watchdog) {
-		watchdog = spawn(process.execPath, ['-e', WATCHDOG], { stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+		watchdog = spawn(process.execPath, ['-e', WATCHDOG], {
+			stdio: ['pipe', 'ignore', 'ignore'],
+			detached: true,
+		});
 		watchdog.unref();
 		(watchdog.stdin as unknown as { unref?: () => void }).unref?.();
 		watchdog.stdin!.on('error', () => undefined);
@@ -195,7 +204,10 @@ function watch(kind: 'group' | 'folder', value: number | string | undefined, liv
 	watchdog.stdin!.write(`${kind === 'group' ? 'g' : 'f'}${live ? '+' : '-'}${value}\n`);
 }
 
-/** A temp folder removed by the watchdog if the test process dies before removing it (KEEP_N8N_FOLDERS=1 keeps it). */
+/**
+ * A temp folder removed by the watchdog if the test process dies before removing it
+ * (KEEP_N8N_FOLDERS=1 keeps it).
+ */
 export function watchTempFolder(path: string, live = true): void {
 	if (process.env.KEEP_N8N_FOLDERS !== '1') watch('folder', path, live);
 }
@@ -208,7 +220,10 @@ export interface Service {
 	exited(): { code: number | null; signal: NodeJS.Signals | null } | undefined;
 	/** Resolves when the process has exited. */
 	whenExited: Promise<void>;
-	/** One SIGTERM to the process group, SIGKILL after `graceMs` (default 20 s), then SIGKILL to what is left of the group. */
+	/**
+	 * One SIGTERM to the process group, SIGKILL after `graceMs` (default 20 s), then SIGKILL to what
+	 * is left of the group.
+	 */
 	stop(): Promise<void>;
 }
 
@@ -219,9 +234,23 @@ export interface Service {
 export function spawnService(
 	cmd: string,
 	args: string[],
-	opts: { cwd?: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number; graceMs?: number; onOutput?: (chunk: Buffer) => void },
+	opts: {
+		cwd?: string;
+		env: NodeJS.ProcessEnv;
+		uid?: number;
+		gid?: number;
+		graceMs?: number;
+		onOutput?: (chunk: Buffer) => void;
+	},
 ): Service {
-	const child = spawn(cmd, args, { cwd: opts.cwd, env: opts.env, uid: opts.uid, gid: opts.gid, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+	const child = spawn(cmd, args, {
+		cwd: opts.cwd,
+		env: opts.env,
+		uid: opts.uid,
+		gid: opts.gid,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: true,
+	});
 	watch('group', child.pid, true);
 	let stdout = '';
 	let stderr = '';
@@ -257,7 +286,14 @@ export function spawnService(
 			killGroup(child, 'SIGKILL'); // leftovers of the group (n8n's task runner), if any
 			watch('group', child.pid, false);
 		})());
-	return { process: child, stdout: () => stdout, stderr: () => stderr, exited: () => exited, whenExited, stop };
+	return {
+		process: child,
+		stdout: () => stdout,
+		stderr: () => stderr,
+		exited: () => exited,
+		whenExited,
+		stop,
+	};
 }
 
 // ------------------------------------------------------------------ n8n log output
@@ -298,7 +334,9 @@ export function readableLog(stdout: string, stderr = ''): string {
 	const text = parseLogRecords(stdout)
 		.map((r) => (r.level === 'raw' ? r.message : `[${r.level}] ${r.message}`))
 		.join('\n');
-	return [text, stderr.trim() ? `--- stderr ---\n${stderr.trimEnd()}` : ''].filter(Boolean).join('\n');
+	return [text, stderr.trim() ? `--- stderr ---\n${stderr.trimEnd()}` : '']
+		.filter(Boolean)
+		.join('\n');
 }
 
 export class N8nCommandError extends Error {
@@ -361,10 +399,14 @@ export async function openUserFolder(root: string): Promise<N8nUserFolder> {
 	const keyFile = join(root, 'harness.json');
 	let encryptionKey: string;
 	if (existsSync(keyFile)) {
-		encryptionKey = (JSON.parse(await readFile(keyFile, 'utf8')) as { encryptionKey: string }).encryptionKey;
+		encryptionKey = (JSON.parse(await readFile(keyFile, 'utf8')) as { encryptionKey: string })
+			.encryptionKey;
 	} else {
 		encryptionKey = randomBytes(24).toString('hex');
-		await writeFile(keyFile, JSON.stringify({ encryptionKey, created: new Date().toISOString() }, null, 2));
+		await writeFile(
+			keyFile,
+			JSON.stringify({ encryptionKey, created: new Date().toISOString() }, null, 2),
+		);
 	}
 	return {
 		root,
@@ -378,8 +420,12 @@ export async function openUserFolder(root: string): Promise<N8nUserFolder> {
 	};
 }
 
-/** Prefixes of inherited variables that could change how n8n behaves; dropped from n8n's environment. */
-const SCRUBBED_ENV = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_FUNCTION_ALLOW)/;
+/**
+ * Prefixes of inherited variables that could change how n8n behaves; dropped from n8n's
+ * environment.
+ */
+const SCRUBBED_ENV =
+	/^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZONE$|NODE_OPTIONS$|NODE_FUNCTION_ALLOW)/;
 
 /**
  * The environment of every n8n process. Notes (measured on 2.40.7):
@@ -392,7 +438,11 @@ const SCRUBBED_ENV = /^(N8N_|DB_|EXECUTIONS_|QUEUE_|WEBHOOK_URL$|GENERIC_TIMEZON
  */
 export function n8nEnv(
 	folder: N8nUserFolder,
-	extra: { logLevel?: 'error' | 'warn' | 'info' | 'debug'; brokerPort: number; env?: Record<string, string> },
+	extra: {
+		logLevel?: 'error' | 'warn' | 'info' | 'debug';
+		brokerPort: number;
+		env?: Record<string, string>;
+	},
 ): NodeJS.ProcessEnv {
 	const env: NodeJS.ProcessEnv = {};
 	for (const [k, v] of Object.entries(process.env)) if (!SCRUBBED_ENV.test(k)) env[k] = v;
@@ -428,7 +478,15 @@ function knownModules(rt: N8nRuntime): string[] | undefined {
 	if (!knownModulesCache.has(rt.runtimeDir)) {
 		let names: string[] | undefined;
 		try {
-			const file = join(rt.runtimeDir, 'node_modules', '@n8n', 'backend-common', 'dist', 'modules', 'modules.config.js');
+			const file = join(
+				rt.runtimeDir,
+				'node_modules',
+				'@n8n',
+				'backend-common',
+				'dist',
+				'modules',
+				'modules.config.js',
+			);
 			const list = /MODULE_NAMES = \[([^\]]*)\]/.exec(readFileSync(file, 'utf8'))?.[1];
 			if (list) names = [...list.matchAll(/'([^']+)'/g)].map((m) => m[1]);
 		} catch {
@@ -453,7 +511,9 @@ export function adaptEnvToVersion(env: NodeJS.ProcessEnv, rt: N8nRuntime): NodeJ
 	}
 	const known = knownModules(rt);
 	if (known && env.N8N_DISABLED_MODULES) {
-		const kept = env.N8N_DISABLED_MODULES.split(',').map((m) => m.trim()).filter((m) => known.includes(m));
+		const kept = env.N8N_DISABLED_MODULES.split(',')
+			.map((m) => m.trim())
+			.filter((m) => known.includes(m));
 		if (kept.length) env.N8N_DISABLED_MODULES = kept.join(',');
 		else delete env.N8N_DISABLED_MODULES;
 	}
@@ -467,13 +527,29 @@ export interface RunN8nOptions {
 }
 
 /** Runs `n8n <args>` on a user folder under Node 24; resolves whatever the exit code. */
-export async function runN8n(folder: N8nUserFolder, args: string[], opts: RunN8nOptions = {}): Promise<ProcessResult> {
+export async function runN8n(
+	folder: N8nUserFolder,
+	args: string[],
+	opts: RunN8nOptions = {},
+): Promise<ProcessResult> {
 	const rt = getRuntime();
-	const env = n8nEnv(folder, { logLevel: opts.logLevel, brokerPort: await freePort(), env: opts.env });
-	return runProcess(rt.node, [rt.n8nBin, ...args], { cwd: folder.root, env, timeoutMs: opts.timeoutMs ?? 180_000 });
+	const env = n8nEnv(folder, {
+		logLevel: opts.logLevel,
+		brokerPort: await freePort(),
+		env: opts.env,
+	});
+	return runProcess(rt.node, [rt.n8nBin, ...args], {
+		cwd: folder.root,
+		env,
+		timeoutMs: opts.timeoutMs ?? 180_000,
+	});
 }
 
-async function runN8nOk(folder: N8nUserFolder, args: string[], opts: RunN8nOptions = {}): Promise<ProcessResult> {
+async function runN8nOk(
+	folder: N8nUserFolder,
+	args: string[],
+	opts: RunN8nOptions = {},
+): Promise<ProcessResult> {
 	const res = await runN8n(folder, args, opts);
 	if (res.code !== 0) throw new N8nCommandError(args, res, 'failed');
 	return res;
@@ -506,18 +582,35 @@ interface PackageJson {
  * (the test command builds dist/ first): it checks instead that every file listed in
  * package.json `n8n.nodes` / `n8n.credentials` exists and is in the tarball.
  */
-export async function packPackage(projectDir: string = repoRoot, destDir?: string): Promise<string> {
+export async function packPackage(
+	projectDir: string = repoRoot,
+	destDir?: string,
+): Promise<string> {
 	const pkg = JSON.parse(await readFile(join(projectDir, 'package.json'), 'utf8')) as PackageJson;
 	const declared = [...(pkg.n8n?.nodes ?? []), ...(pkg.n8n?.credentials ?? [])];
 	const missing = declared.filter((f) => !existsSync(join(projectDir, f)));
 	if (missing.length) {
-		throw new Error(`cannot pack ${pkg.name}: missing ${missing.join(', ')} (build it first, e.g. npm run build)`);
+		throw new Error(
+			`cannot pack ${pkg.name}: missing ${missing.join(', ')} (build it first, e.g. npm run build)`,
+		);
 	}
-	// A temp folder of our own goes when the test process ends (the watchdog), the tarball staying usable until then.
+	// A temp folder of our own goes when the test process ends (the watchdog), the tarball staying
+	// usable until then.
 	const dest = destDir ?? (await mkdtemp(join(tmpdir(), 'n8n-e2e-pack-')));
 	if (!destDir) watchTempFolder(dest);
 	await mkdir(dest, { recursive: true });
-	const res = await runNpm(['pack', projectDir, '--pack-destination', dest, '--json', '--ignore-scripts', '--loglevel=warn'], projectDir);
+	const res = await runNpm(
+		[
+			'pack',
+			projectDir,
+			'--pack-destination',
+			dest,
+			'--json',
+			'--ignore-scripts',
+			'--loglevel=warn',
+		],
+		projectDir,
+	);
 	let info: Array<{ filename: string; files: Array<{ path: string }> }>;
 	try {
 		info = JSON.parse(res.stdout);
@@ -525,10 +618,12 @@ export async function packPackage(projectDir: string = repoRoot, destDir?: strin
 		throw new Error(`npm pack printed no JSON:\n${tailText(res.stdout + res.stderr)}`);
 	}
 	const tarball = join(dest, info[0].filename.replace(/^@/, '').replace(/\//g, '-'));
-	if (!existsSync(tarball)) throw new Error(`npm pack reported ${info[0].filename} but ${tarball} does not exist`);
+	if (!existsSync(tarball))
+		throw new Error(`npm pack reported ${info[0].filename} but ${tarball} does not exist`);
 	const packed = new Set(info[0].files.map((f) => f.path));
 	const notPacked = declared.filter((f) => !packed.has(f.replace(/^\.\//, '')));
-	if (notPacked.length) throw new Error(`${tarball} lacks ${notPacked.join(', ')} (check "files" in package.json)`);
+	if (notPacked.length)
+		throw new Error(`${tarball} lacks ${notPacked.join(', ')} (check "files" in package.json)`);
 	return tarball;
 }
 
@@ -547,29 +642,50 @@ export interface InstalledPackage {
  * then resolves to n8n's own copy (n8n adds its module paths to NODE_PATH).
  * n8n only scans `node_modules/n8n-nodes-*` and `node_modules/@scope/n8n-nodes-*`.
  */
-export async function installCommunityPackage(folder: N8nUserFolder, tarball: string): Promise<InstalledPackage> {
+export async function installCommunityPackage(
+	folder: N8nUserFolder,
+	tarball: string,
+): Promise<InstalledPackage> {
 	const tgz = isAbsolute(tarball) ? tarball : resolve(tarball);
 	if (!existsSync(tgz)) throw new Error(`no such tarball: ${tgz}`);
 	await mkdir(folder.nodesDir, { recursive: true });
 	const pkgJsonPath = join(folder.nodesDir, 'package.json');
 	if (!existsSync(pkgJsonPath)) {
-		await writeFile(pkgJsonPath, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2) + '\n');
+		await writeFile(
+			pkgJsonPath,
+			JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2) + '\n',
+		);
 	}
-	const before = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as { dependencies?: Record<string, string> };
+	const before = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as {
+		dependencies?: Record<string, string>;
+	};
 	await runNpm(
-		['install', tgz, '--ignore-scripts', '--no-audit', '--no-fund', '--legacy-peer-deps', '--loglevel=warn'],
+		[
+			'install',
+			tgz,
+			'--ignore-scripts',
+			'--no-audit',
+			'--no-fund',
+			'--legacy-peer-deps',
+			'--loglevel=warn',
+		],
 		folder.nodesDir,
 	);
-	const after = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as { dependencies?: Record<string, string> };
+	const after = JSON.parse(await readFile(pkgJsonPath, 'utf8')) as {
+		dependencies?: Record<string, string>;
+	};
 	const deps = after.dependencies ?? {};
 	const name =
-		Object.keys(deps).find((n) => deps[n].startsWith('file:') && resolve(folder.nodesDir, deps[n].slice(5)) === tgz) ??
-		Object.keys(deps).find((n) => !(n in (before.dependencies ?? {})));
+		Object.keys(deps).find(
+			(n) => deps[n].startsWith('file:') && resolve(folder.nodesDir, deps[n].slice(5)) === tgz,
+		) ?? Object.keys(deps).find((n) => !(n in (before.dependencies ?? {})));
 	if (!name) throw new Error(`npm install ${tgz} did not add a dependency to ${pkgJsonPath}`);
 	const dir = join(folder.nodesDir, 'node_modules', name);
 	const installed = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson;
 	if (!/^(@[^/]+\/)?n8n-nodes-/.test(name)) {
-		throw new Error(`n8n only loads packages named n8n-nodes-* or @scope/n8n-nodes-*; "${name}" would be ignored`);
+		throw new Error(
+			`n8n only loads packages named n8n-nodes-* or @scope/n8n-nodes-*; "${name}" would be ignored`,
+		);
 	}
 	return { name, version: installed.version, dir };
 }
@@ -596,10 +712,15 @@ async function withTempJson<T>(value: unknown, fn: (file: string) => Promise<T>)
 }
 
 /** `n8n import:credentials` of the given credentials (ids kept). */
-export async function importCredentials(folder: N8nUserFolder, creds: CredentialToImport[]): Promise<void> {
+export async function importCredentials(
+	folder: N8nUserFolder,
+	creds: CredentialToImport[],
+): Promise<void> {
 	const now = new Date().toISOString();
 	const rows = creds.map((c) => ({ createdAt: now, updatedAt: now, ...c }));
-	await withTempJson(rows, (file) => runN8nOk(folder, ['import:credentials', `--input=${file}`]).then(() => undefined));
+	await withTempJson(rows, (file) =>
+		runN8nOk(folder, ['import:credentials', `--input=${file}`]).then(() => undefined),
+	);
 }
 
 /**
@@ -607,10 +728,14 @@ export async function importCredentials(folder: N8nUserFolder, creds: Credential
  * (execute/publish address workflows by id); a missing `active` is set to false.
  * Returns the ids.
  */
-export async function importWorkflows(folder: N8nUserFolder, workflows: object[]): Promise<string[]> {
+export async function importWorkflows(
+	folder: N8nUserFolder,
+	workflows: object[],
+): Promise<string[]> {
 	const ids = workflows.map((w, i) => {
 		const wf = w as { id?: unknown; name?: unknown };
-		if (typeof wf.id !== 'string' || !wf.id) throw new Error(`workflow #${i} (${String(wf.name)}) needs a string id`);
+		if (typeof wf.id !== 'string' || !wf.id)
+			throw new Error(`workflow #${i} (${String(wf.name)}) needs a string id`);
 		return wf.id;
 	});
 	const rows = workflows.map((w) => ({ active: false, settings: {}, pinData: {}, ...w }));
@@ -680,7 +805,9 @@ export interface ExecuteResult {
 
 function isRun(v: unknown): v is N8nRun {
 	const r = v as N8nRun | null;
-	return !!r && typeof r === 'object' && !!r.data && typeof r.data === 'object' && !!r.data.resultData;
+	return (
+		!!r && typeof r === 'object' && !!r.data && typeof r.data === 'object' && !!r.data.resultData
+	);
 }
 
 /**
@@ -722,7 +849,12 @@ export function extractRun(stdout: string): N8nRun | undefined {
 }
 
 /** `.json` of the items a node produced (output `output`, run `run`; default: last run). */
-export function nodeOutput(runData: RunData, nodeName: string, output = 0, run = -1): Array<Record<string, unknown>> {
+export function nodeOutput(
+	runData: RunData,
+	nodeName: string,
+	output = 0,
+	run = -1,
+): Array<Record<string, unknown>> {
 	return nodeItems(runData, nodeName, output, run).map((i) => i.json);
 }
 
@@ -730,7 +862,9 @@ export function nodeOutput(runData: RunData, nodeName: string, output = 0, run =
 export function nodeItems(runData: RunData, nodeName: string, output = 0, run = -1): N8nItem[] {
 	const runs = runData[nodeName];
 	if (!runs || runs.length === 0) {
-		throw new Error(`node "${nodeName}" did not run; nodes that ran: ${Object.keys(runData).join(', ') || '(none)'}`);
+		throw new Error(
+			`node "${nodeName}" did not run; nodes that ran: ${Object.keys(runData).join(', ') || '(none)'}`,
+		);
 	}
 	const task = runs.at(run);
 	return task?.data?.main?.[output] ?? [];
@@ -739,7 +873,8 @@ export function nodeItems(runData: RunData, nodeName: string, output = 0, run = 
 function toExecutionError(run: N8nRun): ExecutionError | undefined {
 	const err = run.data.resultData.error;
 	if (!err) return undefined;
-	const node = (err.node as { name?: string } | undefined)?.name ?? run.data.resultData.lastNodeExecuted;
+	const node =
+		(err.node as { name?: string } | undefined)?.name ?? run.data.resultData.lastNodeExecuted;
 	return {
 		message: String(err.message ?? 'unknown error'),
 		description: typeof err.description === 'string' ? err.description : undefined,
@@ -771,7 +906,11 @@ function toResult(run: N8nRun, proc: ProcessResult): ExecuteResult {
  * run, also when the workflow failed (then `error` is set); rejects when n8n printed no
  * run (unknown id, crash, time-out) with n8n's output in the message.
  */
-export async function executeWorkflow(folder: N8nUserFolder, id: string, opts: RunN8nOptions = {}): Promise<ExecuteResult> {
+export async function executeWorkflow(
+	folder: N8nUserFolder,
+	id: string,
+	opts: RunN8nOptions = {},
+): Promise<ExecuteResult> {
 	const args = ['execute', `--id=${id}`, '--rawOutput'];
 	const proc = await runN8n(folder, args, { ...opts, logLevel: 'info' });
 	const run = extractRun(proc.stdout);
@@ -805,7 +944,10 @@ export async function executeBatch(
 	opts: RunN8nOptions & { concurrency?: number } = {},
 ): Promise<Record<string, BatchResult>> {
 	const bad = ids.filter((id) => !/\d/.test(id) || id.includes(','));
-	if (bad.length) throw new Error(`execute-batch ignores ids without a digit (or with commas): ${bad.join(', ')}`);
+	if (bad.length)
+		throw new Error(
+			`execute-batch ignores ids without a digit (or with commas): ${bad.join(', ')}`,
+		);
 	const work = await mkdtemp(join(tmpdir(), 'n8n-e2e-batch-'));
 	try {
 		const snapshots = join(work, 'snapshots');
@@ -819,10 +961,19 @@ export async function executeBatch(
 			'--retries=0',
 			`--concurrency=${opts.concurrency ?? 1}`,
 		];
-		const proc = await runN8n(folder, args, { timeoutMs: 600_000, ...opts, logLevel: opts.logLevel ?? 'warn' });
+		const proc = await runN8n(folder, args, {
+			timeoutMs: 600_000,
+			...opts,
+			logLevel: opts.logLevel ?? 'warn',
+		});
 		if (!existsSync(output)) throw new N8nCommandError(args, proc, 'wrote no --output file');
 		const summary = JSON.parse(await readFile(output, 'utf8')) as {
-			executions: Array<{ workflowId: string; executionStatus: string; error?: string; executionTime?: number }>;
+			executions: Array<{
+				workflowId: string;
+				executionStatus: string;
+				error?: string;
+				executionTime?: number;
+			}>;
 		};
 		const results: Record<string, BatchResult> = {};
 		for (const id of ids) results[id] = { workflowId: id, status: 'missing' };
@@ -907,7 +1058,10 @@ export interface StartN8nOptions {
  * /healthz/readiness answers 200 (about 7 s), for `start` also its REST API, and every webhook in
  * `opts.webhooks` is registered.
  */
-export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}): Promise<RunningN8n> {
+export async function startN8n(
+	folder: N8nUserFolder,
+	opts: StartN8nOptions = {},
+): Promise<RunningN8n> {
 	const rt = getRuntime();
 	const command = opts.command ?? 'start';
 	const port = opts.port ?? (await freePort());
@@ -921,18 +1075,30 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 			N8N_HOST: '127.0.0.1',
 			N8N_PROTOCOL: 'http',
 			N8N_EDITOR_BASE_URL: `${url}/`,
-			// Webhook URLs n8n shows and hands to nodes: this process, unless the folder says otherwise (queue mode: the webhook process).
+			// Webhook URLs n8n shows and hands to nodes: this process, unless the folder says otherwise
+			// (queue mode: the webhook process).
 			N8N_WEBHOOK_URL: folder.env?.N8N_WEBHOOK_URL ?? `${url}/`,
 			// A worker answers health checks only when asked to, on its own port.
-			...(command === 'worker' ? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' } : {}),
+			...(command === 'worker'
+				? {
+						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+						QUEUE_HEALTH_CHECK_PORT: String(port),
+						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+					}
+				: {}),
 			...opts.env,
 		},
 	});
-	const service = spawnService(rt.node, [rt.n8nBin, command, ...(opts.args ?? [])], { cwd: folder.root, env, onOutput: opts.onOutput });
+	const service = spawnService(rt.node, [rt.n8nBin, command, ...(opts.args ?? [])], {
+		cwd: folder.root,
+		env,
+		onOutput: opts.onOutput,
+	});
 	const child = service.process;
 	const logs = () => readableLog(service.stdout(), service.stderr());
-	// One SIGTERM only (spawnService): n8n handles the first one (graceful shutdown, which removes its crash
-	// journal); a second one would kill it at once, and its next start would wait 10 s for "Last session crashed".
+	// One SIGTERM only (spawnService): n8n handles the first one (graceful shutdown, which removes
+	// its crash journal); a second one would kill it at once, and its next start would wait 10 s for
+	// "Last session crashed".
 	const stop = service.stop;
 	const exitedEarly = () => service.exited();
 	if (opts.signal?.aborted) await stop();
@@ -942,7 +1108,9 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 	for (;;) {
 		const exited = exitedEarly();
 		if (exited) {
-			throw new Error(`n8n ${command} exited early (${exited.code ?? exited.signal}). Last output:\n${tailText(logs(), 40)}`);
+			throw new Error(
+				`n8n ${command} exited early (${exited.code ?? exited.signal}). Last output:\n${tailText(logs(), 40)}`,
+			);
 		}
 		try {
 			const res = await fetch(`${url}/healthz/readiness`, { signal: AbortSignal.timeout(2000) });
@@ -954,14 +1122,19 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 		}
 		if (Date.now() > deadline) {
 			await stop();
-			throw new Error(`n8n ${command} not ready on ${url} within ${opts.timeoutMs ?? 120_000} ms. Last output:\n${tailText(logs(), 40)}`);
+			throw new Error(
+				`n8n ${command} not ready on ${url} within ${opts.timeoutMs ?? 120_000} ms. Last output:\n${tailText(logs(), 40)}`,
+			);
 		}
 		await new Promise((r) => setTimeout(r, 250));
 	}
 	const running: RunningN8n = { url, port, process: child, logs, stop };
 	try {
 		for (const hook of opts.webhooks ?? []) {
-			await waitForWebhook(running, hook.path, { method: hook.method, timeoutMs: Math.max(0, deadline - Date.now()) + 30_000 });
+			await waitForWebhook(running, hook.path, {
+				method: hook.method,
+				timeoutMs: Math.max(0, deadline - Date.now()) + 30_000,
+			});
 		}
 	} catch (e) {
 		await stop();
@@ -970,7 +1143,10 @@ export async function startN8n(folder: N8nUserFolder, opts: StartN8nOptions = {}
 	return running;
 }
 
-/** Whether n8n's REST API answers: GET /rest/settings (public, what the sign-in page reads first) is 200. */
+/**
+ * Whether n8n's REST API answers: GET /rest/settings (public, what the sign-in page reads first) is
+ * 200.
+ */
 async function restApiMounted(url: string): Promise<boolean> {
 	const res = await fetch(`${url}/rest/settings`, { signal: AbortSignal.timeout(2000) });
 	await res.body?.cancel();
@@ -998,7 +1174,9 @@ export async function waitForWebhook(
 				headers: { Origin: n8n.url, 'Access-Control-Request-Method': method },
 				signal: AbortSignal.timeout(2000),
 			});
-			const allowed = (res.headers.get('access-control-allow-methods') ?? '').split(',').map((m) => m.trim().toUpperCase());
+			const allowed = (res.headers.get('access-control-allow-methods') ?? '')
+				.split(',')
+				.map((m) => m.trim().toUpperCase());
 			if (allowed.includes(method)) return;
 			last = `${res.status}, allowed: ${allowed.join(' ') || '-'}`;
 		} catch (e) {
@@ -1024,7 +1202,10 @@ export interface RecordedExecution {
 	startedAt: string;
 	/** Items each node output on its first run, output 0. */
 	nodeItems: Record<string, Array<Record<string, unknown>>>;
-	/** The execution's data and workflow exactly as n8n stored them, to search for what must not be there. */
+	/**
+	 * The execution's data and workflow exactly as n8n stored them, to search for what must not be
+	 * there.
+	 */
 	stored: string;
 }
 
@@ -1033,7 +1214,10 @@ export interface RecordedExecution {
  * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with the runtime's own
  * sqlite3 or pg and flatted (n8n stores run data flatted). Works while n8n runs.
  */
-export async function listExecutions(folder: N8nUserFolder, workflowId?: string): Promise<RecordedExecution[]> {
+export async function listExecutions(
+	folder: N8nUserFolder,
+	workflowId?: string,
+): Promise<RecordedExecution[]> {
 	const rt = getRuntime();
 	const modules = join(rt.runtimeDir, 'node_modules');
 	const env = folder.env ?? {};
@@ -1073,8 +1257,14 @@ export async function listExecutions(folder: N8nUserFolder, workflowId?: string)
 				password: env.DB_POSTGRESDB_PASSWORD,
 			})
 		: join(folder.n8nDir, 'database.sqlite');
-	const result = await runProcess(rt.node, ['-e', script, target], { cwd: folder.root, env: process.env, timeoutMs: 30_000 });
+	const result = await runProcess(rt.node, ['-e', script, target], {
+		cwd: folder.root,
+		env: process.env,
+		timeoutMs: 30_000,
+	});
 	if (result.code !== 0) throw new Error(`reading executions failed: ${result.stderr}`);
 	const executions = JSON.parse(result.stdout) as RecordedExecution[];
-	return workflowId ? executions.filter((execution) => execution.workflowId === workflowId) : executions;
+	return workflowId
+		? executions.filter((execution) => execution.workflowId === workflowId)
+		: executions;
 }

@@ -5,12 +5,21 @@
  */
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
-import { createUserFolder, ensureRuntime, importCredentials, importWorkflows, installCommunityPackage, packPackage } from './n8n-harness';
+import {
+	createUserFolder,
+	ensureRuntime,
+	importCredentials,
+	importWorkflows,
+	installCommunityPackage,
+	packPackage,
+} from './n8n-harness';
 import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
 
 export const API_KEY = 'e2e-key-4d1c0b';
 export const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
-export const CREDENTIAL = { audienceMessagingApi: { id: 'amSandboxCred1', name: 'Audience Messaging sandbox' } };
+export const CREDENTIAL = {
+	audienceMessagingApi: { id: 'amSandboxCred1', name: 'Audience Messaging sandbox' },
+};
 
 export interface PackageInN8n {
 	sandbox: Sandbox;
@@ -20,8 +29,9 @@ export interface PackageInN8n {
 
 /**
  * Registers beforeAll/afterAll that install the package into a fresh n8n and import the workflows.
- * `beforeImport` runs on the new folder before anything is imported (e.g. to point it at queue mode's
- * database); what it returns is called first at the end (e.g. to stop n8n before its folder goes).
+ * `beforeImport` runs on the new folder before anything is imported (e.g. to point it at queue
+ * mode's database); what it returns is called first at the end (e.g. to stop n8n before its folder
+ * goes).
  */
 export function usePackageInN8n(
 	prefix: string,
@@ -41,7 +51,12 @@ export function usePackageInN8n(
 			{
 				...CREDENTIAL.audienceMessagingApi,
 				type: 'audienceMessagingApi',
-				data: { apiKey: API_KEY, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
+				data: {
+					apiKey: API_KEY,
+					listsBaseUrl: sandbox.listsBaseUrl,
+					walletBaseUrl: sandbox.walletBaseUrl,
+					baseUrl: sandbox.baseUrl,
+				},
 			},
 		]);
 		await importWorkflows(context.folder, workflows());
@@ -56,14 +71,30 @@ export function usePackageInN8n(
 
 const position = (i: number): [number, number] => [i * 220, 0];
 
-export const manualTrigger = { id: 'start', name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: position(0), parameters: {} };
+export const manualTrigger = {
+	id: 'start',
+	name: 'Start',
+	type: 'n8n-nodes-base.manualTrigger',
+	typeVersion: 1,
+	position: position(0),
+	parameters: {},
+};
 
 /** Connections of nodes in a straight line. */
 export const chain = (...names: string[]) =>
-	Object.fromEntries(names.slice(0, -1).map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
+	Object.fromEntries(
+		names
+			.slice(0, -1)
+			.map((n, i) => [n, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]),
+	);
 
 /** An Audience Messaging node using the sandbox credential. */
-export const audienceNode = (name: string, i: number, parameters: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+export const audienceNode = (
+	name: string,
+	i: number,
+	parameters: Record<string, unknown>,
+	extra: Record<string, unknown> = {},
+) => ({
 	id: `am-${i}`,
 	name,
 	type: NODE_TYPE,
@@ -87,8 +118,16 @@ export const nodeAt = position;
 
 export const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigger';
 
-/** A workflow of one Audience Messaging Trigger (all events) on the given webhook ID and Callbacks credential. */
-export const callbackTriggerWorkflow = (id: string, name: string, webhookId: string, credential: { id: string; name: string }) => ({
+/**
+ * A workflow of one Audience Messaging Trigger (all events) on the given webhook ID and Callbacks
+ * credential.
+ */
+export const callbackTriggerWorkflow = (
+	id: string,
+	name: string,
+	webhookId: string,
+	credential: { id: string; name: string },
+) => ({
 	id,
 	name,
 	nodes: [

@@ -13,7 +13,9 @@ import { join } from 'node:path';
 
 import { repoRoot, runProcess } from './n8n-harness';
 
-const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+const tracked = execFileSync('git', ['ls-files', '-z'], { cwd: repoRoot, encoding: 'utf8' })
+	.split('\0')
+	.filter(Boolean);
 
 describe('the published package', () => {
 	let work: string;
@@ -25,16 +27,27 @@ describe('the published package', () => {
 		work = mkdtempSync(join(tmpdir(), 'am-pack-'));
 		const project = join(work, 'project');
 		// The tracked files only (no dist/, no build output), with the installed development tools.
-		for (const file of tracked.filter((f) => !f.startsWith('test/') && !f.startsWith('demo/') && !f.startsWith('docs/'))) {
+		for (const file of tracked.filter(
+			(f) => !f.startsWith('test/') && !f.startsWith('demo/') && !f.startsWith('docs/'),
+		)) {
 			cpSync(join(repoRoot, file), join(project, file), { recursive: true });
 		}
 		symlinkSync(join(repoRoot, 'node_modules'), join(project, 'node_modules'), 'dir');
-		// Plain `npm pack`, as `npm publish` runs it: the project's .npmrc decides whether prepack runs.
+		// Plain `npm pack`, as `npm publish` runs it: the project's .npmrc decides whether prepack
+		// runs.
 		const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false' };
-		for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
-		const packed = await runProcess('npm', ['pack', '--json', '--pack-destination', work, '--loglevel=warn'], { cwd: project, env, timeoutMs: 300_000 });
+		for (const key of Object.keys(env))
+			if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
+		const packed = await runProcess(
+			'npm',
+			['pack', '--json', '--pack-destination', work, '--loglevel=warn'],
+			{ cwd: project, env, timeoutMs: 300_000 },
+		);
 		if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}\n${packed.stdout}`);
-		const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+		const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as Array<{
+			filename: string;
+			files: Array<{ path: string }>;
+		}>;
 		files = info[0].files.map((f) => f.path).sort();
 		const tarball = join(work, info[0].filename);
 		const unpacked = join(work, 'unpacked');
@@ -42,8 +55,14 @@ describe('the published package', () => {
 		execFileSync('tar', ['-xzf', tarball, '-C', unpacked]);
 		// n8n-workflow, the peer dependency, is found where n8n would provide it: above the package.
 		symlinkSync(join(repoRoot, 'node_modules'), join(unpacked, 'node_modules'), 'dir');
-		manifest = JSON.parse(readFileSync(join(unpacked, 'package', 'package.json'), 'utf8')) as Record<string, unknown>;
-		bundles = Object.fromEntries(files.filter((f) => f.endsWith('.js')).map((f) => [f, readFileSync(join(unpacked, 'package', f), 'utf8')]));
+		manifest = JSON.parse(
+			readFileSync(join(unpacked, 'package', 'package.json'), 'utf8'),
+		) as Record<string, unknown>;
+		bundles = Object.fromEntries(
+			files
+				.filter((f) => f.endsWith('.js'))
+				.map((f) => [f, readFileSync(join(unpacked, 'package', f), 'utf8')]),
+		);
 	}, 300_000);
 
 	afterAll(() => {
@@ -81,13 +100,15 @@ describe('the published package', () => {
 		const n8n = manifest.n8n as { nodes: string[]; credentials: string[] };
 		for (const file of [...n8n.nodes, ...n8n.credentials]) expect(files).toContain(file);
 		expect(manifest.license).toBe('MIT');
-		expect(manifest.author).toMatchObject({ email: expect.stringMatching(/^[^@\s]+@[^@\s]+\.[a-z]+$/) });
+		expect(manifest.author).toMatchObject({
+			email: expect.stringMatching(/^[^@\s]+@[^@\s]+\.[a-z]+$/),
+		});
 	});
 
 	// Drift: package.json's `files` (or n8n's pack rules) starts shipping another folder or file, or
 	// stops shipping one, while the README's "What gets installed" still lists the old contents; or
 	// the README stops saying there is no runtime dependency while the manifest still has none.
-	it("holds what its README's \"What gets installed\" says, and no runtime dependency as it says", () => {
+	it('holds what its README\'s "What gets installed" says, and no runtime dependency as it says', () => {
 		const readme = readFileSync(join(work, 'unpacked', 'package', 'README.md'), 'utf8');
 		const start = readme.indexOf('### What gets installed');
 		expect(start).toBeGreaterThanOrEqual(0);
@@ -96,20 +117,28 @@ describe('the published package', () => {
 		const section = (end < 0 ? rest : rest.slice(0, end)).replace(/\s+/g, ' ');
 		expect(section).toContain('The package has no runtime dependencies');
 		expect(manifest.dependencies).toBeUndefined();
-		const listed = [...section.slice(section.indexOf('The tarball holds ')).matchAll(/`([^`]+)`/g)].map((match) => match[1]);
-		const topLevel = [...new Set(files.map((file) => (file.includes('/') ? `${file.split('/')[0]}/` : file)))];
+		const listed = [
+			...section.slice(section.indexOf('The tarball holds ')).matchAll(/`([^`]+)`/g),
+		].map((match) => match[1]);
+		const topLevel = [
+			...new Set(files.map((file) => (file.includes('/') ? `${file.split('/')[0]}/` : file))),
+		];
 		expect(listed.sort()).toEqual(topLevel.sort());
 		// "each node and credential bundled into one file with its source map"
 		const n8n = manifest.n8n as { nodes: string[]; credentials: string[] };
-		expect(files.filter((file) => file.endsWith('.js')).sort()).toEqual([...n8n.nodes, ...n8n.credentials].sort());
+		expect(files.filter((file) => file.endsWith('.js')).sort()).toEqual(
+			[...n8n.nodes, ...n8n.credentials].sort(),
+		);
 		for (const file of [...n8n.nodes, ...n8n.credentials]) expect(files).toContain(`${file}.map`);
 	});
 
 	it('bundles zod and papaparse: the files require nothing but n8n-workflow and Node built-ins', () => {
 		const node = bundles['dist/nodes/AudienceMessaging/AudienceMessaging.node.js'];
 		const required = new Set<string>();
-		for (const source of Object.values(bundles)) for (const match of source.matchAll(/require\("([^"]+)"\)/g)) required.add(match[1]);
-		// node:crypto is the one Node module n8n's community-node rules allow; papaparse's `stream` has a stand-in.
+		for (const source of Object.values(bundles))
+			for (const match of source.matchAll(/require\("([^"]+)"\)/g)) required.add(match[1]);
+		// node:crypto is the one Node module n8n's community-node rules allow; papaparse's `stream` has
+		// a stand-in.
 		expect([...required].sort()).toEqual(['n8n-workflow', 'node:crypto']);
 		// Timers and console of the bundled libraries go through n8n-workflow (sleep, LoggerProxy).
 		expect(node).toMatch(/^\/\/ \S*scripts\/shims\/n8n-globals\.mjs$/m);
@@ -118,35 +147,73 @@ describe('the published package', () => {
 		expect(node).toMatch(/^\/\/ \S*node_modules\/zod\/v3\/ZodError\.js$/m);
 	});
 
-	/** n8n's community-package scanner (its rules, inline disables ignored), on the packed files and on the sources it checks. */
+	/**
+	 * n8n's community-package scanner (its rules, inline disables ignored), on the packed files and
+	 * on the sources it checks.
+	 */
 	const scan = async (dir: string, source: boolean) => {
-		const result = await runProcess(process.execPath, [join(repoRoot, 'scripts/scan.mjs'), '--json', ...(source ? ['--source'] : []), dir], {
-			cwd: repoRoot,
-			// As the scanner runs: jest's NODE_ENV=test turns on extra eslint-plugin-n8n-nodes-base checks meant for its own tests.
-			env: { ...process.env, NODE_ENV: 'production' },
-			timeoutMs: 300_000,
-		});
-		const report = JSON.parse(result.stdout) as { files: number; findings: Array<{ file: string; rule: string }> };
-		return { files: report.files, findings: report.findings.map((f) => `${f.rule} ${f.file}`).sort() };
+		const result = await runProcess(
+			process.execPath,
+			[join(repoRoot, 'scripts/scan.mjs'), '--json', ...(source ? ['--source'] : []), dir],
+			{
+				cwd: repoRoot,
+				// As the scanner runs: jest's NODE_ENV=test turns on extra eslint-plugin-n8n-nodes-base
+				// checks meant for its own tests.
+				env: { ...process.env, NODE_ENV: 'production' },
+				timeoutMs: 300_000,
+			},
+		);
+		const report = JSON.parse(result.stdout) as {
+			files: number;
+			findings: Array<{ file: string; rule: string }>;
+		};
+		return {
+			files: report.files,
+			findings: report.findings.map((f) => `${f.rule} ${f.file}`).sort(),
+		};
 	};
 
-	/** `npm publish --dry-run` in the copy (a registry nothing answers at: nothing may leave the machine). */
+	/**
+	 * `npm publish --dry-run` in the copy (a registry nothing answers at: nothing may leave the
+	 * machine).
+	 */
 	const publishDryRun = async (extraEnv: NodeJS.ProcessEnv) => {
-		const env: NodeJS.ProcessEnv = { ...process.env, npm_config_update_notifier: 'false', ...extraEnv };
-		for (const key of Object.keys(env)) if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
-		return await runProcess('npm', ['publish', '--dry-run', '--json', '--registry', 'http://127.0.0.1:9/', '--fetch-retries=0', '--loglevel=warn'], { cwd: join(work, 'project'), env, timeoutMs: 300_000 });
+		const env: NodeJS.ProcessEnv = {
+			...process.env,
+			npm_config_update_notifier: 'false',
+			...extraEnv,
+		};
+		for (const key of Object.keys(env))
+			if (/^npm_config_ignore_scripts$/i.test(key)) delete env[key];
+		return await runProcess(
+			'npm',
+			[
+				'publish',
+				'--dry-run',
+				'--json',
+				'--registry',
+				'http://127.0.0.1:9/',
+				'--fetch-retries=0',
+				'--loglevel=warn',
+			],
+			{ cwd: join(work, 'project'), env, timeoutMs: 300_000 },
+		);
 	};
 
 	it('refuses a plain `npm publish`, pointing to `npm run release` (n8n-node prerelease)', async () => {
 		const published = await publishDryRun({ RELEASE_MODE: '' });
 		expect(published.code).not.toBe(0);
-		expect(`${published.stdout}${published.stderr}`).toContain('Run `npm run release` to publish the package');
+		expect(`${published.stdout}${published.stderr}`).toContain(
+			'Run `npm run release` to publish the package',
+		);
 	}, 300_000);
 
 	it('publishes, on the release path (RELEASE_MODE, set by n8n-node release), the same files as the pack', async () => {
 		const published = await publishDryRun({ RELEASE_MODE: 'true' });
 		expect(published.code).toBe(0);
-		const info = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as { files: Array<{ path: string }> } | Record<string, { files: Array<{ path: string }> }>;
+		const info = JSON.parse(published.stdout.slice(published.stdout.indexOf('{'))) as
+			| { files: Array<{ path: string }> }
+			| Record<string, { files: Array<{ path: string }> }>;
 		const entry = 'files' in info ? info : Object.values(info)[0];
 		expect((entry.files as Array<{ path: string }>).map((f) => f.path).sort()).toEqual(files);
 	}, 300_000);
@@ -155,13 +222,22 @@ describe('the published package', () => {
 		const workflow = readFileSync(join(repoRoot, '.github/workflows/publish.yml'), 'utf8');
 		expect(workflow).toMatch(/on:\n\s+push:\n\s+tags:\n\s+- '\*\.\*\.\*'/);
 		expect(workflow).toMatch(/permissions:\n\s+# .*\n\s+id-token: write/);
-		const steps = ['npm ci', 'npm test', 'npx n8n-node release'].map((command) => workflow.indexOf(`run: ${command}\n`) >= 0 ? workflow.indexOf(`run: ${command}\n`) : workflow.indexOf(`  ${command}\n`));
+		const steps = ['npm ci', 'npm test', 'npx n8n-node release'].map((command) =>
+			workflow.indexOf(`run: ${command}\n`) >= 0
+				? workflow.indexOf(`run: ${command}\n`)
+				: workflow.indexOf(`  ${command}\n`),
+		);
 		expect(steps.every((at) => at > 0)).toBe(true);
 		expect([...steps].sort((a, b) => a - b)).toEqual(steps);
-		const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-		// In GitHub Actions `n8n-node release` runs lint, build and `npm publish` with NPM_CONFIG_PROVENANCE=true;
-		// its local path (release-it with auto-changelog) is replaced by the pinned release-it of
-		// scripts/release.mjs, which keeps CHANGELOG.md as written (test/unit/release.test.tsx).
+		const scripts = (
+			JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+				scripts: Record<string, string>;
+			}
+		).scripts;
+		// In GitHub Actions `n8n-node release` runs lint, build and `npm publish` with
+		// NPM_CONFIG_PROVENANCE=true; its local path (release-it with auto-changelog) is replaced by
+		// the pinned release-it of scripts/release.mjs, which keeps CHANGELOG.md as written
+		// (test/unit/release.test.tsx).
 		expect(scripts.release).toBe('node scripts/release.mjs');
 		expect(scripts.prepublishOnly).toBe('n8n-node prerelease');
 	});
@@ -187,9 +263,13 @@ describe('the published package', () => {
 		}
 		expect(loaded).toEqual({
 			'dist/credentials/AudienceMessagingApi.credentials.js': ['AudienceMessagingApi'],
-			'dist/credentials/AudienceMessagingCallbackApi.credentials.js': ['AudienceMessagingCallbackApi'],
+			'dist/credentials/AudienceMessagingCallbackApi.credentials.js': [
+				'AudienceMessagingCallbackApi',
+			],
 			'dist/nodes/AudienceMessaging/AudienceMessaging.node.js': ['AudienceMessaging'],
-			'dist/nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.js': ['AudienceMessagingTrigger'],
+			'dist/nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.js': [
+				'AudienceMessagingTrigger',
+			],
 		});
 	});
 });

@@ -21,24 +21,43 @@ interface QueueServicePaths {
 
 /** Installs Redis and PostgreSQL when missing (a no-op otherwise) and says where they are. */
 export function ensureQueueServices(): QueueServicePaths {
-	const out = execFileSync(process.execPath, ['-e', `import(${JSON.stringify(join(repoRoot, 'scripts/ensure-queue-services.mjs'))}).then((m) => process.stdout.write(JSON.stringify(m.ensureQueueServices())))`], {
-		encoding: 'utf8',
-		stdio: ['ignore', 'pipe', 'inherit'],
-		env: process.env,
-	});
+	const out = execFileSync(
+		process.execPath,
+		[
+			'-e',
+			`import(${JSON.stringify(join(repoRoot, 'scripts/ensure-queue-services.mjs'))}).then((m) => process.stdout.write(JSON.stringify(m.ensureQueueServices())))`,
+		],
+		{
+			encoding: 'utf8',
+			stdio: ['ignore', 'pipe', 'inherit'],
+			env: process.env,
+		},
+	);
 	// apt-get's progress goes to stdout when it installs: the paths are the last line.
 	return JSON.parse(out.trim().split('\n').pop() ?? '{}') as QueueServicePaths;
 }
 
-/** Resolves once `service` printed a line matching `ready`; rejects when it exits first or after `timeoutMs`. */
-async function readyWhen(service: Service, name: string, ready: RegExp, timeoutMs = 90_000): Promise<void> {
+/**
+ * Resolves once `service` printed a line matching `ready`; rejects when it exits first or after
+ * `timeoutMs`.
+ */
+async function readyWhen(
+	service: Service,
+	name: string,
+	ready: RegExp,
+	timeoutMs = 90_000,
+): Promise<void> {
 	const output = () => service.stdout() + service.stderr();
 	await new Promise<void>((resolve, reject) => {
 		const check = () => {
 			if (ready.test(output())) return done();
-			if (service.exited()) return done(new Error(`${name} exited before it was ready:\n${output().slice(-3000)}`));
+			if (service.exited())
+				return done(new Error(`${name} exited before it was ready:\n${output().slice(-3000)}`));
 		};
-		const timer = setTimeout(() => done(new Error(`${name} not ready within ${timeoutMs} ms:\n${output().slice(-3000)}`)), timeoutMs);
+		const timer = setTimeout(
+			() => done(new Error(`${name} not ready within ${timeoutMs} ms:\n${output().slice(-3000)}`)),
+			timeoutMs,
+		);
 		const done = (error?: Error) => {
 			clearTimeout(timer);
 			service.process.stdout!.off('data', check);
@@ -61,17 +80,34 @@ export interface RunningService {
 export async function startRedis(redisServer: string, dir: string): Promise<RunningService> {
 	const port = await freePort();
 	await mkdir(dir, { recursive: true });
-	const service = spawnService(redisServer, ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no'], {
-		env: process.env,
-		graceMs: 10_000,
-	});
+	const service = spawnService(
+		redisServer,
+		[
+			'--port',
+			String(port),
+			'--bind',
+			'127.0.0.1',
+			'--dir',
+			dir,
+			'--save',
+			'',
+			'--appendonly',
+			'no',
+		],
+		{
+			env: process.env,
+			graceMs: 10_000,
+		},
+	);
 	await readyWhen(service, 'redis-server', /Ready to accept connections/);
 	return { port, service };
 }
 
 /** uid and gid of a user from /etc/passwd. */
 async function userIds(name: string): Promise<{ uid: number; gid: number }> {
-	const line = (await readFile('/etc/passwd', 'utf8')).split('\n').find((l) => l.startsWith(`${name}:`));
+	const line = (await readFile('/etc/passwd', 'utf8'))
+		.split('\n')
+		.find((l) => l.startsWith(`${name}:`));
 	if (!line) throw new Error(`no user ${name} (Debian's postgresql package creates it)`);
 	const [, , uid, gid] = line.split(':');
 	return { uid: Number(uid), gid: Number(gid) };
@@ -88,15 +124,31 @@ export async function startPostgres(postgresBin: string, dir: string): Promise<R
 	await mkdir(dir, { recursive: true });
 	if (asUser) await chown(dir, asUser.uid, asUser.gid);
 	const env = { ...process.env, LANG: 'C', LC_ALL: 'C' };
-	const initdb = spawnService(join(postgresBin, 'initdb'), ['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'], { env, ...asUser });
+	const initdb = spawnService(
+		join(postgresBin, 'initdb'),
+		['-D', dir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8'],
+		{ env, ...asUser },
+	);
 	await initdb.whenExited;
-	if (initdb.exited()?.code !== 0) throw new Error(`initdb failed:\n${initdb.stdout()}${initdb.stderr()}`);
-	const settings = ['listen_addresses=127.0.0.1', `unix_socket_directories=${dir}`, 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=200'];
-	const service = spawnService(join(postgresBin, 'postgres'), ['-D', dir, '-p', String(port), ...settings.flatMap((s) => ['-c', s])], {
-		env,
-		...asUser,
-		graceMs: 10_000,
-	});
+	if (initdb.exited()?.code !== 0)
+		throw new Error(`initdb failed:\n${initdb.stdout()}${initdb.stderr()}`);
+	const settings = [
+		'listen_addresses=127.0.0.1',
+		`unix_socket_directories=${dir}`,
+		'fsync=off',
+		'synchronous_commit=off',
+		'full_page_writes=off',
+		'max_connections=200',
+	];
+	const service = spawnService(
+		join(postgresBin, 'postgres'),
+		['-D', dir, '-p', String(port), ...settings.flatMap((s) => ['-c', s])],
+		{
+			env,
+			...asUser,
+			graceMs: 10_000,
+		},
+	);
 	await readyWhen(service, 'postgres', /database system is ready to accept connections/);
 	return { port, service };
 }
@@ -107,7 +159,9 @@ export interface QueueStack {
 	webhook: RunningN8n;
 	redis: RunningService;
 	postgres: RunningService;
-	/** Stops n8n (webhook, workers, then main), then Redis and PostgreSQL, and removes their folder. */
+	/**
+	 * Stops n8n (webhook, workers, then main), then Redis and PostgreSQL, and removes their folder.
+	 */
 	stop(): Promise<void>;
 }
 
@@ -116,7 +170,11 @@ export interface QueueStack {
  * `folder.env`): call it before importing credentials and workflows into the folder, then
  * `start()` the n8n processes.
  */
-export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(opts: { workers: number }): Promise<QueueStack>; stop(): Promise<void>; webhookUrl: string }> {
+export async function prepareQueueMode(folder: N8nUserFolder): Promise<{
+	start(opts: { workers: number }): Promise<QueueStack>;
+	stop(): Promise<void>;
+	webhookUrl: string;
+}> {
 	const paths = ensureQueueServices();
 	const base = await mkdtemp(join(tmpdir(), 'am-queue-services-'));
 	watchTempFolder(base);
@@ -148,15 +206,19 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(o
 		DB_POSTGRESDB_DATABASE: 'postgres',
 		DB_POSTGRESDB_USER: 'postgres',
 		DB_POSTGRESDB_PASSWORD: '',
-		// Manual runs on workers too (n8n 3's only behaviour), and production webhooks only on the webhook process.
+		// Manual runs on workers too (n8n 3's only behaviour), and production webhooks only on the
+		// webhook process.
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
-		// n8n 2.x's name (WEBHOOK_URL is deprecated): the URLs the editor and nodes show are the webhook process's.
+		// n8n 2.x's name (WEBHOOK_URL is deprecated): the URLs the editor and nodes show are the
+		// webhook process's.
 		N8N_WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
 	};
 	return {
 		stop: stopServices,
-		/** Where the webhook process will listen (known before it starts, for workflows that name it). */
+		/**
+		 * Where the webhook process will listen (known before it starts, for workflows that name it).
+		 */
 		webhookUrl: `http://127.0.0.1:${webhookPort}`,
 		async start({ workers }) {
 			try {
@@ -164,7 +226,9 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(o
 				const main = await startN8n(folder, { logLevel: 'info' });
 				n8ns.push(main);
 				const starting = [
-					...Array.from({ length: workers }, () => startN8n(folder, { command: 'worker', logLevel: 'info', args: ['--concurrency=10'] })),
+					...Array.from({ length: workers }, () =>
+						startN8n(folder, { command: 'worker', logLevel: 'info', args: ['--concurrency=10'] }),
+					),
 					startN8n(folder, { command: 'webhook', port: webhookPort, logLevel: 'info' }),
 				];
 				const settled = await Promise.allSettled(starting);
@@ -172,7 +236,14 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{ start(o
 				const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
 				if (failed) throw failed.reason;
 				const others = settled.map((s) => (s as PromiseFulfilledResult<RunningN8n>).value);
-				return { main, workers: others.slice(0, workers), webhook: others[workers], redis, postgres, stop: stopServices };
+				return {
+					main,
+					workers: others.slice(0, workers),
+					webhook: others[workers],
+					redis,
+					postgres,
+					stop: stopServices,
+				};
 			} catch (error) {
 				await stopServices();
 				throw error;

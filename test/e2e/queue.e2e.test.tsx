@@ -7,14 +7,26 @@
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
-import { API_KEY, audienceNode, callbackTriggerWorkflow, chain, codeNode, CREDENTIAL, usePackageInN8n } from './package-setup';
+import {
+	API_KEY,
+	audienceNode,
+	callbackTriggerWorkflow,
+	chain,
+	codeNode,
+	CREDENTIAL,
+	usePackageInN8n,
+} from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
 
 jest.setTimeout(600_000);
 
 const SECRET = 'queueCallbackSecret_51d0e7';
-const CALLBACK_CREDENTIAL = { id: 'amQueueCallbackCrd', name: 'Audience Messaging callbacks (queue e2e)', type: 'audienceMessagingCallbackApi' };
+const CALLBACK_CREDENTIAL = {
+	id: 'amQueueCallbackCrd',
+	name: 'Audience Messaging callbacks (queue e2e)',
+	type: 'audienceMessagingCallbackApi',
+};
 const SENDER = '+1 555 010 0300';
 const USER = '+33612340000';
 const ROWS = 400; // Add Many batch 100 and Wallet Pass batch 50: exact multiples, 4 and 8 requests
@@ -27,7 +39,13 @@ const webhookNode = (path: string, webhookId: string) => ({
 	typeVersion: 2,
 	position: [0, 0],
 	webhookId,
-	parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+	parameters: {
+		httpMethod: 'POST',
+		path,
+		responseMode: 'lastNode',
+		responseData: 'allEntries',
+		options: {},
+	},
 });
 
 /** Add Many from 400 items into the list named in the request, then one wallet pass per row. */
@@ -36,7 +54,11 @@ const bulkWorkflow = {
 	name: 'queue e2e: members and passes',
 	nodes: [
 		webhookNode('am-queue-bulk', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b71'),
-		codeNode('Rows', 1, `return Array.from({ length: ${ROWS} }, (_, i) => ({ json: { email: \`member\${i}@example.com\`, plan: i % 2 ? 'pro' : 'free' } }));`),
+		codeNode(
+			'Rows',
+			1,
+			`return Array.from({ length: ${ROWS} }, (_, i) => ({ json: { email: \`member\${i}@example.com\`, plan: i % 2 ? 'pro' : 'free' } }));`,
+		),
 		audienceNode('Add Many', 2, {
 			resource: 'subscriber',
 			operation: 'addMany',
@@ -49,7 +71,9 @@ const bulkWorkflow = {
 			operation: 'create',
 			templateSerial: { __rl: true, mode: 'id', value: 'tpl-classic-member' },
 			recipientId: "={{ $('Rows').item.json.email }}",
-			fields: { field: [{ place: 'BACK', label: 'Plan', value: "={{ $('Rows').item.json.plan }}" }] },
+			fields: {
+				field: [{ place: 'BACK', label: 'Plan', value: "={{ $('Rows').item.json.plan }}" }],
+			},
 			options: { batchSize: 50 },
 		}),
 	],
@@ -62,7 +86,11 @@ const sendWorkflow = {
 	name: 'queue e2e: paced sends',
 	nodes: [
 		webhookNode('am-queue-send', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b72'),
-		codeNode('Messages', 1, `const batch = $('Webhook').first().json.body.batch; return Array.from({ length: ${MESSAGES} }, (_, i) => ({ json: { externalId: batch + 'n' + i } }));`),
+		codeNode(
+			'Messages',
+			1,
+			`const batch = $('Webhook').first().json.body.batch; return Array.from({ length: ${MESSAGES} }, (_, i) => ({ json: { externalId: batch + 'n' + i } }));`,
+		),
 		audienceNode('Send', 2, {
 			resource: 'message',
 			operation: 'send',
@@ -77,7 +105,12 @@ const sendWorkflow = {
 };
 
 const TRIGGER_WEBHOOK_ID = 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b73';
-const triggerWorkflow = callbackTriggerWorkflow('amQueueTrigger1', 'queue e2e: message callbacks', TRIGGER_WEBHOOK_ID, CALLBACK_CREDENTIAL);
+const triggerWorkflow = callbackTriggerWorkflow(
+	'amQueueTrigger1',
+	'queue e2e: message callbacks',
+	TRIGGER_WEBHOOK_ID,
+	CALLBACK_CREDENTIAL,
+);
 const triggerPath = `${TRIGGER_WEBHOOK_ID}/callbacks`;
 
 /**
@@ -92,7 +125,11 @@ const sharedSendWorkflow = {
 	name: 'queue e2e: sends sharing the pace',
 	nodes: [
 		webhookNode('am-queue-shared', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b74'),
-		codeNode('Messages', 1, `const batch = $('Webhook').first().json.body.batch; return Array.from({ length: ${SHARED_MESSAGES} }, (_, i) => ({ json: { externalId: batch + 'n' + i } }));`),
+		codeNode(
+			'Messages',
+			1,
+			`const batch = $('Webhook').first().json.body.batch; return Array.from({ length: ${SHARED_MESSAGES} }, (_, i) => ({ json: { externalId: batch + 'n' + i } }));`,
+		),
 		audienceNode(
 			'Send',
 			2,
@@ -105,44 +142,95 @@ const sharedSendWorkflow = {
 				text: 'Shared pace',
 				sendToTrigger: true,
 				triggerUrl: "={{ $('Webhook').first().json.body.triggerUrl }}",
-				options: { externalId: '={{ $json.externalId }}', rateLimitSenderId: "={{ $('Webhook').first().json.body.senderId }}", sharePace: true, rateLimitWait: 120 },
+				options: {
+					externalId: '={{ $json.externalId }}',
+					rateLimitSenderId: "={{ $('Webhook').first().json.body.senderId }}",
+					sharePace: true,
+					rateLimitWait: 120,
+				},
 			},
-			{ credentials: { ...CREDENTIAL, audienceMessagingCallbackApi: { id: CALLBACK_CREDENTIAL.id, name: CALLBACK_CREDENTIAL.name } } },
+			{
+				credentials: {
+					...CREDENTIAL,
+					audienceMessagingCallbackApi: {
+						id: CALLBACK_CREDENTIAL.id,
+						name: CALLBACK_CREDENTIAL.name,
+					},
+				},
+			},
 		),
 	],
 	connections: chain('Webhook', 'Messages', 'Send'),
 };
-/** The trigger whose board gives the turns; it drops the status events (only READ starts it, and the sandbox posts QUEUE). */
+/**
+ * The trigger whose board gives the turns; it drops the status events (only READ starts it, and the
+ * sandbox posts QUEUE).
+ */
 const PACE_TRIGGER_WEBHOOK_ID = 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b75';
-const paceTriggerWorkflow = callbackTriggerWorkflow('amQueueTrigger2', 'queue e2e: pace and READ events', PACE_TRIGGER_WEBHOOK_ID, CALLBACK_CREDENTIAL);
-paceTriggerWorkflow.nodes[0].parameters = { events: 'selected', statuses: ['READ'] } as typeof paceTriggerWorkflow.nodes[0]['parameters'];
+const paceTriggerWorkflow = callbackTriggerWorkflow(
+	'amQueueTrigger2',
+	'queue e2e: pace and READ events',
+	PACE_TRIGGER_WEBHOOK_ID,
+	CALLBACK_CREDENTIAL,
+);
+paceTriggerWorkflow.nodes[0].parameters = {
+	events: 'selected',
+	statuses: ['READ'],
+} as (typeof paceTriggerWorkflow.nodes)[0]['parameters'];
 
 let stack: QueueStack | undefined;
 let startQueue: ((opts: { workers: number }) => Promise<QueueStack>) | undefined;
 // The queue's database and Redis are set on the folder before anything is imported into it; all
-// of it (n8n processes, Redis, PostgreSQL) is stopped at the end, also when the start-up failed half-way.
-const ctx = usePackageInN8n('am-e2e-queue-', () => [bulkWorkflow, sendWorkflow, triggerWorkflow, sharedSendWorkflow, paceTriggerWorkflow], {
-	beforeImport: async (folder) => {
-		const queue = await prepareQueueMode(folder);
-		startQueue = queue.start;
-		return queue.stop;
+// of it (n8n processes, Redis, PostgreSQL) is stopped at the end, also when the start-up failed
+// half-way.
+const ctx = usePackageInN8n(
+	'am-e2e-queue-',
+	() => [bulkWorkflow, sendWorkflow, triggerWorkflow, sharedSendWorkflow, paceTriggerWorkflow],
+	{
+		beforeImport: async (folder) => {
+			const queue = await prepareQueueMode(folder);
+			startQueue = queue.start;
+			return queue.stop;
+		},
 	},
-});
+);
 
 beforeAll(async () => {
 	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
-	for (const workflow of [bulkWorkflow, sendWorkflow, triggerWorkflow, sharedSendWorkflow, paceTriggerWorkflow]) await publishWorkflow(ctx.folder, workflow.id);
+	for (const workflow of [
+		bulkWorkflow,
+		sendWorkflow,
+		triggerWorkflow,
+		sharedSendWorkflow,
+		paceTriggerWorkflow,
+	])
+		await publishWorkflow(ctx.folder, workflow.id);
 	stack = await startQueue!({ workers: 2 });
-	for (const path of ['am-queue-bulk', 'am-queue-send', 'am-queue-shared', triggerPath, `${PACE_TRIGGER_WEBHOOK_ID}/callbacks`]) await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
+	for (const path of [
+		'am-queue-bulk',
+		'am-queue-send',
+		'am-queue-shared',
+		triggerPath,
+		`${PACE_TRIGGER_WEBHOOK_ID}/callbacks`,
+	])
+		await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
 });
 
 const post = async (path: string, body: unknown) => {
-	const response = await fetch(`${stack!.webhook.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	const response = await fetch(`${stack!.webhook.url}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(body),
+	});
 	return { status: response.status, text: await response.text() };
 };
 
 /** The workflow's executions once `count` of them are recorded and none is still running. */
-async function settled(workflowId: string, count: number, timeoutMs = 120_000): Promise<RecordedExecution[]> {
+async function settled(
+	workflowId: string,
+	count: number,
+	timeoutMs = 120_000,
+): Promise<RecordedExecution[]> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const executions = await listExecutions(ctx.folder, workflowId);
@@ -161,7 +249,10 @@ async function workerOf(executionId: string, timeoutMs = 30_000): Promise<number
 	for (;;) {
 		const index = stack!.workers.findIndex((worker) => {
 			const log = worker.logs();
-			return log.includes(`Worker started execution ${executionId} `) && log.includes(`Worker finished execution ${executionId} `);
+			return (
+				log.includes(`Worker started execution ${executionId} `) &&
+				log.includes(`Worker finished execution ${executionId} `)
+			);
 		});
 		if (index >= 0 || Date.now() > deadline) return index;
 		await new Promise((resolve) => setTimeout(resolve, 200));
@@ -169,37 +260,74 @@ async function workerOf(executionId: string, timeoutMs = 30_000): Promise<number
 }
 
 it('runs Add Many and Wallet Pass on a worker: every row added and passed once, in batches, output in input order', async () => {
-	const list = ctx.sandbox.seedList({ name: 'Queue members', columns: [{ name: 'email', type: 'STRING', unique: true, required: true }, { name: 'plan', type: 'STRING' }] });
+	const list = ctx.sandbox.seedList({
+		name: 'Queue members',
+		columns: [
+			{ name: 'email', type: 'STRING', unique: true, required: true },
+			{ name: 'plan', type: 'STRING' },
+		],
+	});
 	const response = await post('am-queue-bulk', { listId: list.id });
 	expect(response.status).toBe(200);
 	const passes = JSON.parse(response.text) as Array<Record<string, unknown>>;
-	expect(passes.map((p) => p.recipientId)).toEqual(Array.from({ length: ROWS }, (_, i) => `member${i}@example.com`));
+	expect(passes.map((p) => p.recipientId)).toEqual(
+		Array.from({ length: ROWS }, (_, i) => `member${i}@example.com`),
+	);
 
 	const added = ctx.sandbox.listSubscribers(list.id) ?? [];
-	expect(added.map((s) => s.email)).toEqual(Array.from({ length: ROWS }, (_, i) => `member${i}@example.com`));
+	expect(added.map((s) => s.email)).toEqual(
+		Array.from({ length: ROWS }, (_, i) => `member${i}@example.com`),
+	);
 	const posts = ctx.sandbox.requests.filter((r) => r.method === 'POST' && r.status === 200);
-	expect(posts.filter((r) => r.path === `/audience/v3/lists/${list.id}/subscribers/bulk`).map((r) => (r.body as unknown[]).length)).toEqual([100, 100, 100, 100]);
-	expect(posts.filter((r) => r.path.endsWith('/passes/batch')).map((r) => (r.body as { items: unknown[] }).items.length)).toEqual(Array(8).fill(50));
+	expect(
+		posts
+			.filter((r) => r.path === `/audience/v3/lists/${list.id}/subscribers/bulk`)
+			.map((r) => (r.body as unknown[]).length),
+	).toEqual([100, 100, 100, 100]);
+	expect(
+		posts
+			.filter((r) => r.path.endsWith('/passes/batch'))
+			.map((r) => (r.body as { items: unknown[] }).items.length),
+	).toEqual(Array(8).fill(50));
 	expect(ctx.sandbox.walletPasses('tpl-classic-member')).toHaveLength(ROWS);
-	expect(ctx.sandbox.walletPasses('tpl-classic-member')[1].fields).toEqual([{ place: 'BACK', label: 'Plan', fixed: false, value: 'pro' }]);
+	expect(ctx.sandbox.walletPasses('tpl-classic-member')[1].fields).toEqual([
+		{ place: 'BACK', label: 'Plan', fixed: false, value: 'pro' },
+	]);
 
 	const [execution] = await settled(bulkWorkflow.id, 1);
 	expect(execution).toMatchObject({ status: 'success', mode: 'webhook' });
 	expect(await workerOf(execution.id)).toBeGreaterThanOrEqual(0);
 	expect(stack!.main.logs()).not.toContain(`Worker started execution ${execution.id} `);
-	expect(execution.nodeItems['Add Many'].map((item) => item.status)).toEqual(Array(ROWS).fill('added'));
+	expect(execution.nodeItems['Add Many'].map((item) => item.status)).toEqual(
+		Array(ROWS).fill('added'),
+	);
 	expect(execution.stored).not.toContain(API_KEY);
 });
 
 it('takes callbacks on the webhook process (wrong secret 401) and runs one execution per event on the workers, none twice', async () => {
 	const url = callbackUrlWithToken(`${stack!.webhook.url}/webhook/${triggerPath}`, SECRET);
 	const plain = `${stack!.webhook.url}/webhook/${triggerPath}`;
-	const wrong = await fetch(`${plain}?token=${callbackToken('not-the-secret')}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: 'msg_wrong', status: 'SENT' }) });
+	const wrong = await fetch(`${plain}?token=${callbackToken('not-the-secret')}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ id: 'msg_wrong', status: 'SENT' }),
+	});
 	expect(wrong.status).toBe(401);
-	const events = Array.from({ length: 40 }, (_, i) => ({ id: `msg_q${i}`, from: '15550100300', to: USER, externalId: `q${i}`, status: 'DELIVERED', date: '2026-11-23T10:00:00.000Z' }));
+	const events = Array.from({ length: 40 }, (_, i) => ({
+		id: `msg_q${i}`,
+		from: '15550100300',
+		to: USER,
+		externalId: `q${i}`,
+		status: 'DELIVERED',
+		date: '2026-11-23T10:00:00.000Z',
+	}));
 	const answers = await Promise.all(
 		events.map(async (event) => {
-			const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(event) });
+			const response = await fetch(url, {
+				method: 'POST',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify(event),
+			});
 			return [response.status, await response.json()] as const;
 		}),
 	);
@@ -210,33 +338,56 @@ it('takes callbacks on the webhook process (wrong secret 401) and runs one execu
 	expect(executions.every((e) => e.status === 'success')).toBe(true);
 	const ids = executions.map((e) => e.nodeItems['Message Events'][0].messageId).sort();
 	expect(ids).toEqual(events.map((e) => e.id).sort());
-	expect((await Promise.all(executions.map((e) => workerOf(e.id)))).filter((w) => w < 0)).toEqual([]);
+	expect((await Promise.all(executions.map((e) => workerOf(e.id)))).filter((w) => w < 0)).toEqual(
+		[],
+	);
 	for (const e of executions) expect(e.stored).not.toContain(SECRET);
-	for (const process of [stack!.main, stack!.webhook, ...stack!.workers]) expect(process.logs()).not.toContain(SECRET);
+	for (const process of [stack!.main, stack!.webhook, ...stack!.workers])
+		expect(process.logs()).not.toContain(SECRET);
 });
 
 it('sends from two executions at once against the sender rate limit: nothing lost, nothing sent twice', async () => {
-	const sender = ctx.sandbox.seedSender({ providerId: 'p', name: 'Queue', address: SENDER.replace(/ /g, ''), accountTier: 1 });
+	const sender = ctx.sandbox.seedSender({
+		providerId: 'p',
+		name: 'Queue',
+		address: SENDER.replace(/ /g, ''),
+		accountTier: 1,
+	});
 	ctx.sandbox.approveSender(sender.id, { rateLimit: 4 });
 	ctx.sandbox.simulateInbound(USER, sender.address);
 	const before = ctx.sandbox.requests.length;
-	const [a, b] = await Promise.all([post('am-queue-send', { batch: 'a' }), post('am-queue-send', { batch: 'b' })]);
+	const [a, b] = await Promise.all([
+		post('am-queue-send', { batch: 'a' }),
+		post('am-queue-send', { batch: 'b' }),
+	]);
 	expect([a.status, b.status]).toEqual([200, 200]);
 
-	const sends = ctx.sandbox.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
+	const sends = ctx.sandbox.requests
+		.slice(before)
+		.filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
 	const accepted = ctx.sandbox.messages().filter((m) => /^[ab]n\d+$/.test(String(m.externalId)));
 	const externalIds = accepted.map((m) => String(m.externalId)).sort();
-	const expected = ['a', 'b'].flatMap((batch) => Array.from({ length: MESSAGES }, (_, i) => `${batch}n${i}`)).sort();
+	const expected = ['a', 'b']
+		.flatMap((batch) => Array.from({ length: MESSAGES }, (_, i) => `${batch}n${i}`))
+		.sort();
 	expect(externalIds).toEqual(expected); // each message accepted exactly once
 	// Sent again only when refused: every POST beyond the accepted ones was answered 429.
 	expect(sends.filter((r) => r.status !== 429)).toHaveLength(expected.length);
-	for (const [batch, response] of [['a', a], ['b', b]] as const) {
+	for (const [batch, response] of [
+		['a', a],
+		['b', b],
+	] as const) {
 		const items = JSON.parse(response.text) as Array<Record<string, unknown>>;
-		expect(items.map((item) => item.externalId)).toEqual(Array.from({ length: MESSAGES }, (_, i) => `${batch}n${i}`));
+		expect(items.map((item) => item.externalId)).toEqual(
+			Array.from({ length: MESSAGES }, (_, i) => `${batch}n${i}`),
+		);
 		const byExternalId = new Map(accepted.map((m) => [String(m.externalId), m.id]));
-		expect(items.map((item) => item.id)).toEqual(items.map((item) => byExternalId.get(String(item.externalId))));
+		expect(items.map((item) => item.id)).toEqual(
+			items.map((item) => byExternalId.get(String(item.externalId))),
+		);
 	}
-	// Both executions ran at once (their requests interleave), so the limit of 4/s was shared by 8/s of pacing.
+	// Both executions ran at once (their requests interleave), so the limit of 4/s was shared by 8/s
+	// of pacing.
 	const order = sends.map((r) => String((r.body as { externalId: string }).externalId)[0]);
 	expect(order.lastIndexOf('a')).toBeGreaterThan(order.indexOf('b'));
 	expect(order.lastIndexOf('b')).toBeGreaterThan(order.indexOf('a'));
@@ -244,24 +395,43 @@ it('sends from two executions at once against the sender rate limit: nothing los
 });
 
 it("shares the sender's pace across the workers through the trigger's board: four executions at its full rateLimit, each message once, (nearly) none refused", async () => {
-	const sender = ctx.sandbox.seedSender({ providerId: 'p', name: 'Queue shared', address: SHARED_SENDER.replace(/ /g, ''), accountTier: 1 });
+	const sender = ctx.sandbox.seedSender({
+		providerId: 'p',
+		name: 'Queue shared',
+		address: SHARED_SENDER.replace(/ /g, ''),
+		accountTier: 1,
+	});
 	ctx.sandbox.approveSender(sender.id, { rateLimit: 8 });
 	ctx.sandbox.simulateInbound(USER, sender.address);
 	const before = ctx.sandbox.requests.length;
 	const triggerUrl = `${stack!.webhook.url}/webhook/${PACE_TRIGGER_WEBHOOK_ID}/callbacks`;
 	const batches = ['s', 't', 'u', 'v'];
-	const answers = await Promise.all(batches.map(async (batch) => await post('am-queue-shared', { batch, senderId: sender.id, triggerUrl })));
+	const answers = await Promise.all(
+		batches.map(
+			async (batch) => await post('am-queue-shared', { batch, senderId: sender.id, triggerUrl }),
+		),
+	);
 	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
 
-	const expected = batches.flatMap((batch) => Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`));
-	const accepted = ctx.sandbox.messages().map((m) => String(m.externalId)).filter((id) => /^[stuv]n\d+$/.test(id));
+	const expected = batches.flatMap((batch) =>
+		Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`),
+	);
+	const accepted = ctx.sandbox
+		.messages()
+		.map((m) => String(m.externalId))
+		.filter((id) => /^[stuv]n\d+$/.test(id));
 	expect(accepted.sort()).toEqual([...expected].sort());
 	for (const [index, answer] of answers.entries()) {
-		expect((JSON.parse(answer.text) as Array<Record<string, unknown>>).map((item) => item.externalId)).toEqual(Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batches[index]}n${i}`));
+		expect(
+			(JSON.parse(answer.text) as Array<Record<string, unknown>>).map((item) => item.externalId),
+		).toEqual(Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batches[index]}n${i}`));
 	}
-	const executions = (await settled(sharedSendWorkflow.id, batches.length)).filter((e) => e.status !== 'new');
+	const executions = (await settled(sharedSendWorkflow.id, batches.length)).filter(
+		(e) => e.status !== 'new',
+	);
 	expect(executions).toHaveLength(batches.length);
-	// Every run got its turns from the trigger: a run that could not ask says so in a hint of the Send node.
+	// Every run got its turns from the trigger: a run that could not ask says so in a hint of the
+	// Send node.
 	for (const e of executions) {
 		expect(e.status).toBe('success');
 		expect(e.stored).not.toContain('Share Pace Across Workers:');
@@ -271,10 +441,13 @@ it("shares the sender's pace across the workers through the trigger's board: fou
 	// for twice the limit (the previous test's runs are refused). With them, the runs' starts are
 	// spaced together at 7.6/s; a request a busy worker sent late may still meet the next one in a
 	// second of the platform.
-	const sends = ctx.sandbox.requests.slice(before).filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
+	const sends = ctx.sandbox.requests
+		.slice(before)
+		.filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
 	expect(sends.filter((r) => r.status === 429).length).toBeLessThanOrEqual(2);
 	expect(sends.filter((r) => r.status !== 429)).toHaveLength(expected.length);
 	const order = sends.map((r) => String((r.body as { externalId: string }).externalId)[0]);
 	expect(new Set(order.slice(0, 12)).size).toBeGreaterThan(1);
-	for (const process of [stack!.main, stack!.webhook, ...stack!.workers]) expect(process.logs()).not.toContain(SECRET);
+	for (const process of [stack!.main, stack!.webhook, ...stack!.workers])
+		expect(process.logs()).not.toContain(SECRET);
 });

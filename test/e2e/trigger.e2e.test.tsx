@@ -11,23 +11,39 @@ jest.setTimeout(300_000);
 
 const SECRET = 'e2eCallbackSecret_7c41d9a2';
 const TOKEN = callbackToken(SECRET);
-const CALLBACK_CREDENTIAL = { id: 'amE2eCallbackCrd', name: 'Audience Messaging callbacks (e2e)', type: 'audienceMessagingCallbackApi' };
+const CALLBACK_CREDENTIAL = {
+	id: 'amE2eCallbackCrd',
+	name: 'Audience Messaging callbacks (e2e)',
+	type: 'audienceMessagingCallbackApi',
+};
 const WEBHOOK_ID = '5b0f9c3e-2d7a-4c61-9e8b-3a1f6d2c4b70';
 
-const triggerWorkflow = callbackTriggerWorkflow('amE2eTrigger1', 'e2e: message callbacks', WEBHOOK_ID, CALLBACK_CREDENTIAL);
+const triggerWorkflow = callbackTriggerWorkflow(
+	'amE2eTrigger1',
+	'e2e: message callbacks',
+	WEBHOOK_ID,
+	CALLBACK_CREDENTIAL,
+);
 
 const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow]);
 let n8n: RunningN8n;
 const webhookPath = `${WEBHOOK_ID}/callbacks`;
 const callbackUrl = () => callbackUrlWithToken(`${n8n.url}/webhook/${webhookPath}`, SECRET);
 const post = async (url: string, body: string, headers: Record<string, string> = {}) =>
-	await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+	await fetch(url, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json', ...headers },
+		body,
+	});
 
 beforeAll(async () => {
 	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
 	await publishWorkflow(ctx.folder, triggerWorkflow.id);
 	// Debug level: even n8n's most talkative log must not hold the secret or the token.
-	n8n = await startN8n(ctx.folder, { webhooks: [{ path: webhookPath, method: 'POST' }], logLevel: 'debug' });
+	n8n = await startN8n(ctx.folder, {
+		webhooks: [{ path: webhookPath, method: 'POST' }],
+		logLevel: 'debug',
+	});
 });
 
 afterAll(async () => {
@@ -38,13 +54,27 @@ async function executionsSettled(expected: number, timeoutMs = 30_000) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const executions = await listExecutions(ctx.folder, triggerWorkflow.id);
-		if ((executions.length >= expected && executions.every((e) => e.status !== 'running' && e.status !== 'new')) || Date.now() > deadline) return executions;
+		if (
+			(executions.length >= expected &&
+				executions.every((e) => e.status !== 'running' && e.status !== 'new')) ||
+			Date.now() > deadline
+		)
+			return executions;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
 }
 
 it('answers a valid event 200 at once and starts one execution with the normalised event', async () => {
-	const event = { id: 'msg_probe', from: '15550100100', to: '+33612345678', externalId: 'probe1', campaignId: null, callback: 'x', date: '2026-11-21T21:05:24.123Z', status: 'SENT' };
+	const event = {
+		id: 'msg_probe',
+		from: '15550100100',
+		to: '+33612345678',
+		externalId: 'probe1',
+		campaignId: null,
+		callback: 'x',
+		date: '2026-11-21T21:05:24.123Z',
+		status: 'SENT',
+	};
 	const response = await post(callbackUrl(), JSON.stringify(event));
 	expect(response.status).toBe(200);
 	expect(await response.json()).toEqual({ received: 1, started: 1 });
@@ -54,9 +84,17 @@ it('answers a valid event 200 at once and starts one execution with the normalis
 });
 
 it('records one execution per status event of a message sent with the trigger URL as callback, in order', async () => {
-	const sender = ctx.sandbox.seedSender({ providerId: 'p', name: 'ACME', address: '15550100100', accountTier: 1 }, { active: true });
+	const sender = ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'ACME', address: '15550100100', accountTier: 1 },
+		{ active: true },
+	);
 	ctx.sandbox.simulateInbound('+33612345678', sender.address);
-	ctx.sandbox.seedBlacklist({ from: sender.address, type: 'CHATAPP', to: '+33700000009', reason: 'UNSUBSCRIBED' });
+	ctx.sandbox.seedBlacklist({
+		from: sender.address,
+		type: 'CHATAPP',
+		to: '+33700000009',
+		reason: 'UNSUBSCRIBED',
+	});
 	ctx.sandbox.simulateInbound('+33700000009', sender.address);
 	const before = (await executionsSettled(1)).length;
 	const url = callbackUrl();
@@ -64,7 +102,14 @@ it('records one execution per status event of a message sent with the trigger UR
 		const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
 			method: 'POST',
 			headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-			body: JSON.stringify({ from: sender.address, to, type: 'text', body: 'Hello', externalId, callbacks: url }),
+			body: JSON.stringify({
+				from: sender.address,
+				to,
+				type: 'text',
+				body: 'Hello',
+				externalId,
+				callbacks: url,
+			}),
 		});
 		expect(response.status).toBe(200);
 		return ((await response.json()) as { data: { id: string } }).data.id;
@@ -87,18 +132,31 @@ it('records one execution per status event of a message sent with the trigger UR
 		[blocked, 'QUEUE'],
 		[blocked, 'BLACKLISTED'],
 	]);
-	expect(events[0]).toMatchObject({ to: '+33612345678', from: '15550100100', externalId: 'roundtrip1', date: expect.stringMatching(/Z$/) });
+	expect(events[0]).toMatchObject({
+		to: '+33612345678',
+		from: '15550100100',
+		externalId: 'roundtrip1',
+		date: expect.stringMatching(/Z$/),
+	});
 });
 
 it('refuses a wrong or missing token (401), malformed JSON (400) and an oversized body (413), starting nothing', async () => {
 	const before = (await executionsSettled(1)).length;
 	const plain = `${n8n.url}/webhook/${webhookPath}`;
-	expect((await post(`${plain}?token=not-the-right-token`, JSON.stringify({ id: 'x', status: 'SENT' }))).status).toBe(401);
-	expect((await post(`${plain}?token=${SECRET}`, JSON.stringify({ id: 'x', status: 'SENT' }))).status).toBe(401);
+	expect(
+		(await post(`${plain}?token=not-the-right-token`, JSON.stringify({ id: 'x', status: 'SENT' })))
+			.status,
+	).toBe(401);
+	expect(
+		(await post(`${plain}?token=${SECRET}`, JSON.stringify({ id: 'x', status: 'SENT' }))).status,
+	).toBe(401);
 	expect((await post(plain, JSON.stringify({ id: 'x', status: 'SENT' }))).status).toBe(401);
 	const malformed = await post(callbackUrl(), '{"id": "msg_1", "status": ');
 	expect(malformed.status).toBe(400);
-	const huge = await post(callbackUrl(), JSON.stringify({ id: 'x', status: 'SENT', padding: 'x'.repeat(400 * 1024) }));
+	const huge = await post(
+		callbackUrl(),
+		JSON.stringify({ id: 'x', status: 'SENT', padding: 'x'.repeat(400 * 1024) }),
+	);
 	expect(huge.status).toBe(413);
 	// Refused requests start nothing. No fixed wait: a valid marker event goes last, and once its
 	// execution is recorded, every execution of the requests before it would be too (n8n creates an
@@ -107,7 +165,9 @@ it('refuses a wrong or missing token (401), malformed JSON (400) and an oversize
 	expect((await post(callbackUrl(), JSON.stringify(marker))).status).toBe(200);
 	const after = await executionsSettled(before + 1);
 	expect(after).toHaveLength(before + 1);
-	expect(after.filter((e) => e.nodeItems['Message Events']?.[0]?.messageId === 'msg_marker')).toHaveLength(1);
+	expect(
+		after.filter((e) => e.nodeItems['Message Events']?.[0]?.messageId === 'msg_marker'),
+	).toHaveLength(1);
 });
 
 it("keeps the secret and the token out of n8n's logs (at debug level) and out of stored executions", async () => {
@@ -124,20 +184,35 @@ it("keeps the secret and the token out of n8n's logs (at debug level) and out of
 	expect(logs).not.toContain(API_KEY);
 });
 
-it("n8n serves both nodes with the codex aliases its nodes panel searches (blacklist, wallet, subscriber, chat app)", async () => {
-	// The editor's node list is for signed-in users: set up the owner, as a new user does, and use its session.
+it('n8n serves both nodes with the codex aliases its nodes panel searches (blacklist, wallet, subscriber, chat app)', async () => {
+	// The editor's node list is for signed-in users: set up the owner, as a new user does, and use
+	// its session.
 	const owner = await fetch(`${n8n.url}/rest/owner/setup`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: 'E2e-owner-pass-1' }),
+		body: JSON.stringify({
+			email: 'owner@example.com',
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password: 'E2e-owner-pass-1',
+		}),
 	});
 	expect(owner.status).toBe(200);
-	const cookie = owner.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ');
+	const cookie = owner.headers
+		.getSetCookie()
+		.map((line) => line.split(';')[0])
+		.join('; ');
 	const response = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } });
 	expect(response.status).toBe(200);
 	const types = (await response.json()) as Array<{ name: string; codex?: { alias?: string[] } }>;
-	const aliases = (name: string) => (types.find((type) => type.name === name)?.codex?.alias ?? []).map((alias) => alias.toLowerCase());
+	const aliases = (name: string) =>
+		(types.find((type) => type.name === name)?.codex?.alias ?? []).map((alias) =>
+			alias.toLowerCase(),
+		);
 	const node = aliases('n8n-nodes-audience-messaging.audienceMessaging');
-	for (const word of ['blacklist', 'wallet', 'subscriber', 'chat app', 'list', 'message']) expect(node).toContain(word);
-	expect(aliases('n8n-nodes-audience-messaging.audienceMessagingTrigger')).toEqual(expect.arrayContaining(['callback', 'message status', 'chat app']));
+	for (const word of ['blacklist', 'wallet', 'subscriber', 'chat app', 'list', 'message'])
+		expect(node).toContain(word);
+	expect(aliases('n8n-nodes-audience-messaging.audienceMessagingTrigger')).toEqual(
+		expect.arrayContaining(['callback', 'message status', 'chat app']),
+	);
 });

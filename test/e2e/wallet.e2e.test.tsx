@@ -1,6 +1,13 @@
 /** Wallet templates and passes through the installed package in a real n8n. */
 import { executeBatch, nodeItems } from './n8n-harness';
-import { API_KEY, audienceNode, chain, codeNode, manualTrigger, usePackageInN8n } from './package-setup';
+import {
+	API_KEY,
+	audienceNode,
+	chain,
+	codeNode,
+	manualTrigger,
+	usePackageInN8n,
+} from './package-setup';
 
 jest.setTimeout(300_000);
 
@@ -61,7 +68,9 @@ it('lists templates and creates a pass per input item, in batches, in a real n8n
 		['grace@example.com', 2],
 	]);
 	for (const pass of passes) {
-		expect(pass.json.url).toBe(`${ctx.sandbox.walletBaseUrl}/v2/wallet/templates/tpl-classic-member/passes/${encodeURIComponent(String(pass.json.recipientId))}/download`);
+		expect(pass.json.url).toBe(
+			`${ctx.sandbox.walletBaseUrl}/v2/wallet/templates/tpl-classic-member/passes/${encodeURIComponent(String(pass.json.recipientId))}/download`,
+		);
 	}
 	const batches = ctx.sandbox.requests.filter((r) => r.method === 'POST');
 	expect(batches.map((r) => [r.path, (r.body as { items: unknown[] }).items.length])).toEqual([

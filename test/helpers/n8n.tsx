@@ -102,9 +102,15 @@ export interface RunNodeOptions {
 	/** Node parameters as saved in a workflow (defaults are applied by `Workflow`, like in n8n). */
 	parameters: INodeParameters;
 	credentials?: HarnessCredentials;
-	/** More credentials of other types the node may use (plain data: defaults applied, no expressions, no authenticate). */
+	/**
+	 * More credentials of other types the node may use (plain data: defaults applied, no expressions,
+	 * no authenticate).
+	 */
 	extraCredentials?: HarnessCredentials[];
-	/** Input items fed to the node (json + optional binary from `binaryItem`). Default `[{ json: {} }]`. */
+	/**
+	 * Input items fed to the node (json + optional binary from `binaryItem`). Default `[{ json: {}
+	 * }]`.
+	 */
 	items?: INodeExecutionData[];
 	/** Node setting "On Error: Continue" (`onError: 'continueRegularOutput'`). */
 	continueOnFail?: boolean;
@@ -117,7 +123,8 @@ export interface RunNodeResult {
 	output: INodeExecutionData[][] | null;
 	/**
 	 * The error the node failed with (the original NodeApiError / NodeOperationError instance).
-	 * Also set to a WorkflowHasIssuesError when n8n refuses to start, e.g. a required parameter is missing.
+	 * Also set to a WorkflowHasIssuesError when n8n refuses to start, e.g. a required parameter is
+	 * missing.
 	 */
 	error?: Error;
 	/** How often n8n loaded (and decrypted) the node's main credential during the run. */
@@ -165,7 +172,11 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		position: [220, 0],
 		parameters: deepCopy(options.parameters),
 		...(options.credentials && {
-			credentials: Object.assign({}, nodeCredentialsFor(options.credentials), ...(options.extraCredentials ?? []).map(nodeCredentialsFor)),
+			credentials: Object.assign(
+				{},
+				nodeCredentialsFor(options.credentials),
+				...(options.extraCredentials ?? []).map(nodeCredentialsFor),
+			),
 		}),
 		...(options.continueOnFail && { onError: 'continueRegularOutput' as const }),
 	};
@@ -184,7 +195,10 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 
 	const mode: WorkflowExecuteMode = 'manual';
 	const executionId = nextExecutionId();
-	const credentialsHelper = new HarnessCredentialsHelper(options.credentials, options.extraCredentials);
+	const credentialsHelper = new HarnessCredentialsHelper(
+		options.credentials,
+		options.extraCredentials,
+	);
 	const additionalData = createAdditionalData(
 		credentialsHelper,
 		executionId,
@@ -219,7 +233,12 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 	const output = task.data?.main.map((items) => items ?? []) ?? null;
 	// task.error is a plain-object copy (what n8n persists); hand out the thrown instance instead.
 	const error = task.error && (workflowExecute.nodeError ?? task.error);
-	return { output, ...(error && { error }), credentialReads: credentialsHelper.reads, hints: task.hints ?? [] };
+	return {
+		output,
+		...(error && { error }),
+		credentialReads: credentialsHelper.reads,
+		hints: task.hints ?? [],
+	};
 }
 
 /**
@@ -237,7 +256,9 @@ class CapturingWorkflowExecute extends WorkflowExecute {
 			if (node.name === NODE_NAME) {
 				// Same normalisation WorkflowExecute applies (normalizeUnhandledAxiosError).
 				const isAxiosError = (error as { isAxiosError?: boolean })?.isAxiosError === true;
-				this.nodeError = isAxiosError ? new NodeApiError(node, error as JsonObject) : toError(error);
+				this.nodeError = isAxiosError
+					? new NodeApiError(node, error as JsonObject)
+					: toError(error);
 			}
 			throw error;
 		}
@@ -245,7 +266,10 @@ class CapturingWorkflowExecute extends WorkflowExecute {
 }
 
 export interface RunAsToolOptions {
-	/** The node class instance: run as n8n runs a `usableAsTool` node for an AI Agent or the MCP Server Trigger. */
+	/**
+	 * The node class instance: run as n8n runs a `usableAsTool` node for an AI Agent or the MCP
+	 * Server Trigger.
+	 */
 	nodeType: INodeType;
 	/** The tool node's parameters, with `$fromAI()` expressions where the model fills a value. */
 	parameters: INodeParameters;
@@ -255,14 +279,19 @@ export interface RunAsToolOptions {
 }
 
 export interface ToolCallResult {
-	/** The tool's answer as the agent receives it (n8n's JSON string of the node's output), or undefined when the call failed. */
+	/**
+	 * The tool's answer as the agent receives it (n8n's JSON string of the node's output), or
+	 * undefined when the call failed.
+	 */
 	result?: string;
 	/** The error message the agent receives when the call failed. */
 	error?: string;
 }
 
 export interface RunAsToolResult {
-	/** The tool as n8n gives it to the agent: name, description, and the JSON schema of its arguments. */
+	/**
+	 * The tool as n8n gives it to the agent: name, description, and the JSON schema of its arguments.
+	 */
 	tool: { name: string; description: string; schema: unknown };
 	calls: ToolCallResult[];
 	/** An error of the run itself (the tool could not be built). */
@@ -285,8 +314,22 @@ export async function runAsTool(options: RunAsToolOptions): Promise<RunAsToolRes
 	nodeTypes.registerAs(INPUT_NODE_TYPE, createInputNodeType([{ json: {} }]));
 	nodeTypes.registerAs(AGENT_NODE_TYPE, createAgentNodeType(options.calls, outcome));
 
-	const inputNode: INode = { id: 'harness-input-node', name: INPUT_NODE_NAME, type: INPUT_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
-	const agentNode: INode = { id: 'harness-agent-node', name: AGENT_NODE_NAME, type: AGENT_NODE_TYPE, typeVersion: 1, position: [220, 0], parameters: {} };
+	const inputNode: INode = {
+		id: 'harness-input-node',
+		name: INPUT_NODE_NAME,
+		type: INPUT_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const agentNode: INode = {
+		id: 'harness-agent-node',
+		name: AGENT_NODE_NAME,
+		type: AGENT_NODE_TYPE,
+		typeVersion: 1,
+		position: [220, 0],
+		parameters: {},
+	};
 	const toolNode: INode = {
 		id: 'harness-node-under-test',
 		name: NODE_NAME,
@@ -313,24 +356,49 @@ export async function runAsTool(options: RunAsToolOptions): Promise<RunAsToolRes
 	const additionalData = createAdditionalData(
 		new HarnessCredentialsHelper(options.credentials),
 		executionId,
-		new ExecutionLifecycleHooks(mode, executionId, workflowBase(workflow, [inputNode, agentNode, toolNode])),
+		new ExecutionLifecycleHooks(
+			mode,
+			executionId,
+			workflowBase(workflow, [inputNode, agentNode, toolNode]),
+		),
 	);
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [{ node: inputNode, data: { main: [[{ json: {} }]] }, source: null }],
+		},
 	});
-	const run = await new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
-	const agentError = run.data.resultData.runData[AGENT_NODE_NAME]?.[0]?.error ?? run.data.resultData.error;
-	if (!outcome.tool) return { tool: { name: '', description: '', schema: undefined }, calls: outcome.calls, error: agentError ? new Error(String((agentError as { message?: unknown }).message ?? JSON.stringify(agentError))) : new UnexpectedError('the tool was not built') };
+	const run = await new WorkflowExecute(
+		additionalData,
+		mode,
+		runExecutionData,
+	).processRunExecutionData(workflow);
+	const agentError =
+		run.data.resultData.runData[AGENT_NODE_NAME]?.[0]?.error ?? run.data.resultData.error;
+	if (!outcome.tool)
+		return {
+			tool: { name: '', description: '', schema: undefined },
+			calls: outcome.calls,
+			error: agentError
+				? new Error(
+						String((agentError as { message?: unknown }).message ?? JSON.stringify(agentError)),
+					)
+				: new UnexpectedError('the tool was not built'),
+		};
 	return { tool: outcome.tool, calls: outcome.calls };
 }
 
 const AGENT_NODE_NAME = 'Harness Agent';
 const AGENT_NODE_TYPE = 'n8n-harness.agent';
 
-/** The node type as n8n's loader offers a `usableAsTool` node to agents (packages/cli tool-generation/ai-tools.ts, convertNodeToAiTool). */
+/**
+ * The node type as n8n's loader offers a `usableAsTool` node to agents (packages/cli
+ * tool-generation/ai-tools.ts, convertNodeToAiTool).
+ */
 function asToolType(nodeType: INodeType): INodeType {
 	const description = deepCopy(nodeType.description);
-	const hasResource = description.properties.some((property) => property.name === 'resource' || property.name === 'operation');
+	const hasResource = description.properties.some(
+		(property) => property.name === 'resource' || property.name === 'operation',
+	);
 	description.name += 'Tool';
 	description.displayName += ' Tool';
 	description.inputs = [];
@@ -355,7 +423,11 @@ function asToolType(nodeType: INodeType): INodeType {
 		],
 		default: 'auto',
 	};
-	description.properties = [...(hasResource ? [descriptionType] : []), toolDescription, ...description.properties];
+	description.properties = [
+		...(hasResource ? [descriptionType] : []),
+		toolDescription,
+		...description.properties,
+	];
 	// A prototype-linked copy: execute and methods stay the node's own.
 	return Object.assign(Object.create(nodeType) as INodeType, { description });
 }
@@ -367,8 +439,14 @@ interface AgentTool {
 	invoke(args: IDataObject): Promise<unknown>;
 }
 
-/** A stand-in for n8n's AI Agent: takes the connected tools as an agent does and calls the first once per entry of `calls`. */
-function createAgentNodeType(calls: IDataObject[], outcome: { tool?: RunAsToolResult['tool']; calls: ToolCallResult[] }): INodeType {
+/**
+ * A stand-in for n8n's AI Agent: takes the connected tools as an agent does and calls the first
+ * once per entry of `calls`.
+ */
+function createAgentNodeType(
+	calls: IDataObject[],
+	outcome: { tool?: RunAsToolResult['tool']; calls: ToolCallResult[] },
+): INodeType {
 	return {
 		description: {
 			displayName: 'Harness Agent',
@@ -437,7 +515,8 @@ export async function callCredentialTest(
 ): Promise<INodeCredentialTestResult> {
 	await ensureEnvironment();
 	const resolved = NodeHelpers.getVersionedNodeType(nodeType, defaultVersionOf(nodeType));
-	const method: ICredentialTestFunction | undefined = resolved.methods?.credentialTest?.[methodName];
+	const method: ICredentialTestFunction | undefined =
+		resolved.methods?.credentialTest?.[methodName];
 	if (typeof method !== 'function') {
 		throw new UnexpectedError(`Node has no methods.credentialTest.${methodName}`);
 	}
@@ -670,9 +749,18 @@ function createSilentLogger(): Logger {
 	return silent as unknown as Logger;
 }
 
-/** If the environment sets an HTTP(S) proxy, make sure requests to the local test server bypass it. */
+/**
+ * If the environment sets an HTTP(S) proxy, make sure requests to the local test server bypass it.
+ */
 function allowLocalhostThroughProxies() {
-	const proxyVars = ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY', 'http_proxy', 'https_proxy', 'all_proxy'];
+	const proxyVars = [
+		'HTTP_PROXY',
+		'HTTPS_PROXY',
+		'ALL_PROXY',
+		'http_proxy',
+		'https_proxy',
+		'all_proxy',
+	];
 	if (!proxyVars.some((name) => process.env[name])) return;
 	for (const name of ['NO_PROXY', 'no_proxy']) {
 		const current = process.env[name];
@@ -762,7 +850,12 @@ async function createLoadOptionsContext(
 	const additionalData = createAdditionalData(new HarnessCredentialsHelper(credentials));
 	// The editor sends the node's full parameters (defaults included); Workflow applied them above.
 	additionalData.currentNodeParameters = workflow.nodes[node.name].parameters;
-	const context = new LoadOptionsContext(workflow, workflow.nodes[node.name], additionalData, 'parameters');
+	const context = new LoadOptionsContext(
+		workflow,
+		workflow.nodes[node.name],
+		additionalData,
+		'parameters',
+	);
 	return { context, resolved: nodeTypes.getByNameAndVersion(type, typeVersion) };
 }
 
@@ -816,7 +909,9 @@ class HarnessNodeTypes implements INodeTypes {
 		const key = `${name}@${version ?? 'default'}`;
 		let nodeType = this.resolved.get(key);
 		if (!nodeType) {
-			nodeType = withLoaderAdjustments(NodeHelpers.getVersionedNodeType(this.getByName(name), version));
+			nodeType = withLoaderAdjustments(
+				NodeHelpers.getVersionedNodeType(this.getByName(name), version),
+			);
 			this.resolved.set(key, nodeType);
 		}
 		return nodeType;
@@ -863,7 +958,9 @@ function credentialRef(credentials: HarnessCredentials): { id: string; name: str
 	return { id: 'harness-credential', name: `${credentials.credentialType.displayName} (test)` };
 }
 
-function nodeCredentialsFor(credentials: HarnessCredentials): Record<string, INodeCredentialsDetails> {
+function nodeCredentialsFor(
+	credentials: HarnessCredentials,
+): Record<string, INodeCredentialsDetails> {
 	if (credentials.type !== credentials.credentialType.name) {
 		throw new UnexpectedError(
 			`credentials.type "${credentials.type}" does not match credentialType.name "${credentials.credentialType.name}"`,
@@ -877,7 +974,14 @@ function nodeCredentialsFor(credentials: HarnessCredentials): Record<string, INo
 // ---------------------------------------------------------------------------------------------
 
 /** Node type stand-in used when resolving credential expressions outside a node run. */
-const mockNode: INode = { id: 'mock', name: '', typeVersion: 1, type: 'mock', position: [0, 0], parameters: {} };
+const mockNode: INode = {
+	id: 'mock',
+	name: '',
+	typeVersion: 1,
+	type: 'mock',
+	position: [0, 0],
+	parameters: {},
+};
 const mockNodeTypes: INodeTypes = {
 	getByName: () => ({ description: { properties: [] } }) as unknown as INodeType,
 	getByNameAndVersion: () => ({ description: { properties: [] } }) as unknown as INodeType,
@@ -888,7 +992,10 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	/** Decrypted data "in the database"; updated by preAuthentication like the real helper does. */
 	private storedData: ICredentialDataDecryptedObject | undefined;
 
-	/** Loads of the main credential through getDecrypted (what n8n does, from its database, per getCredentials). */
+	/**
+	 * Loads of the main credential through getDecrypted (what n8n does, from its database, per
+	 * getCredentials).
+	 */
 	reads = 0;
 
 	constructor(
@@ -900,7 +1007,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 	}
 
 	private extra(typeName: string): HarnessCredentials | undefined {
-		return this.credentials?.type === typeName ? undefined : this.extras.find((extra) => extra.type === typeName);
+		return this.credentials?.type === typeName
+			? undefined
+			: this.extras.find((extra) => extra.type === typeName);
 	}
 
 	private getType(typeName: string): ICredentialType {
@@ -914,22 +1023,33 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 
 	getParentTypes(typeName: string): string[] {
 		// Only the direct parents are known; parent properties are not merged (no OAuth support).
-		return this.credentials?.type === typeName ? (this.credentials.credentialType.extends ?? []) : [];
+		return this.credentials?.type === typeName
+			? (this.credentials.credentialType.extends ?? [])
+			: [];
 	}
 
 	isCredentialUsableByNode(credentialType: string, nodeType: string): boolean {
 		const typeDef = this.credentials?.credentialType;
-		if (!typeDef || typeDef.name !== credentialType || !typeDef.restrictToSupportedNodes) return true;
-		return (typeDef.supportedNodes ?? []).some((name) => nodeType === name || nodeType.endsWith(`.${name}`));
+		if (!typeDef || typeDef.name !== credentialType || !typeDef.restrictToSupportedNodes)
+			return true;
+		return (typeDef.supportedNodes ?? []).some(
+			(name) => nodeType === name || nodeType.endsWith(`.${name}`),
+		);
 	}
 
 	getCredentialsProperties(type: string): INodeProperties[] {
 		return this.getType(type).properties;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<Credentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<Credentials> {
 		this.getType(type);
-		const credentials = new Credentials({ id: nodeCredentials.id, name: nodeCredentials.name }, type);
+		const credentials = new Credentials(
+			{ id: nodeCredentials.id, name: nodeCredentials.name },
+			type,
+		);
 		await credentials.setData(deepCopy(this.extra(type)?.data ?? this.storedData ?? {}));
 		return credentials;
 	}
@@ -947,11 +1067,25 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		const extra = this.extra(type);
 		if (extra) {
 			const data = deepCopy(extra.data);
-			return raw === true ? data : (NodeHelpers.getNodeParameters(typeDef.properties, data as INodeParameters, true, false, null, null) as ICredentialDataDecryptedObject);
+			return raw === true
+				? data
+				: (NodeHelpers.getNodeParameters(
+						typeDef.properties,
+						data as INodeParameters,
+						true,
+						false,
+						null,
+						null,
+					) as ICredentialDataDecryptedObject);
 		}
 		this.reads++;
 		if (raw === true) return deepCopy(this.storedData ?? {});
-		return await this.applyDefaultsAndResolve(additionalData, mode, executeData, expressionResolveValues);
+		return await this.applyDefaultsAndResolve(
+			additionalData,
+			mode,
+			executeData,
+			expressionResolveValues,
+		);
 	}
 
 	/** CredentialsHelper.applyDefaultsAndOverwrites minus overwrites: defaults + expressions. */
@@ -991,7 +1125,12 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 				decrypted,
 			) as ICredentialDataDecryptedObject;
 		} else {
-			const workflow = new Workflow({ nodes: [mockNode], connections: {}, active: false, nodeTypes: mockNodeTypes });
+			const workflow = new Workflow({
+				nodes: [mockNode],
+				connections: {},
+				active: false,
+				nodeTypes: mockNodeTypes,
+			});
 			decrypted = workflow.expression.getComplexParameterValue(
 				mockNode,
 				decrypted as INodeParameters,
@@ -1005,7 +1144,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		return decrypted;
 	}
 
-	/** Same as CredentialsHelper.authenticate: function `authenticate`, or generic with expressions. */
+	/**
+	 * Same as CredentialsHelper.authenticate: function `authenticate`, or generic with expressions.
+	 */
 	async authenticate(
 		credentials: ICredentialDataDecryptedObject,
 		typeName: string,
@@ -1020,7 +1161,9 @@ export class HarnessCredentialsHelper extends ICredentialsHelper {
 		}
 		if (typeof authenticate === 'object' && authenticate.type === 'generic') {
 			if (!workflow || !node) {
-				throw new UnexpectedError('Workflow and node are required for declarative credential authentication');
+				throw new UnexpectedError(
+					'Workflow and node are required for declarative credential authentication',
+				);
 			}
 			requestOptions.headers ??= {};
 			for (const [outerKey, outerValue] of Object.entries(authenticate.properties)) {

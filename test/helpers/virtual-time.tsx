@@ -5,7 +5,10 @@ import { SharedTurns } from '../../src/pace/shared-turns';
 import type { TurnRequest } from '../../src/pace/board';
 import type { Clock, Pace } from '../../src/pace/gate';
 
-/** A clock whose time moves only when told, with sleepers woken in time order (ties in the order they fell asleep). */
+/**
+ * A clock whose time moves only when told, with sleepers woken in time order (ties in the order
+ * they fell asleep).
+ */
 export class VirtualClock implements Clock {
 	time = 0;
 	private sleepers: Array<{ at: number; wake: () => void }> = [];
@@ -15,7 +18,9 @@ export class VirtualClock implements Clock {
 	}
 
 	async sleep(ms: number): Promise<void> {
-		await new Promise<void>((wake) => this.sleepers.push({ at: this.time + Math.max(0, ms), wake }));
+		await new Promise<void>((wake) =>
+			this.sleepers.push({ at: this.time + Math.max(0, ms), wake }),
+		);
 	}
 
 	/** Runs until nobody sleeps any more, waking each sleeper at its time. */
@@ -33,9 +38,11 @@ export class VirtualClock implements Clock {
 
 /**
  * How the platform counts a sender's limit (the spec does not show it):
- * - `second`: `limit` accepted per second of the platform's clock (a fixed window; the sandbox's default);
+ * - `second`: `limit` accepted per second of the platform's clock (a fixed window; the sandbox's
+ *   default);
  * - `sliding`: `limit` accepted in any 1,000 ms;
- * - `tokenBucket`: a bucket of `bucket` tokens (default `limit`) refilled at `limit` per second, one per accepted message.
+ * - `tokenBucket`: a bucket of `bucket` tokens (default `limit`) refilled at `limit` per second,
+ *   one per accepted message.
  */
 export type LimitWindow = 'second' | 'sliding' | 'tokenBucket';
 
@@ -47,18 +54,26 @@ export interface SharedLimitScenario {
 	messagesPerRun: number;
 	/** Requests in flight per run (the node's Parallel Requests). */
 	parallel: number;
-	/** The platform's limit, in accepted messages per second, counted as `window` says; the rest answered 429. */
+	/**
+	 * The platform's limit, in accepted messages per second, counted as `window` says; the rest
+	 * answered 429.
+	 */
 	limit: number;
 	/** How the platform counts its limit (default `second`). */
 	window?: LimitWindow;
 	/** The token bucket's size (default: `limit`). */
 	bucket?: number;
-	/** Seeds the runs' start offsets, each request's latency and the phase of the platform's seconds. */
+	/**
+	 * Seeds the runs' start offsets, each request's latency and the phase of the platform's seconds.
+	 */
 	seed: number;
 	/** From a request's start to the platform counting it: this, plus up to `jitterMs` more. */
 	latencyMs?: number;
 	jitterMs?: number;
-	/** The Retry-After of a 429 (whole seconds, as the header gives it); the run pauses as the node does (rateLimitPauseMs: up to 20 % more, at random). */
+	/**
+	 * The Retry-After of a 429 (whole seconds, as the header gives it); the run pauses as the node
+	 * does (rateLimitPauseMs: up to 20 % more, at random).
+	 */
 	retryAfterMs?: number;
 	/**
 	 * The platform's answers carry a `Date` of its clock (the second they were counted in):
@@ -86,7 +101,9 @@ export interface SharedLimitResult {
 	refused: number;
 	/** Refused as a share of all requests sent. */
 	refusedShare: number;
-	/** Messages the platform accepted more than once (the node resends only refused ones: must be 0). */
+	/**
+	 * Messages the platform accepted more than once (the node resends only refused ones: must be 0).
+	 */
 	duplicates: number;
 	/** Accepted per second from the first start to the last acceptance, as a share of the limit. */
 	utilization: number;
@@ -94,11 +111,17 @@ export interface SharedLimitResult {
 	fairness: number;
 	/** The most the platform accepted in one of its seconds. */
 	busiestSecond: number;
-	/** The most 429s one message got before it was accepted (the node gives up on a message after Rate Limit Wait). */
+	/**
+	 * The most 429s one message got before it was accepted (the node gives up on a message after Rate
+	 * Limit Wait).
+	 */
 	mostRefusalsOfOne: number;
 }
 
-/** A platform's limit of `limit` per second, counted the way `window` says; `admit` says whether a message arriving now is accepted. */
+/**
+ * A platform's limit of `limit` per second, counted the way `window` says; `admit` says whether a
+ * message arriving now is accepted.
+ */
 function platformLimit(window: LimitWindow, limit: number, bucket: number, phaseMs: number) {
 	if (window === 'second') {
 		const perSecond = new Map<number, number>();
@@ -138,14 +161,32 @@ function platformLimit(window: LimitWindow, limit: number, bucket: number, phase
  * the gate learn), against a platform that counts
  * accepted messages as `window` says. Deterministic for a seed.
  */
-export async function simulateSharedLimit(scenario: SharedLimitScenario): Promise<SharedLimitResult> {
-	const { runs, messagesPerRun, parallel, limit, window = 'second', latencyMs = 80, jitterMs = 10, retryAfterMs = 1000, startSpreadMs = 400 } = scenario;
+export async function simulateSharedLimit(
+	scenario: SharedLimitScenario,
+): Promise<SharedLimitResult> {
+	const {
+		runs,
+		messagesPerRun,
+		parallel,
+		limit,
+		window = 'second',
+		latencyMs = 80,
+		jitterMs = 10,
+		retryAfterMs = 1000,
+		startSpreadMs = 400,
+	} = scenario;
 	let state = scenario.seed % 2147483647 || 1;
 	const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
 	const clock = new VirtualClock();
 	const phaseMs = random() * 1000;
-	const admit = platformLimit(window, limit, scenario.bucket ?? limit, scenario.date === 'unaligned' ? (phaseMs + 500) % 1000 : phaseMs);
-	const dateOf = (at: number) => (scenario.date === 'none' ? undefined : Math.floor((at + phaseMs) / 1000));
+	const admit = platformLimit(
+		window,
+		limit,
+		scenario.bucket ?? limit,
+		scenario.date === 'unaligned' ? (phaseMs + 500) % 1000 : phaseMs,
+	);
+	const dateOf = (at: number) =>
+		scenario.date === 'none' ? undefined : Math.floor((at + phaseMs) / 1000);
 	const perSecond = new Map<number, number>();
 	const acceptedIds = new Map<string, number>();
 	const runSpans: Array<{ first: number; last: number }> = [];
@@ -160,7 +201,15 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 		const span = (runSpans[runIndex] = { first: clock.now(), last: clock.now() });
 		const { pace } = scenario;
 		const processes = scenario.processes ?? runs;
-		const gate = typeof pace === 'object' && processes < runs ? new RateGate({ shared: { pacer: (pacers[runIndex % processes] ??= new Pacer(pace, clock, random)), release: () => undefined } }) : new RateGate(pace, clock, random);
+		const gate =
+			typeof pace === 'object' && processes < runs
+				? new RateGate({
+						shared: {
+							pacer: (pacers[runIndex % processes] ??= new Pacer(pace, clock, random)),
+							release: () => undefined,
+						},
+					})
+				: new RateGate(pace, clock, random);
 		// The simulations measure pacing, not the run's wait budget: no run gives up.
 		gate.waitBudgetMs = Infinity;
 		if (scenario.sharedTurns && typeof pace === 'object') {
@@ -174,7 +223,14 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 			const fail = (reason: string) => {
 				throw new Error(`the simulated board failed: ${reason}`);
 			};
-			gate.turns = new SharedTurns(ask, 'sender', pace.perSecond, clock, fail, () => messagesPerRun);
+			gate.turns = new SharedTurns(
+				ask,
+				'sender',
+				pace.perSecond,
+				clock,
+				fail,
+				() => messagesPerRun,
+			);
 		}
 		let next = 0;
 		const worker = async () => {
@@ -183,7 +239,8 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 				for (let refusals = 0; ; refusals++) {
 					const ticket = await gate.acquire();
 					const sentAt = clock.now();
-					// There and back: the platform counts the message on arrival (and dates its answer then), the answer takes as long again.
+					// There and back: the platform counts the message on arrival (and dates its answer then),
+					// the answer takes as long again.
 					const there = latencyMs / 2 + random() * jitterMs;
 					await clock.sleep(there);
 					const ok = admit(clock.now());
@@ -194,7 +251,8 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 						mostRefusalsOfOne = Math.max(mostRefusalsOfOne, refusals + 1);
 						const pauseMs = rateLimitPauseMs(String(retryAfterMs / 1000), clock.now(), random);
 						const resendAt = clock.now() + pauseMs;
-						if (gate.backOff(pauseMs, ticket, answer)) await clock.sleep(gate.ownWaitMs(resendAt));
+						if (gate.backOff(pauseMs, ticket, answer) && gate.ownWaitMs(resendAt) > 0)
+							await clock.sleep(resendAt - clock.now());
 						continue;
 					}
 					const second = Math.floor(clock.now() / 1000);
@@ -216,7 +274,9 @@ export async function simulateSharedLimit(scenario: SharedLimitScenario): Promis
 	const accepted = [...acceptedIds.values()].reduce((sum, times) => sum + times, 0);
 	const seconds = (lastAccepted - Math.min(...offsets)) / 1000;
 	const rates = runSpans.map(({ first, last }) => messagesPerRun / Math.max(1, last - first));
-	const fairness = rates.reduce((sum, rate) => sum + rate, 0) ** 2 / (runs * rates.reduce((sum, rate) => sum + rate * rate, 0));
+	const fairness =
+		rates.reduce((sum, rate) => sum + rate, 0) ** 2 /
+		(runs * rates.reduce((sum, rate) => sum + rate * rate, 0));
 	return {
 		accepted,
 		refused,

@@ -4,42 +4,101 @@ import { API_KEY, credentialsFor, expectNoKey, outputOf, run, useSandbox } from 
 
 const ctx = useSandbox();
 
-const add = (extra: Record<string, unknown>) => ({ resource: 'blacklist', operation: 'add', channel: 'SMS', from: 'ACME', ...extra });
-const check = (extra: Record<string, unknown>) => ({ resource: 'blacklist', operation: 'check', channel: 'SMS', from: 'ACME', ...extra });
+const add = (extra: Record<string, unknown>) => ({
+	resource: 'blacklist',
+	operation: 'add',
+	channel: 'SMS',
+	from: 'ACME',
+	...extra,
+});
+const check = (extra: Record<string, unknown>) => ({
+	resource: 'blacklist',
+	operation: 'check',
+	channel: 'SMS',
+	from: 'ACME',
+	...extra,
+});
 
 describe('Blacklist > Add', () => {
 	it('sends the recipient in E.164 with reason, channel, sender and listType BLACK, and outputs the entry', async () => {
 		const result = await run(ctx.credentials, add({ to: '+33 6 12-34-56-78' }));
 		const [item] = outputOf(result);
 		expect(ctx.sandbox.requests).toHaveLength(1);
-		expect(ctx.sandbox.requests[0]).toMatchObject({ method: 'POST', path: '/messaging/subscribers', contentType: 'application/json' });
+		expect(ctx.sandbox.requests[0]).toMatchObject({
+			method: 'POST',
+			path: '/messaging/subscribers',
+			contentType: 'application/json',
+		});
 		expect(ctx.sandbox.requests[0].headers.authorization).toBe(`Bearer ${API_KEY}`);
-		expect(ctx.sandbox.requests[0].body).toEqual({ to: '+33612345678', reason: 'UNSUBSCRIBED', type: 'SMS', from: 'ACME', listType: 'BLACK' });
-		expect(item.json).toEqual({ id: expect.any(String), to: '+33612345678', reason: 'UNSUBSCRIBED', date: expect.stringMatching(/Z$/) });
+		expect(ctx.sandbox.requests[0].body).toEqual({
+			to: '+33612345678',
+			reason: 'UNSUBSCRIBED',
+			type: 'SMS',
+			from: 'ACME',
+			listType: 'BLACK',
+		});
+		expect(item.json).toEqual({
+			id: expect.any(String),
+			to: '+33612345678',
+			reason: 'UNSUBSCRIBED',
+			date: expect.stringMatching(/Z$/),
+		});
 		expect(ctx.sandbox.isBlacklisted('ACME', 'SMS', '+33612345678')).toBe(true);
 		expectNoKey(result);
 	});
 
 	it('is idempotent: adding the same recipient again keeps one entry', async () => {
 		const [first] = outputOf(await run(ctx.credentials, add({ to: '0033612345678' })));
-		const [second] = outputOf(await run(ctx.credentials, add({ to: '+33612345678', reason: 'custom', customReason: 'COMPLAINT' })));
+		const [second] = outputOf(
+			await run(
+				ctx.credentials,
+				add({ to: '+33612345678', reason: 'custom', customReason: 'COMPLAINT' }),
+			),
+		);
 		expect(second.json.id).toBe(first.json.id);
 		expect(ctx.sandbox.requests[1].body).toMatchObject({ reason: 'COMPLAINT' });
 		expect(ctx.sandbox.blacklistEntries()).toHaveLength(1);
 	});
 
 	it('an e-mail channel takes an e-mail address', async () => {
-		outputOf(await run(ctx.credentials, add({ channel: 'EMAIL', from: 'news@example.com', to: ' Ada@Example.com ' })));
-		expect(ctx.sandbox.requests[0].body).toMatchObject({ to: 'Ada@Example.com', type: 'EMAIL', from: 'news@example.com' });
+		outputOf(
+			await run(
+				ctx.credentials,
+				add({ channel: 'EMAIL', from: 'news@example.com', to: ' Ada@Example.com ' }),
+			),
+		);
+		expect(ctx.sandbox.requests[0].body).toMatchObject({
+			to: 'Ada@Example.com',
+			type: 'EMAIL',
+			from: 'news@example.com',
+		});
 	});
 
 	it.each([
-		[{ channel: 'EMAIL', to: '+33612345678' }, 'Invalid "Recipient" in item 0: "+33612345678" is not an e-mail address'],
-		[{ channel: 'SMS', to: 'ada@example.com' }, 'Invalid "Recipient" in item 0: "ada@example.com" is not a phone number: it contains letters'],
-		[{ channel: 'CHATAPP', to: '06 12 34 56 78' }, 'Invalid "Recipient" in item 0: "06 12 34 56 78" has no country code: write it in international form, e.g. +33612345678'],
-		[{ channel: 'RCS', to: '+012' }, 'Invalid "Recipient" in item 0: "+012" is not a valid international phone number (+, then up to 15 digits, the first not 0)'],
-		[{ to: '+33612345678', from: '  ' }, 'Invalid "Sender" in item 0: the sender is required: the phone number, e-mail address or sender name that sends on this channel'],
-		[{ to: '+33612345678', reason: 'custom', customReason: ' ' }, 'Invalid "Reason" in item 0: a reason is required'],
+		[
+			{ channel: 'EMAIL', to: '+33612345678' },
+			'Invalid "Recipient" in item 0: "+33612345678" is not an e-mail address',
+		],
+		[
+			{ channel: 'SMS', to: 'ada@example.com' },
+			'Invalid "Recipient" in item 0: "ada@example.com" is not a phone number: it contains letters',
+		],
+		[
+			{ channel: 'CHATAPP', to: '06 12 34 56 78' },
+			'Invalid "Recipient" in item 0: "06 12 34 56 78" has no country code: write it in international form, e.g. +33612345678',
+		],
+		[
+			{ channel: 'RCS', to: '+012' },
+			'Invalid "Recipient" in item 0: "+012" is not a valid international phone number (+, then up to 15 digits, the first not 0)',
+		],
+		[
+			{ to: '+33612345678', from: '  ' },
+			'Invalid "Sender" in item 0: the sender is required: the phone number, e-mail address or sender name that sends on this channel',
+		],
+		[
+			{ to: '+33612345678', reason: 'custom', customReason: ' ' },
+			'Invalid "Reason" in item 0: a reason is required',
+		],
 	])('refuses %j before sending', async (extra, message) => {
 		const result = await run(ctx.credentials, add(extra));
 		expect(result.error?.message).toBe(message);
@@ -49,19 +108,41 @@ describe('Blacklist > Add', () => {
 
 describe('Blacklist > Check', () => {
 	it('outputs the entry and blacklisted: true for a listed recipient', async () => {
-		ctx.sandbox.seedBlacklist({ from: 'ACME', type: 'SMS', to: '+33612345678', reason: 'UNSUBSCRIBED' });
+		ctx.sandbox.seedBlacklist({
+			from: 'ACME',
+			type: 'SMS',
+			to: '+33612345678',
+			reason: 'UNSUBSCRIBED',
+		});
 		const [item] = outputOf(await run(ctx.credentials, check({ to: '+33 6 12 34 56 78' })));
 		expect(ctx.sandbox.requests[0]).toMatchObject({
 			method: 'GET',
 			path: '/messaging/subscribers',
 			query: { type: 'SMS', from: 'ACME', listType: 'BLACK', to: '+33612345678' },
 		});
-		expect(item.json).toMatchObject({ blacklisted: true, to: '+33612345678', from: 'ACME', type: 'SMS', id: expect.any(String), reason: 'UNSUBSCRIBED' });
+		expect(item.json).toMatchObject({
+			blacklisted: true,
+			to: '+33612345678',
+			from: 'ACME',
+			type: 'SMS',
+			id: expect.any(String),
+			reason: 'UNSUBSCRIBED',
+		});
 	});
 
 	it('outputs blacklisted: false when the platform does not find the recipient, and the list is per sender', async () => {
-		ctx.sandbox.seedBlacklist({ from: 'OTHER', type: 'SMS', to: '+33612345678', reason: 'UNSUBSCRIBED' });
-		const output = outputOf(await run(ctx.credentials, check({ to: '={{ $json.to }}' }), [{ json: { to: '+33612345678' } }, { json: { to: '+33700000000' } }]));
+		ctx.sandbox.seedBlacklist({
+			from: 'OTHER',
+			type: 'SMS',
+			to: '+33612345678',
+			reason: 'UNSUBSCRIBED',
+		});
+		const output = outputOf(
+			await run(ctx.credentials, check({ to: '={{ $json.to }}' }), [
+				{ json: { to: '+33612345678' } },
+				{ json: { to: '+33700000000' } },
+			]),
+		);
 		expect(output.map((i) => i.json)).toEqual([
 			{ blacklisted: false, to: '+33612345678', from: 'ACME', type: 'SMS' },
 			{ blacklisted: false, to: '+33700000000', from: 'ACME', type: 'SMS' },
@@ -76,10 +157,19 @@ describe('Blacklist > Check', () => {
 	});
 
 	it('a 404 that is not the platform\'s JSON answer (a wrong Messaging Base URL) is an error, never "not blacklisted"', async () => {
-		ctx.sandbox.addFault({ kind: 'status', method: 'GET', path: '/subscribers', status: 404, raw: '<html><body>Not Found</body></html>', contentType: 'text/html' });
+		ctx.sandbox.addFault({
+			kind: 'status',
+			method: 'GET',
+			path: '/subscribers',
+			status: 404,
+			raw: '<html><body>Not Found</body></html>',
+			contentType: 'text/html',
+		});
 		const result = await run(ctx.credentials, check({ to: '+33612345678' }));
 		expect(result.output).toBeFalsy();
 		expect((result.error as NodeApiError).httpCode).toBe('404');
-		expect((result.error as NodeApiError).description).toContain('the Messaging Base URL in the credential');
+		expect((result.error as NodeApiError).description).toContain(
+			'the Messaging Base URL in the credential',
+		);
 	});
 });

@@ -25,7 +25,12 @@ export function credentialsFor(sandbox: Sandbox, apiKey: string): HarnessCredent
 	return {
 		type: 'audienceMessagingApi',
 		credentialType: new AudienceMessagingApi(),
-		data: { apiKey, listsBaseUrl: sandbox.listsBaseUrl, walletBaseUrl: sandbox.walletBaseUrl, baseUrl: sandbox.baseUrl },
+		data: {
+			apiKey,
+			listsBaseUrl: sandbox.listsBaseUrl,
+			walletBaseUrl: sandbox.walletBaseUrl,
+			baseUrl: sandbox.baseUrl,
+		},
 	};
 }
 
@@ -52,7 +57,15 @@ export const byId = (value: string | number) => ({ __rl: true, mode: 'id', value
 /** Nothing the node produced (items or error) may contain the API key. */
 export function expectNoKey(result: RunNodeResult): void {
 	const error = result.error as (Error & { description?: string }) | undefined;
-	const text = JSON.stringify({ output: result.output, error: error && { ...error, message: error.message, description: error.description, stack: error.stack } });
+	const text = JSON.stringify({
+		output: result.output,
+		error: error && {
+			...error,
+			message: error.message,
+			description: error.description,
+			stack: error.stack,
+		},
+	});
 	expect(text).not.toContain(API_KEY);
 }
 
@@ -67,8 +80,14 @@ export const textMessage = (extra: INodeParameters = {}): INodeParameters => ({
 	...extra,
 });
 
-/** An ACTIVE sender +15550100100 with an open conversation window to +33612345678, so textMessage() is accepted. */
+/**
+ * An ACTIVE sender +15550100100 with an open conversation window to +33612345678, so textMessage()
+ * is accepted.
+ */
 export function openConversation(sandbox: Sandbox): void {
-	sandbox.seedSender({ providerId: 'prov-1', name: 'ACME', address: '+15550100100', accountTier: 1 }, { active: true });
+	sandbox.seedSender(
+		{ providerId: 'prov-1', name: 'ACME', address: '+15550100100', accountTier: 1 },
+		{ active: true },
+	);
 	sandbox.simulateInbound('+33612345678', '15550100100');
 }

@@ -12,7 +12,14 @@ import { ExecuteContext } from 'n8n-core';
 import { ExpressionEvaluator, IsolatedVmBridge } from '@n8n/expression-runtime';
 import { Expression, LoggerProxy } from 'n8n-workflow';
 import { expressionSandboxHooks } from 'n8n-workflow/dist/cjs/expression-sandboxing';
-import type { IExecuteFunctions, IGetNodeParameterOptions, INodeExecutionData, INodeParameters, INodeProperties, INodeType } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	IGetNodeParameterOptions,
+	INodeExecutionData,
+	INodeParameters,
+	INodeProperties,
+	INodeType,
+} from 'n8n-workflow';
 
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
 import { readParameter } from '../../nodes/AudienceMessaging/shared/parameters';
@@ -38,7 +45,9 @@ interface Reading {
 	json: unknown;
 }
 
-/** The parameters of the fixture node, each holding the expression under test in a different place. */
+/**
+ * The parameters of the fixture node, each holding the expression under test in a different place.
+ */
 const PARAMETERS: Array<{ name: string; options?: IGetNodeParameterOptions; plain: boolean }> = [
 	{ name: 'value', plain: true },
 	{ name: 'count', plain: true },
@@ -53,15 +62,28 @@ const parametersWith = (expression: string) => ({
 	value: expression,
 	count: expression,
 	collection: { a: expression, b: 'literal' },
-	fixed: { entry: [{ label: 'First', value: expression }, { label: 'Second', value: expression }] },
+	fixed: {
+		entry: [
+			{ label: 'First', value: expression },
+			{ label: 'Second', value: expression },
+		],
+	},
 	locator: { __rl: true, mode: 'id', value: expression },
 	mixed: { a: expression, b: '={{ String($json.v) + "!" }}' },
 });
 
-const text = (name: string, displayName = name): INodeProperties => ({ displayName, name, type: 'string', default: '' });
+const text = (name: string, displayName = name): INodeProperties => ({
+	displayName,
+	name,
+	type: 'string',
+	default: '',
+});
 
 let readings: Reading[] = [];
-/** Replaces input values with what only an in-process node could produce (a Date, a null-prototype object, an own __proto__). */
+/**
+ * Replaces input values with what only an in-process node could produce (a Date, a null-prototype
+ * object, an own __proto__).
+ */
 let exotic: ((items: INodeExecutionData[]) => void) | undefined;
 
 const fixture: INodeType = {
@@ -70,21 +92,34 @@ const fixture: INodeType = {
 		name: 'expressionFixture',
 		group: ['transform'],
 		version: 1,
-		description: 'Reads each parameter of each item through the fast reader and through getNodeParameter',
+		description:
+			'Reads each parameter of each item through the fast reader and through getNodeParameter',
 		defaults: { name: 'Expression Fixture' },
 		inputs: ['main'],
 		outputs: ['main'],
 		properties: [
 			text('value', 'Value'),
 			{ displayName: 'Count', name: 'count', type: 'number', default: 0 },
-			{ displayName: 'Collection', name: 'collection', type: 'collection', default: {}, options: [text('a', 'A'), text('b', 'B')] },
+			{
+				displayName: 'Collection',
+				name: 'collection',
+				type: 'collection',
+				default: {},
+				options: [text('a', 'A'), text('b', 'B')],
+			},
 			{
 				displayName: 'Fixed',
 				name: 'fixed',
 				type: 'fixedCollection',
 				typeOptions: { multipleValues: true },
 				default: {},
-				options: [{ displayName: 'Entry', name: 'entry', values: [text('label', 'Label'), text('value', 'Value')] }],
+				options: [
+					{
+						displayName: 'Entry',
+						name: 'entry',
+						values: [text('label', 'Label'), text('value', 'Value')],
+					},
+				],
 			},
 			{
 				displayName: 'Locator',
@@ -93,16 +128,32 @@ const fixture: INodeType = {
 				default: { mode: 'id', value: '' },
 				modes: [
 					{ displayName: 'By ID', name: 'id', type: 'string' },
-					{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'search' } },
+					{
+						displayName: 'From List',
+						name: 'list',
+						type: 'list',
+						typeOptions: { searchListMethod: 'search' },
+					},
 				],
 			},
-			{ displayName: 'Mixed', name: 'mixed', type: 'collection', default: {}, options: [text('a', 'A'), text('b', 'B')] },
+			{
+				displayName: 'Mixed',
+				name: 'mixed',
+				type: 'collection',
+				default: {},
+				options: [text('a', 'A'), text('b', 'B')],
+			},
 		],
 	},
 	async execute(this: IExecuteFunctions) {
 		const items = this.getInputData();
 		exotic?.(items);
-		const evaluate = this.getNodeParameter.bind(this) as (name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions) => unknown;
+		const evaluate = this.getNodeParameter.bind(this) as (
+			name: string,
+			itemIndex: number,
+			fallback?: unknown,
+			options?: IGetNodeParameterOptions,
+		) => unknown;
 		let calls = 0;
 		(this as unknown as { getNodeParameter: typeof evaluate }).getNodeParameter = (...args) => {
 			calls++;
@@ -113,14 +164,23 @@ const fixture: INodeType = {
 				const before = calls;
 				const fast = capture(() => readParameter(this, name, itemIndex, undefined, options));
 				const made = calls - before;
-				readings.push({ parameter: name, itemIndex, fast, n8n: capture(() => evaluate(name, itemIndex, undefined, options)), calls: made, json: items[itemIndex].json });
+				readings.push({
+					parameter: name,
+					itemIndex,
+					fast,
+					n8n: capture(() => evaluate(name, itemIndex, undefined, options)),
+					calls: made,
+					json: items[itemIndex].json,
+				});
 			}
 		}
 		return [items];
 	},
 };
 
-/** Values an item field may hold (JSON, as a Code node outputs them); an item without the field too. */
+/**
+ * Values an item field may hold (JSON, as a Code node outputs them); an item without the field too.
+ */
 const MISSING = Symbol('missing');
 const VALUES: unknown[] = [
 	'text',
@@ -144,8 +204,28 @@ const VALUES: unknown[] = [
 	[1, 2],
 	MISSING,
 ];
-const NESTED: unknown[] = [{ b: 'nested' }, { b: 7 }, {}, null, 'str', { b: { c: 1 } }, { b: null }, ['x'], { b: false }, { b: { c: 'deep' } }];
-const LISTS: unknown[] = [['zero', 1], [], 'ab', { 0: 'obj' }, [null, 'one'], [['in']], ['only'], [true, false]];
+const NESTED: unknown[] = [
+	{ b: 'nested' },
+	{ b: 7 },
+	{},
+	null,
+	'str',
+	{ b: { c: 1 } },
+	{ b: null },
+	['x'],
+	{ b: false },
+	{ b: { c: 'deep' } },
+];
+const LISTS: unknown[] = [
+	['zero', 1],
+	[],
+	'ab',
+	{ 0: 'obj' },
+	[null, 'one'],
+	[['in']],
+	['only'],
+	[true, false],
+];
 
 const ITEMS: INodeExecutionData[] = VALUES.map((v, i) => {
 	const json: Record<string, unknown> = {
@@ -168,13 +248,23 @@ const ITEMS: INodeExecutionData[] = VALUES.map((v, i) => {
 	return { json } as INodeExecutionData;
 });
 
-/** Some items get values no JSON copy keeps: a Date, a null-prototype object, an own "__proto__" field. */
+/**
+ * Some items get values no JSON copy keeps: a Date, a null-prototype object, an own "__proto__"
+ * field.
+ */
 const addExotic = (items: INodeExecutionData[]) => {
 	items.forEach((item, i) => {
 		const json = item.json as Record<string, unknown>;
 		if (i % 3 === 0) json.d = new Date(Date.UTC(2026, 0, 1 + i));
-		if (i % 3 === 1) json.bare = Object.assign(Object.create(null) as Record<string, unknown>, { k: `bare ${i}` });
-		if (i % 3 === 2) Object.defineProperty(json, '__proto__', { value: 'own proto', enumerable: true, configurable: true, writable: true });
+		if (i % 3 === 1)
+			json.bare = Object.assign(Object.create(null) as Record<string, unknown>, { k: `bare ${i}` });
+		if (i % 3 === 2)
+			Object.defineProperty(json, '__proto__', {
+				value: 'own proto',
+				enumerable: true,
+				configurable: true,
+				writable: true,
+			});
 	});
 };
 
@@ -228,7 +318,10 @@ const EXPRESSIONS: Array<[string, Array<string | number> | null]> = [
 	['={{ $json["a.constructor"] }}', null],
 ];
 
-/** The test's own statement of "plain": own fields of plain objects and array elements down the path, ending in text, a finite number or a boolean. */
+/**
+ * The test's own statement of "plain": own fields of plain objects and array elements down the
+ * path, ending in text, a finite number or a boolean.
+ */
 function plainAt(json: unknown, path: Array<string | number>): boolean {
 	let value = json;
 	for (const key of path) {
@@ -237,11 +330,20 @@ function plainAt(json: unknown, path: Array<string | number>): boolean {
 			value = value[Number(key)];
 			continue;
 		}
-		if (value === null || typeof value !== 'object' || ![Object.prototype, null].includes(Object.getPrototypeOf(value))) return false;
+		if (
+			value === null ||
+			typeof value !== 'object' ||
+			![Object.prototype, null].includes(Object.getPrototypeOf(value))
+		)
+			return false;
 		if (!Object.prototype.hasOwnProperty.call(value, key)) return false;
 		value = (value as Record<string, unknown>)[key];
 	}
-	return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
+	return (
+		typeof value === 'string' ||
+		typeof value === 'boolean' ||
+		(typeof value === 'number' && Number.isFinite(value))
+	);
 }
 
 /**
@@ -251,7 +353,8 @@ function plainAt(json: unknown, path: Array<string | number>): boolean {
  */
 async function startVmEngine(): Promise<void> {
 	const evaluator = new ExpressionEvaluator({
-		createBridge: () => new IsolatedVmBridge({ timeout: 5000, memoryLimit: 128, logger: LoggerProxy }),
+		createBridge: () =>
+			new IsolatedVmBridge({ timeout: 5000, memoryLimit: 128, logger: LoggerProxy }),
 		maxCodeCacheSize: 1024,
 		poolSize: 1,
 		hooks: expressionSandboxHooks,
@@ -262,68 +365,110 @@ async function startVmEngine(): Promise<void> {
 	Expression.setExpressionEngine('vm');
 }
 
-// n8n 2.x evaluates expressions in an isolate (isolated-vm) by default, 1.x in the process ("legacy"): both are checked.
-describe.each(['legacy', 'vm'] as const)('plain $json references, %s expression engine: the fast path gives what n8n gives', (engine) => {
-	beforeAll(async () => {
-		exotic = addExotic;
-		if (engine === 'vm') await startVmEngine();
-		expect(Expression.getActiveImplementation()).toBe(engine);
-	});
-	afterAll(async () => {
-		exotic = undefined;
-		await Expression.disposeExpressionEngine();
-		Expression.setExpressionEngine('legacy');
-	});
+// n8n 2.x evaluates expressions in an isolate (isolated-vm) by default, 1.x in the process
+// ("legacy"): both are checked.
+describe.each(['legacy', 'vm'] as const)(
+	'plain $json references, %s expression engine: the fast path gives what n8n gives',
+	(engine) => {
+		beforeAll(async () => {
+			exotic = addExotic;
+			if (engine === 'vm') await startVmEngine();
+			expect(Expression.getActiveImplementation()).toBe(engine);
+		});
+		afterAll(async () => {
+			exotic = undefined;
+			await Expression.disposeExpressionEngine();
+			Expression.setExpressionEngine('legacy');
+		});
 
-	it.each(EXPRESSIONS)('%j on every item', async (expression, path) => {
-		readings = [];
-		const result = await runNode({ nodeType: fixture, parameters: parametersWith(expression), items: ITEMS });
-		expect(result.error).toBeUndefined();
-		expect(readings).toHaveLength(ITEMS.length * PARAMETERS.length);
+		it.each(EXPRESSIONS)('%j on every item', async (expression, path) => {
+			readings = [];
+			const result = await runNode({
+				nodeType: fixture,
+				parameters: parametersWith(expression),
+				items: ITEMS,
+			});
+			expect(result.error).toBeUndefined();
+			expect(readings).toHaveLength(ITEMS.length * PARAMETERS.length);
 
-		const differences = readings.filter((r) => !isDeepStrictEqual(r.fast, r.n8n)).map((r) => ({ parameter: r.parameter, itemIndex: r.itemIndex, fast: r.fast, n8n: r.n8n }));
-		expect(differences).toEqual([]);
+			const differences = readings
+				.filter((r) => !isDeepStrictEqual(r.fast, r.n8n))
+				.map((r) => ({ parameter: r.parameter, itemIndex: r.itemIndex, fast: r.fast, n8n: r.n8n }));
+			expect(differences).toEqual([]);
 
-		// Items read from their data: no getNodeParameter, except the first one of each parameter (checked against n8n).
-		for (const { name, plain } of PARAMETERS) {
-			let first = true;
-			const expected = readings
-				.filter((r) => r.parameter === name)
-				.map((r) => {
-					if (!plain || !path || !plainAt(r.json, path)) return 1;
-					const calls = first ? 1 : 0;
-					first = false;
-					return calls;
-				});
-			expect({ parameter: name, calls: readings.filter((r) => r.parameter === name).map((r) => r.calls) }).toEqual({ parameter: name, calls: expected });
-		}
-	});
+			// Items read from their data: no getNodeParameter, except the first one of each parameter
+			// (checked against n8n).
+			for (const { name, plain } of PARAMETERS) {
+				let first = true;
+				const expected = readings
+					.filter((r) => r.parameter === name)
+					.map((r) => {
+						if (!plain || !path || !plainAt(r.json, path)) return 1;
+						const calls = first ? 1 : 0;
+						first = false;
+						return calls;
+					});
+				expect({
+					parameter: name,
+					calls: readings.filter((r) => r.parameter === name).map((r) => r.calls),
+				}).toEqual({ parameter: name, calls: expected });
+			}
+		});
 
-	it('the table covers every kind of value, both paths, and errors n8n throws', async () => {
-		readings = [];
-		await runNode({ nodeType: fixture, parameters: parametersWith('={{ $json.v }}'), items: ITEMS });
-		const values = readings.filter((r) => r.parameter === 'value');
-		const fastItems = values.filter((r) => r.calls === 0).length;
-		expect(fastItems).toBeGreaterThanOrEqual(12);
-		expect(values.filter((r) => r.calls === 1).length).toBeGreaterThanOrEqual(7);
-		readings = [];
-		await runNode({ nodeType: fixture, parameters: parametersWith('={{ $json.__proto__ }}'), items: ITEMS });
-		expect(readings.every((r) => 'error' in r.n8n && isDeepStrictEqual(r.fast, r.n8n))).toBe(true);
-		readings = [];
-		await runNode({ nodeType: fixture, parameters: parametersWith('={{ $json.d }}'), items: ITEMS });
-		// A Date (what an in-process node may leave in an item) is not plain: n8n reads it, whatever its engine makes of it.
-		const dated = readings.filter((r) => r.parameter === 'value' && (r.json as { d?: unknown }).d instanceof Date);
-		expect(dated.length).toBeGreaterThan(0);
-		expect(dated.every((r) => r.calls === 1 && 'value' in r.n8n && r.n8n.value !== undefined)).toBe(true);
-	});
-});
+		it('the table covers every kind of value, both paths, and errors n8n throws', async () => {
+			readings = [];
+			await runNode({
+				nodeType: fixture,
+				parameters: parametersWith('={{ $json.v }}'),
+				items: ITEMS,
+			});
+			const values = readings.filter((r) => r.parameter === 'value');
+			const fastItems = values.filter((r) => r.calls === 0).length;
+			expect(fastItems).toBeGreaterThanOrEqual(12);
+			expect(values.filter((r) => r.calls === 1).length).toBeGreaterThanOrEqual(7);
+			readings = [];
+			await runNode({
+				nodeType: fixture,
+				parameters: parametersWith('={{ $json.__proto__ }}'),
+				items: ITEMS,
+			});
+			expect(readings.every((r) => 'error' in r.n8n && isDeepStrictEqual(r.fast, r.n8n))).toBe(
+				true,
+			);
+			readings = [];
+			await runNode({
+				nodeType: fixture,
+				parameters: parametersWith('={{ $json.d }}'),
+				items: ITEMS,
+			});
+			// A Date (what an in-process node may leave in an item) is not plain: n8n reads it, whatever
+			// its engine makes of it.
+			const dated = readings.filter(
+				(r) => r.parameter === 'value' && (r.json as { d?: unknown }).d instanceof Date,
+			);
+			expect(dated.length).toBeGreaterThan(0);
+			expect(
+				dated.every((r) => r.calls === 1 && 'value' in r.n8n && r.n8n.value !== undefined),
+			).toBe(true);
+		});
+	},
+);
 
 describe('plain $json references in the node', () => {
 	const ctx = useSandbox();
-	const members = Array.from({ length: 40 }, (_, i) => ({ json: { email: `m${i}@example.com`, name: `Member ${i}`, plan: i % 3 ? 'free' : 'pro' } }));
+	const members = Array.from({ length: 40 }, (_, i) => ({
+		json: { email: `m${i}@example.com`, name: `Member ${i}`, plan: i % 3 ? 'free' : 'pro' },
+	}));
 	const template = { __rl: true, mode: 'id', value: 'tpl-gold-member' };
-	const readsOf = async (parameters: INodeParameters, items: INodeExecutionData[], continueOnFail = false) => {
-		const spy = jest.spyOn(ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown }, '_getNodeParameter');
+	const readsOf = async (
+		parameters: INodeParameters,
+		items: INodeExecutionData[],
+		continueOnFail = false,
+	) => {
+		const spy = jest.spyOn(
+			ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown },
+			'_getNodeParameter',
+		);
 		try {
 			const output = outputOf(await run(ctx.credentials, parameters, items, continueOnFail));
 			const reads = new Map<string, number>();
@@ -333,10 +478,16 @@ describe('plain $json references in the node', () => {
 			spy.mockRestore();
 		}
 	};
-	const sentPasses = () => ctx.sandbox.requests.flatMap((request) => (request.body as { items: unknown[] }).items);
+	const sentPasses = () =>
+		ctx.sandbox.requests.flatMap((request) => (request.body as { items: unknown[] }).items);
 	const expectedPass = (member: (typeof members)[number], value: string) => ({
 		recipientId: member.json.email,
-		uniqueValues: { fields: [{ place: 'BACK', label: 'Member', fixed: false, value: member.json.name }, { place: 'BACK', label: 'Plan', fixed: false, value }] },
+		uniqueValues: {
+			fields: [
+				{ place: 'BACK', label: 'Member', fixed: false, value: member.json.name },
+				{ place: 'BACK', label: 'Plan', fixed: false, value },
+			],
+		},
 	});
 
 	it('Wallet Pass › Create, Define Below: Recipient ID and Fields are read from the items, not evaluated per item', async () => {
@@ -346,11 +497,18 @@ describe('plain $json references in the node', () => {
 				operation: 'create',
 				templateSerial: template,
 				recipientId: '={{ $json.email }}',
-				fields: { field: [{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' }, { place: 'BACK', label: 'Plan', value: "={{ $json['plan'] }}" }] },
+				fields: {
+					field: [
+						{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
+						{ place: 'BACK', label: 'Plan', value: "={{ $json['plan'] }}" },
+					],
+				},
 			},
 			members,
 		);
-		expect(output.map((item) => item.json.recipientId)).toEqual(members.map((member) => member.json.email));
+		expect(output.map((item) => item.json.recipientId)).toEqual(
+			members.map((member) => member.json.email),
+		);
 		expect(sentPasses()).toEqual(members.map((member) => expectedPass(member, member.json.plan)));
 		// One read each, of the first item (checked against n8n); not one per item.
 		expect(reads.get('recipientId')).toBe(1);
@@ -364,35 +522,63 @@ describe('plain $json references in the node', () => {
 				operation: 'create',
 				templateSerial: template,
 				recipientId: '={{ $json.email }}',
-				fields: { field: [{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' }, { place: 'BACK', label: 'Plan', value: '={{ $json.plan.toUpperCase() }}' }] },
+				fields: {
+					field: [
+						{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' },
+						{ place: 'BACK', label: 'Plan', value: '={{ $json.plan.toUpperCase() }}' },
+					],
+				},
 			},
 			members,
 		);
-		expect(sentPasses()).toEqual(members.map((member) => expectedPass(member, member.json.plan.toUpperCase())));
+		expect(sentPasses()).toEqual(
+			members.map((member) => expectedPass(member, member.json.plan.toUpperCase())),
+		);
 		expect(reads.get('recipientId')).toBe(1);
 		expect(reads.get('fields')).toBe(members.length);
 	});
 
 	it("items whose field is not plain go through n8n, with n8n's result", async () => {
-		const items = members.slice(0, 6).map((member, i) => ({ json: { ...member.json, name: i === 2 ? 42 : i === 4 ? null : member.json.name } }));
+		const items = members.slice(0, 6).map((member, i) => ({
+			json: { ...member.json, name: i === 2 ? 42 : i === 4 ? null : member.json.name },
+		}));
 		const { output, reads } = await readsOf(
-			{ resource: 'walletPass', operation: 'create', templateSerial: template, recipientId: '={{ $json.email }}', fields: { field: [{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' }] } },
+			{
+				resource: 'walletPass',
+				operation: 'create',
+				templateSerial: template,
+				recipientId: '={{ $json.email }}',
+				fields: { field: [{ place: 'BACK', label: 'Member', value: '={{ $json.name }}' }] },
+			},
 			items,
 			true,
 		);
-		// 42 is a plain value (read from the item), null is not: n8n reads item 4 (and item 0, the check).
+		// 42 is a plain value (read from the item), null is not: n8n reads item 4 (and item 0, the
+		// check).
 		expect(reads.get('fields')).toBe(2);
-		expect(sentPasses().map((pass) => (pass as { uniqueValues: { fields: Array<{ value: string }> } }).uniqueValues.fields[0].value)).toEqual(['Member 0', 'Member 1', '42', 'Member 3', 'Member 5']);
-		expect(output[4].json.error).toBe('Invalid "Fields › Value #1" in item 4: every field needs a value');
+		expect(
+			sentPasses().map(
+				(pass) =>
+					(pass as { uniqueValues: { fields: Array<{ value: string }> } }).uniqueValues.fields[0]
+						.value,
+			),
+		).toEqual(['Member 0', 'Member 1', '42', 'Member 3', 'Member 5']);
+		expect(output[4].json.error).toBe(
+			'Invalid "Fields › Value #1" in item 4: every field needs a value',
+		);
 	});
 
 	it('Message › Send: To and the Options holding External ID are read from the items', async () => {
 		openConversation(ctx.sandbox);
 		const items = [0, 1, 2].map((i) => ({ json: { to: '+33 6 12 34 56 78', ref: `ref${i}` } }));
-		const { output, reads } = await readsOf(textMessage({ to: '={{ $json.to }}', options: { externalId: '={{ $json.ref }}' } }), items);
+		const { output, reads } = await readsOf(
+			textMessage({ to: '={{ $json.to }}', options: { externalId: '={{ $json.ref }}' } }),
+			items,
+		);
 		expect(output.map((item) => item.json.externalId)).toEqual(['ref0', 'ref1', 'ref2']);
 		expect(reads.get('to')).toBe(1);
-		// Options: read at item 0 for the run (wait budget, pace), then per item from the items, item 0 checked against n8n.
+		// Options: read at item 0 for the run (wait budget, pace), then per item from the items, item 0
+		// checked against n8n.
 		expect(reads.get('options')).toBe(3);
 	});
 });
@@ -401,21 +587,41 @@ describe("the node's parameters need none of n8n's post-processing the fast path
 	const properties = (list: INodeProperties[]): INodeProperties[] =>
 		list.flatMap((property) => [
 			property,
-			...properties(((property.options ?? []) as unknown[]).flatMap((option) => {
-				const entry = option as { values?: INodeProperties[]; type?: string };
-				return entry.values ?? (entry.type ? [entry as INodeProperties] : []);
-			})),
+			...properties(
+				((property.options ?? []) as unknown[]).flatMap((option) => {
+					const entry = option as { values?: INodeProperties[]; type?: string };
+					return entry.values ?? (entry.type ? [entry as INodeProperties] : []);
+				}),
+			),
 		]);
 	const all = properties(new AudienceMessaging().description.properties);
 
 	it('no validateType (n8n would convert or refuse a value), no resource mapper or filter', () => {
 		expect(all.length).toBeGreaterThan(50);
-		expect(all.filter((property) => property.validateType !== undefined).map((property) => property.name)).toEqual([]);
-		expect(all.filter((property) => ['resourceMapper', 'filter', 'assignmentCollection'].includes(property.type)).map((property) => property.name)).toEqual([]);
+		expect(
+			all
+				.filter((property) => property.validateType !== undefined)
+				.map((property) => property.name),
+		).toEqual([]);
+		expect(
+			all
+				.filter((property) =>
+					['resourceMapper', 'filter', 'assignmentCollection'].includes(property.type),
+				)
+				.map((property) => property.name),
+		).toEqual([]);
 	});
 
 	it('no extractValue regex on a property or a resource locator mode (extractValue gives the value as it is)', () => {
-		expect(all.filter((property) => 'extractValue' in property || (property.modes ?? []).some((mode) => 'extractValue' in mode)).map((property) => property.name)).toEqual([]);
+		expect(
+			all
+				.filter(
+					(property) =>
+						'extractValue' in property ||
+						(property.modes ?? []).some((mode) => 'extractValue' in mode),
+				)
+				.map((property) => property.name),
+		).toEqual([]);
 		expect(all.filter((property) => property.type === 'resourceLocator').length).toBeGreaterThan(0);
 	});
 });

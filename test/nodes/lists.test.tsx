@@ -1,7 +1,16 @@
 import { NodeApiError } from 'n8n-workflow';
 
 import { binaryItem, callListSearch } from '../helpers/n8n';
-import { API_KEY, byId, credentialsFor, expectNoKey, node, outputOf, run, useSandbox } from './context';
+import {
+	API_KEY,
+	byId,
+	credentialsFor,
+	expectNoKey,
+	node,
+	outputOf,
+	run,
+	useSandbox,
+} from './context';
 
 const ctx = useSandbox();
 
@@ -36,16 +45,32 @@ describe('List > Create', () => {
 			],
 			rows: [{ email: 'ada@example.com' }, { email: 'alan@example.com', plan: 'pro' }],
 		});
-		expect(item.json).toMatchObject({ id: 1, name: 'Newsletter', size: 2, status: 'OK', percentProcessed: 100 });
-		const columns = (item.json.columns as Array<{ name: string; required: boolean; defaultValue: unknown }>).map((c) => c.name);
-		expect(columns).toEqual(expect.arrayContaining(['id', 'email', 'mobile', 'devices', 'devices_type', 'plan']));
+		expect(item.json).toMatchObject({
+			id: 1,
+			name: 'Newsletter',
+			size: 2,
+			status: 'OK',
+			percentProcessed: 100,
+		});
+		const columns = (
+			item.json.columns as Array<{ name: string; required: boolean; defaultValue: unknown }>
+		).map((c) => c.name);
+		expect(columns).toEqual(
+			expect.arrayContaining(['id', 'email', 'mobile', 'devices', 'devices_type', 'plan']),
+		);
 		expect(item.pairedItem).toEqual({ item: 0 });
 		expect(ctx.sandbox.listSubscribers(1)?.map((s) => s.plan)).toEqual(['free', 'pro']);
 		expectNoKey(result);
 	});
 
 	it('simplifies the new list by default: the fields a workflow goes on with, column names only', async () => {
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'create', name: 'Newsletter', columns: { column: [{ name: 'plan', type: 'STRING' }] }, rows: '[{"plan":"pro"}]' });
+		const result = await run(ctx.credentials, {
+			resource: 'list',
+			operation: 'create',
+			name: 'Newsletter',
+			columns: { column: [{ name: 'plan', type: 'STRING' }] },
+			rows: '[{"plan":"pro"}]',
+		});
 		const [item] = outputOf(result);
 		const list = ctx.sandbox.getList(1)!;
 		expect(item.json).toEqual({
@@ -69,16 +94,30 @@ describe('List > Create', () => {
 			resource: 'list',
 			operation: 'create',
 			name: 'Broken',
-			columns: { column: [{ name: 'email', type: 'STRING' }, { name: ' ', type: 'STRING' }] },
+			columns: {
+				column: [
+					{ name: 'email', type: 'STRING' },
+					{ name: ' ', type: 'STRING' },
+				],
+			},
 			rows: '[]',
 		});
-		expect(result.error?.message).toBe('Invalid "Columns › Name #2" in item 0: every column needs a name');
+		expect(result.error?.message).toBe(
+			'Invalid "Columns › Name #2" in item 0: every column needs a name',
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
 	it('refuses rows that are not JSON objects', async () => {
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'create', name: 'Broken', rows: '[1]' });
-		expect(result.error?.message).toBe('Invalid "Rows (JSON) #1" in item 0: each subscriber must be an object keyed by column name');
+		const result = await run(ctx.credentials, {
+			resource: 'list',
+			operation: 'create',
+			name: 'Broken',
+			rows: '[1]',
+		});
+		expect(result.error?.message).toBe(
+			'Invalid "Rows (JSON) #1" in item 0: each subscriber must be an object keyed by column name',
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });
@@ -90,19 +129,41 @@ describe('List > Create From CSV', () => {
 		const item = await binaryItem({}, 'data', Buffer.from(csv), 'people.csv', 'text/csv');
 		const result = await run(
 			ctx.credentials,
-			{ resource: 'list', operation: 'createFromCsv', name: 'Imported', binaryPropertyName: 'data', simplify: false, options: { key: 'email', caseSensitive: true, trackLastActivity: false } },
+			{
+				resource: 'list',
+				operation: 'createFromCsv',
+				name: 'Imported',
+				binaryPropertyName: 'data',
+				simplify: false,
+				options: { key: 'email', caseSensitive: true, trackLastActivity: false },
+			},
 			[item],
 		);
 		const [output] = outputOf(result);
 		const request = ctx.sandbox.requests[0];
 		expect(request.method).toBe('POST');
 		expect(request.path).toBe('/audience/v3/lists');
-		expect(request.query).toEqual({ name: 'Imported', key: 'email', caseSensitive: 'true', trackLastActivity: 'false' });
+		expect(request.query).toEqual({
+			name: 'Imported',
+			key: 'email',
+			caseSensitive: 'true',
+			trackLastActivity: 'false',
+		});
 		expect(request.contentType).toBe('multipart/form-data');
 		expect(request.headers.authorization).toBe(`Bearer ${API_KEY}`);
-		expect(request.parts).toEqual([{ name: 'csvFile', filename: 'people.csv', contentType: 'text/csv', size: csv.length, text: csv }]);
+		expect(request.parts).toEqual([
+			{
+				name: 'csvFile',
+				filename: 'people.csv',
+				contentType: 'text/csv',
+				size: csv.length,
+				text: csv,
+			},
+		]);
 		expect(output.json).toMatchObject({ name: 'Imported', size: 2, totalLines: 2, key: 'email' });
-		const types = Object.fromEntries((output.json.columns as Array<{ name: string; type: string }>).map((c) => [c.name, c.type]));
+		const types = Object.fromEntries(
+			(output.json.columns as Array<{ name: string; type: string }>).map((c) => [c.name, c.type]),
+		);
 		expect(types).toMatchObject({ email: 'STRING', age: 'NUMBER', vip: 'BOOLEAN' });
 		expect(output.pairedItem).toEqual({ item: 0 });
 	});
@@ -111,24 +172,54 @@ describe('List > Create From CSV', () => {
 		const big = Buffer.alloc(200 * 1024 * 1024 + 10, 'a');
 		big.write('email\n');
 		const item = await binaryItem({}, 'data', big, 'huge.csv', 'text/csv');
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'createFromCsv', name: 'Huge', binaryPropertyName: 'data' }, [item]);
-		expect(result.error?.message).toMatch(/^Invalid "Input Binary Field" in item 0: the CSV file is 200\.0 MB; the platform accepts at most 200 MB/);
+		const result = await run(
+			ctx.credentials,
+			{ resource: 'list', operation: 'createFromCsv', name: 'Huge', binaryPropertyName: 'data' },
+			[item],
+		);
+		expect(result.error?.message).toMatch(
+			/^Invalid "Input Binary Field" in item 0: the CSV file is 200\.0 MB; the platform accepts at most 200 MB/,
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	}, 60_000);
 
 	it('names the missing binary field', async () => {
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'createFromCsv', name: 'X', binaryPropertyName: 'file' }, [{ json: {} }]);
-		expect(result.error?.message).toBe('Invalid "Input Binary Field" in item 0: the input item has no binary property "file" (it has no binary data)');
+		const result = await run(
+			ctx.credentials,
+			{ resource: 'list', operation: 'createFromCsv', name: 'X', binaryPropertyName: 'file' },
+			[{ json: {} }],
+		);
+		expect(result.error?.message).toBe(
+			'Invalid "Input Binary Field" in item 0: the input item has no binary property "file" (it has no binary data)',
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
 	it('with Continue On Fail, a bad item yields its error and the good one is still imported', async () => {
 		const good = await binaryItem({}, 'data', Buffer.from(csv), 'people.csv', 'text/csv');
-		const bad = await binaryItem({}, 'data', Buffer.from('email,,x\n1,2,3\n'), 'bad.csv', 'text/csv');
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'createFromCsv', name: 'Imported', binaryPropertyName: 'data' }, [bad, good], true);
+		const bad = await binaryItem(
+			{},
+			'data',
+			Buffer.from('email,,x\n1,2,3\n'),
+			'bad.csv',
+			'text/csv',
+		);
+		const result = await run(
+			ctx.credentials,
+			{
+				resource: 'list',
+				operation: 'createFromCsv',
+				name: 'Imported',
+				binaryPropertyName: 'data',
+			},
+			[bad, good],
+			true,
+		);
 		const items = outputOf(result);
 		expect(items).toHaveLength(2);
-		expect(items[0].json.error).toBe('Invalid "Input Binary Field" in item 0: column 2 of the CSV header has no name');
+		expect(items[0].json.error).toBe(
+			'Invalid "Input Binary Field" in item 0: column 2 of the CSV header has no name',
+		);
 		expect(items[0].pairedItem).toEqual({ item: 0 });
 		expect(items[1].json).toMatchObject({ name: 'Imported', size: 2 });
 		expect(items[1].pairedItem).toEqual({ item: 1 });
@@ -139,28 +230,64 @@ describe('List > Create From CSV', () => {
 describe('List > Get and Delete', () => {
 	it('gets a list by ID and by the list picker', async () => {
 		const list = ctx.sandbox.seedList({ name: 'Seeded', rows: [{ email: 'a@b.c' }] });
-		for (const listId of [byId(list.id), { __rl: true, mode: 'list', value: String(list.id), cachedResultName: 'Seeded' }]) {
+		for (const listId of [
+			byId(list.id),
+			{ __rl: true, mode: 'list', value: String(list.id), cachedResultName: 'Seeded' },
+		]) {
 			ctx.sandbox.clearRequests();
-			const [item] = outputOf(await run(ctx.credentials, { resource: 'list', operation: 'get', listId }));
-			expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /audience/v3/lists/${list.id}`]);
+			const [item] = outputOf(
+				await run(ctx.credentials, { resource: 'list', operation: 'get', listId }),
+			);
+			expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+				`GET /audience/v3/lists/${list.id}`,
+			]);
 			expect(item.json).toMatchObject({ id: list.id, name: 'Seeded', size: 1 });
 		}
 	});
 
 	it('outputs the whole answer with Simplify off, and the simplified list with it on, per item', async () => {
-		const list = ctx.sandbox.seedList({ name: 'Seeded', columns: [{ name: 'plan', type: 'STRING', defaultValue: 'free' }] });
+		const list = ctx.sandbox.seedList({
+			name: 'Seeded',
+			columns: [{ name: 'plan', type: 'STRING', defaultValue: 'free' }],
+		});
 		const items = [{ json: { simplify: false } }, { json: { simplify: true } }];
-		const [raw, simple] = outputOf(await run(ctx.credentials, { resource: 'list', operation: 'get', listId: byId(list.id), simplify: '={{ $json.simplify }}' }, items));
-		expect(raw.json.columns).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'plan', type: 'STRING', defaultValue: 'free' })]));
+		const [raw, simple] = outputOf(
+			await run(
+				ctx.credentials,
+				{
+					resource: 'list',
+					operation: 'get',
+					listId: byId(list.id),
+					simplify: '={{ $json.simplify }}',
+				},
+				items,
+			),
+		);
+		expect(raw.json.columns).toEqual(
+			expect.arrayContaining([
+				expect.objectContaining({ name: 'plan', type: 'STRING', defaultValue: 'free' }),
+			]),
+		);
 		expect(raw.json).toHaveProperty('userName');
-		expect(simple.json.columns).toEqual(['id', 'email', 'mobile', 'devices', 'devices_type', 'plan']);
+		expect(simple.json.columns).toEqual([
+			'id',
+			'email',
+			'mobile',
+			'devices',
+			'devices_type',
+			'plan',
+		]);
 		expect(simple.json).not.toHaveProperty('userName');
 		expect(simple.json).toMatchObject({ id: list.id, name: 'Seeded' });
 		expect([raw.pairedItem, simple.pairedItem]).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	it('fails with a NodeApiError 404 naming an unknown list', async () => {
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'get', listId: byId(4242) });
+		const result = await run(ctx.credentials, {
+			resource: 'list',
+			operation: 'get',
+			listId: byId(4242),
+		});
 		expect(result.error).toBeInstanceOf(NodeApiError);
 		expect((result.error as NodeApiError).httpCode).toBe('404');
 		expect(result.error?.message).toContain('4242');
@@ -169,15 +296,25 @@ describe('List > Get and Delete', () => {
 
 	it('refuses a list ID that is not a number before sending', async () => {
 		// An expression escapes the editor's own check of the By ID field, so the node checks again.
-		const result = await run(ctx.credentials, { resource: 'list', operation: 'get', listId: byId('={{ "abc" }}') });
-		expect(result.error?.message).toBe('Invalid "List" in item 0: a list ID is a whole number, for example 42');
+		const result = await run(ctx.credentials, {
+			resource: 'list',
+			operation: 'get',
+			listId: byId('={{ "abc" }}'),
+		});
+		expect(result.error?.message).toBe(
+			'Invalid "List" in item 0: a list ID is a whole number, for example 42',
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
 	it('deletes a list and confirms it', async () => {
 		const list = ctx.sandbox.seedList({ name: 'Doomed' });
-		const [item] = outputOf(await run(ctx.credentials, { resource: 'list', operation: 'delete', listId: byId(list.id) }));
-		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /audience/v3/lists/${list.id}`]);
+		const [item] = outputOf(
+			await run(ctx.credentials, { resource: 'list', operation: 'delete', listId: byId(list.id) }),
+		);
+		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			`DELETE /audience/v3/lists/${list.id}`,
+		]);
 		expect(item.json).toMatchObject({ listId: String(list.id), deleted: true });
 		expect(ctx.sandbox.getList(list.id)).toBeUndefined();
 	});
@@ -186,7 +323,11 @@ describe('List > Get and Delete', () => {
 		const list = ctx.sandbox.seedList({ name: 'Kept' });
 		const result = await run(
 			ctx.credentials,
-			{ resource: 'list', operation: 'get', listId: { __rl: true, mode: 'id', value: '={{ $json.listId }}' } },
+			{
+				resource: 'list',
+				operation: 'get',
+				listId: { __rl: true, mode: 'id', value: '={{ $json.listId }}' },
+			},
 			[{ json: { listId: list.id } }, { json: { listId: 999 } }, { json: { listId: list.id } }],
 			true,
 		);
@@ -211,28 +352,45 @@ describe('wrong API key', () => {
 
 describe('unreachable platform', () => {
 	it('fails with a NodeApiError naming the URL, without the key', async () => {
-		const down = { ...ctx.credentials, data: { ...ctx.credentials.data, listsBaseUrl: 'http://127.0.0.1:9/v3' } };
+		const down = {
+			...ctx.credentials,
+			data: { ...ctx.credentials.data, listsBaseUrl: 'http://127.0.0.1:9/v3' },
+		};
 		const result = await run(down, { resource: 'list', operation: 'get', listId: byId(1) });
 		expect(result.error).toBeInstanceOf(NodeApiError);
-		expect(result.error?.message).toBe('Could not reach the platform at http://127.0.0.1:9/v3/lists/1');
-		expect((result.error as NodeApiError).description).toContain('Check the Lists Base URL in the credential');
+		expect(result.error?.message).toBe(
+			'Could not reach the platform at http://127.0.0.1:9/v3/lists/1',
+		);
+		expect((result.error as NodeApiError).description).toContain(
+			'Check the Lists Base URL in the credential',
+		);
 		expectNoKey(result);
 	});
 });
 
 describe('a base URL that is not the API (the credential test checks only the wallet one)', () => {
 	it("names the credential's Lists Base URL when the list endpoint answers 404", async () => {
-		const wrong = { ...ctx.credentials, data: { ...ctx.credentials.data, listsBaseUrl: `${ctx.sandbox.url}/audience` } };
+		const wrong = {
+			...ctx.credentials,
+			data: { ...ctx.credentials.data, listsBaseUrl: `${ctx.sandbox.url}/audience` },
+		};
 		const result = await run(wrong, { resource: 'list', operation: 'get', listId: byId(1) });
 		expect((result.error as NodeApiError).httpCode).toBe('404');
-		expect((result.error as NodeApiError).description).toContain('Check the ID, and the Lists Base URL in the credential.');
+		expect((result.error as NodeApiError).description).toContain(
+			'Check the ID, and the Lists Base URL in the credential.',
+		);
 	});
 
 	it("names the credential's Messaging Base URL for a chat-app request", async () => {
-		const wrong = { ...ctx.credentials, data: { ...ctx.credentials.data, baseUrl: `${ctx.sandbox.url}/not-messaging` } };
+		const wrong = {
+			...ctx.credentials,
+			data: { ...ctx.credentials.data, baseUrl: `${ctx.sandbox.url}/not-messaging` },
+		};
 		const result = await run(wrong, { resource: 'sender', operation: 'get', senderId: 'abc' });
 		expect((result.error as NodeApiError).httpCode).toBe('404');
-		expect((result.error as NodeApiError).description).toContain('the Messaging Base URL in the credential.');
+		expect((result.error as NodeApiError).description).toContain(
+			'the Messaging Base URL in the credential.',
+		);
 	});
 });
 
@@ -246,6 +404,10 @@ describe('list picker', () => {
 			{ name: 'Customers EU (#1)', value: '1' },
 			{ name: 'Customers US (#3)', value: '3' },
 		]);
-		expect(ctx.sandbox.requests[0]).toMatchObject({ method: 'GET', path: '/audience/v3/lists', query: { name: 'customers', page: '1', limit: '100' } });
+		expect(ctx.sandbox.requests[0]).toMatchObject({
+			method: 'GET',
+			path: '/audience/v3/lists',
+			query: { name: 'customers', page: '1', limit: '100' },
+		});
 	});
 });

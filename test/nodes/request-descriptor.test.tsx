@@ -1,8 +1,9 @@
 /**
  * An operation described as data (shared/request.ts): docs/architecture.md's worked example,
- * Sender › Get Template Namespace, built from its descriptor (test/nodes/fixtures/example-operation.tsx)
- * into a node of its own and run in n8n-core against the sandbox: every item read and checked
- * before the first request, the path's values URL-encoded, the output shaped by the descriptor.
+ * Sender › Get Template Namespace, built from its descriptor
+ * (test/nodes/fixtures/example-operation.tsx) into a node of its own and run in n8n-core against
+ * the sandbox: every item read and checked before the first request, the path's values URL-encoded,
+ * the output shaped by the descriptor.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +17,8 @@ import { getNamespace, getNamespaceFields } from './fixtures/example-operation';
 
 const ctx = useSandbox();
 
-// The example's own node: the package's credential, one resource, one operation, the example's fields.
+// The example's own node: the package's credential, one resource, one operation, the example's
+// fields.
 const description: INodeTypeDescription = {
 	displayName: 'Descriptor Example',
 	name: 'descriptorExample',
@@ -28,22 +30,51 @@ const description: INodeTypeDescription = {
 	outputs: [NodeConnectionTypes.Main],
 	credentials: [{ name: 'audienceMessagingApi', required: true }],
 	properties: [
-		{ displayName: 'Resource', name: 'resource', type: 'options', noDataExpression: true, options: [{ name: 'Sender', value: 'sender' }], default: 'sender' },
-		{ displayName: 'Operation', name: 'operation', type: 'options', noDataExpression: true, options: [{ name: 'Get Template Namespace', value: 'getNamespace' }], default: 'getNamespace' },
+		{
+			displayName: 'Resource',
+			name: 'resource',
+			type: 'options',
+			noDataExpression: true,
+			options: [{ name: 'Sender', value: 'sender' }],
+			default: 'sender',
+		},
+		{
+			displayName: 'Operation',
+			name: 'operation',
+			type: 'options',
+			noDataExpression: true,
+			options: [{ name: 'Get Template Namespace', value: 'getNamespace' }],
+			default: 'getNamespace',
+		},
 		...getNamespaceFields,
 	],
 };
 const exampleNode: INodeType = { description, execute: getNamespace };
 
 const run = async (items: Array<{ id: string }>, continueOnFail = false) =>
-	await runNode({ nodeType: exampleNode, parameters: { senderId: '={{ $json.id }}' }, credentials: ctx.credentials, items: items.map((json) => ({ json })), continueOnFail });
+	await runNode({
+		nodeType: exampleNode,
+		parameters: { senderId: '={{ $json.id }}' },
+		credentials: ctx.credentials,
+		items: items.map((json) => ({ json })),
+		continueOnFail,
+	});
 
-const senderCalls = () => ctx.sandbox.requests.filter((request) => request.path.includes('/chatapp/senders/'));
+const senderCalls = () =>
+	ctx.sandbox.requests.filter((request) => request.path.includes('/chatapp/senders/'));
 
 it('sends one request per item to the path its values fill (URL-encoded) and outputs what the descriptor shapes, paired', async () => {
-	const plain = ctx.sandbox.seedSender({ providerId: 'p', name: 'A', address: '+15550100101', accountTier: 1 }, { active: true });
+	const plain = ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'A', address: '+15550100101', accountTier: 1 },
+		{ active: true },
+	);
 	ctx.sandbox.approveSender(plain.id, { templateNamespace: 'ns-acme' });
-	const pending = ctx.sandbox.seedSender({ providerId: 'p', name: 'B', address: '+15550100102', accountTier: 1 });
+	const pending = ctx.sandbox.seedSender({
+		providerId: 'p',
+		name: 'B',
+		address: '+15550100102',
+		accountTier: 1,
+	});
 	const result = await run([{ id: plain.id }, { id: pending.id }, { id: 'a/b?c' }], true);
 	const output = outputOf(result);
 	expect(output.map((item) => [item.json, item.pairedItem])).toEqual([
@@ -59,7 +90,10 @@ it('sends one request per item to the path its values fill (URL-encoded) and out
 });
 
 it('checks every item before the first request: a bad item stops the run with the field named by its label, nothing sent', async () => {
-	const sender = ctx.sandbox.seedSender({ providerId: 'p', name: 'A', address: '+15550100103', accountTier: 1 }, { active: true });
+	const sender = ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'A', address: '+15550100103', accountTier: 1 },
+		{ active: true },
+	);
 	const result = await run([{ id: sender.id }, { id: '..' }]);
 	expect(result.error?.message).toBe('Invalid "Sender ID" in item 1: ".." is not a sender ID');
 	expect(senderCalls()).toHaveLength(0);
@@ -69,14 +103,20 @@ it('docs/architecture.md shows the example exactly as the test builds it', () =>
 	const root = join(__dirname, '..', '..');
 	const source = readFileSync(join(__dirname, 'fixtures', 'example-operation.tsx'), 'utf8');
 	const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
-	const operation = source.slice(source.indexOf('const show ='), source.lastIndexOf('});') + 3);
+	const operation = source.slice(source.indexOf('const show ='), source.lastIndexOf('};') + 2);
 	expect(operation.length).toBeGreaterThan(500);
 	expect(doc).toContain(operation);
 });
 
 describe('fillTemplate', () => {
 	it('fills each {name} from the values, through the encoder', () => {
-		expect(fillTemplate('/lists/{listId}/subscribers/{id}', { listId: '4 2', id: 'a/b' }, encodeURIComponent)).toBe('/lists/4%202/subscribers/a%2Fb');
+		expect(
+			fillTemplate(
+				'/lists/{listId}/subscribers/{id}',
+				{ listId: '4 2', id: 'a/b' },
+				encodeURIComponent,
+			),
+		).toBe('/lists/4%202/subscribers/a%2Fb');
 		expect(fillTemplate('delete {id} of {n}', { id: 'x', n: 3 })).toBe('delete x of 3');
 	});
 

@@ -77,7 +77,10 @@ function credentials(overrides: Record<string, string> = {}): HarnessCredentials
 
 describe('declarative node (RoutingNode)', () => {
 	it('sends the routed GET with generic auth headers and applies postReceive', async () => {
-		route = (req) => ({ status: 200, body: { data: { id: req.path.split('/').pop(), name: 'Thing' } } });
+		route = (req) => ({
+			status: 200,
+			body: { data: { id: req.path.split('/').pop(), name: 'Thing' } },
+		});
 
 		const result = await runNode({
 			nodeType: new FixtureDeclarative(),
@@ -87,7 +90,10 @@ describe('declarative node (RoutingNode)', () => {
 		});
 
 		expect(result.error).toBeUndefined();
-		expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /things/a1', 'GET /things/b2']);
+		expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			'GET /things/a1',
+			'GET /things/b2',
+		]);
 		expect(requests[0].headers.authorization).toBe('Bearer secret-key');
 		// default of an unset credential property, resolved through the generic authenticate
 		expect(requests[0].headers['x-region']).toBe('eu');
@@ -154,7 +160,13 @@ describe('declarative node (RoutingNode)', () => {
 describe('programmatic node (execute + binary + multipart)', () => {
 	it('uploads the binary as multipart with Bearer auth', async () => {
 		route = (req) => ({ status: 200, body: { uploaded: true, bytes: req.body.length } });
-		const file = await binaryItem({ name: 'hello' }, 'data', Buffer.from('hello world'), 'hello.txt', 'text/plain');
+		const file = await binaryItem(
+			{ name: 'hello' },
+			'data',
+			Buffer.from('hello world'),
+			'hello.txt',
+			'text/plain',
+		);
 
 		const result = await runNode({
 			nodeType: new FixtureUpload(),
@@ -170,7 +182,9 @@ describe('programmatic node (execute + binary + multipart)', () => {
 		expect(req.path).toBe('/uploads');
 		expect(req.query.get('version')).toBe('2');
 		expect(req.headers.authorization).toBe('Bearer secret-key');
-		const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(req.headers['content-type'] ?? '')?.[1];
+		const boundary = /^multipart\/form-data; boundary=(.+)$/.exec(
+			req.headers['content-type'] ?? '',
+		)?.[1];
 		expect(boundary).toBeDefined();
 		const body = req.body.toString();
 		expect(body).toContain('Content-Disposition: form-data; name="title"\r\n\r\nhello file\r\n');
@@ -178,7 +192,9 @@ describe('programmatic node (execute + binary + multipart)', () => {
 			'Content-Disposition: form-data; name="file"; filename="hello.txt"\r\nContent-Type: text/plain\r\n\r\nhello world\r\n',
 		);
 		expect(body.trimEnd().endsWith(`--${boundary}--`)).toBe(true);
-		expect(result.output).toEqual([[{ json: { uploaded: true, bytes: req.body.length }, pairedItem: { item: 0 } }]]);
+		expect(result.output).toEqual([
+			[{ json: { uploaded: true, bytes: req.body.length }, pairedItem: { item: 0 } }],
+		]);
 	});
 
 	it('streams filesystem binary data with this.helpers.getBinaryStream (versioned node type)', async () => {
@@ -247,7 +263,12 @@ describe('programmatic node (execute + binary + multipart)', () => {
 			await binaryItem({}, 'data', Buffer.from('2'), '2.txt', 'text/plain'),
 		];
 
-		const result = await runNode({ nodeType: new FixtureUpload(), parameters: {}, credentials: credentials(), items });
+		const result = await runNode({
+			nodeType: new FixtureUpload(),
+			parameters: {},
+			credentials: credentials(),
+			items,
+		});
 
 		expect(requests).toHaveLength(2);
 		expect(result.output).toBeNull();
@@ -277,11 +298,17 @@ describe('programmatic node (execute + binary + multipart)', () => {
 		expect(result.output).toEqual([
 			[
 				{
-					json: { error: expect.stringContaining('The service was not able to process your request') },
+					json: {
+						error: expect.stringContaining('The service was not able to process your request'),
+					},
 					pairedItem: { item: 0 },
 				},
 				{
-					json: { error: expect.stringContaining("expects the node's input data to contain a binary file") },
+					json: {
+						error: expect.stringContaining(
+							"expects the node's input data to contain a binary file",
+						),
+					},
 					pairedItem: { item: 1 },
 				},
 			],
@@ -308,9 +335,18 @@ describe('node methods', () => {
 			body: { data: [{ id: 't1', name: `match ${req.query.get('q')}` }], next: 'page-2' },
 		});
 
-		const result = await callListSearch(new FixtureDeclarative(), 'searchThings', credentials(), 'wid', 'page-1');
+		const result = await callListSearch(
+			new FixtureDeclarative(),
+			'searchThings',
+			credentials(),
+			'wid',
+			'page-1',
+		);
 
-		expect(result).toEqual({ results: [{ name: 'match wid', value: 't1' }], paginationToken: 'page-2' });
+		expect(result).toEqual({
+			results: [{ name: 'match wid', value: 't1' }],
+			paginationToken: 'page-2',
+		});
 		expect(requests[0].path).toBe('/things');
 		expect(requests[0].query.get('cursor')).toBe('page-1');
 		expect(requests[0].headers.authorization).toBe('Bearer secret-key');
@@ -319,7 +355,11 @@ describe('node methods', () => {
 	it('resolves expressions in credential data', async () => {
 		route = () => ({ status: 200, body: { data: [] } });
 
-		await callListSearch(new FixtureDeclarative(), 'searchThings', credentials({ apiKey: "={{ 'k-' + (1 + 1) }}" }));
+		await callListSearch(
+			new FixtureDeclarative(),
+			'searchThings',
+			credentials({ apiKey: "={{ 'k-' + (1 + 1) }}" }),
+		);
 		await runNode({
 			nodeType: new FixtureDeclarative(),
 			parameters: { operation: 'get', id: 'x' },
@@ -345,13 +385,16 @@ describe('node methods', () => {
 	it('callLoadOptions surfaces request errors', async () => {
 		route = () => ({ status: 403, body: { message: 'forbidden' } });
 
-		await expect(callLoadOptions(new FixtureDeclarative(), 'getCategories', credentials())).rejects.toThrow(
-			NodeApiError,
-		);
+		await expect(
+			callLoadOptions(new FixtureDeclarative(), 'getCategories', credentials()),
+		).rejects.toThrow(NodeApiError);
 	});
 
 	it('callCredentialTest runs methods.credentialTest', async () => {
-		route = (req) => ({ status: 200, body: { ok: req.headers.authorization === 'Bearer secret-key' } });
+		route = (req) => ({
+			status: 200,
+			body: { ok: req.headers.authorization === 'Bearer secret-key' },
+		});
 
 		expect(await callCredentialTest(new FixtureUpload(), 'ping', credentials())).toEqual({
 			status: 'OK',
@@ -361,9 +404,15 @@ describe('node methods', () => {
 	});
 
 	it('testCredentials runs the credential type test request', async () => {
-		route = (req) => (req.headers.authorization === 'Bearer secret-key' ? { status: 200, body: {} } : { status: 401 });
+		route = (req) =>
+			req.headers.authorization === 'Bearer secret-key'
+				? { status: 200, body: {} }
+				: { status: 401 };
 
-		expect(await testCredentials(credentials())).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(await testCredentials(credentials())).toEqual({
+			status: 'OK',
+			message: 'Connection successful!',
+		});
 		expect(requests[0].path).toBe('/me');
 		expect(await testCredentials(credentials({ apiKey: 'wrong' }))).toEqual({
 			status: 'Error',

@@ -9,31 +9,54 @@ const recipients = [A, B, A, C, D, B];
 const items = recipients.map((to) => ({ json: { to } }));
 
 function senderWithQuota(dailyQuota: number): string {
-	const sender = ctx.sandbox.seedSender({ providerId: 'prov-1', name: 'ACME', address: `+${SENDER}`, accountTier: 1 }, { active: true });
+	const sender = ctx.sandbox.seedSender(
+		{ providerId: 'prov-1', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
+		{ active: true },
+	);
 	ctx.sandbox.approveSender(sender.id, { dailyQuota, rateLimit: 50 });
 	for (const to of [A, B, C, D]) ctx.sandbox.simulateInbound(to, SENDER);
 	return sender.id;
 }
 
-const send = (options: Record<string, unknown>) => textMessage({ to: '={{ $json.to }}', options: { messagesPerSecond: 0, ...options } });
-const posted = () => ctx.sandbox.requests.filter((request) => request.method === 'POST').map((request) => (request.body as { to: string }).to);
+const send = (options: Record<string, unknown>) =>
+	textMessage({ to: '={{ $json.to }}', options: { messagesPerSecond: 0, ...options } });
+const posted = () =>
+	ctx.sandbox.requests
+		.filter((request) => request.method === 'POST')
+		.map((request) => (request.body as { to: string }).to);
 
 describe("Message › Send: the sender's daily quota of unique recipients, known before the first message", () => {
 	it('refuses a run with more unique recipients than the quota before any message (the default)', async () => {
 		const senderId = senderWithQuota(3);
 		const result = await run(ctx.credentials, send({ rateLimitSenderId: senderId }), items);
-		expect(result.error?.message).toBe(`This run would message 4 unique recipients, more than sender ${senderId}'s daily quota of 3`);
-		expect((result.error as { description?: string }).description).toMatch(/^Nothing was sent\. .*Send to the First Recipients/);
+		expect(result.error?.message).toBe(
+			`This run would message 4 unique recipients, more than sender ${senderId}'s daily quota of 3`,
+		);
+		expect((result.error as { description?: string }).description).toMatch(
+			/^Nothing was sent\. .*Send to the First Recipients/,
+		);
 		expect(posted()).toEqual([]);
 		expect(ctx.sandbox.requests.map((request) => request.method)).toEqual(['GET']);
 	});
 
 	it('sends to the first recipients the quota allows and reports the others as not sent, paired, without Continue On Fail', async () => {
 		const senderId = senderWithQuota(3);
-		const output = outputOf(await run(ctx.credentials, send({ rateLimitSenderId: senderId, overQuota: 'sendFirst' }), items));
+		const output = outputOf(
+			await run(
+				ctx.credentials,
+				send({ rateLimitSenderId: senderId, overQuota: 'sendFirst' }),
+				items,
+			),
+		);
 		expect(posted().sort()).toEqual([A, A, B, B, C].sort());
 		// A sent message carries the platform's status (QUEUE); one not sent, the node's notSent.
-		expect(output.map((item) => [item.pairedItem, item.json.to, item.json.status === 'QUEUE' ? 'sent' : item.json.status])).toEqual([
+		expect(
+			output.map((item) => [
+				item.pairedItem,
+				item.json.to,
+				item.json.status === 'QUEUE' ? 'sent' : item.json.status,
+			]),
+		).toEqual([
 			[{ item: 0 }, A, 'sent'],
 			[{ item: 1 }, B, 'sent'],
 			[{ item: 2 }, A, 'sent'],
@@ -41,13 +64,26 @@ describe("Message › Send: the sender's daily quota of unique recipients, known
 			[{ item: 4 }, D, 'notSent'],
 			[{ item: 5 }, B, 'sent'],
 		]);
-		expect(output[4].json.error).toBe(`Not sent: ${D} is beyond sender ${senderId}'s daily quota of 3 unique recipients`);
-		expect(output[4].json).toMatchObject({ from: SENDER, type: 'text', externalId: expect.any(String) });
+		expect(output[4].json.error).toBe(
+			`Not sent: ${D} is beyond sender ${senderId}'s daily quota of 3 unique recipients`,
+		);
+		expect(output[4].json).toMatchObject({
+			from: SENDER,
+			type: 'text',
+			externalId: expect.any(String),
+		});
 	});
 
 	it('sends everything with Send All (the platform refuses what is beyond its quota)', async () => {
 		const senderId = senderWithQuota(3);
-		const output = outputOf(await run(ctx.credentials, send({ rateLimitSenderId: senderId, overQuota: 'sendAll', rateLimitWait: 0 }), items, true));
+		const output = outputOf(
+			await run(
+				ctx.credentials,
+				send({ rateLimitSenderId: senderId, overQuota: 'sendAll', rateLimitWait: 0 }),
+				items,
+				true,
+			),
+		);
 		expect(posted()).toContain(D);
 		expect(output[4].json.status).toBe('notSent');
 		expect(output.filter((item) => item.json.status === 'QUEUE')).toHaveLength(5);
@@ -55,7 +91,11 @@ describe("Message › Send: the sender's daily quota of unique recipients, known
 
 	it('sends a run within the quota as it is, and reads no quota without a sender', async () => {
 		const senderId = senderWithQuota(4);
-		expect(outputOf(await run(ctx.credentials, send({ rateLimitSenderId: senderId }), items)).every((item) => item.json.status === 'QUEUE')).toBe(true);
+		expect(
+			outputOf(await run(ctx.credentials, send({ rateLimitSenderId: senderId }), items)).every(
+				(item) => item.json.status === 'QUEUE',
+			),
+		).toBe(true);
 		ctx.sandbox.reset();
 		senderWithQuota(3);
 		await run(ctx.credentials, send({}), items.slice(0, 3));
@@ -63,7 +103,11 @@ describe("Message › Send: the sender's daily quota of unique recipients, known
 	});
 
 	it('refuses an unknown choice before any request, naming the option', async () => {
-		const result = await run(ctx.credentials, send({ rateLimitSenderId: 'snd_1', overQuota: 'maybe' }), items);
+		const result = await run(
+			ctx.credentials,
+			send({ rateLimitSenderId: 'snd_1', overQuota: 'maybe' }),
+			items,
+		);
 		expect(result.error?.message).toMatch(/^Invalid "Options › Over the Daily Quota" in item 0: /);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});

@@ -23,7 +23,11 @@ jest.setTimeout(60_000);
 const ctx = useSandbox();
 const SECRET = 'node-test-share-pace-secret-42';
 const SENDER = '15550100100';
-const callbacksCredential: HarnessCredentials = { type: 'audienceMessagingCallbackApi', credentialType: new AudienceMessagingCallbackApi(), data: { secret: SECRET } };
+const callbacksCredential: HarnessCredentials = {
+	type: 'audienceMessagingCallbackApi',
+	credentialType: new AudienceMessagingCallbackApi(),
+	data: { secret: SECRET },
+};
 
 interface PaceCall {
 	path: string;
@@ -32,7 +36,9 @@ interface PaceCall {
 	receivedAt: number;
 }
 
-/** How the stand-in trigger answers a pace request: with the board's grant (undefined) or as told. */
+/**
+ * How the stand-in trigger answers a pace request: with the board's grant (undefined) or as told.
+ */
 type Answer = (call: PaceCall) => { status: number; body: string } | undefined;
 
 let server: Server;
@@ -53,14 +59,21 @@ beforeAll(async () => {
 				response.writeHead(200).end('{}');
 				return;
 			}
-			const call: PaceCall = { path: url.pathname, token: url.searchParams.get('token'), body: JSON.parse(Buffer.concat(chunks).toString('utf8')), receivedAt: Date.now() };
+			const call: PaceCall = {
+				path: url.pathname,
+				token: url.searchParams.get('token'),
+				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+				receivedAt: Date.now(),
+			};
 			paceCalls.push(call);
 			const told = answer(call);
 			if (told) {
 				response.writeHead(told.status, { 'content-type': 'application/json' }).end(told.body);
 				return;
 			}
-			response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(board.take(call.body)));
+			response
+				.writeHead(200, { 'content-type': 'application/json' })
+				.end(JSON.stringify(board.take(call.body)));
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -78,21 +91,49 @@ beforeEach(() => {
 
 /** An ACTIVE sender limited to `rateLimit`, with open windows to `count` recipients. */
 function sender(count: number, rateLimit: number) {
-	const created = ctx.sandbox.seedSender({ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 }, { active: true });
+	const created = ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
+		{ active: true },
+	);
 	ctx.sandbox.approveSender(created.id, { rateLimit });
-	const recipients = Array.from({ length: count }, (_, i) => `+3361234${String(i).padStart(4, '0')}`);
+	const recipients = Array.from(
+		{ length: count },
+		(_, i) => `+3361234${String(i).padStart(4, '0')}`,
+	);
 	for (const to of recipients) ctx.sandbox.simulateInbound(to, SENDER);
-	return { id: created.id, items: recipients.map((to, i): INodeExecutionData => ({ json: { to, ref: `m${i}` } })) };
+	return {
+		id: created.id,
+		items: recipients.map((to, i): INodeExecutionData => ({ json: { to, ref: `m${i}` } })),
+	};
 }
 
 const parameters = (options: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
-	textMessage({ to: '={{ $json.to }}', sendToTrigger: true, triggerUrl: `${triggerBase}/callbacks`, options: { externalId: '={{ $json.ref }}', ...options }, ...extra });
-const run = async (options: Record<string, unknown>, items: INodeExecutionData[], extra: Record<string, unknown> = {}): Promise<RunNodeResult> =>
-	await runNode({ nodeType: node, parameters: parameters(options, extra), credentials: ctx.credentials, extraCredentials: [callbacksCredential], items });
-const sends = () => ctx.sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
+	textMessage({
+		to: '={{ $json.to }}',
+		sendToTrigger: true,
+		triggerUrl: `${triggerBase}/callbacks`,
+		options: { externalId: '={{ $json.ref }}', ...options },
+		...extra,
+	});
+const run = async (
+	options: Record<string, unknown>,
+	items: INodeExecutionData[],
+	extra: Record<string, unknown> = {},
+): Promise<RunNodeResult> =>
+	await runNode({
+		nodeType: node,
+		parameters: parameters(options, extra),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential],
+		items,
+	});
+const sends = () =>
+	ctx.sandbox.requests.filter((request) => request.path.endsWith('/chatapp/messages'));
 
 function expectAllSentOnce(output: INodeExecutionData[], count: number) {
-	expect(output.map((item) => item.json.externalId)).toEqual(Array.from({ length: count }, (_, i) => `m${i}`));
+	expect(output.map((item) => item.json.externalId)).toEqual(
+		Array.from({ length: count }, (_, i) => `m${i}`),
+	);
 	expect(output.every((item) => item.json.status === 'QUEUE')).toBe(true);
 	const stored = ctx.sandbox.messages().map((message) => message.externalId);
 	expect(new Set(stored).size).toBe(count);
@@ -105,7 +146,9 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	const key = `${ctx.sandbox.baseUrl} ${id}`;
 	const reservedAt = Date.now();
 	board.take({ key, perSecond: 20, count: 20 });
-	const output = outputOf(await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items));
+	const output = outputOf(
+		await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items),
+	);
 	expectAllSentOnce(output, 12);
 
 	expect(paceCalls.length).toBeGreaterThanOrEqual(1);
@@ -123,33 +166,73 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	// The first message waits for the turns the other run holds: 1,053 ms from when it took them.
 	const all = sends();
 	expect(all[0].receivedAt - reservedAt).toBeGreaterThanOrEqual(1050);
-	// Turns are 52.6 ms apart: 12 messages span at least 11 of them (a busy machine only stretches it).
+	// Turns are 52.6 ms apart: 12 messages span at least 11 of them (a busy machine only stretches
+	// it).
 	expect(all[11].receivedAt - all[0].receivedAt).toBeGreaterThanOrEqual(11 * 52 - 15);
 	expect(JSON.stringify(output)).not.toContain(paceToken(SECRET));
 });
 
 it('pauses only the refused message on a 429 while the run takes shared turns: the others keep their turns', async () => {
 	const { id, items } = sender(12, 20);
-	ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '1', times: 1 });
+	ctx.sandbox.addFault({
+		kind: 'rateLimit',
+		method: 'POST',
+		path: '/chatapp/messages',
+		retryAfter: '1',
+		times: 1,
+	});
 	const result = await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items);
 	expectAllSentOnce(outputOf(result), 12);
 	expect(result.hints).toEqual([]);
 	const all = sends();
 	const refused = all.find((request) => request.status === 429)!;
-	const resent = all.find((request) => request.status !== 429 && (request.body as { externalId: string }).externalId === (refused.body as { externalId: string }).externalId)!;
+	const resent = all.find(
+		(request) =>
+			request.status !== 429 &&
+			(request.body as { externalId: string }).externalId ===
+				(refused.body as { externalId: string }).externalId,
+	)!;
 	// Retry-After 1 s (plus up to 20 %) for the refused message...
 	expect(resent.receivedAt - refused.receivedAt).toBeGreaterThanOrEqual(1000);
-	// ...while others went in their turns during that second (a pause of the whole run would have held them all).
-	expect(all.filter((request) => request.receivedAt > refused.receivedAt && request.receivedAt < refused.receivedAt + 1000).length).toBeGreaterThanOrEqual(1);
+	// ...while others went in their turns during that second (a pause of the whole run would have
+	// held them all).
+	expect(
+		all.filter(
+			(request) =>
+				request.receivedAt > refused.receivedAt && request.receivedAt < refused.receivedAt + 1000,
+		).length,
+	).toBeGreaterThanOrEqual(1);
 	expect(all).toHaveLength(13);
 });
 
 describe('a trigger that cannot give turns leaves the run pacing itself alone, every message sent once, and a hint saying why', () => {
 	it.each<[string, Answer, RegExp]>([
-		['answers 404 (its workflow not published)', () => ({ status: 404, body: '{"code":404,"message":"The requested webhook is not registered."}' }), /HTTP 404: is its workflow published/],
-		['answers 401 (another Callbacks credential)', () => ({ status: 401, body: '{"error":"Unknown pace token"}' }), /HTTP 401/],
-		['answers 200 without a grant', () => ({ status: 200, body: '{"received":1,"started":0}' }), /no delayMs/],
-		['answers a count above what was asked', (call) => ({ status: 200, body: JSON.stringify({ delayMs: 0, spacingMs: 50, count: call.body.count + 1 }) }), /count is not a whole number/],
+		[
+			'answers 404 (its workflow not published)',
+			() => ({
+				status: 404,
+				body: '{"code":404,"message":"The requested webhook is not registered."}',
+			}),
+			/HTTP 404: is its workflow published/,
+		],
+		[
+			'answers 401 (another Callbacks credential)',
+			() => ({ status: 401, body: '{"error":"Unknown pace token"}' }),
+			/HTTP 401/,
+		],
+		[
+			'answers 200 without a grant',
+			() => ({ status: 200, body: '{"received":1,"started":0}' }),
+			/no delayMs/,
+		],
+		[
+			'answers a count above what was asked',
+			(call) => ({
+				status: 200,
+				body: JSON.stringify({ delayMs: 0, spacingMs: 50, count: call.body.count + 1 }),
+			}),
+			/count is not a whole number/,
+		],
 		['redirects elsewhere', () => ({ status: 302, body: '' }), /HTTP 302/],
 	])('%s', async (_name, behaviour, reason) => {
 		answer = behaviour;
@@ -161,7 +244,9 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 		expect(result.hints).toHaveLength(1);
 		expect(result.hints?.[0]).toMatchObject({ type: 'warning', location: 'outputPane' });
 		expect(result.hints?.[0].message).toMatch(reason);
-		expect(result.hints?.[0].message).toMatch(/^Share Pace Across Workers: .* This run paced itself alone/);
+		expect(result.hints?.[0].message).toMatch(
+			/^Share Pace Across Workers: .* This run paced itself alone/,
+		);
 		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
 	});
 
@@ -171,19 +256,43 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 		await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
 		const port = (closed.address() as AddressInfo).port;
 		await new Promise((resolve) => closed.close(resolve));
-		const result = await run({ rateLimitSenderId: id, sharePace: true }, items, { triggerUrl: `http://127.0.0.1:${port}/webhook/5b0f9c3e/callbacks` });
+		const result = await run({ rateLimitSenderId: id, sharePace: true }, items, {
+			triggerUrl: `http://127.0.0.1:${port}/webhook/5b0f9c3e/callbacks`,
+		});
 		expectAllSentOnce(outputOf(result), 4);
-		expect(result.hints?.[0].message).toMatch(/^Share Pace Across Workers: the trigger could not be reached \(.*ECONNREFUSED/);
+		expect(result.hints?.[0].message).toMatch(
+			/^Share Pace Across Workers: the trigger could not be reached \(.*ECONNREFUSED/,
+		);
 		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
 	});
 });
 
 describe('Share Pace Across Workers is checked before any request', () => {
 	it.each<[string, Record<string, unknown>, Record<string, unknown>, string]>([
-		['without Sender ID for Rate Limit', { sharePace: true, messagesPerSecond: 20 }, {}, `Invalid "Options › Share Pace Across Workers" in item 0: it needs Sender ID for Rate Limit: the runs take turns at that sender's rateLimit`],
-		['without Send Status Events to a Trigger', { sharePace: true, rateLimitSenderId: 'snd_1' }, { sendToTrigger: false }, 'Invalid "Options › Share Pace Across Workers" in item 0: it needs Send Status Events to a Trigger: the turns come from that Audience Messaging Trigger'],
-		['with a trigger URL not ending in /callbacks', { sharePace: true, rateLimitSenderId: 'snd_1' }, { triggerUrl: 'https://n8n.example.com/webhook/5b0f9c3e/events' }, `Invalid "Trigger Production URL" in item 0: to share the pace, it must be the trigger's Production URL as the trigger shows it, ending in /callbacks`],
-		['given as text that is not a boolean', { sharePace: 'perhaps', rateLimitSenderId: 'snd_1' }, {}, 'Invalid "Options › Share Pace Across Workers" in item 0'],
+		[
+			'without Sender ID for Rate Limit',
+			{ sharePace: true, messagesPerSecond: 20 },
+			{},
+			`Invalid "Options › Share Pace Across Workers" in item 0: it needs Sender ID for Rate Limit: the runs take turns at that sender's rateLimit`,
+		],
+		[
+			'without Send Status Events to a Trigger',
+			{ sharePace: true, rateLimitSenderId: 'snd_1' },
+			{ sendToTrigger: false },
+			'Invalid "Options › Share Pace Across Workers" in item 0: it needs Send Status Events to a Trigger: the turns come from that Audience Messaging Trigger',
+		],
+		[
+			'with a trigger URL not ending in /callbacks',
+			{ sharePace: true, rateLimitSenderId: 'snd_1' },
+			{ triggerUrl: 'https://n8n.example.com/webhook/5b0f9c3e/events' },
+			`Invalid "Trigger Production URL" in item 0: to share the pace, it must be the trigger's Production URL as the trigger shows it, ending in /callbacks`,
+		],
+		[
+			'given as text that is not a boolean',
+			{ sharePace: 'perhaps', rateLimitSenderId: 'snd_1' },
+			{},
+			'Invalid "Options › Share Pace Across Workers" in item 0',
+		],
 	])('%s', async (_name, options, extra, message) => {
 		const { items } = sender(3, 20);
 		const result = await run(options, items, extra);
@@ -195,12 +304,30 @@ describe('Share Pace Across Workers is checked before any request', () => {
 
 it('counts the pauses of refused messages against the wait budget while taking shared turns: a platform refusing everything ends the run as not sent', async () => {
 	const { id, items } = sender(20, 20);
-	ctx.sandbox.addFault({ kind: 'rateLimit', method: 'POST', path: '/chatapp/messages', retryAfter: '1' });
-	const result = await runNode({ nodeType: node, parameters: parameters({ rateLimitSenderId: id, sharePace: true, rateLimitWait: 3 }), credentials: ctx.credentials, extraCredentials: [callbacksCredential], items, continueOnFail: true });
+	ctx.sandbox.addFault({
+		kind: 'rateLimit',
+		method: 'POST',
+		path: '/chatapp/messages',
+		retryAfter: '1',
+	});
+	const result = await runNode({
+		nodeType: node,
+		parameters: parameters({ rateLimitSenderId: id, sharePace: true, rateLimitWait: 3 }),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential],
+		items,
+		continueOnFail: true,
+	});
 	const output = outputOf(result);
 	expect(output).toHaveLength(20);
-	expect(output.every((item, index) => item.json.status === 'notSent' && (item.pairedItem as { item: number }).item === index)).toBe(true);
-	// Each refusal's pause counts in full: the budget of 3 s is spent within about 3 s of the first refusal.
+	expect(
+		output.every(
+			(item, index) =>
+				item.json.status === 'notSent' && (item.pairedItem as { item: number }).item === index,
+		),
+	).toBe(true);
+	// Each refusal's pause counts in full: the budget of 3 s is spent within about 3 s of the first
+	// refusal.
 	const all = sends();
 	expect(all[all.length - 1].receivedAt - all[0].receivedAt).toBeLessThanOrEqual(3300);
 	expect(ctx.sandbox.messages()).toHaveLength(0);

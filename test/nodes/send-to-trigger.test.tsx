@@ -12,9 +12,14 @@ import { node, openConversation, outputOf, textMessage, useSandbox } from './con
 const ctx = useSandbox();
 const SECRET = 'node-test-callback-secret-1234';
 const TRIGGER_URL = 'https://n8n.example.com/webhook/5b0f9c3e/callbacks';
-const callbacksCredential = (secret: string): HarnessCredentials => ({ type: 'audienceMessagingCallbackApi', credentialType: new AudienceMessagingCallbackApi(), data: { secret } });
+const callbacksCredential = (secret: string): HarnessCredentials => ({
+	type: 'audienceMessagingCallbackApi',
+	credentialType: new AudienceMessagingCallbackApi(),
+	data: { secret },
+});
 
-const parameters = (extra: Record<string, unknown> = {}) => textMessage({ sendToTrigger: true, triggerUrl: TRIGGER_URL, ...extra });
+const parameters = (extra: Record<string, unknown> = {}) =>
+	textMessage({ sendToTrigger: true, triggerUrl: TRIGGER_URL, ...extra });
 
 beforeEach(() => openConversation(ctx.sandbox));
 
@@ -29,19 +34,35 @@ it('sends the trigger URL with the derived token, beside the other Callback URLs
 	const output = outputOf(result);
 	expect(output).toHaveLength(2);
 	const bodies = ctx.sandbox.requests.map((request) => request.body as { callbacks: string });
-	expect(bodies.map((body) => body.callbacks)).toEqual([0, 1].map(() => `https://hooks.example.com/a,${TRIGGER_URL}?token=${callbackToken(SECRET)}`));
+	expect(bodies.map((body) => body.callbacks)).toEqual(
+		[0, 1].map(() => `https://hooks.example.com/a,${TRIGGER_URL}?token=${callbackToken(SECRET)}`),
+	);
 	expect(JSON.stringify({ requests: ctx.sandbox.requests, output })).not.toContain(SECRET);
 });
 
-it("refuses a Callbacks credential whose secret breaks the rule, before any request", async () => {
-	const result = await runNode({ nodeType: node, parameters: parameters(), credentials: ctx.credentials, extraCredentials: [callbacksCredential('short')] });
-	expect(result.error?.message).toBe('Invalid "Send Status Events to a Trigger" in item 0: the Callbacks credential\'s secret must be 16 to 128 letters, digits, - or _');
+it('refuses a Callbacks credential whose secret breaks the rule, before any request', async () => {
+	const result = await runNode({
+		nodeType: node,
+		parameters: parameters(),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential('short')],
+	});
+	expect(result.error?.message).toBe(
+		'Invalid "Send Status Events to a Trigger" in item 0: the Callbacks credential\'s secret must be 16 to 128 letters, digits, - or _',
+	);
 	expect(ctx.sandbox.requests).toHaveLength(0);
 });
 
 it('refuses a trigger URL that is not http(s), before any request', async () => {
-	const result = await runNode({ nodeType: node, parameters: parameters({ triggerUrl: 'ftp://n8n.example.com/x' }), credentials: ctx.credentials, extraCredentials: [callbacksCredential(SECRET)] });
-	expect(result.error?.message).toBe('Invalid "Trigger Production URL" in item 0: "ftp://n8n.example.com/x" must start with http:// or https://');
+	const result = await runNode({
+		nodeType: node,
+		parameters: parameters({ triggerUrl: 'ftp://n8n.example.com/x' }),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential(SECRET)],
+	});
+	expect(result.error?.message).toBe(
+		'Invalid "Trigger Production URL" in item 0: "ftp://n8n.example.com/x" must start with http:// or https://',
+	);
 	expect(ctx.sandbox.requests).toHaveLength(0);
 });
 
@@ -51,7 +72,13 @@ describe("the trigger's Test URL is refused where its Production URL is needed",
 		'https://example.com/n8n/webhook-test/5b0f9c3e/callbacks',
 		'http://localhost:5678/WEBHOOK-TEST/5b0f9c3e/callbacks?x=1',
 	])('%s, before any request', async (triggerUrl) => {
-		const result = await runNode({ nodeType: node, parameters: parameters({ triggerUrl }), credentials: ctx.credentials, extraCredentials: [callbacksCredential(SECRET)], items: [{ json: {} }, { json: {} }] });
+		const result = await runNode({
+			nodeType: node,
+			parameters: parameters({ triggerUrl }),
+			credentials: ctx.credentials,
+			extraCredentials: [callbacksCredential(SECRET)],
+			items: [{ json: {} }, { json: {} }],
+		});
 		expect(result.error?.message).toBe(
 			`Invalid "Trigger Production URL" in item 0: "${triggerUrl}" is the trigger's Test URL (/webhook-test/…), which answers only while the editor listens for a test event; ` +
 				"copy the trigger's Production URL (/webhook/…) and activate the trigger's workflow",
@@ -61,7 +88,16 @@ describe("the trigger's Test URL is refused where its Production URL is needed",
 
 	it('a Production URL whose own path holds "webhook-test" is accepted', async () => {
 		const triggerUrl = 'https://n8n.example.com/webhook/5b0f9c3e/webhook-test/callbacks';
-		outputOf(await runNode({ nodeType: node, parameters: parameters({ triggerUrl }), credentials: ctx.credentials, extraCredentials: [callbacksCredential(SECRET)] }));
-		expect((ctx.sandbox.requests[0].body as { callbacks: string }).callbacks).toBe(`${triggerUrl}?token=${callbackToken(SECRET)}`);
+		outputOf(
+			await runNode({
+				nodeType: node,
+				parameters: parameters({ triggerUrl }),
+				credentials: ctx.credentials,
+				extraCredentials: [callbacksCredential(SECRET)],
+			}),
+		);
+		expect((ctx.sandbox.requests[0].body as { callbacks: string }).callbacks).toBe(
+			`${triggerUrl}?token=${callbackToken(SECRET)}`,
+		);
 	});
 });

@@ -17,28 +17,53 @@ const emailList = () =>
 describe('Subscriber > Add Many, each input item is a subscriber', () => {
 	it('sends all items in as few bulk requests as the batch size allows and reports each item', async () => {
 		const list = emailList();
-		const items = ['a', 'b', 'c', 'd', 'e'].map((name) => ({ json: { email: `${name}@example.com`, plan: 'pro' } }));
+		const items = ['a', 'b', 'c', 'd', 'e'].map((name) => ({
+			json: { email: `${name}@example.com`, plan: 'pro' },
+		}));
 		items[3].json.email = 'b@example.com'; // repeats a unique value
 		const result = await run(
 			ctx.credentials,
-			{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items', options: { batchSize: 2 } },
+			{
+				resource: 'subscriber',
+				operation: 'addMany',
+				listId: byId(list.id),
+				source: 'items',
+				options: { batchSize: 2 },
+			},
 			items,
 		);
 		const output = outputOf(result);
-		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual(Array(3).fill(`POST /audience/v3/lists/${list.id}/subscribers/bulk`));
+		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+			Array(3).fill(`POST /audience/v3/lists/${list.id}/subscribers/bulk`),
+		);
 		expect(ctx.sandbox.requests.map((r) => r.body)).toEqual([
 			[items[0].json, items[1].json],
 			[items[2].json, items[3].json],
 			[items[4].json],
 		]);
-		expect(ctx.sandbox.requests.map((r) => r.headers.authorization)).toEqual(Array(3).fill(`Bearer ${API_KEY}`));
-		// n8n loads and decrypts a credential on every read: the run reads it once for its three requests.
+		expect(ctx.sandbox.requests.map((r) => r.headers.authorization)).toEqual(
+			Array(3).fill(`Bearer ${API_KEY}`),
+		);
+		// n8n loads and decrypts a credential on every read: the run reads it once for its three
+		// requests.
 		expect(result.credentialReads).toBe(1);
 		expect(ctx.sandbox.requests[0].contentType).toBe('application/json');
-		expect(output.map((i) => i.json.status)).toEqual(['added', 'added', 'added', 'failed', 'added']);
+		expect(output.map((i) => i.json.status)).toEqual([
+			'added',
+			'added',
+			'added',
+			'failed',
+			'added',
+		]);
 		expect(output.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3, 4].map((item) => ({ item })));
-		expect(output[3].json).toMatchObject({ listId: String(list.id), subscriber: { email: 'b@example.com', plan: 'pro' }, error: { column: 'email' } });
-		expect(String((output[3].json.error as { message: string }).message)).toContain('b@example.com');
+		expect(output[3].json).toMatchObject({
+			listId: String(list.id),
+			subscriber: { email: 'b@example.com', plan: 'pro' },
+			error: { column: 'email' },
+		});
+		expect(String((output[3].json.error as { message: string }).message)).toContain(
+			'b@example.com',
+		);
 		expect(ctx.sandbox.listSubscribers(list.id)).toHaveLength(4);
 	});
 
@@ -47,24 +72,41 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 		const result = await run(
 			ctx.credentials,
 			{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
-			[{ json: { email: 'x@example.com' } }, { json: { plan: 'pro' } }, { json: { email: 'y@example.com' } }],
+			[
+				{ json: { email: 'x@example.com' } },
+				{ json: { plan: 'pro' } },
+				{ json: { email: 'y@example.com' } },
+			],
 		);
 		const output = outputOf(result);
 		expect(ctx.sandbox.requests).toHaveLength(1);
 		expect(output.map((i) => i.json.status)).toEqual(['added', 'failed', 'added']);
 		expect(output[1].json.error).toMatchObject({ column: 'email' });
-		expect(ctx.sandbox.listSubscribers(list.id)?.map((s) => s.email)).toEqual(['x@example.com', 'y@example.com']);
+		expect(ctx.sandbox.listSubscribers(list.id)?.map((s) => s.email)).toEqual([
+			'x@example.com',
+			'y@example.com',
+		]);
 	});
 
 	it('tells updated rows (carrying an existing id) from added ones', async () => {
 		const list = emailList();
-		outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, [{ json: { id: 'm1', email: 'old@example.com' } }]));
+		outputOf(
+			await run(
+				ctx.credentials,
+				{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
+				[{ json: { id: 'm1', email: 'old@example.com' } }],
+			),
+		);
 		ctx.sandbox.clearRequests();
 		const output = outputOf(
-			await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, [
-				{ json: { id: 'm1', email: 'new@example.com' } },
-				{ json: { email: 'other@example.com' } },
-			]),
+			await run(
+				ctx.credentials,
+				{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
+				[
+					{ json: { id: 'm1', email: 'new@example.com' } },
+					{ json: { email: 'other@example.com' } },
+				],
+			),
 		);
 		expect(output.map((i) => i.json.status)).toEqual(['updated', 'added']);
 		expect(ctx.sandbox.getSubscriber(list.id, 'm1')?.email).toBe('new@example.com');
@@ -73,10 +115,27 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 	it('matches an error naming a row by its key to that row, with the Key Column option', async () => {
 		const list = emailList();
 		// A platform naming failed rows by their key (here the e-mail), not by position.
-		const answer = (subscribersError: unknown[], subscriberAdded: number, subscriberUpdated: number) =>
-			ctx.sandbox.addFault({ kind: 'status', method: 'POST', path: `/lists/${list.id}/subscribers/bulk`, status: 200, times: 1, body: { meta: {}, data: { subscriberAdded, subscriberUpdated, subscribersError } } });
+		const answer = (
+			subscribersError: unknown[],
+			subscriberAdded: number,
+			subscriberUpdated: number,
+		) =>
+			ctx.sandbox.addFault({
+				kind: 'status',
+				method: 'POST',
+				path: `/lists/${list.id}/subscribers/bulk`,
+				status: 200,
+				times: 1,
+				body: { meta: {}, data: { subscriberAdded, subscriberUpdated, subscribersError } },
+			});
 		const items = ['a', 'b', 'c'].map((name) => ({ json: { email: `${name}@example.com` } }));
-		const parameters = { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items', options: { keyColumn: 'email' } };
+		const parameters = {
+			resource: 'subscriber',
+			operation: 'addMany',
+			listId: byId(list.id),
+			source: 'items',
+			options: { keyColumn: 'email' },
+		};
 		answer([{ id: 'b@example.com', message: 'mobile is not a phone number' }], 2, 0);
 		const output = outputOf(await run(ctx.credentials, parameters, items));
 		expect(output.map((i) => i.json.status)).toEqual(['added', 'failed', 'added']);
@@ -93,11 +152,34 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 			path: `/lists/${list.id}/subscribers/bulk`,
 			status: 200,
 			times: 1,
-			body: { meta: {}, data: { subscriberAdded: 4, subscriberUpdated: 0, subscribersError: [{ rowNumber: 4, email: 'd@example.com', message: 'email already exists' }] } },
+			body: {
+				meta: {},
+				data: {
+					subscriberAdded: 4,
+					subscriberUpdated: 0,
+					subscribersError: [
+						{ rowNumber: 4, email: 'd@example.com', message: 'email already exists' },
+					],
+				},
+			},
 		});
-		const items = ['a', 'b', 'c', 'd', 'e'].map((name) => ({ json: { email: `${name}@example.com` } }));
-		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, items));
-		expect(output.map((i) => i.json.status)).toEqual(['added', 'added', 'added', 'failed', 'added']);
+		const items = ['a', 'b', 'c', 'd', 'e'].map((name) => ({
+			json: { email: `${name}@example.com` },
+		}));
+		const output = outputOf(
+			await run(
+				ctx.credentials,
+				{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
+				items,
+			),
+		);
+		expect(output.map((i) => i.json.status)).toEqual([
+			'added',
+			'added',
+			'added',
+			'failed',
+			'added',
+		]);
 		expect(output[3].json.error).toMatchObject({ message: 'email already exists' });
 		expect(output[0].json.batchErrors).toBeUndefined();
 	});
@@ -105,20 +187,34 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 	it('sends only the chosen columns', async () => {
 		const list = emailList();
 		outputOf(
-			await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items', columnsToSend: 'email, plan' }, [
-				{ json: { email: 'a@example.com', plan: 'pro', internalNote: 'do not send' } },
-			]),
+			await run(
+				ctx.credentials,
+				{
+					resource: 'subscriber',
+					operation: 'addMany',
+					listId: byId(list.id),
+					source: 'items',
+					columnsToSend: 'email, plan',
+				},
+				[{ json: { email: 'a@example.com', plan: 'pro', internalNote: 'do not send' } }],
+			),
 		);
 		expect(ctx.sandbox.requests[0].body).toEqual([{ email: 'a@example.com', plan: 'pro' }]);
 	});
 
 	it('refuses an item holding a nested object before any request, naming the item and the field', async () => {
 		const list = emailList();
-		const result = await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, [
-			{ json: { email: 'a@example.com' } },
-			{ json: { email: 'b@example.com', address: { city: 'Paris' } } },
-		]);
-		expect(result.error?.message).toMatch(/^Invalid "address" in item 1: it holds an object or a list/);
+		const result = await run(
+			ctx.credentials,
+			{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
+			[
+				{ json: { email: 'a@example.com' } },
+				{ json: { email: 'b@example.com', address: { city: 'Paris' } } },
+			],
+		);
+		expect(result.error?.message).toMatch(
+			/^Invalid "address" in item 1: it holds an object or a list/,
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
@@ -128,7 +224,11 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 			await run(
 				ctx.credentials,
 				{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
-				[{ json: { email: 'a@example.com' } }, { json: { tags: ['x'] } }, { json: { email: 'c@example.com' } }],
+				[
+					{ json: { email: 'a@example.com' } },
+					{ json: { tags: ['x'] } },
+					{ json: { email: 'c@example.com' } },
+				],
 				true,
 			),
 		);
@@ -136,16 +236,30 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 		expect(output.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
 		expect(output[1].json.error).toMatch(/^Invalid "tags" in item 1/);
 		expect(ctx.sandbox.requests).toHaveLength(1);
-		expect(ctx.sandbox.requests[0].body).toEqual([{ email: 'a@example.com' }, { email: 'c@example.com' }]);
+		expect(ctx.sandbox.requests[0].body).toEqual([
+			{ email: 'a@example.com' },
+			{ email: 'c@example.com' },
+		]);
 	});
 
 	it('an unknown list fails with 404; with Continue On Fail every item carries that error', async () => {
 		const items = [{ json: { email: 'a@example.com' } }, { json: { email: 'b@example.com' } }];
-		const failed = await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(77), source: 'items' }, items);
+		const failed = await run(
+			ctx.credentials,
+			{ resource: 'subscriber', operation: 'addMany', listId: byId(77), source: 'items' },
+			items,
+		);
 		expect(failed.error).toBeInstanceOf(NodeApiError);
 		expect((failed.error as NodeApiError).httpCode).toBe('404');
 		expect(failed.error?.message).toContain('77');
-		const continued = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(77), source: 'items' }, items, true));
+		const continued = outputOf(
+			await run(
+				ctx.credentials,
+				{ resource: 'subscriber', operation: 'addMany', listId: byId(77), source: 'items' },
+				items,
+				true,
+			),
+		);
 		expect(continued.map((i) => [i.json.httpCode, i.pairedItem])).toEqual([
 			['404', { item: 0 }],
 			['404', { item: 1 }],
@@ -154,9 +268,11 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 
 	it('a wrong key fails with 401 and the key appears nowhere', async () => {
 		const list = emailList();
-		const result = await run(credentialsFor(ctx.sandbox, 'wrong-key'), { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' }, [
-			{ json: { email: 'a@example.com' } },
-		]);
+		const result = await run(
+			credentialsFor(ctx.sandbox, 'wrong-key'),
+			{ resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'items' },
+			[{ json: { email: 'a@example.com' } }],
+		);
 		expect((result.error as NodeApiError).httpCode).toBe('401');
 		expectNoKey(result);
 	});
@@ -174,15 +290,30 @@ describe('Subscriber > Add Many from JSON and CSV', () => {
 				subscribers: '[{"email":"a@example.com"},{"email":"a@example.com"}]',
 			}),
 		);
-		expect(ctx.sandbox.requests[0].body).toEqual([{ email: 'a@example.com' }, { email: 'a@example.com' }]);
-		expect(output[0].json).toMatchObject({ listId: String(list.id), subscriberAdded: 1, subscriberUpdated: 0 });
+		expect(ctx.sandbox.requests[0].body).toEqual([
+			{ email: 'a@example.com' },
+			{ email: 'a@example.com' },
+		]);
+		expect(output[0].json).toMatchObject({
+			listId: String(list.id),
+			subscriberAdded: 1,
+			subscriberUpdated: 0,
+		});
 		expect(output[0].json.subscribersError).toHaveLength(1);
 	});
 
 	it('refuses invalid JSON, naming the field', async () => {
 		const list = emailList();
-		const result = await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'json', subscribers: '[{"email":' });
-		expect(result.error?.message).toMatch(/^Invalid "Subscribers \(JSON\)" in item 0: it is not valid JSON/);
+		const result = await run(ctx.credentials, {
+			resource: 'subscriber',
+			operation: 'addMany',
+			listId: byId(list.id),
+			source: 'json',
+			subscribers: '[{"email":',
+		});
+		expect(result.error?.message).toMatch(
+			/^Invalid "Subscribers \(JSON\)" in item 0: it is not valid JSON/,
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 
@@ -190,10 +321,38 @@ describe('Subscriber > Add Many from JSON and CSV', () => {
 		const list = emailList();
 		const csv = 'email,plan\nc@example.com,pro\nd@example.com,\n';
 		const item = await binaryItem({}, 'data', Buffer.from(csv), 'members.csv', 'text/csv');
-		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'addMany', listId: byId(list.id), source: 'csv', binaryPropertyName: 'data' }, [item]));
-		expect(ctx.sandbox.requests[0]).toMatchObject({ method: 'POST', path: `/audience/v3/lists/${list.id}/subscribers/bulk`, contentType: 'multipart/form-data' });
-		expect(ctx.sandbox.requests[0].parts).toEqual([{ name: 'csvFile', filename: 'members.csv', contentType: 'text/csv', size: csv.length, text: csv }]);
-		expect(output[0].json).toMatchObject({ subscriberAdded: 2, subscriberUpdated: 0, subscribersError: [] });
+		const output = outputOf(
+			await run(
+				ctx.credentials,
+				{
+					resource: 'subscriber',
+					operation: 'addMany',
+					listId: byId(list.id),
+					source: 'csv',
+					binaryPropertyName: 'data',
+				},
+				[item],
+			),
+		);
+		expect(ctx.sandbox.requests[0]).toMatchObject({
+			method: 'POST',
+			path: `/audience/v3/lists/${list.id}/subscribers/bulk`,
+			contentType: 'multipart/form-data',
+		});
+		expect(ctx.sandbox.requests[0].parts).toEqual([
+			{
+				name: 'csvFile',
+				filename: 'members.csv',
+				contentType: 'text/csv',
+				size: csv.length,
+				text: csv,
+			},
+		]);
+		expect(output[0].json).toMatchObject({
+			subscriberAdded: 2,
+			subscriberUpdated: 0,
+			subscribersError: [],
+		});
 		expect(ctx.sandbox.listSubscribers(list.id)?.map((s) => [s.email, s.plan])).toEqual([
 			['c@example.com', 'pro'],
 			['d@example.com', 'free'],
@@ -203,11 +362,21 @@ describe('Subscriber > Add Many from JSON and CSV', () => {
 
 describe('Subscriber > Get Many', () => {
 	const seeded = (count: number) =>
-		ctx.sandbox.seedList({ name: 'Big', rows: Array.from({ length: count }, (_, i) => ({ email: `user${i}@example.com` })) });
+		ctx.sandbox.seedList({
+			name: 'Big',
+			rows: Array.from({ length: count }, (_, i) => ({ email: `user${i}@example.com` })),
+		});
 
 	it('Return All walks every page', async () => {
 		const list = seeded(2500);
-		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'getMany', listId: byId(list.id), returnAll: true }));
+		const output = outputOf(
+			await run(ctx.credentials, {
+				resource: 'subscriber',
+				operation: 'getMany',
+				listId: byId(list.id),
+				returnAll: true,
+			}),
+		);
 		expect(output).toHaveLength(2500);
 		expect(output[2499].json.email).toBe('user2499@example.com');
 		expect(ctx.sandbox.requests.map((r) => r.query)).toEqual([
@@ -215,31 +384,69 @@ describe('Subscriber > Get Many', () => {
 			{ page: '2', limit: '1000' },
 			{ page: '3', limit: '1000' },
 		]);
-		expect(output.every((i) => typeof i.json.id === 'string' || typeof i.json.id === 'number')).toBe(true);
+		expect(
+			output.every((i) => typeof i.json.id === 'string' || typeof i.json.id === 'number'),
+		).toBe(true);
 	});
 
 	it('Limit fetches only what it needs', async () => {
 		const list = seeded(30);
-		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'getMany', listId: byId(list.id), returnAll: false, limit: 5 }));
-		expect(output.map((i) => i.json.email)).toEqual(['user0', 'user1', 'user2', 'user3', 'user4'].map((u) => `${u}@example.com`));
-		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}?page=${String(r.query.page)}&limit=${String(r.query.limit)}`)).toEqual([
-			`GET /audience/v3/lists/${list.id}/subscribers?page=1&limit=5`,
-		]);
+		const output = outputOf(
+			await run(ctx.credentials, {
+				resource: 'subscriber',
+				operation: 'getMany',
+				listId: byId(list.id),
+				returnAll: false,
+				limit: 5,
+			}),
+		);
+		expect(output.map((i) => i.json.email)).toEqual(
+			['user0', 'user1', 'user2', 'user3', 'user4'].map((u) => `${u}@example.com`),
+		);
+		expect(
+			ctx.sandbox.requests.map(
+				(r) => `${r.method} ${r.path}?page=${String(r.query.page)}&limit=${String(r.query.limit)}`,
+			),
+		).toEqual([`GET /audience/v3/lists/${list.id}/subscribers?page=1&limit=5`]);
 	});
 });
 
 describe('Subscriber > Delete', () => {
 	it('deletes one subscriber and confirms it', async () => {
-		const list = ctx.sandbox.seedList({ name: 'L', rows: [{ id: 'sub-1', email: 'a@example.com' }, { id: 'sub-2', email: 'b@example.com' }] });
-		const output = outputOf(await run(ctx.credentials, { resource: 'subscriber', operation: 'delete', listId: byId(list.id), subscriberId: 'sub-1' }));
-		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`DELETE /audience/v3/lists/${list.id}/subscribers/sub-1`]);
-		expect(output[0].json).toMatchObject({ listId: String(list.id), subscriberId: 'sub-1', deleted: true });
+		const list = ctx.sandbox.seedList({
+			name: 'L',
+			rows: [
+				{ id: 'sub-1', email: 'a@example.com' },
+				{ id: 'sub-2', email: 'b@example.com' },
+			],
+		});
+		const output = outputOf(
+			await run(ctx.credentials, {
+				resource: 'subscriber',
+				operation: 'delete',
+				listId: byId(list.id),
+				subscriberId: 'sub-1',
+			}),
+		);
+		expect(ctx.sandbox.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+			`DELETE /audience/v3/lists/${list.id}/subscribers/sub-1`,
+		]);
+		expect(output[0].json).toMatchObject({
+			listId: String(list.id),
+			subscriberId: 'sub-1',
+			deleted: true,
+		});
 		expect(ctx.sandbox.listSubscribers(list.id)?.map((s) => s.id)).toEqual(['sub-2']);
 	});
 
 	it('an unknown subscriber fails with 404', async () => {
 		const list = ctx.sandbox.seedList({ name: 'L' });
-		const result = await run(ctx.credentials, { resource: 'subscriber', operation: 'delete', listId: byId(list.id), subscriberId: 'ghost' });
+		const result = await run(ctx.credentials, {
+			resource: 'subscriber',
+			operation: 'delete',
+			listId: byId(list.id),
+			subscriberId: 'ghost',
+		});
 		expect((result.error as NodeApiError).httpCode).toBe('404');
 		expect(result.error?.message).toContain('ghost');
 	});
@@ -248,8 +455,15 @@ describe('Subscriber > Delete', () => {
 describe('Subscriber > Delete, bad input', () => {
 	it('refuses an empty subscriber ID before sending', async () => {
 		const list = ctx.sandbox.seedList({ name: 'L' });
-		const result = await run(ctx.credentials, { resource: 'subscriber', operation: 'delete', listId: byId(list.id), subscriberId: '={{ "" }}' });
-		expect(result.error?.message).toBe('Invalid "Subscriber ID" in item 0: a subscriber ID is required');
+		const result = await run(ctx.credentials, {
+			resource: 'subscriber',
+			operation: 'delete',
+			listId: byId(list.id),
+			subscriberId: '={{ "" }}',
+		});
+		expect(result.error?.message).toBe(
+			'Invalid "Subscriber ID" in item 0: a subscriber ID is required',
+		);
 		expect(ctx.sandbox.requests).toHaveLength(0);
 	});
 });

@@ -9,8 +9,13 @@ const ctx = useSandbox();
 const SENDER = '15550100100';
 const USER = '+33612345678';
 
-const fromAI = (key: string, description: string, type = 'string') => `={{ $fromAI('${key}', '${description}', '${type}') }}`;
-const locatorFromAI = (key: string, description: string) => ({ __rl: true, mode: 'id', value: fromAI(key, description) });
+const fromAI = (key: string, description: string, type = 'string') =>
+	`={{ $fromAI('${key}', '${description}', '${type}') }}`;
+const locatorFromAI = (key: string, description: string) => ({
+	__rl: true,
+	mode: 'id',
+	value: fromAI(key, description),
+});
 
 interface ToolCase {
 	operation: string;
@@ -24,30 +29,47 @@ interface ToolCase {
 }
 
 const activeSender = (sandbox: Sandbox) => {
-	const sender = sandbox.seedSender({ providerId: 'prov-1', name: 'ACME', address: `+${SENDER}`, accountTier: 1 }, { active: true });
+	const sender = sandbox.seedSender(
+		{ providerId: 'prov-1', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
+		{ active: true },
+	);
 	sandbox.simulateInbound(USER, SENDER);
 	return sender;
 };
 
-// Every operation of the node but List › Create From CSV (a binary file, which an agent cannot hand over), each with the values a model decides filled by $fromAI().
+// Every operation of the node but List › Create From CSV (a binary file, which an agent cannot hand
+// over), each with the values a model decides filled by $fromAI().
 const cases: ToolCase[] = [
 	{
 		operation: 'List › Create',
-		parameters: { resource: 'list', operation: 'create', name: fromAI('name', 'the name of the new list'), columns: { column: [{ name: 'email', type: 'STRING' }] } },
+		parameters: {
+			resource: 'list',
+			operation: 'create',
+			name: fromAI('name', 'the name of the new list'),
+			columns: { column: [{ name: 'email', type: 'STRING' }] },
+		},
 		arrange: () => ({ name: 'Agents' }),
 		request: 'POST /lists',
 		answer: (items) => expect(items[0]).toMatchObject({ name: 'Agents' }),
 	},
 	{
 		operation: 'List › Get',
-		parameters: { resource: 'list', operation: 'get', listId: locatorFromAI('listId', 'the list ID') },
+		parameters: {
+			resource: 'list',
+			operation: 'get',
+			listId: locatorFromAI('listId', 'the list ID'),
+		},
 		arrange: (sandbox) => ({ listId: String(sandbox.seedList({ name: 'Known', rows: [] }).id) }),
 		request: 'GET /lists/{id}',
 		answer: (items) => expect(items[0]).toMatchObject({ name: 'Known' }),
 	},
 	{
 		operation: 'List › Delete',
-		parameters: { resource: 'list', operation: 'delete', listId: locatorFromAI('listId', 'the ID of the list to delete') },
+		parameters: {
+			resource: 'list',
+			operation: 'delete',
+			listId: locatorFromAI('listId', 'the ID of the list to delete'),
+		},
 		arrange: (sandbox) => ({ listId: String(sandbox.seedList({ name: 'Old', rows: [] }).id) }),
 		request: 'DELETE /lists/{id}',
 		answer: (items, sandbox) => {
@@ -57,27 +79,64 @@ const cases: ToolCase[] = [
 	},
 	{
 		operation: 'Subscriber › Add Many',
-		parameters: { resource: 'subscriber', operation: 'addMany', listId: locatorFromAI('listId', 'the list ID'), source: 'json', subscribers: fromAI('subscribers', 'the subscribers, an array of objects keyed by column', 'json') },
-		arrange: (sandbox) => ({ listId: String(sandbox.seedList({ name: 'L', rows: [] }).id), subscribers: [{ email: 'ada@example.com' }, { email: 'alan@example.com' }] }),
+		parameters: {
+			resource: 'subscriber',
+			operation: 'addMany',
+			listId: locatorFromAI('listId', 'the list ID'),
+			source: 'json',
+			subscribers: fromAI(
+				'subscribers',
+				'the subscribers, an array of objects keyed by column',
+				'json',
+			),
+		},
+		arrange: (sandbox) => ({
+			listId: String(sandbox.seedList({ name: 'L', rows: [] }).id),
+			subscribers: [{ email: 'ada@example.com' }, { email: 'alan@example.com' }],
+		}),
 		request: 'POST /lists/{id}/subscribers/bulk',
 		answer: (items, sandbox) => {
 			expect(items[0]).toMatchObject({ subscriberAdded: 2 });
-			expect(sandbox.allLists()[0] && sandbox.listSubscribers(sandbox.allLists()[0].id)?.map((row) => row.email)).toEqual(['ada@example.com', 'alan@example.com']);
+			expect(
+				sandbox.allLists()[0] &&
+					sandbox.listSubscribers(sandbox.allLists()[0].id)?.map((row) => row.email),
+			).toEqual(['ada@example.com', 'alan@example.com']);
 		},
 	},
 	{
 		operation: 'Subscriber › Get Many',
-		parameters: { resource: 'subscriber', operation: 'getMany', listId: locatorFromAI('listId', 'the list ID'), returnAll: false, limit: 2 },
-		arrange: (sandbox) => ({ listId: String(sandbox.seedList({ name: 'L', rows: [{ email: 'a@x.io' }, { email: 'b@x.io' }, { email: 'c@x.io' }] }).id) }),
+		parameters: {
+			resource: 'subscriber',
+			operation: 'getMany',
+			listId: locatorFromAI('listId', 'the list ID'),
+			returnAll: false,
+			limit: 2,
+		},
+		arrange: (sandbox) => ({
+			listId: String(
+				sandbox.seedList({
+					name: 'L',
+					rows: [{ email: 'a@x.io' }, { email: 'b@x.io' }, { email: 'c@x.io' }],
+				}).id,
+			),
+		}),
 		request: 'GET /lists/{id}/subscribers',
 		answer: (items) => expect(items.map((item) => item.email)).toEqual(['a@x.io', 'b@x.io']),
 	},
 	{
 		operation: 'Subscriber › Delete',
-		parameters: { resource: 'subscriber', operation: 'delete', listId: locatorFromAI('listId', 'the list ID'), subscriberId: fromAI('subscriberId', 'the subscriber ID') },
+		parameters: {
+			resource: 'subscriber',
+			operation: 'delete',
+			listId: locatorFromAI('listId', 'the list ID'),
+			subscriberId: fromAI('subscriberId', 'the subscriber ID'),
+		},
 		arrange: (sandbox) => {
 			const list = sandbox.seedList({ name: 'L', rows: [{ email: 'a@x.io' }] });
-			return { listId: String(list.id), subscriberId: String(sandbox.listSubscribers(list.id)![0].id) };
+			return {
+				listId: String(list.id),
+				subscriberId: String(sandbox.listSubscribers(list.id)![0].id),
+			};
 		},
 		request: 'DELETE /lists/{id}/subscribers/{id}',
 		answer: (items, sandbox) => {
@@ -87,38 +146,78 @@ const cases: ToolCase[] = [
 	},
 	{
 		operation: 'Wallet Template › Get Many',
-		parameters: { resource: 'walletTemplate', operation: 'getMany', returnAll: false, limit: fromAI('limit', 'how many templates', 'number') },
+		parameters: {
+			resource: 'walletTemplate',
+			operation: 'getMany',
+			returnAll: false,
+			limit: fromAI('limit', 'how many templates', 'number'),
+		},
 		arrange: () => ({ limit: 1 }),
 		request: 'GET /v2/wallet/templates',
-		answer: (items) => expect(items).toEqual([expect.objectContaining({ serial: 'tpl-gold-member' })]),
+		answer: (items) =>
+			expect(items).toEqual([expect.objectContaining({ serial: 'tpl-gold-member' })]),
 	},
 	{
 		operation: 'Wallet Pass › Create',
-		parameters: { resource: 'walletPass', operation: 'create', templateSerial: { __rl: true, mode: 'id', value: 'tpl-gold-member' }, recipientId: fromAI('recipientId', 'the member e-mail address') },
+		parameters: {
+			resource: 'walletPass',
+			operation: 'create',
+			templateSerial: { __rl: true, mode: 'id', value: 'tpl-gold-member' },
+			recipientId: fromAI('recipientId', 'the member e-mail address'),
+		},
 		arrange: () => ({ recipientId: 'ada@example.com' }),
 		request: 'POST /v2/wallet/templates/tpl-gold-member/passes/batch',
-		answer: (items) => expect(items[0]).toMatchObject({ recipientId: 'ada@example.com', templateSerial: 'tpl-gold-member', url: expect.stringMatching(/^https?:\/\//) }),
+		answer: (items) =>
+			expect(items[0]).toMatchObject({
+				recipientId: 'ada@example.com',
+				templateSerial: 'tpl-gold-member',
+				url: expect.stringMatching(/^https?:\/\//),
+			}),
 	},
 	{
 		operation: 'Sender › Create',
-		parameters: { resource: 'sender', operation: 'create', providerId: 'prov-1', name: fromAI('name', 'the account name'), address: '+1 555 010 0199', accountTier: 1 },
+		parameters: {
+			resource: 'sender',
+			operation: 'create',
+			providerId: 'prov-1',
+			name: fromAI('name', 'the account name'),
+			address: '+1 555 010 0199',
+			accountTier: 1,
+		},
 		arrange: () => ({ name: 'ACME Support' }),
 		request: 'POST /chatapp/senders',
-		answer: (items) => expect(items[0]).toMatchObject({ name: 'ACME Support', state: 'PENDING_IMPLEMENTATION' }),
+		answer: (items) =>
+			expect(items[0]).toMatchObject({ name: 'ACME Support', state: 'PENDING_IMPLEMENTATION' }),
 	},
 	{
 		operation: 'Sender › Get',
-		parameters: { resource: 'sender', operation: 'get', senderId: fromAI('senderId', 'the sender ID') },
+		parameters: {
+			resource: 'sender',
+			operation: 'get',
+			senderId: fromAI('senderId', 'the sender ID'),
+		},
 		arrange: (sandbox) => ({ senderId: activeSender(sandbox).id }),
 		request: 'GET /chatapp/senders/{id}',
 		answer: (items) => expect(items[0]).toMatchObject({ name: 'ACME', state: 'ACTIVE' }),
 	},
 	{
 		operation: 'Message Template › Get Many',
-		parameters: { resource: 'messageTemplate', operation: 'getMany', senderId: fromAI('senderId', 'the sender ID'), returnAll: false, limit: 10 },
+		parameters: {
+			resource: 'messageTemplate',
+			operation: 'getMany',
+			senderId: fromAI('senderId', 'the sender ID'),
+			returnAll: false,
+			limit: 10,
+		},
 		arrange: (sandbox) => {
 			const sender = activeSender(sandbox);
-			sandbox.seedMessageTemplate({ name: 'order_shipped', category: 'Shipping Update', language: 'en', body: 'Order {{ORDER}} shipped', senderId: sender.id });
+			sandbox.seedMessageTemplate({
+				name: 'order_shipped',
+				category: 'Shipping Update',
+				language: 'en',
+				body: 'Order {{ORDER}} shipped',
+				senderId: sender.id,
+			});
 			return { senderId: sender.id };
 		},
 		request: 'GET /chatapp/templates/',
@@ -126,7 +225,14 @@ const cases: ToolCase[] = [
 	},
 	{
 		operation: 'Message › Send',
-		parameters: { resource: 'message', operation: 'send', messageType: 'text', from: '+1 555 010 0100', to: fromAI('to', 'the recipient phone number'), text: fromAI('text', 'the message') },
+		parameters: {
+			resource: 'message',
+			operation: 'send',
+			messageType: 'text',
+			from: '+1 555 010 0100',
+			to: fromAI('to', 'the recipient phone number'),
+			text: fromAI('text', 'the message'),
+		},
 		arrange: (sandbox) => {
 			activeSender(sandbox);
 			return { to: '+33 6 12 34 56 78', text: 'Your order shipped' };
@@ -139,14 +245,26 @@ const cases: ToolCase[] = [
 	},
 	{
 		operation: 'Blacklist › Add',
-		parameters: { resource: 'blacklist', operation: 'add', channel: 'SMS', from: 'ACME', to: fromAI('to', 'the phone number to blacklist') },
+		parameters: {
+			resource: 'blacklist',
+			operation: 'add',
+			channel: 'SMS',
+			from: 'ACME',
+			to: fromAI('to', 'the phone number to blacklist'),
+		},
 		arrange: () => ({ to: USER }),
 		request: 'POST /subscribers',
 		answer: (_items, sandbox) => expect(sandbox.isBlacklisted('ACME', 'SMS', USER)).toBe(true),
 	},
 	{
 		operation: 'Blacklist › Check',
-		parameters: { resource: 'blacklist', operation: 'check', channel: 'SMS', from: 'ACME', to: fromAI('to', 'the phone number to look up') },
+		parameters: {
+			resource: 'blacklist',
+			operation: 'check',
+			channel: 'SMS',
+			from: 'ACME',
+			to: fromAI('to', 'the phone number to look up'),
+		},
 		arrange: (sandbox) => {
 			sandbox.seedBlacklist({ from: 'ACME', type: 'SMS', to: USER, reason: 'UNSUBSCRIBED' });
 			return { to: USER };
@@ -158,40 +276,85 @@ const cases: ToolCase[] = [
 
 describe('every operation as an AI agent tool: one call, one request, the answer the model receives', () => {
 	it.each([
-		['List › Create From CSV', { resource: 'list', operation: 'createFromCsv', name: fromAI('name', 'the name of the new list') }],
-		['Subscriber › Add Many from a CSV file', { resource: 'subscriber', operation: 'addMany', listId: locatorFromAI('listId', 'the list ID'), source: 'csv' }],
-	])('%s answers that a tool call cannot hand over a file, and what to use instead, sending nothing', async (_operation, parameters) => {
-		const args = parameters.resource === 'list' ? { name: 'From a file' } : { listId: '1' };
-		const { calls } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters: parameters as INodeParameters, calls: [args] });
-		expect(JSON.parse(calls[0].result!)).toEqual([
+		[
+			'List › Create From CSV',
 			{
-				error: 'This operation uploads a CSV file from an earlier node, which a tool call cannot hand over.',
-				description: 'Nothing was sent. To create a list with its subscribers, use List › Create with Rows (JSON); to add subscribers, use Subscriber › Add Many with Input Data JSON.',
+				resource: 'list',
+				operation: 'createFromCsv',
+				name: fromAI('name', 'the name of the new list'),
 			},
-		]);
-		expect(ctx.sandbox.requests).toHaveLength(0);
-	});
+		],
+		[
+			'Subscriber › Add Many from a CSV file',
+			{
+				resource: 'subscriber',
+				operation: 'addMany',
+				listId: locatorFromAI('listId', 'the list ID'),
+				source: 'csv',
+			},
+		],
+	])(
+		'%s answers that a tool call cannot hand over a file, and what to use instead, sending nothing',
+		async (_operation, parameters) => {
+			const args = parameters.resource === 'list' ? { name: 'From a file' } : { listId: '1' };
+			const { calls } = await runAsTool({
+				nodeType: node,
+				credentials: ctx.credentials,
+				parameters: parameters as INodeParameters,
+				calls: [args],
+			});
+			expect(JSON.parse(calls[0].result!)).toEqual([
+				{
+					error:
+						'This operation uploads a CSV file from an earlier node, which a tool call cannot hand over.',
+					description:
+						'Nothing was sent. To create a list with its subscribers, use List › Create with Rows (JSON); to add subscribers, use Subscriber › Add Many with Input Data JSON.',
+				},
+			]);
+			expect(ctx.sandbox.requests).toHaveLength(0);
+		},
+	);
 
 	it('covers every operation of the node (List › Create From CSV above)', () => {
 		const operations = node.description.properties
 			.filter((property) => property.name === 'operation')
-			.flatMap((property) => (property.options ?? []).map((option) => `${property.displayOptions?.show?.resource?.[0]}.${'value' in option ? String(option.value) : ''}`));
-		const tested = cases.map(({ parameters }) => `${String(parameters.resource)}.${String(parameters.operation)}`);
-		expect(operations.filter((operation) => !tested.includes(operation))).toEqual(['list.createFromCsv']);
+			.flatMap((property) =>
+				(property.options ?? []).map(
+					(option) =>
+						`${property.displayOptions?.show?.resource?.[0]}.${'value' in option ? String(option.value) : ''}`,
+				),
+			);
+		const tested = cases.map(
+			({ parameters }) => `${String(parameters.resource)}.${String(parameters.operation)}`,
+		);
+		expect(operations.filter((operation) => !tested.includes(operation))).toEqual([
+			'list.createFromCsv',
+		]);
 	});
 
 	it.each(cases)('$operation', async ({ operation, parameters, arrange, request, answer }) => {
 		const args = arrange(ctx.sandbox);
-		const { tool, calls, error } = await runAsTool({ nodeType: node, credentials: ctx.credentials, parameters, calls: [args] });
+		const { tool, calls, error } = await runAsTool({
+			nodeType: node,
+			credentials: ctx.credentials,
+			parameters,
+			calls: [args],
+		});
 		expect(error).toBeUndefined();
-		// The model reads what the tool does from its description (n8n's: the operation's action); a delete says it deletes.
+		// The model reads what the tool does from its description (n8n's: the operation's action); a
+		// delete says it deletes.
 		expect(tool.description).toMatch(/ in Audience Messaging$/);
 		if (operation.endsWith('Delete')) expect(tool.description).toMatch(/^Delete /);
-		expect(Object.keys((tool.schema as { shape: object }).shape).sort()).toEqual(Object.keys(args).sort());
+		expect(Object.keys((tool.schema as { shape: object }).shape).sort()).toEqual(
+			Object.keys(args).sort(),
+		);
 		expect(calls[0].error).toBeUndefined();
 		expect(calls[0].result).not.toContain(API_KEY);
 		// The request, its IDs written {id}, under whatever path prefix the base URL has.
-		const sent = ctx.sandbox.requests.map((recorded) => `${recorded.method} ${recorded.path.replace(/\/(\d+|snd_[\w-]+|[0-9a-f-]{8,})(?=\/|$)/g, '/{id}')}`);
+		const sent = ctx.sandbox.requests.map(
+			(recorded) =>
+				`${recorded.method} ${recorded.path.replace(/\/(\d+|snd_[\w-]+|[0-9a-f-]{8,})(?=\/|$)/g, '/{id}')}`,
+		);
 		expect(sent).toHaveLength(1);
 		const [method, path] = request.split(' ');
 		expect(sent[0].startsWith(`${method} `) && sent[0].endsWith(path)).toBe(true);

@@ -15,13 +15,17 @@ export type AdminHandler = (ctx: AdminContext) => unknown;
 /** Routes under /__sandbox (no auth, not recorded, no meta). */
 export class AdminRouter extends Router<AdminHandler> {}
 
-/** Admin bodies are small: read whole, `{}`-like leniency (no content-type check, empty = undefined). */
+/**
+ * Admin bodies are small: read whole, `{}`-like leniency (no content-type check, empty =
+ * undefined).
+ */
 export async function readAdminJson(req: IncomingMessage): Promise<unknown> {
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of req) {
 		size += (chunk as Buffer).length;
-		if (size > 1024 * 1024) throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Admin request body exceeds 1 MB');
+		if (size > 1024 * 1024)
+			throw new HttpError(413, 'PAYLOAD_TOO_LARGE', 'Admin request body exceeds 1 MB');
 		chunks.push(chunk as Buffer);
 	}
 	const text = Buffer.concat(chunks).toString('utf8');

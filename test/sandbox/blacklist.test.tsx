@@ -6,7 +6,8 @@ beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const add = (json: unknown, options: CallOptions = {}) => call(sandbox, 'POST', '/subscribers', { baseUrl: sandbox.baseUrl, json, ...options });
+const add = (json: unknown, options: CallOptions = {}) =>
+	call(sandbox, 'POST', '/subscribers', { baseUrl: sandbox.baseUrl, json, ...options });
 const lookup = (query: Record<string, string>, options: CallOptions = {}) =>
 	call(sandbox, 'GET', '/subscribers', { baseUrl: sandbox.baseUrl, query, ...options });
 
@@ -33,16 +34,36 @@ describe('POST /subscribers', () => {
 		expect(res.status).toBe(200);
 		expectMeta(res.body);
 		expect(Object.keys(res.body.data)).toEqual(['id', 'to', 'reason', 'date']);
-		expect(res.body.data).toEqual({ id: expect.stringMatching(UUID), to: '+33612345678', reason: 'UNSUBSCRIBED', date: expect.stringMatching(ISO_UTC_MS) });
+		expect(res.body.data).toEqual({
+			id: expect.stringMatching(UUID),
+			to: '+33612345678',
+			reason: 'UNSUBSCRIBED',
+			date: expect.stringMatching(ISO_UTC_MS),
+		});
 		expect(Date.parse(res.body.data.date)).toBeGreaterThanOrEqual(before - 5);
 		expect(sandbox.isBlacklisted('ACME', 'SMS', '+33612345678')).toBe(true);
-		expect(sandbox.blacklistEntries()).toEqual([{ ...res.body.data, type: 'SMS', from: 'ACME', listType: 'BLACK' }]);
-		expect(sandbox.requests[0]).toEqual(expect.objectContaining({ method: 'POST', path: '/messaging/subscribers', body: entry, status: 200 }));
+		expect(sandbox.blacklistEntries()).toEqual([
+			{ ...res.body.data, type: 'SMS', from: 'ACME', listType: 'BLACK' },
+		]);
+		expect(sandbox.requests[0]).toEqual(
+			expect.objectContaining({
+				method: 'POST',
+				path: '/messaging/subscribers',
+				body: entry,
+				status: 200,
+			}),
+		);
 	});
 
 	it('accepts listType BLACK, every channel, free-text reasons and e-mails for EMAIL', async () => {
-		for (const type of ['SMS', 'CHATAPP', 'RCS']) expect((await add({ ...entry, type, listType: 'BLACK' })).status).toBe(200);
-		const mail = await add({ to: 'Jane.Doe@example.com', reason: 'asked by phone', type: 'EMAIL', from: 'news@acme.io' });
+		for (const type of ['SMS', 'CHATAPP', 'RCS'])
+			expect((await add({ ...entry, type, listType: 'BLACK' })).status).toBe(200);
+		const mail = await add({
+			to: 'Jane.Doe@example.com',
+			reason: 'asked by phone',
+			type: 'EMAIL',
+			from: 'news@acme.io',
+		});
 		expect(mail.status).toBe(200);
 		expect(mail.body.data.to).toBe('Jane.Doe@example.com');
 		expect(sandbox.blacklistEntries()).toHaveLength(4);
@@ -58,8 +79,10 @@ describe('POST /subscribers', () => {
 	});
 
 	it('matches e-mail addresses case-insensitively, keeping the first spelling', async () => {
-		const first = (await add({ to: 'Jane@Example.com', reason: 'x', type: 'EMAIL', from: 'news' })).body.data;
-		const again = (await add({ to: 'jane@example.com', reason: 'y', type: 'EMAIL', from: 'news' })).body.data;
+		const first = (await add({ to: 'Jane@Example.com', reason: 'x', type: 'EMAIL', from: 'news' }))
+			.body.data;
+		const again = (await add({ to: 'jane@example.com', reason: 'y', type: 'EMAIL', from: 'news' }))
+			.body.data;
 		expect(again).toEqual({ ...first, reason: 'y' });
 		expect(sandbox.isBlacklisted('news', 'EMAIL', 'JANE@EXAMPLE.COM')).toBe(true);
 	});
@@ -94,34 +117,70 @@ describe('POST /subscribers', () => {
 	});
 
 	it.each([
-		['type WHATSAPP', { ...entry, type: 'WHATSAPP' }, /^type must be one of SMS, EMAIL, CHATAPP, RCS \(got "WHATSAPP"\)$/],
+		[
+			'type WHATSAPP',
+			{ ...entry, type: 'WHATSAPP' },
+			/^type must be one of SMS, EMAIL, CHATAPP, RCS \(got "WHATSAPP"\)$/,
+		],
 		['lowercase type', { ...entry, type: 'sms' }, /^type must be one of/],
-		['listType WHITE', { ...entry, listType: 'WHITE' }, /^listType must be one of BLACK \(got "WHITE"\)$/],
+		[
+			'listType WHITE',
+			{ ...entry, listType: 'WHITE' },
+			/^listType must be one of BLACK \(got "WHITE"\)$/,
+		],
 		['listType empty', { ...entry, listType: '' }, /^listType must be one of BLACK/],
-		['a phone without +', { ...entry, to: '0612345678' }, /^to must be an E\.164 phone number .* for type SMS/],
+		[
+			'a phone without +',
+			{ ...entry, to: '0612345678' },
+			/^to must be an E\.164 phone number .* for type SMS/,
+		],
 		['a phone with spaces', { ...entry, to: '+33 6 12 34 56 78' }, /E\.164/],
-		['6 digits', { ...entry, to: '+123456' }, /^to must be an E\.164 phone number \("\+" then 7 to 15 digits \(the first not 0\)\) for type SMS/],
+		[
+			'6 digits',
+			{ ...entry, to: '+123456' },
+			/^to must be an E\.164 phone number \("\+" then 7 to 15 digits \(the first not 0\)\) for type SMS/,
+		],
 		['a country code starting with 0', { ...entry, to: '+0123456789' }, /E\.164/],
 		['16 digits', { ...entry, to: '+1234567890123456' }, /E\.164/],
-		['an e-mail on CHATAPP', { ...entry, type: 'CHATAPP', to: 'a@b.io' }, /E\.164 .* for type CHATAPP/],
-		['a phone on EMAIL', { ...entry, type: 'EMAIL' }, /^to must be an e-mail address for type EMAIL/],
+		[
+			'an e-mail on CHATAPP',
+			{ ...entry, type: 'CHATAPP', to: 'a@b.io' },
+			/E\.164 .* for type CHATAPP/,
+		],
+		[
+			'a phone on EMAIL',
+			{ ...entry, type: 'EMAIL' },
+			/^to must be an e-mail address for type EMAIL/,
+		],
 		['a bad e-mail', { ...entry, type: 'EMAIL', to: 'jane@localhost' }, /e-mail address/],
 	])('answers 400 for %s', async (_, body, message) => {
 		const res = await add(body);
 		expect(res.status).toBe(400);
-		expect(res.body.error).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: expect.stringMatching(message) });
+		expect(res.body.error).toEqual({
+			status: 400,
+			code: 'VALIDATION_FAILED',
+			message: expect.stringMatching(message),
+		});
 	});
 
-	it('accepts 7 and 15 digits (the node\'s rule: Niue\'s +683 4002 has 7)', async () => {
+	it("accepts 7 and 15 digits (the node's rule: Niue's +683 4002 has 7)", async () => {
 		expect((await add({ ...entry, to: '+6834002' })).status).toBe(200);
 		expect((await add({ ...entry, to: '+123456789012345' })).status).toBe(200);
 	});
 
 	it('answers 400 for a non-object body, 400 for malformed JSON and 415 for non-JSON', async () => {
 		expect((await add([entry])).body.error.message).toMatch(/JSON object/);
-		const malformed = await add(undefined, { raw: '{', headers: { 'content-type': 'application/json' } });
-		expect(malformed.body.error).toEqual(expect.objectContaining({ status: 400, code: 'INVALID_JSON' }));
-		const text = await add(undefined, { raw: JSON.stringify(entry), headers: { 'content-type': 'text/plain' } });
+		const malformed = await add(undefined, {
+			raw: '{',
+			headers: { 'content-type': 'application/json' },
+		});
+		expect(malformed.body.error).toEqual(
+			expect.objectContaining({ status: 400, code: 'INVALID_JSON' }),
+		);
+		const text = await add(undefined, {
+			raw: JSON.stringify(entry),
+			headers: { 'content-type': 'text/plain' },
+		});
 		expect(text.status).toBe(415);
 	});
 
@@ -139,14 +198,26 @@ describe('GET /subscribers', () => {
 		expect(res.status).toBe(200);
 		expectMeta(res.body);
 		expect(res.body.data).toEqual({ ...added, type: 'SMS', from: 'ACME', listType: 'BLACK' });
-		expect(Object.keys(res.body.data)).toEqual(['id', 'to', 'reason', 'date', 'type', 'from', 'listType']);
+		expect(Object.keys(res.body.data)).toEqual([
+			'id',
+			'to',
+			'reason',
+			'date',
+			'type',
+			'from',
+			'listType',
+		]);
 	});
 
 	it('answers 404 NOT_FOUND when the recipient is not blacklisted', async () => {
 		const res = await lookup(query);
 		expect(res.status).toBe(404);
 		expectMeta(res.body);
-		expect(res.body.error).toEqual({ status: 404, code: 'NOT_FOUND', message: '+33612345678 is not blacklisted by sender ACME on SMS' });
+		expect(res.body.error).toEqual({
+			status: 404,
+			code: 'NOT_FOUND',
+			message: '+33612345678 is not blacklisted by sender ACME on SMS',
+		});
 	});
 
 	it('isolates senders and channels', async () => {
@@ -164,7 +235,12 @@ describe('GET /subscribers', () => {
 
 	it('finds e-mails case-insensitively', async () => {
 		await add({ to: 'Jane@Example.com', reason: 'x', type: 'EMAIL', from: 'news' });
-		const res = await lookup({ type: 'EMAIL', from: 'news', listType: 'BLACK', to: 'jane@example.com' });
+		const res = await lookup({
+			type: 'EMAIL',
+			from: 'news',
+			listType: 'BLACK',
+			to: 'jane@example.com',
+		});
 		expect(res.status).toBe(200);
 		expect(res.body.data.to).toBe('Jane@Example.com');
 	});
@@ -174,11 +250,17 @@ describe('GET /subscribers', () => {
 		delete partial[name];
 		const res = await lookup(partial);
 		expect(res.status).toBe(400);
-		expect(res.body.error).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: `Query parameter ${name} is required` });
+		expect(res.body.error).toEqual({
+			status: 400,
+			code: 'VALIDATION_FAILED',
+			message: `Query parameter ${name} is required`,
+		});
 	});
 
 	it('treats an empty parameter as missing', async () => {
-		expect((await lookup({ ...query, from: '' })).body.error.message).toBe('Query parameter from is required');
+		expect((await lookup({ ...query, from: '' })).body.error.message).toBe(
+			'Query parameter from is required',
+		);
 	});
 
 	it.each([
@@ -193,12 +275,18 @@ describe('GET /subscribers', () => {
 
 	it('does not repair an unencoded + in to, and says how to send it', async () => {
 		await add(entry);
-		const res = await call(sandbox, 'GET', '/subscribers', { baseUrl: sandbox.baseUrl, rawQuery: 'type=SMS&from=ACME&listType=BLACK&to=+33612345678' });
+		const res = await call(sandbox, 'GET', '/subscribers', {
+			baseUrl: sandbox.baseUrl,
+			rawQuery: 'type=SMS&from=ACME&listType=BLACK&to=+33612345678',
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.error.message).toBe(
 			'to must be an E.164 phone number ("+" then 7 to 15 digits (the first not 0)) for type SMS (got " 33612345678"); a "+" in a query string must be sent as %2B',
 		);
-		const encoded = await call(sandbox, 'GET', '/subscribers', { baseUrl: sandbox.baseUrl, rawQuery: 'type=SMS&from=ACME&listType=BLACK&to=%2B33612345678' });
+		const encoded = await call(sandbox, 'GET', '/subscribers', {
+			baseUrl: sandbox.baseUrl,
+			rawQuery: 'type=SMS&from=ACME&listType=BLACK&to=%2B33612345678',
+		});
 		expect(encoded.status).toBe(200);
 	});
 });
@@ -206,7 +294,15 @@ describe('GET /subscribers', () => {
 describe('helpers and reset', () => {
 	it('seedBlacklist applies the POST rules without recording', () => {
 		const seeded = sandbox.seedBlacklist({ ...entry, type: 'CHATAPP' });
-		expect(seeded).toEqual({ id: expect.stringMatching(UUID), to: entry.to, reason: entry.reason, date: expect.stringMatching(ISO_UTC_MS), type: 'CHATAPP', from: 'ACME', listType: 'BLACK' });
+		expect(seeded).toEqual({
+			id: expect.stringMatching(UUID),
+			to: entry.to,
+			reason: entry.reason,
+			date: expect.stringMatching(ISO_UTC_MS),
+			type: 'CHATAPP',
+			from: 'ACME',
+			listType: 'BLACK',
+		});
 		expect(sandbox.isBlacklisted('ACME', 'CHATAPP', entry.to)).toBe(true);
 		expect(sandbox.requests).toEqual([]);
 		expect(() => sandbox.seedBlacklist({ ...entry, type: 'FAX' })).toThrow(HttpError);

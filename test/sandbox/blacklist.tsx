@@ -1,6 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { E164, PHONE_DIGITS_RULE } from './checks';
-import { badRequest, data, isPlainObject, notFound, queryValue, type Query, type Reply } from './http';
+import {
+	badRequest,
+	data,
+	isPlainObject,
+	notFound,
+	queryValue,
+	type Query,
+	type Reply,
+} from './http';
 import type { RequestContext, Router } from './router';
 import type { SandboxClock } from './clock';
 
@@ -15,7 +23,10 @@ export interface BlacklistEntryData {
 	id: string;
 	to: string;
 	reason: string;
-	/** ISO 8601 UTC with milliseconds and `Z`: when the recipient was first blacklisted by this sender. */
+	/**
+	 * ISO 8601 UTC with milliseconds and `Z`: when the recipient was first blacklisted by this
+	 * sender.
+	 */
 	date: string;
 }
 
@@ -38,7 +49,9 @@ export interface BlacklistInput {
 /** Sandbox choice (spec: not shown): what an e-mail address is (local@domain.tld, no spaces). */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** Per-sender blacklists: one entry per (from, type, to); e-mail addresses match case-insensitively. */
+/**
+ * Per-sender blacklists: one entry per (from, type, to); e-mail addresses match case-insensitively.
+ */
 export class BlacklistModule {
 	private readonly entries = new Map<string, BlacklistEntry>();
 
@@ -61,11 +74,14 @@ export class BlacklistModule {
 	 * after trimming are refused.
 	 */
 	upsert(body: unknown): BlacklistEntry {
-		if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with to, reason, type and from');
+		if (!isPlainObject(body))
+			throw badRequest('Body must be a JSON object with to, reason, type and from');
 		for (const field of ['to', 'reason', 'type', 'from'] as const) {
 			const value = body[field];
-			if (value === undefined || value === null || value === '') throw badRequest(`${field} is required`);
-			if (typeof value !== 'string') throw badRequest(`${field} must be a string (got ${JSON.stringify(value)})`);
+			if (value === undefined || value === null || value === '')
+				throw badRequest(`${field} is required`);
+			if (typeof value !== 'string')
+				throw badRequest(`${field} must be a string (got ${JSON.stringify(value)})`);
 			if (value.trim() === '') throw badRequest(`${field} must not be blank`);
 		}
 		const { to, reason, from } = body as Record<'to' | 'reason' | 'from', string>;
@@ -79,7 +95,15 @@ export class BlacklistModule {
 			existing.reason = reason;
 			return { ...existing };
 		}
-		const entry: BlacklistEntry = { id: randomUUID(), to, reason, date: (this.clock?.now() ?? new Date()).toISOString(), type, from, listType: 'BLACK' };
+		const entry: BlacklistEntry = {
+			id: randomUUID(),
+			to,
+			reason,
+			date: (this.clock?.now() ?? new Date()).toISOString(),
+			type,
+			from,
+			listType: 'BLACK',
+		};
 		this.entries.set(key, entry);
 		return { ...entry };
 	}
@@ -96,7 +120,12 @@ export class BlacklistModule {
 	 */
 	isChatappBlacklisted(senderDigits: string, to: string): boolean {
 		for (const entry of this.entries.values()) {
-			if (entry.type === 'CHATAPP' && entry.to === to && entry.from.replace(/[\s().+-]/g, '') === senderDigits) return true;
+			if (
+				entry.type === 'CHATAPP' &&
+				entry.to === to &&
+				entry.from.replace(/[\s().+-]/g, '') === senderDigits
+			)
+				return true;
 		}
 		return false;
 	}
@@ -123,8 +152,12 @@ export class BlacklistModule {
 	}
 }
 
-/** Sandbox choice (spec: not shown): e-mail addresses compare case-insensitively; phone numbers and senders exactly. */
-const entryKey = (from: string, type: string, to: string) => JSON.stringify([from, type, type === 'EMAIL' ? to.toLowerCase() : to]);
+/**
+ * Sandbox choice (spec: not shown): e-mail addresses compare case-insensitively; phone numbers and
+ * senders exactly.
+ */
+const entryKey = (from: string, type: string, to: string) =>
+	JSON.stringify([from, type, type === 'EMAIL' ? to.toLowerCase() : to]);
 
 function requiredQuery(query: Query, name: string): string {
 	const value = queryValue(query, name);
@@ -132,18 +165,27 @@ function requiredQuery(query: Query, name: string): string {
 	return value;
 }
 
-/** Sandbox choice (spec: not shown): the channel exactly as the spec writes it (`sms` is refused). */
+/**
+ * Sandbox choice (spec: not shown): the channel exactly as the spec writes it (`sms` is refused).
+ */
 function checkType(value: string): BlacklistType {
 	if (!(BLACKLIST_TYPES as readonly string[]).includes(value)) {
-		throw badRequest(`type must be one of ${BLACKLIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
+		throw badRequest(
+			`type must be one of ${BLACKLIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`,
+		);
 	}
 	return value as BlacklistType;
 }
 
-/** Sandbox choice (spec: not shown): absent or null is BLACK; anything else but exactly BLACK (`''` too) is refused. */
+/**
+ * Sandbox choice (spec: not shown): absent or null is BLACK; anything else but exactly BLACK (`''`
+ * too) is refused.
+ */
 function checkListType(value: unknown): void {
 	if (!(LIST_TYPES as readonly unknown[]).includes(value)) {
-		throw badRequest(`listType must be one of ${LIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`);
+		throw badRequest(
+			`listType must be one of ${LIST_TYPES.join(', ')} (got ${JSON.stringify(value)})`,
+		);
 	}
 }
 
@@ -154,11 +196,14 @@ function checkListType(value: unknown): void {
  */
 function checkRecipient(type: BlacklistType, to: string): void {
 	if (type === 'EMAIL') {
-		if (!EMAIL.test(to)) throw badRequest(`to must be an e-mail address for type EMAIL (got ${JSON.stringify(to)})`);
+		if (!EMAIL.test(to))
+			throw badRequest(`to must be an e-mail address for type EMAIL (got ${JSON.stringify(to)})`);
 		return;
 	}
 	if (!E164.test(to)) {
 		const hint = /^ \d/.test(to) ? '; a "+" in a query string must be sent as %2B' : '';
-		throw badRequest(`to must be an E.164 phone number ("+" then ${PHONE_DIGITS_RULE}) for type ${type} (got ${JSON.stringify(to)})${hint}`);
+		throw badRequest(
+			`to must be an E.164 phone number ("+" then ${PHONE_DIGITS_RULE}) for type ${type} (got ${JSON.stringify(to)})${hint}`,
+		);
 	}
 }

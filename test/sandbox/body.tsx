@@ -1,16 +1,33 @@
 import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest, formatBytes } from './http';
-import { MultipartError, MultipartParser, parseHeaderValue, type PartHeaders, type PartSink } from './multipart';
+import {
+	MultipartError,
+	MultipartParser,
+	parseHeaderValue,
+	type PartHeaders,
+	type PartSink,
+} from './multipart';
 import type { RecordedPart, RecordedRequest } from './types';
 
 const RECORD_TEXT_LIMIT = 1024 * 1024;
-/** Sandbox choice (spec: not shown): non-multipart bodies are buffered; anything larger is refused (413 PAYLOAD_TOO_LARGE). */
+/**
+ * Sandbox choice (spec: not shown): non-multipart bodies are buffered; anything larger is refused
+ * (413 PAYLOAD_TOO_LARGE).
+ */
 export const MAX_BUFFERED_BODY = 50 * 1024 * 1024;
 
-/** Sandbox choice (spec: not shown): JSON is application/json or a type ending in +json; a JSON text labelled otherwise is 415. */
-const isJsonType = (type: string | undefined) => !!type && (type === 'application/json' || type.endsWith('+json'));
+/**
+ * Sandbox choice (spec: not shown): JSON is application/json or a type ending in +json; a JSON text
+ * labelled otherwise is 415.
+ */
+const isJsonType = (type: string | undefined) =>
+	!!type && (type === 'application/json' || type.endsWith('+json'));
 const isTextType = (type: string | undefined) =>
-	!!type && (isJsonType(type) || type.startsWith('text/') || type.endsWith('xml') || type === 'application/x-www-form-urlencoded');
+	!!type &&
+	(isJsonType(type) ||
+		type.startsWith('text/') ||
+		type.endsWith('xml') ||
+		type === 'application/x-www-form-urlencoded');
 
 type State = 'unread' | 'reading' | 'done' | 'aborted';
 
@@ -40,10 +57,15 @@ export class BodyReader {
 
 	async json(): Promise<unknown> {
 		if (!this.isJson()) {
-			throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Expected an application/json body (got ${this.contentType ?? 'no content type'})`);
+			throw new HttpError(
+				415,
+				'UNSUPPORTED_MEDIA_TYPE',
+				`Expected an application/json body (got ${this.contentType ?? 'no content type'})`,
+			);
 		}
 		const text = (await this.buffer()).toString('utf8');
-		if (text.trim() === '') throw badRequest('Request body is empty; expected JSON', 'INVALID_JSON');
+		if (text.trim() === '')
+			throw badRequest('Request body is empty; expected JSON', 'INVALID_JSON');
 		try {
 			return JSON.parse(text);
 		} catch (error) {
@@ -55,11 +77,19 @@ export class BodyReader {
 	async multipart(onPart: (part: PartHeaders) => PartSink | undefined): Promise<void> {
 		const boundary = this.contentTypeParams.boundary;
 		if (!this.isMultipart() || !boundary) {
-			throw badRequest('Expected a multipart/form-data body with a boundary', 'MALFORMED_MULTIPART');
+			throw badRequest(
+				'Expected a multipart/form-data body with a boundary',
+				'MALFORMED_MULTIPART',
+			);
 		}
 		const parts: RecordedPart[] = (this.record.parts = []);
 		const parser = new MultipartParser(boundary, (headers) => {
-			const recorded: RecordedPart = { name: headers.name, filename: headers.filename, contentType: headers.contentType, size: 0 };
+			const recorded: RecordedPart = {
+				name: headers.name,
+				filename: headers.filename,
+				contentType: headers.contentType,
+				size: 0,
+			};
 			parts.push(recorded);
 			const capture = new TextCapture();
 			const sink = onPart(headers);
@@ -79,7 +109,8 @@ export class BodyReader {
 			await this.consume((chunk) => parser.write(chunk));
 			parser.end();
 		} catch (error) {
-			if (error instanceof MultipartError) throw badRequest(`Malformed multipart body: ${error.message}`, 'MALFORMED_MULTIPART');
+			if (error instanceof MultipartError)
+				throw badRequest(`Malformed multipart body: ${error.message}`, 'MALFORMED_MULTIPART');
 			throw error;
 		}
 	}
@@ -87,14 +118,18 @@ export class BodyReader {
 	/** Reads and records a body no handler consumed (e.g. on 401/404), without failing. */
 	async drain(): Promise<void> {
 		try {
-			if (this.isMultipart() && this.contentTypeParams.boundary) await this.multipart(() => undefined);
+			if (this.isMultipart() && this.contentTypeParams.boundary)
+				await this.multipart(() => undefined);
 			else await this.buffer();
 		} catch {
 			if (this.state === 'aborted') this.discardRest();
 		}
 	}
 
-	/** After an aborted read: let the rest of the upload flow into the void so the client still sees our reply. */
+	/**
+	 * After an aborted read: let the rest of the upload flow into the void so the client still sees
+	 * our reply.
+	 */
 	discardRest(): void {
 		this.req.on('data', (chunk: Buffer) => (this.record.bodySize += chunk.length));
 		this.req.resume();
@@ -106,12 +141,17 @@ export class BodyReader {
 		await this.consume((chunk) => {
 			size += chunk.length;
 			if (size > MAX_BUFFERED_BODY) {
-				throw new HttpError(413, 'PAYLOAD_TOO_LARGE', `Request body exceeds the ${formatBytes(MAX_BUFFERED_BODY)} limit`);
+				throw new HttpError(
+					413,
+					'PAYLOAD_TOO_LARGE',
+					`Request body exceeds the ${formatBytes(MAX_BUFFERED_BODY)} limit`,
+				);
 			}
 			chunks.push(chunk);
 		});
 		const body = Buffer.concat(chunks);
-		if (isTextType(this.contentType) && body.length < RECORD_TEXT_LIMIT) this.record.rawBody = body.toString('utf8');
+		if (isTextType(this.contentType) && body.length < RECORD_TEXT_LIMIT)
+			this.record.rawBody = body.toString('utf8');
 		if (this.isJson()) {
 			try {
 				this.record.body = JSON.parse(body.toString('utf8'));
@@ -124,7 +164,8 @@ export class BodyReader {
 
 	/** Feeds chunks to onChunk; an exception from onChunk aborts the read and rejects. */
 	private consume(onChunk: (chunk: Buffer) => void): Promise<void> {
-		if (this.state !== 'unread') return Promise.reject(new Error(`request body already ${this.state}`));
+		if (this.state !== 'unread')
+			return Promise.reject(new Error(`request body already ${this.state}`));
 		this.state = 'reading';
 		const req = this.req;
 		return new Promise<void>((resolve, reject) => {
@@ -149,7 +190,14 @@ export class BodyReader {
 			};
 			const onEnd = () => finish();
 			// 499 (nginx's "client closed request") is recorded; nobody is left to read the reply.
-			const onClose = () => finish(new HttpError(499, 'CLIENT_CLOSED_REQUEST', 'Client closed the connection before the body was complete'));
+			const onClose = () =>
+				finish(
+					new HttpError(
+						499,
+						'CLIENT_CLOSED_REQUEST',
+						'Client closed the connection before the body was complete',
+					),
+				);
 			if (req.readableEnded) return finish();
 			req.on('data', onData).on('end', onEnd).on('error', onClose).on('close', onClose);
 		});

@@ -4,7 +4,9 @@ import { TimerSet, type SandboxClock } from './clock';
 
 /** How status callbacks are paced and retried (real milliseconds, not the sandbox clock). */
 export interface CallbackSettings {
-	/** Pause between two events of one message to one URL, and between two status steps. Default 20. */
+	/**
+	 * Pause between two events of one message to one URL, and between two status steps. Default 20.
+	 */
 	delayMs: number;
 	/** Attempts per event and URL, the first included. Default 5. */
 	maxAttempts: number;
@@ -15,9 +17,17 @@ export interface CallbackSettings {
 }
 
 /** Sandbox choice (spec: not shown): how and how often callbacks are delivered and retried. */
-export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = { delayMs: 20, maxAttempts: 5, retryDelayMs: 200, timeoutMs: 5000 };
+export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = {
+	delayMs: 20,
+	maxAttempts: 5,
+	retryDelayMs: 200,
+	timeoutMs: 5000,
+};
 
-/** Sandbox choice (spec: not shown): the payload (spec §6: not shown), one JSON body per status event, unsigned. */
+/**
+ * Sandbox choice (spec: not shown): the payload (spec §6: not shown), one JSON body per status
+ * event, unsigned.
+ */
 export interface CallbackBody {
 	id: string;
 	from: string;
@@ -41,7 +51,9 @@ export interface CallbackDelivery {
 	attempt: number;
 	/** What the receiver answered; null when it could not be reached or did not answer in time. */
 	httpStatus: number | null;
-	/** Why the attempt failed (`HTTP 500`, `connect ECONNREFUSED ...`, `no answer within 5000 ms`). */
+	/**
+	 * Why the attempt failed (`HTTP 500`, `connect ECONNREFUSED ...`, `no answer within 5000 ms`).
+	 */
 	error?: string;
 	ok: boolean;
 	/** Sandbox-clock time of the attempt, ISO 8601 UTC. */
@@ -71,8 +83,12 @@ interface Queue {
 	lastDoneAt: number;
 }
 
-/** Sandbox choice (spec: not shown): 2xx is success; no answer, 5xx, 408 and 429 are retried; other statuses give up at once. */
-const retryable = (httpStatus: number | null) => httpStatus === null || httpStatus >= 500 || httpStatus === 408 || httpStatus === 429;
+/**
+ * Sandbox choice (spec: not shown): 2xx is success; no answer, 5xx, 408 and 429 are retried; other
+ * statuses give up at once.
+ */
+const retryable = (httpStatus: number | null) =>
+	httpStatus === null || httpStatus >= 500 || httpStatus === 408 || httpStatus === 429;
 
 /**
  * Drives the status progression of accepted messages and posts one event per status to every
@@ -99,7 +115,12 @@ export class CallbackDispatcher {
 	 * Emits `initial` now (events only: the caller has stored them), then each of `later` after
 	 * `delayMs`, calling onStatus when the message reaches it.
 	 */
-	track(message: TrackedMessage, initial: StatusEntry[], later: string[], onStatus: (entry: StatusEntry) => void): void {
+	track(
+		message: TrackedMessage,
+		initial: StatusEntry[],
+		later: string[],
+		onStatus: (entry: StatusEntry) => void,
+	): void {
 		for (const entry of initial) this.emit(message, entry);
 		if (!later.length) return;
 		const generation = this.generation;
@@ -107,7 +128,8 @@ export class CallbackDispatcher {
 		this.progressing.add(message.id);
 		void (async () => {
 			for (const status of later) {
-				if (!(await timers.sleep(this.settings().delayMs)) || generation !== this.generation) return;
+				if (!(await timers.sleep(this.settings().delayMs)) || generation !== this.generation)
+					return;
 				const entry = { status, date: this.clock.iso() };
 				onStatus(entry);
 				this.emit(message, entry);
@@ -118,16 +140,25 @@ export class CallbackDispatcher {
 	}
 
 	all(messageId?: string): CallbackDelivery[] {
-		return this.deliveries.filter((d) => messageId === undefined || d.messageId === messageId).map((d) => ({ ...d }));
+		return this.deliveries
+			.filter((d) => messageId === undefined || d.messageId === messageId)
+			.map((d) => ({ ...d }));
 	}
 
 	/** Whether status steps or deliveries are still to come (for one message, or any). */
 	pending(messageId?: string): boolean {
-		if (messageId === undefined) return this.progressing.size > 0 || [...this.queues.values()].some((q) => q.running);
-		return this.progressing.has(messageId) || [...this.queues.values()].some((q) => q.running && q.messageId === messageId);
+		if (messageId === undefined)
+			return this.progressing.size > 0 || [...this.queues.values()].some((q) => q.running);
+		return (
+			this.progressing.has(messageId) ||
+			[...this.queues.values()].some((q) => q.running && q.messageId === messageId)
+		);
 	}
 
-	/** Resolves with the attempts (of the message, or all) once nothing is pending; rejects after timeoutMs. */
+	/**
+	 * Resolves with the attempts (of the message, or all) once nothing is pending; rejects after
+	 * timeoutMs.
+	 */
 	waitForIdle(messageId?: string, timeoutMs = 10_000): Promise<CallbackDelivery[]> {
 		return new Promise((resolve, reject) => {
 			const check = () => {
@@ -138,7 +169,11 @@ export class CallbackDispatcher {
 			const timer = setTimeout(() => {
 				finish();
 				const what = messageId === undefined ? 'all messages' : `message ${messageId}`;
-				reject(new Error(`waitForCallbacks timed out after ${timeoutMs} ms: status steps or deliveries still pending for ${what}`));
+				reject(
+					new Error(
+						`waitForCallbacks timed out after ${timeoutMs} ms: status steps or deliveries still pending for ${what}`,
+					),
+				);
 			}, timeoutMs);
 			const finish = () => {
 				clearTimeout(timer);
@@ -170,7 +205,11 @@ export class CallbackDispatcher {
 		for (const url of message.callbacks) {
 			const key = JSON.stringify([message.id, url]);
 			let queue = this.queues.get(key);
-			if (!queue) this.queues.set(key, (queue = { messageId: message.id, url, events: [], running: false, lastDoneAt: 0 }));
+			if (!queue)
+				this.queues.set(
+					key,
+					(queue = { messageId: message.id, url, events: [], running: false, lastDoneAt: 0 }),
+				);
 			queue.events.push({
 				id: message.id,
 				from: message.from,
@@ -202,7 +241,12 @@ export class CallbackDispatcher {
 		this.notify();
 	}
 
-	private async deliver(queue: Queue, body: CallbackBody, generation: number, timers: TimerSet): Promise<void> {
+	private async deliver(
+		queue: Queue,
+		body: CallbackBody,
+		generation: number,
+		timers: TimerSet,
+	): Promise<void> {
 		const { maxAttempts, retryDelayMs } = this.settings();
 		for (let attempt = 1; ; attempt++) {
 			const at = this.clock.iso();
@@ -210,14 +254,26 @@ export class CallbackDispatcher {
 			if (generation !== this.generation) return;
 			const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
 			const error = ok ? undefined : (result.error ?? `HTTP ${result.httpStatus}`);
-			this.deliveries.push({ messageId: queue.messageId, url: queue.url, status: body.status, attempt, httpStatus: result.httpStatus, ...(error && { error }), ok, at });
+			this.deliveries.push({
+				messageId: queue.messageId,
+				url: queue.url,
+				status: body.status,
+				attempt,
+				httpStatus: result.httpStatus,
+				...(error && { error }),
+				ok,
+				at,
+			});
 			if (ok || !retryable(result.httpStatus) || attempt >= maxAttempts) return;
 			if (!(await timers.sleep(retryDelayMs * 2 ** (attempt - 1)))) return;
 		}
 	}
 
 	/** One POST with a fresh connection (no keep-alive), so closing either side is prompt. */
-	private post(url: string, body: CallbackBody): Promise<{ httpStatus: number | null; error?: string }> {
+	private post(
+		url: string,
+		body: CallbackBody,
+	): Promise<{ httpStatus: number | null; error?: string }> {
 		const payload = JSON.stringify(body);
 		const { timeoutMs } = this.settings();
 		return new Promise((resolve) => {
@@ -239,7 +295,10 @@ export class CallbackDispatcher {
 					'user-agent': 'platform-sandbox-callbacks/1',
 				},
 			});
-			const timer = setTimeout(() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+			const timer = setTimeout(
+				() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)),
+				timeoutMs,
+			);
 			timer.unref();
 			this.inFlight.add(request);
 			let answered: number | null = null;
@@ -249,8 +308,18 @@ export class CallbackDispatcher {
 				response.on('end', () => settle({ httpStatus: answered }));
 			});
 			// Once the status line is in, a body cut short still counts as that answer.
-			request.on('error', (error) => settle(answered === null ? { httpStatus: null, error: error.message } : { httpStatus: answered }));
-			request.on('close', () => settle(answered === null ? { httpStatus: null, error: 'connection closed before an answer' } : { httpStatus: answered }));
+			request.on('error', (error) =>
+				settle(
+					answered === null ? { httpStatus: null, error: error.message } : { httpStatus: answered },
+				),
+			);
+			request.on('close', () =>
+				settle(
+					answered === null
+						? { httpStatus: null, error: 'connection closed before an answer' }
+						: { httpStatus: answered },
+				),
+			);
 			request.end(payload);
 		});
 	}

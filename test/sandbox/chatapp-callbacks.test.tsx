@@ -5,7 +5,9 @@ import { call, startReceiver, type Receiver } from './test-helpers';
 
 let sandbox: Sandbox;
 const receivers: Receiver[] = [];
-beforeAll(async () => (sandbox = await startSandbox({ callbackDelayMs: 5, callbackRetryDelayMs: 30 })));
+beforeAll(
+	async () => (sandbox = await startSandbox({ callbackDelayMs: 5, callbackRetryDelayMs: 30 })),
+);
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 afterEach(async () => {
@@ -24,19 +26,30 @@ async function receiver(answer?: (index: number) => number, port?: number): Prom
 }
 
 function ready(target: Sandbox = sandbox) {
-	const sender = target.seedSender({ providerId: 'p', name: 'ACME', address: FROM, accountTier: 1 }, { active: true });
+	const sender = target.seedSender(
+		{ providerId: 'p', name: 'ACME', address: FROM, accountTier: 1 },
+		{ active: true },
+	);
 	target.simulateInbound(USER, FROM);
 	return sender;
 }
 
-async function send(callbacks: string, extra: Record<string, unknown> = {}, target: Sandbox = sandbox): Promise<string> {
-	const res = await call(target, 'POST', '/chatapp/messages', { baseUrl: target.baseUrl, json: { from: FROM, to: USER, body: 'Hi', callbacks, ...extra } });
+async function send(
+	callbacks: string,
+	extra: Record<string, unknown> = {},
+	target: Sandbox = sandbox,
+): Promise<string> {
+	const res = await call(target, 'POST', '/chatapp/messages', {
+		baseUrl: target.baseUrl,
+		json: { from: FROM, to: USER, body: 'Hi', callbacks, ...extra },
+	});
 	expect(res.status).toBe(200);
 	return res.body.data.id;
 }
 
 const statuses = (r: Receiver) => r.hits.map((h) => h.body.status);
-const summary = (deliveries: CallbackDelivery[]) => deliveries.map((d) => [d.status, d.attempt, d.httpStatus, d.ok]);
+const summary = (deliveries: CallbackDelivery[]) =>
+	deliveries.map((d) => [d.status, d.attempt, d.httpStatus, d.ok]);
 
 /**
  * Bounds for waits on events: budgets far above what a busy CI machine needs, never a measure
@@ -72,18 +85,48 @@ describe('status callbacks', () => {
 		const id = await send(`${a.url}, ${b.url}?token=s3cret`, { externalId: 'ext1' });
 		const deliveries = await sandbox.waitForCallbacks(id, SETTLED);
 
-		for (const [r, url] of [[a, a.url], [b, `${b.url}?token=s3cret`]] as const) {
+		for (const [r, url] of [
+			[a, a.url],
+			[b, `${b.url}?token=s3cret`],
+		] as const) {
 			expect(statuses(r)).toEqual(NORMAL);
 			for (const hit of r.hits) {
-				expect(Object.keys(hit.body)).toEqual(['id', 'from', 'to', 'externalId', 'campaignId', 'callback', 'date', 'status']);
-				expect(hit.body).toEqual({ id, from: FROM, to: USER, externalId: 'ext1', campaignId: null, callback: url, date: expect.stringMatching(ISO_UTC_MS), status: hit.body.status });
+				expect(Object.keys(hit.body)).toEqual([
+					'id',
+					'from',
+					'to',
+					'externalId',
+					'campaignId',
+					'callback',
+					'date',
+					'status',
+				]);
+				expect(hit.body).toEqual({
+					id,
+					from: FROM,
+					to: USER,
+					externalId: 'ext1',
+					campaignId: null,
+					callback: url,
+					date: expect.stringMatching(ISO_UTC_MS),
+					status: hit.body.status,
+				});
 				expect(hit.headers['content-type']).toBe('application/json; charset=utf-8');
 			}
 			const dates = r.hits.map((h) => Date.parse(h.body.date));
 			expect([...dates].sort((x, y) => x - y)).toEqual(dates);
 		}
 		expect(deliveries).toHaveLength(10);
-		expect(deliveries.every((d) => d.ok && d.attempt === 1 && d.httpStatus === 200 && d.error === undefined && ISO_UTC_MS.test(d.at))).toBe(true);
+		expect(
+			deliveries.every(
+				(d) =>
+					d.ok &&
+					d.attempt === 1 &&
+					d.httpStatus === 200 &&
+					d.error === undefined &&
+					ISO_UTC_MS.test(d.at),
+			),
+		).toBe(true);
 		const [message] = sandbox.messages();
 		expect(message.status).toBe('READ');
 		expect(message.history.map((h) => h.status)).toEqual(NORMAL);
@@ -106,7 +149,15 @@ describe('status callbacks', () => {
 		ready();
 		const id = await send(r.url);
 		const deliveries = await sandbox.waitForCallbacks(id, SETTLED);
-		expect(statuses(r)).toEqual(['QUEUE', 'QUEUE', 'QUEUE', 'DEQUEUED', 'SENT', 'DELIVERED', 'READ']);
+		expect(statuses(r)).toEqual([
+			'QUEUE',
+			'QUEUE',
+			'QUEUE',
+			'DEQUEUED',
+			'SENT',
+			'DELIVERED',
+			'READ',
+		]);
 		expect(summary(deliveries)).toEqual([
 			['QUEUE', 1, 500, false],
 			['QUEUE', 2, 500, false],
@@ -116,13 +167,23 @@ describe('status callbacks', () => {
 			['DELIVERED', 1, 200, true],
 			['READ', 1, 200, true],
 		]);
-		expect(deliveries[0]).toEqual({ messageId: id, url: r.url, status: 'QUEUE', attempt: 1, httpStatus: 500, error: 'HTTP 500', ok: false, at: expect.stringMatching(ISO_UTC_MS) });
+		expect(deliveries[0]).toEqual({
+			messageId: id,
+			url: r.url,
+			status: 'QUEUE',
+			attempt: 1,
+			httpStatus: 500,
+			error: 'HTTP 500',
+			ok: false,
+			at: expect.stringMatching(ISO_UTC_MS),
+		});
 		// the message itself progressed on its own schedule
 		expect(sandbox.messages()[0].status).toBe('READ');
 	});
 
 	it('retries a receiver that is down, then delivers everything once it is up', async () => {
-		// Attempts enough (pauses doubling from 30 ms) for however long a busy machine takes to bring the receiver up.
+		// Attempts enough (pauses doubling from 30 ms) for however long a busy machine takes to bring
+		// the receiver up.
 		sandbox.configureChatapp({ callbackMaxAttempts: 20 });
 		const probe = await startReceiver();
 		const { port, url } = probe;
@@ -132,7 +193,15 @@ describe('status callbacks', () => {
 		await until(() => sandbox.callbackDeliveries(id).length >= 1);
 		await receiver(undefined, port); // up again
 		const deliveries = await sandbox.waitForCallbacks(id, SETTLED);
-		expect(deliveries[0]).toEqual(expect.objectContaining({ status: 'QUEUE', attempt: 1, httpStatus: null, ok: false, error: expect.stringMatching(/ECONNREFUSED/) }));
+		expect(deliveries[0]).toEqual(
+			expect.objectContaining({
+				status: 'QUEUE',
+				attempt: 1,
+				httpStatus: null,
+				ok: false,
+				error: expect.stringMatching(/ECONNREFUSED/),
+			}),
+		);
 		const okStatuses = deliveries.filter((d) => d.ok).map((d) => d.status);
 		expect(okStatuses).toEqual(NORMAL);
 		expect(receivers[0].hits.map((h) => h.body.status)).toEqual(NORMAL);
@@ -208,14 +277,19 @@ describe('status callbacks', () => {
 		const r = await receiver();
 		ready();
 		const id = await send(r.url);
-		const waited = await fetch(`${sandbox.url}/__sandbox/callbacks/wait`, { method: 'POST', body: JSON.stringify({ messageId: id, timeoutMs: BOUND_MS }) });
+		const waited = await fetch(`${sandbox.url}/__sandbox/callbacks/wait`, {
+			method: 'POST',
+			body: JSON.stringify({ messageId: id, timeoutMs: BOUND_MS }),
+		});
 		expect(waited.status).toBe(200);
 		const body = (await waited.json()) as { done: boolean; deliveries: CallbackDelivery[] };
 		expect(body.done).toBe(true);
 		expect(body.deliveries.map((d) => d.status)).toEqual(NORMAL);
 		const listed = await (await fetch(`${sandbox.url}/__sandbox/callbacks?messageId=${id}`)).json();
 		expect(listed).toEqual(sandbox.callbackDeliveries(id));
-		expect(await (await fetch(`${sandbox.url}/__sandbox/callbacks?messageId=msg_other`)).json()).toEqual([]);
+		expect(
+			await (await fetch(`${sandbox.url}/__sandbox/callbacks?messageId=msg_other`)).json(),
+		).toEqual([]);
 		expect(sandbox.requests.map((req) => req.path)).toEqual(['/messaging/chatapp/messages']);
 	});
 
@@ -225,8 +299,13 @@ describe('status callbacks', () => {
 		const r = await receiver(() => 500);
 		ready();
 		const id = await send(r.url);
-		await expect(sandbox.waitForCallbacks(id, { timeoutMs: 100 })).rejects.toThrow(`waitForCallbacks timed out after 100 ms: status steps or deliveries still pending for message ${id}`);
-		const timeout = await fetch(`${sandbox.url}/__sandbox/callbacks/wait`, { method: 'POST', body: JSON.stringify({ timeoutMs: 50 }) });
+		await expect(sandbox.waitForCallbacks(id, { timeoutMs: 100 })).rejects.toThrow(
+			`waitForCallbacks timed out after 100 ms: status steps or deliveries still pending for message ${id}`,
+		);
+		const timeout = await fetch(`${sandbox.url}/__sandbox/callbacks/wait`, {
+			method: 'POST',
+			body: JSON.stringify({ timeoutMs: 50 }),
+		});
 		expect(timeout.status).toBe(408);
 		sandbox.reset();
 		expect(sandbox.callbackDeliveries()).toEqual([]);
@@ -249,7 +328,10 @@ describe('start options', () => {
 			await send(r.url, {}, own);
 			const id = await send(r.url, { to: '+33612345601' }, own);
 			await own.waitForCallbacks(undefined, SETTLED);
-			expect(r.hits.filter((h) => h.body.id === id).map((h) => h.body.status)).toEqual(['QUEUE', 'QUOTA_EXCEEDED']);
+			expect(r.hits.filter((h) => h.body.id === id).map((h) => h.body.status)).toEqual([
+				'QUEUE',
+				'QUOTA_EXCEEDED',
+			]);
 			expect(own.messages()[1].status).toBe('QUOTA_EXCEEDED');
 		} finally {
 			await own.close();
@@ -257,8 +339,12 @@ describe('start options', () => {
 	});
 
 	it('refuses invalid chat-app options', async () => {
-		await expect(startSandbox({ quotaExceeded: 'maybe' as 'status' })).rejects.toThrow('quotaExceeded must be "reject" or "status" (got "maybe")');
-		await expect(startSandbox({ callbackMaxAttempts: 0 })).rejects.toThrow('callbackMaxAttempts must be an integer >= 1 (got 0)');
+		await expect(startSandbox({ quotaExceeded: 'maybe' as 'status' })).rejects.toThrow(
+			'quotaExceeded must be "reject" or "status" (got "maybe")',
+		);
+		await expect(startSandbox({ callbackMaxAttempts: 0 })).rejects.toThrow(
+			'callbackMaxAttempts must be an integer >= 1 (got 0)',
+		);
 	});
 
 	it('close() cuts a delivery waiting on a receiver that never answers', async () => {
@@ -293,7 +379,13 @@ describe('start options', () => {
 		});
 		await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
 		const url = `http://127.0.0.1:${(slow.address() as AddressInfo).port}/hook`;
-		const own = await startSandbox({ callbackTimeoutMs: 1_000, callbackRetryDelayMs: 10, callbackMaxAttempts: 10, callbackDelayMs: 0, callbackStatuses: ['QUEUE'] });
+		const own = await startSandbox({
+			callbackTimeoutMs: 1_000,
+			callbackRetryDelayMs: 10,
+			callbackMaxAttempts: 10,
+			callbackDelayMs: 0,
+			callbackStatuses: ['QUEUE'],
+		});
 		try {
 			ready(own);
 			const id = await send(url, {}, own);
@@ -313,5 +405,4 @@ describe('start options', () => {
 			await new Promise((resolve) => slow.close(resolve));
 		}
 	});
-
 });

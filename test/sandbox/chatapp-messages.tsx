@@ -6,14 +6,21 @@ import type { SenderStore } from './chatapp-senders';
 import { parseMessage, type MessageType } from './chatapp-validation';
 import type { SandboxClock } from './clock';
 import { HttpError, badRequest } from './http';
-import { RateLimiter, SLIDING_WINDOW_MS, retryAfterSeconds, type RateLimitContext, type RateLimitWindow } from './rate-limit';
+import {
+	RateLimiter,
+	SLIDING_WINDOW_MS,
+	retryAfterSeconds,
+	type RateLimitContext,
+	type RateLimitWindow,
+} from './rate-limit';
 
 /** The conversation window (spec §1.4, §8). */
 export const CONVERSATION_WINDOW_MS = 24 * 60 * 60 * 1000;
 /**
  * Sandbox choice (spec: not shown): a sender's rateLimit counts accepted messages per second of the
  * sandbox clock (rateLimitWindow 'second', the default); one more is 429 RATE_LIMITED with this
- * Retry-After, in seconds. The other windows (rate-limit.tsx) answer the wait rounded up, at least 1.
+ * Retry-After, in seconds. The other windows (rate-limit.tsx) answer the wait rounded up, at least
+ * 1.
  */
 export const RATE_LIMIT_RETRY_AFTER_S = 1;
 
@@ -21,7 +28,13 @@ export const RATE_LIMIT_RETRY_AFTER_S = 1;
  * Sandbox choice (spec: not shown): the status names and path (event kinds are not shown). The
  * normal status path; `callbackStatuses` may shorten it (e.g. stop at SENT: read receipts off).
  */
-export const DEFAULT_CALLBACK_STATUSES = ['QUEUE', 'DEQUEUED', 'SENT', 'DELIVERED', 'READ'] as const;
+export const DEFAULT_CALLBACK_STATUSES = [
+	'QUEUE',
+	'DEQUEUED',
+	'SENT',
+	'DELIVERED',
+	'READ',
+] as const;
 
 export type QuotaExceededMode = 'reject' | 'status';
 export type AcceptedStatus = 'QUEUE' | 'BLACKLISTED' | 'QUOTA_EXCEEDED';
@@ -71,7 +84,10 @@ export interface MessageRules {
 	rateLimitBurst: number | null;
 }
 
-/** Regular chat-app messages: sender rules, conversation windows, rate limits, daily quotas, storage. */
+/**
+ * Regular chat-app messages: sender rules, conversation windows, rate limits, daily quotas,
+ * storage.
+ */
 export class MessageService {
 	private messages: ChatappMessage[] = [];
 	private inbound: InboundMessage[] = [];
@@ -106,17 +122,31 @@ export class MessageService {
 		return this.inbound.map((m) => ({ ...m }));
 	}
 
-	/** Records a message from `user` (E.164) to the sender at `senderAddress`, opening a 24-hour window. */
+	/**
+	 * Records a message from `user` (E.164) to the sender at `senderAddress`, opening a 24-hour
+	 * window.
+	 */
 	receive(user: unknown, senderAddress: unknown): InboundMessage {
 		const from = requiredString(user, 'from', ' (the user, E.164)');
-		if (!E164.test(from)) throw badRequest(`from must be an E.164 phone number: "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(from)})`);
+		if (!E164.test(from))
+			throw badRequest(
+				`from must be an E.164 phone number: "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(from)})`,
+			);
 		const to = requiredString(senderAddress, 'to', ' (the sender address)');
-		if (!PHONE.test(to)) throw badRequest(`to must be a sender address: an optional "+" then ${PHONE_DIGITS_RULE} (got ${show(to)})`);
+		if (!PHONE.test(to))
+			throw badRequest(
+				`to must be a sender address: an optional "+" then ${PHONE_DIGITS_RULE} (got ${show(to)})`,
+			);
 		const digits = digitsOnly(to);
 		if (!this.senders.byAddress(digits)) throw unknownSender(digits);
 		const now = this.clock.nowMs();
 		this.windows.set(windowKey(digits, from), now);
-		const message = { from, to: digits, date: new Date(now).toISOString(), windowExpiresAt: new Date(now + CONVERSATION_WINDOW_MS).toISOString() };
+		const message = {
+			from,
+			to: digits,
+			date: new Date(now).toISOString(),
+			windowExpiresAt: new Date(now + CONVERSATION_WINDOW_MS).toISOString(),
+		};
 		this.inbound.push(message);
 		return { ...message };
 	}
@@ -151,7 +181,11 @@ export class MessageService {
 			);
 		}
 		const rules = this.rules();
-		const limit: RateLimitContext = { rateLimit: sender.rateLimit, window: rules.rateLimitWindow, burst: rules.rateLimitBurst };
+		const limit: RateLimitContext = {
+			rateLimit: sender.rateLimit,
+			window: rules.rateLimitWindow,
+			burst: rules.rateLimitBurst,
+		};
 		const waitMs = this.rates.waitMs(sender.id, now, limit);
 		if (waitMs > 0) throw rateLimited(from, limit, waitMs);
 
@@ -164,7 +198,8 @@ export class MessageService {
 		else {
 			const day = new Date(now).toISOString().slice(0, 10);
 			let quota = this.quotas.get(sender.id);
-			if (!quota || quota.day !== day) this.quotas.set(sender.id, (quota = { day, recipients: new Set() }));
+			if (!quota || quota.day !== day)
+				this.quotas.set(sender.id, (quota = { day, recipients: new Set() }));
 			if (!quota.recipients.has(to) && quota.recipients.size >= sender.dailyQuota) {
 				if (this.rules().quotaExceeded === 'reject') {
 					const retryAfter = secondsUntilNextUtcDay(now);
@@ -182,7 +217,13 @@ export class MessageService {
 		this.rates.record(sender.id, now, limit);
 
 		const date = new Date(now).toISOString();
-		const history: StatusEntry[] = status === 'QUEUE' ? [{ status, date }] : [{ status: 'QUEUE', date }, { status, date }];
+		const history: StatusEntry[] =
+			status === 'QUEUE'
+				? [{ status, date }]
+				: [
+						{ status: 'QUEUE', date },
+						{ status, date },
+					];
 		const message: ChatappMessage = {
 			id: `msg_${randomBytes(8).toString('hex')}`,
 			senderId: sender.id,
@@ -202,7 +243,14 @@ export class MessageService {
 			message.history.push(entry);
 			message.status = entry.status;
 		});
-		return { id: message.id, status, from, to, type: parsed.type, ...(parsed.externalId !== undefined && { externalId: parsed.externalId }) };
+		return {
+			id: message.id,
+			status,
+			from,
+			to,
+			type: parsed.type,
+			...(parsed.externalId !== undefined && { externalId: parsed.externalId }),
+		};
 	}
 }
 
@@ -229,7 +277,11 @@ function rateLimited(from: string, limit: RateLimitContext, waitMs: number): Htt
 }
 
 const unknownSender = (address: string) =>
-	new HttpError(404, 'UNKNOWN_SENDER', `No sender with address ${address}: create one with POST /chatapp/senders (from must be its address, digits only)`);
+	new HttpError(
+		404,
+		'UNKNOWN_SENDER',
+		`No sender with address ${address}: create one with POST /chatapp/senders (from must be its address, digits only)`,
+	);
 
 /** Whole seconds until the next 00:00 UTC of the clock, at least 1. */
 export function secondsUntilNextUtcDay(nowMs: number): number {

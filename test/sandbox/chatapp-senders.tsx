@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { PHONE, PHONE_DIGITS_RULE, digitsOnly, integerAtLeast, isAbsent, noUnknownKeys, requiredString, show } from './checks';
+import {
+	PHONE,
+	PHONE_DIGITS_RULE,
+	digitsOnly,
+	integerAtLeast,
+	isAbsent,
+	noUnknownKeys,
+	requiredString,
+	show,
+} from './checks';
 import type { SandboxClock } from './clock';
 import { HttpError, badRequest, isPlainObject } from './http';
 import { USER_NAME } from './list-store';
@@ -39,15 +48,28 @@ export interface SenderInput {
 export interface ApproveOptions {
 	rateLimit?: number;
 	dailyQuota?: number;
-	/** Absent: the current namespace, else `ns-<sender id>`; null sets it to null (the "contact support" case of the spec). */
+	/**
+	 * Absent: the current namespace, else `ns-<sender id>`; null sets it to null (the "contact
+	 * support" case of the spec).
+	 */
 	templateNamespace?: string | null;
 }
 
 /** Sandbox choice (spec: not shown): messages per second when the sender is created. */
 export const DEFAULT_RATE_LIMIT = 80;
-/** Sandbox choice (spec: not shown): unique recipients per day by account tier when dailyQuota is not given. */
-export const TIER_DAILY_QUOTAS: Readonly<Record<number, number>> = { 1: 1_000, 2: 10_000, 3: 100_000 };
-/** Sandbox choice (spec: not shown): tier 4 and above (a stand-in for "unlimited" on chat-app platforms). */
+/**
+ * Sandbox choice (spec: not shown): unique recipients per day by account tier when dailyQuota is
+ * not given.
+ */
+export const TIER_DAILY_QUOTAS: Readonly<Record<number, number>> = {
+	1: 1_000,
+	2: 10_000,
+	3: 100_000,
+};
+/**
+ * Sandbox choice (spec: not shown): tier 4 and above (a stand-in for "unlimited" on chat-app
+ * platforms).
+ */
 export const TOP_TIER_DAILY_QUOTA = 1_000_000;
 
 export const defaultDailyQuota = (tier: number) => TIER_DAILY_QUOTAS[tier] ?? TOP_TIER_DAILY_QUOTA;
@@ -66,19 +88,30 @@ export class SenderStore {
 
 	/** POST /chatapp/senders rules: 400 on invalid input, 409 on an address already registered. */
 	create(body: unknown): Sender {
-		if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with providerId, name, address and accountTier');
+		if (!isPlainObject(body))
+			throw badRequest('Body must be a JSON object with providerId, name, address and accountTier');
 		const providerId = requiredString(body.providerId, 'providerId');
 		const name = requiredString(body.name, 'name');
 		const rawAddress = requiredString(body.address, 'address');
 		if (!PHONE.test(rawAddress)) {
-			throw badRequest(`address must be a phone number: an optional "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(rawAddress)})`);
+			throw badRequest(
+				`address must be a phone number: an optional "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(rawAddress)})`,
+			);
 		}
-		// Sandbox choice (spec: not shown): dailyQuota, when given, an integer >= 1; one sender per address (409).
+		// Sandbox choice (spec: not shown): dailyQuota, when given, an integer >= 1; one sender per
+		// address (409).
 		const accountTier = integerAtLeast(body.accountTier, 'accountTier', 1);
-		const dailyQuota = isAbsent(body.dailyQuota) ? defaultDailyQuota(accountTier) : integerAtLeast(body.dailyQuota, 'dailyQuota', 1);
+		const dailyQuota = isAbsent(body.dailyQuota)
+			? defaultDailyQuota(accountTier)
+			: integerAtLeast(body.dailyQuota, 'dailyQuota', 1);
 		const address = digitsOnly(rawAddress);
 		const existing = this.byAddress(address);
-		if (existing) throw new HttpError(409, 'SENDER_ALREADY_EXISTS', `A sender with address ${address} already exists (${existing.id})`);
+		if (existing)
+			throw new HttpError(
+				409,
+				'SENDER_ALREADY_EXISTS',
+				`A sender with address ${address} already exists (${existing.id})`,
+			);
 
 		const now = this.clock.iso();
 		const sender: Sender = {
@@ -104,14 +137,32 @@ export class SenderStore {
 	approve(id: string, options: unknown = {}): Sender {
 		const sender = this.require(id);
 		const opts = isAbsent(options) ? {} : options;
-		if (!isPlainObject(opts)) throw badRequest('Approval options must be a JSON object { rateLimit?, dailyQuota?, templateNamespace? }');
+		if (!isPlainObject(opts))
+			throw badRequest(
+				'Approval options must be a JSON object { rateLimit?, dailyQuota?, templateNamespace? }',
+			);
 		noUnknownKeys(opts, ['rateLimit', 'dailyQuota', 'templateNamespace'], 'Sender approval');
-		const rateLimit = isAbsent(opts.rateLimit) ? sender.rateLimit : integerAtLeast(opts.rateLimit, 'rateLimit', 1);
-		const dailyQuota = isAbsent(opts.dailyQuota) ? sender.dailyQuota : integerAtLeast(opts.dailyQuota, 'dailyQuota', 1);
+		const rateLimit = isAbsent(opts.rateLimit)
+			? sender.rateLimit
+			: integerAtLeast(opts.rateLimit, 'rateLimit', 1);
+		const dailyQuota = isAbsent(opts.dailyQuota)
+			? sender.dailyQuota
+			: integerAtLeast(opts.dailyQuota, 'dailyQuota', 1);
 		let templateNamespace: string | null = sender.templateNamespace ?? `ns-${sender.id}`;
 		if (opts.templateNamespace === null) templateNamespace = null;
-		else if (opts.templateNamespace !== undefined) templateNamespace = requiredString(opts.templateNamespace, 'templateNamespace', ' (a string or null)');
-		Object.assign(sender, { rateLimit, dailyQuota, templateNamespace, state: 'ACTIVE', last_updated_date: this.clock.iso() });
+		else if (opts.templateNamespace !== undefined)
+			templateNamespace = requiredString(
+				opts.templateNamespace,
+				'templateNamespace',
+				' (a string or null)',
+			);
+		Object.assign(sender, {
+			rateLimit,
+			dailyQuota,
+			templateNamespace,
+			state: 'ACTIVE',
+			last_updated_date: this.clock.iso(),
+		});
 		return { ...sender };
 	}
 

@@ -37,7 +37,10 @@ export interface MessageTemplate {
 	namespace: string | null;
 }
 
-/** Input of Sandbox.seedMessageTemplate and the admin endpoint; senderId and/or bizAccountId required. */
+/**
+ * Input of Sandbox.seedMessageTemplate and the admin endpoint; senderId and/or bizAccountId
+ * required.
+ */
 export interface MessageTemplateInput {
 	/** Default `mtpl_` + random hex. */
 	id?: string;
@@ -53,7 +56,17 @@ export interface MessageTemplateInput {
 	namespace?: string | null;
 }
 
-const INPUT_KEYS = ['id', 'name', 'category', 'language', 'body', 'status', 'senderId', 'bizAccountId', 'namespace'];
+const INPUT_KEYS = [
+	'id',
+	'name',
+	'category',
+	'language',
+	'body',
+	'status',
+	'senderId',
+	'bizAccountId',
+	'namespace',
+];
 
 export class TemplateStore {
 	private templates: MessageTemplate[] = [];
@@ -65,29 +78,50 @@ export class TemplateStore {
 	}
 
 	seed(input: unknown): MessageTemplate {
-		if (!isPlainObject(input)) throw badRequest('A message template must be an object with name, category, language, body and senderId or bizAccountId');
+		if (!isPlainObject(input))
+			throw badRequest(
+				'A message template must be an object with name, category, language, body and senderId or bizAccountId',
+			);
 		noUnknownKeys(input, INPUT_KEYS, 'Message template');
 		const what = (path: string) => `Message template ${path}`;
-		const id = isAbsent(input.id) ? `mtpl_${randomBytes(6).toString('hex')}` : requiredString(input.id, what('id'));
-		if (this.templates.some((t) => t.id === id)) throw badRequest(`Message template id "${id}" already exists`);
+		const id = isAbsent(input.id)
+			? `mtpl_${randomBytes(6).toString('hex')}`
+			: requiredString(input.id, what('id'));
+		if (this.templates.some((t) => t.id === id))
+			throw badRequest(`Message template id "${id}" already exists`);
 		const name = requiredString(input.name, what('name'));
-		// Sandbox choice (spec: not shown): categories compare case-sensitively; one language per template.
+		// Sandbox choice (spec: not shown): categories compare case-sensitively; one language per
+		// template.
 		const category = requiredString(input.category, what('category'));
 		if (!(MESSAGE_TEMPLATE_CATEGORIES as readonly string[]).includes(category)) {
-			throw badRequest(`Message template category must be one of ${MESSAGE_TEMPLATE_CATEGORIES.join(', ')} (got ${show(category)})`);
+			throw badRequest(
+				`Message template category must be one of ${MESSAGE_TEMPLATE_CATEGORIES.join(', ')} (got ${show(category)})`,
+			);
 		}
 		const language = requiredString(input.language, what('language'));
 		const body = requiredString(input.body, what('body'));
 		maxLength(body, what('body'), MESSAGE_TEMPLATE_BODY_MAX);
-		const status = isAbsent(input.status) ? 'APPROVED' : requiredString(input.status, what('status'));
+		const status = isAbsent(input.status)
+			? 'APPROVED'
+			: requiredString(input.status, what('status'));
 		if (!(MESSAGE_TEMPLATE_STATUSES as readonly string[]).includes(status)) {
-			throw badRequest(`Message template status must be one of ${MESSAGE_TEMPLATE_STATUSES.join(', ')} (got ${show(status)})`);
+			throw badRequest(
+				`Message template status must be one of ${MESSAGE_TEMPLATE_STATUSES.join(', ')} (got ${show(status)})`,
+			);
 		}
-		const senderId = isAbsent(input.senderId) ? null : requiredString(input.senderId, what('senderId'));
-		const bizAccountId = isAbsent(input.bizAccountId) ? null : requiredString(input.bizAccountId, what('bizAccountId'));
-		if (senderId === null && bizAccountId === null) throw badRequest('Message template needs senderId or bizAccountId (at least one)');
+		const senderId = isAbsent(input.senderId)
+			? null
+			: requiredString(input.senderId, what('senderId'));
+		const bizAccountId = isAbsent(input.bizAccountId)
+			? null
+			: requiredString(input.bizAccountId, what('bizAccountId'));
+		if (senderId === null && bizAccountId === null)
+			throw badRequest('Message template needs senderId or bizAccountId (at least one)');
 		const sender = senderId === null ? undefined : this.senders.require(senderId);
-		const namespace = input.namespace === undefined ? (sender?.templateNamespace ?? null) : (optionalString(input.namespace, what('namespace')) ?? null);
+		const namespace =
+			input.namespace === undefined
+				? (sender?.templateNamespace ?? null)
+				: (optionalString(input.namespace, what('namespace')) ?? null);
 
 		const template: MessageTemplate = {
 			id,
@@ -108,14 +142,21 @@ export class TemplateStore {
 		return this.templates.map((t) => ({ ...t }));
 	}
 
-	/** GET /chatapp/templates/: senderId and/or bizAccountId; both given → templates matching both. */
+	/**
+	 * GET /chatapp/templates/: senderId and/or bizAccountId; both given → templates matching both.
+	 */
 	list(query: Query): MessageTemplate[] {
 		const senderId = queryValue(query, 'senderId') || undefined;
 		const bizAccountId = queryValue(query, 'bizAccountId') || undefined;
-		if (!senderId && !bizAccountId) throw badRequest('Query parameter senderId or bizAccountId is required (give at least one)');
+		if (!senderId && !bizAccountId)
+			throw badRequest('Query parameter senderId or bizAccountId is required (give at least one)');
 		if (senderId) this.senders.require(senderId); // Sandbox choice (spec: not shown): an unknown senderId is 404
 		return this.templates
-			.filter((t) => (!senderId || t.senderId === senderId) && (!bizAccountId || t.bizAccountId === bizAccountId))
+			.filter(
+				(t) =>
+					(!senderId || t.senderId === senderId) &&
+					(!bizAccountId || t.bizAccountId === bizAccountId),
+			)
 			.map((t) => ({ ...t }));
 	}
 }

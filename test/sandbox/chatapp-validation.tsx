@@ -1,7 +1,25 @@
-import { E164, PHONE_DIGITS_RULE, isAbsent, maxLength, requiredObject, requiredString, show, stringKeys } from './checks';
+import {
+	E164,
+	PHONE_DIGITS_RULE,
+	isAbsent,
+	maxLength,
+	requiredObject,
+	requiredString,
+	show,
+	stringKeys,
+} from './checks';
 import { badRequest, isPlainObject } from './http';
 
-export const MESSAGE_TYPES = ['text', 'image', 'audio', 'video', 'document', 'contacts', 'location', 'interactive'] as const;
+export const MESSAGE_TYPES = [
+	'text',
+	'image',
+	'audio',
+	'video',
+	'document',
+	'contacts',
+	'location',
+	'interactive',
+] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 type MediaType = 'image' | 'audio' | 'video' | 'document';
 
@@ -37,7 +55,10 @@ export const MESSAGE_LIMITS = {
 	buttonTitle: 20,
 } as const;
 
-/** Sandbox choice (spec: not shown): only the sub-item types seen in the spec are accepted, exactly as written. */
+/**
+ * Sandbox choice (spec: not shown): only the sub-item types seen in the spec are accepted, exactly
+ * as written.
+ */
 export const CONTACT_SUB_ITEM_TYPES = ['HOME', 'WORK'] as const;
 
 /** The checked envelope of POST /chatapp/messages; the content stays in the request body. */
@@ -55,11 +76,16 @@ export interface ParsedMessage {
  * body object, from, to, type, externalId, callbacks, then the content of the type.
  */
 export function parseMessage(body: unknown): ParsedMessage {
-	if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with from, to and the message content');
+	if (!isPlainObject(body))
+		throw badRequest('Body must be a JSON object with from, to and the message content');
 	const from = requiredString(body.from, 'from', ' (the sender phone number, digits only)');
-	if (!/^\d+$/.test(from)) throw badRequest(`from must hold digits only, without + (got ${show(from)})`);
+	if (!/^\d+$/.test(from))
+		throw badRequest(`from must hold digits only, without + (got ${show(from)})`);
 	const to = requiredString(body.to, 'to', ' (the recipient in E.164 format, e.g. +33612345678)');
-	if (!E164.test(to)) throw badRequest(`to must be an E.164 phone number: "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(to)})`);
+	if (!E164.test(to))
+		throw badRequest(
+			`to must be an E.164 phone number: "+" then ${PHONE_DIGITS_RULE}, no spaces (got ${show(to)})`,
+		);
 	const type = parseType(body.type);
 	const externalId = parseExternalId(body.externalId);
 	const callbacks = parseCallbacks(body.callbacks);
@@ -67,7 +93,10 @@ export function parseMessage(body: unknown): ParsedMessage {
 	return { from, to, type, ...(externalId !== undefined && { externalId }), callbacks };
 }
 
-/** Sandbox choice (spec: not shown): no type is text; the full list is not shown, so only text and the types seen, lowercase. */
+/**
+ * Sandbox choice (spec: not shown): no type is text; the full list is not shown, so only text and
+ * the types seen, lowercase.
+ */
 function parseType(value: unknown): MessageType {
 	if (isAbsent(value)) return 'text';
 	if (!(MESSAGE_TYPES as readonly unknown[]).includes(value)) {
@@ -78,9 +107,13 @@ function parseType(value: unknown): MessageType {
 
 function parseExternalId(value: unknown): string | undefined {
 	if (isAbsent(value)) return undefined;
-	if (typeof value !== 'string') throw badRequest(`externalId must be a string (got ${show(value)})`);
+	if (typeof value !== 'string')
+		throw badRequest(`externalId must be a string (got ${show(value)})`);
 	maxLength(value, 'externalId', MESSAGE_LIMITS.externalId);
-	if (!/^[A-Za-z0-9]+$/.test(value)) throw badRequest(`externalId must be alphanumeric: letters A-Z, a-z and digits only (got ${show(value)})`);
+	if (!/^[A-Za-z0-9]+$/.test(value))
+		throw badRequest(
+			`externalId must be alphanumeric: letters A-Z, a-z and digits only (got ${show(value)})`,
+		);
 	return value;
 }
 
@@ -93,8 +126,10 @@ function parseCallbacks(value: unknown): string[] {
 	const urls: string[] = [];
 	value.split(',').forEach((part, index) => {
 		const candidate = part.trim();
-		if (candidate === '') throw badRequest(`${rule}: URL ${index + 1} is empty (got ${show(value)})`);
-		if (!isHttpUrl(candidate)) throw badRequest(`${rule}: ${show(candidate)} is not an http(s) URL`);
+		if (candidate === '')
+			throw badRequest(`${rule}: URL ${index + 1} is empty (got ${show(value)})`);
+		if (!isHttpUrl(candidate))
+			throw badRequest(`${rule}: ${show(candidate)} is not an http(s) URL`);
 		if (!urls.includes(candidate)) urls.push(candidate);
 	});
 	return urls;
@@ -152,35 +187,58 @@ const CONTACT_LISTS: ReadonlyArray<[string, readonly string[]]> = [
 function checkContacts(body: Record<string, unknown>): void {
 	const { contacts } = body;
 	// Sandbox choice (spec: not shown): an empty contacts array is refused.
-	if (isAbsent(contacts)) throw badRequest('contacts is required for type contacts (a non-empty array of contact objects)');
-	if (!Array.isArray(contacts) || contacts.length === 0) throw badRequest(`contacts must be a non-empty array of contact objects (got ${show(contacts)})`);
+	if (isAbsent(contacts))
+		throw badRequest(
+			'contacts is required for type contacts (a non-empty array of contact objects)',
+		);
+	if (!Array.isArray(contacts) || contacts.length === 0)
+		throw badRequest(
+			`contacts must be a non-empty array of contact objects (got ${show(contacts)})`,
+		);
 	contacts.forEach((contact, index) => checkContact(contact, `contacts[${index}]`));
 }
 
 function checkContact(contact: unknown, path: string): void {
-	if (!isPlainObject(contact)) throw badRequest(`${path} must be an object with at least name (got ${show(contact)})`);
-	const name = requiredObject(contact.name, `${path}.name`, 'an object with formatted_name and first_name or last_name');
+	if (!isPlainObject(contact))
+		throw badRequest(`${path} must be an object with at least name (got ${show(contact)})`);
+	const name = requiredObject(
+		contact.name,
+		`${path}.name`,
+		'an object with formatted_name and first_name or last_name',
+	);
 	stringKeys(name, `${path}.name`, ['first_name', 'formatted_name', 'last_name']);
-	const filled = (key: string) => typeof name[key] === 'string' && (name[key] as string).trim() !== '';
+	const filled = (key: string) =>
+		typeof name[key] === 'string' && (name[key] as string).trim() !== '';
 	if (!filled('formatted_name') || !(filled('first_name') || filled('last_name'))) {
 		throw badRequest(`${path}.name needs formatted_name and at least one of first_name, last_name`);
 	}
-	if (!isAbsent(contact.birthday) && !isDate(contact.birthday)) throw badRequest(`${path}.birthday must be a date YYYY-MM-DD (got ${show(contact.birthday)})`);
+	if (!isAbsent(contact.birthday) && !isDate(contact.birthday))
+		throw badRequest(`${path}.birthday must be a date YYYY-MM-DD (got ${show(contact.birthday)})`);
 	for (const [field, keys] of CONTACT_LISTS) {
 		const list = contact[field];
 		if (isAbsent(list)) continue;
-		if (!Array.isArray(list)) throw badRequest(`${path}.${field} must be an array of objects (got ${show(list)})`);
+		if (!Array.isArray(list))
+			throw badRequest(`${path}.${field} must be an array of objects (got ${show(list)})`);
 		list.forEach((item, index) => {
 			const itemPath = `${path}.${field}[${index}]`;
-			if (!isPlainObject(item)) throw badRequest(`${itemPath} must be an object (got ${show(item)})`);
+			if (!isPlainObject(item))
+				throw badRequest(`${itemPath} must be an object (got ${show(item)})`);
 			stringKeys(item, itemPath, keys);
-			if (!isAbsent(item.type) && !(CONTACT_SUB_ITEM_TYPES as readonly unknown[]).includes(item.type)) {
-				throw badRequest(`${itemPath}.type must be ${CONTACT_SUB_ITEM_TYPES.join(' or ')} (got ${show(item.type)})`);
+			if (
+				!isAbsent(item.type) &&
+				!(CONTACT_SUB_ITEM_TYPES as readonly unknown[]).includes(item.type)
+			) {
+				throw badRequest(
+					`${itemPath}.type must be ${CONTACT_SUB_ITEM_TYPES.join(' or ')} (got ${show(item.type)})`,
+				);
 			}
 		});
 	}
 	if (!isAbsent(contact.org)) {
-		if (!isPlainObject(contact.org)) throw badRequest(`${path}.org must be an object { company, department, title } (got ${show(contact.org)})`);
+		if (!isPlainObject(contact.org))
+			throw badRequest(
+				`${path}.org must be an object { company, department, title } (got ${show(contact.org)})`,
+			);
 		stringKeys(contact.org, `${path}.org`, ['company', 'department', 'title']);
 	}
 }
@@ -192,9 +250,17 @@ function isDate(value: unknown): boolean {
 }
 
 function checkLocation(body: Record<string, unknown>): void {
-	// Sandbox choice (spec: not shown): latitude within ±90 and longitude within ±180, JSON numbers only (numeric strings refused).
-	const location = requiredObject(body.location, 'location', 'an object with latitude and longitude');
-	for (const [key, limit] of [['latitude', 90], ['longitude', 180]] as const) {
+	// Sandbox choice (spec: not shown): latitude within ±90 and longitude within ±180, JSON numbers
+	// only (numeric strings refused).
+	const location = requiredObject(
+		body.location,
+		'location',
+		'an object with latitude and longitude',
+	);
+	for (const [key, limit] of [
+		['latitude', 90],
+		['longitude', 180],
+	] as const) {
 		const value = location[key];
 		const rule = `a number between -${limit} and ${limit}`;
 		if (isAbsent(value)) throw badRequest(`location.${key} is required (${rule})`);
@@ -208,9 +274,16 @@ function checkLocation(body: Record<string, unknown>): void {
 function checkInteractive(body: Record<string, unknown>): void {
 	// Sandbox choice (spec: not shown): only reply buttons (the one interactive type shown), 1 to 3
 	// of them with unique ids; the lengths are MESSAGE_LIMITS.
-	const interactive = requiredObject(body.interactive, 'interactive', 'an object with type, body and action');
+	const interactive = requiredObject(
+		body.interactive,
+		'interactive',
+		'an object with type, body and action',
+	);
 	const kind = requiredString(interactive.type, 'interactive.type', ' ("button")');
-	if (kind !== 'button') throw badRequest(`interactive.type ${show(kind)} is not supported: only reply buttons are supported (interactive.type "button")`);
+	if (kind !== 'button')
+		throw badRequest(
+			`interactive.type ${show(kind)} is not supported: only reply buttons are supported (interactive.type "button")`,
+		);
 	const content = requiredObject(interactive.body, 'interactive.body', 'an object with text');
 	const text = requiredString(content.text, 'interactive.body.text');
 	maxLength(text, 'interactive.body.text', MESSAGE_LIMITS.interactiveBody);
@@ -218,21 +291,30 @@ function checkInteractive(body: Record<string, unknown>): void {
 	const { buttons } = action;
 	const rule = `1 to ${MESSAGE_LIMITS.buttons} reply buttons`;
 	if (isAbsent(buttons)) throw badRequest(`interactive.action.buttons is required (${rule})`);
-	if (!Array.isArray(buttons)) throw badRequest(`interactive.action.buttons must be an array of ${rule} (got ${show(buttons)})`);
+	if (!Array.isArray(buttons))
+		throw badRequest(
+			`interactive.action.buttons must be an array of ${rule} (got ${show(buttons)})`,
+		);
 	if (buttons.length < 1 || buttons.length > MESSAGE_LIMITS.buttons) {
 		throw badRequest(`interactive.action.buttons must hold ${rule} (got ${buttons.length})`);
 	}
 	const ids: string[] = [];
 	buttons.forEach((button, index) => {
 		const path = `interactive.action.buttons[${index}]`;
-		if (!isPlainObject(button)) throw badRequest(`${path} must be an object { type: "reply", reply: { id, title } } (got ${show(button)})`);
-		if (button.type !== 'reply') throw badRequest(`${path}.type must be "reply" (got ${show(button.type)})`);
+		if (!isPlainObject(button))
+			throw badRequest(
+				`${path} must be an object { type: "reply", reply: { id, title } } (got ${show(button)})`,
+			);
+		if (button.type !== 'reply')
+			throw badRequest(`${path}.type must be "reply" (got ${show(button.type)})`);
 		const reply = requiredObject(button.reply, `${path}.reply`, 'an object with id and title');
 		const id = requiredString(reply.id, `${path}.reply.id`);
 		maxLength(id, `${path}.reply.id`, MESSAGE_LIMITS.buttonId);
 		const first = ids.indexOf(id);
 		if (first >= 0) {
-			throw badRequest(`${path}.reply.id ${show(id)} repeats interactive.action.buttons[${first}].reply.id; button ids must be unique`);
+			throw badRequest(
+				`${path}.reply.id ${show(id)} repeats interactive.action.buttons[${first}].reply.id; button ids must be unique`,
+			);
 		}
 		ids.push(id);
 		const title = requiredString(reply.title, `${path}.reply.title`);

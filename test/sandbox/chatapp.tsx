@@ -2,7 +2,11 @@ import type { AdminRouter } from './admin';
 import { MESSAGING_PREFIX, type BlacklistModule } from './blacklist';
 import { CallbackDispatcher, DEFAULT_CALLBACK_SETTINGS } from './callbacks';
 import { isAbsent, noUnknownKeys, show } from './checks';
-import { DEFAULT_CALLBACK_STATUSES, MessageService, type QuotaExceededMode } from './chatapp-messages';
+import {
+	DEFAULT_CALLBACK_STATUSES,
+	MessageService,
+	type QuotaExceededMode,
+} from './chatapp-messages';
 import { SenderStore, type ApproveOptions, type Sender, type SenderInput } from './chatapp-senders';
 import { TemplateStore } from './chatapp-templates';
 import type { SandboxClock } from './clock';
@@ -10,9 +14,15 @@ import { RATE_LIMIT_WINDOWS, type RateLimitWindow } from './rate-limit';
 import { HttpError, badRequest, data, isPlainObject, queryValue } from './http';
 import type { Router } from './router';
 
-/** Behaviour switches of the chat-app part: start options, CLI flags, admin config, configureChatapp. */
+/**
+ * Behaviour switches of the chat-app part: start options, CLI flags, admin config,
+ * configureChatapp.
+ */
 export interface ChatappSettings {
-	/** Over the daily quota: 'reject' (default) answers 429 QUOTA_EXCEEDED; 'status' accepts with status QUOTA_EXCEEDED. */
+	/**
+	 * Over the daily quota: 'reject' (default) answers 429 QUOTA_EXCEEDED; 'status' accepts with
+	 * status QUOTA_EXCEEDED.
+	 */
 	quotaExceeded: QuotaExceededMode;
 	/** Normal status path, starting with QUEUE; default QUEUE, DEQUEUED, SENT, DELIVERED, READ. */
 	callbackStatuses: string[];
@@ -25,7 +35,10 @@ export interface ChatappSettings {
 	 * calendar second of the clock), 'sliding' (any 1,000 ms) or 'tokenBucket' (see rate-limit.tsx).
 	 */
 	rateLimitWindow: RateLimitWindow;
-	/** Sandbox choice (spec: not shown): the token bucket's capacity; null (default) is the sender's rateLimit. */
+	/**
+	 * Sandbox choice (spec: not shown): the token bucket's capacity; null (default) is the sender's
+	 * rateLimit.
+	 */
 	rateLimitBurst: number | null;
 }
 
@@ -48,7 +61,10 @@ const MINIMUMS: Partial<Record<keyof ChatappSettings, number>> = {
 	callbackTimeoutMs: 1,
 };
 
-/** `base` with the given keys replaced; 400 HttpError naming the bad one. Absent or undefined keys keep `base`. */
+/**
+ * `base` with the given keys replaced; 400 HttpError naming the bad one. Absent or undefined keys
+ * keep `base`.
+ */
 export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSettings {
 	if (isAbsent(input)) return { ...base, callbackStatuses: [...base.callbackStatuses] };
 	if (!isPlainObject(input)) throw badRequest('Chat-app settings must be an object');
@@ -56,32 +72,47 @@ export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSet
 	const merged: ChatappSettings = { ...base, callbackStatuses: [...base.callbackStatuses] };
 	const { quotaExceeded, callbackStatuses, rateLimitWindow, rateLimitBurst } = input;
 	if (quotaExceeded !== undefined) {
-		if (quotaExceeded !== 'reject' && quotaExceeded !== 'status') throw badRequest(`quotaExceeded must be "reject" or "status" (got ${show(quotaExceeded)})`);
+		if (quotaExceeded !== 'reject' && quotaExceeded !== 'status')
+			throw badRequest(`quotaExceeded must be "reject" or "status" (got ${show(quotaExceeded)})`);
 		merged.quotaExceeded = quotaExceeded;
 	}
 	if (callbackStatuses !== undefined) {
-		const valid = Array.isArray(callbackStatuses) && callbackStatuses.every((s) => typeof s === 'string' && /^[A-Z_]+$/.test(s));
+		const valid =
+			Array.isArray(callbackStatuses) &&
+			callbackStatuses.every((s) => typeof s === 'string' && /^[A-Z_]+$/.test(s));
 		if (!valid || callbackStatuses[0] !== 'QUEUE') {
-			throw badRequest(`callbackStatuses must be an array of status names (A-Z, _) starting with QUEUE (got ${show(callbackStatuses)})`);
+			throw badRequest(
+				`callbackStatuses must be an array of status names (A-Z, _) starting with QUEUE (got ${show(callbackStatuses)})`,
+			);
 		}
 		merged.callbackStatuses = [...(callbackStatuses as string[])];
 	}
 	if (rateLimitWindow !== undefined) {
 		if (!RATE_LIMIT_WINDOWS.includes(rateLimitWindow as RateLimitWindow)) {
-			throw badRequest(`rateLimitWindow must be one of ${RATE_LIMIT_WINDOWS.map((w) => `"${w}"`).join(', ')} (got ${show(rateLimitWindow)})`);
+			throw badRequest(
+				`rateLimitWindow must be one of ${RATE_LIMIT_WINDOWS.map((w) => `"${w}"`).join(', ')} (got ${show(rateLimitWindow)})`,
+			);
 		}
 		merged.rateLimitWindow = rateLimitWindow as RateLimitWindow;
 	}
 	if (rateLimitBurst !== undefined) {
-		if (rateLimitBurst !== null && (typeof rateLimitBurst !== 'number' || !Number.isInteger(rateLimitBurst) || rateLimitBurst < 1)) {
-			throw badRequest(`rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got ${show(rateLimitBurst)})`);
+		if (
+			rateLimitBurst !== null &&
+			(typeof rateLimitBurst !== 'number' ||
+				!Number.isInteger(rateLimitBurst) ||
+				rateLimitBurst < 1)
+		) {
+			throw badRequest(
+				`rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got ${show(rateLimitBurst)})`,
+			);
 		}
 		merged.rateLimitBurst = rateLimitBurst;
 	}
 	for (const [key, min] of Object.entries(MINIMUMS) as [keyof ChatappSettings, number][]) {
 		const value = input[key];
 		if (value === undefined) continue;
-		if (typeof value !== 'number' || !Number.isInteger(value) || value < min) throw badRequest(`${key} must be an integer >= ${min} (got ${show(value)})`);
+		if (typeof value !== 'number' || !Number.isInteger(value) || value < min)
+			throw badRequest(`${key} must be an integer >= ${min} (got ${show(value)})`);
 		(merged as unknown as Record<string, number>)[key] = value;
 	}
 	return merged;
@@ -97,7 +128,11 @@ export class ChatappModule {
 	private settings: ChatappSettings;
 
 	/** Throws HttpError (400) on invalid settings. */
-	constructor(clock: SandboxClock, blacklist: BlacklistModule, settings: Partial<ChatappSettings> = {}) {
+	constructor(
+		clock: SandboxClock,
+		blacklist: BlacklistModule,
+		settings: Partial<ChatappSettings> = {},
+	) {
 		this.initial = mergeSettings(DEFAULT_CHATAPP_SETTINGS, settings);
 		this.settings = mergeSettings(this.initial, undefined);
 		this.senders = new SenderStore(clock);
@@ -108,16 +143,29 @@ export class ChatappModule {
 			retryDelayMs: this.settings.callbackRetryDelayMs,
 			timeoutMs: this.settings.callbackTimeoutMs,
 		}));
-		this.messages = new MessageService(clock, this.senders, blacklist, this.callbacks, () => this.settings);
+		this.messages = new MessageService(
+			clock,
+			this.senders,
+			blacklist,
+			this.callbacks,
+			() => this.settings,
+		);
 	}
 
 	register(router: Router): void {
 		const base = `${MESSAGING_PREFIX}/chatapp`;
 		router
-			.add('POST', `${base}/senders`, async (ctx) => data(this.senders.create(await ctx.body.json())))
+			.add('POST', `${base}/senders`, async (ctx) =>
+				data(this.senders.create(await ctx.body.json())),
+			)
 			.add('GET', `${base}/senders/:id`, (ctx) => data({ ...this.senders.require(ctx.params.id) }))
-			.add('GET', `${base}/templates`, (ctx) => ({ status: 200, body: { items: this.templates.list(ctx.query) } }))
-			.add('POST', `${base}/messages`, async (ctx) => data(this.messages.send(await ctx.body.json())));
+			.add('GET', `${base}/templates`, (ctx) => ({
+				status: 200,
+				body: { items: this.templates.list(ctx.query) },
+			}))
+			.add('POST', `${base}/messages`, async (ctx) =>
+				data(this.messages.send(await ctx.body.json())),
+			);
 	}
 
 	registerAdmin(admin: AdminRouter): void {
@@ -125,30 +173,50 @@ export class ChatappModule {
 			.add('GET', '/chatapp/senders', () => this.senders.all())
 			.add('POST', '/chatapp/senders', async (ctx) => {
 				const body = await ctx.json();
-				if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with providerId, name, address, accountTier (and active)');
+				if (!isPlainObject(body))
+					throw badRequest(
+						'Body must be a JSON object with providerId, name, address, accountTier (and active)',
+					);
 				const { active, ...input } = body;
-				if (active !== undefined && typeof active !== 'boolean') throw badRequest(`active must be a boolean (got ${show(active)})`);
+				if (active !== undefined && typeof active !== 'boolean')
+					throw badRequest(`active must be a boolean (got ${show(active)})`);
 				return this.seedSender(input, { active });
 			})
-			.add('POST', '/chatapp/senders/:id/approve', async (ctx) => this.senders.approve(ctx.params.id, await ctx.json()))
+			.add('POST', '/chatapp/senders/:id/approve', async (ctx) =>
+				this.senders.approve(ctx.params.id, await ctx.json()),
+			)
 			.add('GET', '/chatapp/templates', () => this.templates.all())
 			.add('POST', '/chatapp/templates', async (ctx) => this.templates.seed(await ctx.json()))
 			.add('POST', '/chatapp/inbound', async (ctx) => {
 				const body = await ctx.json();
-				if (!isPlainObject(body)) throw badRequest('Body must be a JSON object { from: "+<user E.164>", to: "<sender address>" }');
+				if (!isPlainObject(body))
+					throw badRequest(
+						'Body must be a JSON object { from: "+<user E.164>", to: "<sender address>" }',
+					);
 				return this.messages.receive(body.from, body.to);
 			})
 			.add('GET', '/chatapp/messages', () => this.messages.all())
 			.add('GET', '/chatapp/config', () => this.config())
 			.add('POST', '/chatapp/config', async (ctx) => this.configure(await ctx.json()))
-			.add('GET', '/callbacks', (ctx) => this.callbacks.all(queryValue(ctx.query, 'messageId') || undefined))
+			.add('GET', '/callbacks', (ctx) =>
+				this.callbacks.all(queryValue(ctx.query, 'messageId') || undefined),
+			)
 			.add('POST', '/callbacks/wait', async (ctx) => {
 				const body = (await ctx.json()) ?? {};
-				if (!isPlainObject(body)) throw badRequest('Body must be a JSON object { messageId?, timeoutMs? }');
+				if (!isPlainObject(body))
+					throw badRequest('Body must be a JSON object { messageId?, timeoutMs? }');
 				const { messageId, timeoutMs = 10_000 } = body;
-				if (messageId !== undefined && typeof messageId !== 'string') throw badRequest(`messageId must be a string (got ${show(messageId)})`);
-				if (typeof timeoutMs !== 'number' || !Number.isInteger(timeoutMs) || timeoutMs < 0 || timeoutMs > 600_000) {
-					throw badRequest(`timeoutMs must be an integer between 0 and 600000 (got ${show(timeoutMs)})`);
+				if (messageId !== undefined && typeof messageId !== 'string')
+					throw badRequest(`messageId must be a string (got ${show(messageId)})`);
+				if (
+					typeof timeoutMs !== 'number' ||
+					!Number.isInteger(timeoutMs) ||
+					timeoutMs < 0 ||
+					timeoutMs > 600_000
+				) {
+					throw badRequest(
+						`timeoutMs must be an integer between 0 and 600000 (got ${show(timeoutMs)})`,
+					);
 				}
 				try {
 					return { done: true, deliveries: await this.callbacks.waitForIdle(messageId, timeoutMs) };
@@ -158,8 +226,14 @@ export class ChatappModule {
 			});
 	}
 
-	/** POST /chatapp/senders rules without HTTP; `active` approves it at once with the default settings. */
-	seedSender(input: SenderInput | Record<string, unknown>, options: { active?: boolean } = {}): Sender {
+	/**
+	 * POST /chatapp/senders rules without HTTP; `active` approves it at once with the default
+	 * settings.
+	 */
+	seedSender(
+		input: SenderInput | Record<string, unknown>,
+		options: { active?: boolean } = {},
+	): Sender {
 		const sender = this.senders.create(input);
 		return options.active ? this.senders.approve(sender.id) : sender;
 	}
@@ -178,7 +252,10 @@ export class ChatappModule {
 		return this.config();
 	}
 
-	/** Clears senders, templates, messages, windows, counters and deliveries; settings back to the start ones. */
+	/**
+	 * Clears senders, templates, messages, windows, counters and deliveries; settings back to the
+	 * start ones.
+	 */
 	reset(): void {
 		this.callbacks.reset();
 		this.messages.reset();

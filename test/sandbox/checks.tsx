@@ -23,7 +23,10 @@ export function show(value: unknown): string {
 
 export const isAbsent = (value: unknown) => value === undefined || value === null;
 
-/** Non-empty, non-blank string: `x is required<hint>`, `x must be a string (got 1)`, `x must not be blank`. */
+/**
+ * Non-empty, non-blank string: `x is required<hint>`, `x must be a string (got 1)`, `x must not be
+ * blank`.
+ */
 export function requiredString(value: unknown, path: string, hint = ''): string {
 	if (isAbsent(value) || value === '') throw badRequest(`${path} is required${hint}`);
 	if (typeof value !== 'string') throw badRequest(`${path} must be a string (got ${show(value)})`);
@@ -39,7 +42,8 @@ export function optionalString(value: unknown, path: string): string | undefined
 }
 
 export function maxLength(value: string, path: string, max: number, context = ''): void {
-	if (value.length > max) throw badRequest(`${path} must be at most ${max} characters${context} (got ${value.length})`);
+	if (value.length > max)
+		throw badRequest(`${path} must be at most ${max} characters${context} (got ${value.length})`);
 }
 
 export function integerAtLeast(value: unknown, path: string, min: number): number {
@@ -50,21 +54,36 @@ export function integerAtLeast(value: unknown, path: string, min: number): numbe
 	return value;
 }
 
-export function requiredObject(value: unknown, path: string, shape: string): Record<string, unknown> {
+export function requiredObject(
+	value: unknown,
+	path: string,
+	shape: string,
+): Record<string, unknown> {
 	if (isAbsent(value)) throw badRequest(`${path} is required (${shape})`);
 	if (!isPlainObject(value)) throw badRequest(`${path} must be ${shape} (got ${show(value)})`);
 	return value;
 }
 
 /** Each listed key, when present and not null, must be a string. */
-export function stringKeys(object: Record<string, unknown>, path: string, keys: readonly string[]): void {
+export function stringKeys(
+	object: Record<string, unknown>,
+	path: string,
+	keys: readonly string[],
+): void {
 	for (const key of keys) optionalString(object[key], `${path}.${key}`);
 }
 
 /** Keys outside `allowed` are a 400 (seeding inputs are strict). */
-export function noUnknownKeys(object: Record<string, unknown>, allowed: readonly string[], what: string): void {
+export function noUnknownKeys(
+	object: Record<string, unknown>,
+	allowed: readonly string[],
+	what: string,
+): void {
 	const unknown = Object.keys(object).filter((key) => !allowed.includes(key));
-	if (unknown.length) throw badRequest(`${what}: unknown field(s) ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`);
+	if (unknown.length)
+		throw badRequest(
+			`${what}: unknown field(s) ${unknown.join(', ')} (allowed: ${allowed.join(', ')})`,
+		);
 }
 
 export const digitsOnly = (phone: string) => phone.replace(/^\+/, '');

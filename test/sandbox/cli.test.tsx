@@ -6,8 +6,14 @@ import readline from 'node:readline';
 
 const ROOT = path.resolve(__dirname, '../..');
 
-function startCli(args: string[], env: Record<string, string> = {}): { child: ChildProcessWithoutNullStreams; firstLine: Promise<string> } {
-	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+function startCli(
+	args: string[],
+	env: Record<string, string> = {},
+): { child: ChildProcessWithoutNullStreams; firstLine: Promise<string> } {
+	const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', ...args], {
+		cwd: ROOT,
+		env: { ...process.env, ...env },
+	});
 	const firstLine = new Promise<string>((resolve, reject) => {
 		readline.createInterface({ input: child.stdout }).once('line', resolve);
 		child.once('exit', (code) => reject(new Error(`cli exited with ${code}`)));
@@ -16,7 +22,9 @@ function startCli(args: string[], env: Record<string, string> = {}): { child: Ch
 }
 
 const exited = (child: ChildProcessWithoutNullStreams) =>
-	new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+	new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+		child.once('exit', (code, signal) => resolve({ code, signal })),
+	);
 
 describe('cli', () => {
 	it('prints the URLs, serves with the given key and exits cleanly on SIGTERM', async () => {
@@ -29,7 +37,10 @@ describe('cli', () => {
 			baseUrl: `${urls.url}/messaging`,
 		});
 		expect((await fetch(`${urls.url}/__sandbox/health`)).status).toBe(200);
-		expect((await fetch(`${urls.listsBaseUrl}/lists`, { headers: { authorization: 'Bearer xyz' } })).status).toBe(200);
+		expect(
+			(await fetch(`${urls.listsBaseUrl}/lists`, { headers: { authorization: 'Bearer xyz' } }))
+				.status,
+		).toBe(200);
 		const exit = exited(child);
 		child.kill('SIGTERM');
 		expect(await exit).toEqual({ code: 0, signal: null });
@@ -45,10 +56,16 @@ describe('cli', () => {
 					});
 				}),
 		);
-		const { child, firstLine } = startCli([], { SANDBOX_PORT: String(probe), SANDBOX_API_KEY: 'from-env' });
+		const { child, firstLine } = startCli([], {
+			SANDBOX_PORT: String(probe),
+			SANDBOX_API_KEY: 'from-env',
+		});
 		const urls = JSON.parse(await firstLine);
 		expect(urls.url).toBe(`http://127.0.0.1:${probe}`);
-		expect((await fetch(`${urls.listsBaseUrl}/lists`, { headers: { authorization: 'Bearer from-env' } })).status).toBe(200);
+		expect(
+			(await fetch(`${urls.listsBaseUrl}/lists`, { headers: { authorization: 'Bearer from-env' } }))
+				.status,
+		).toBe(200);
 		const exit = exited(child);
 		child.kill('SIGINT');
 		expect(await exit).toEqual({ code: 0, signal: null });
@@ -58,16 +75,34 @@ describe('cli', () => {
 		const dir = mkdtempSync(path.join(os.tmpdir(), 'sandbox-cli-'));
 		try {
 			const file = path.join(dir, 'templates.json');
-			writeFileSync(file, JSON.stringify([{ serial: 'tpl-cli', name: 'From file', walletPayCompatible: true, creationDate: '2024-01-02T03:04:05Z' }]));
+			writeFileSync(
+				file,
+				JSON.stringify([
+					{
+						serial: 'tpl-cli',
+						name: 'From file',
+						walletPayCompatible: true,
+						creationDate: '2024-01-02T03:04:05Z',
+					},
+				]),
+			);
 			for (const [args, env] of [
 				[['--templates', file], {}],
 				[[], { SANDBOX_TEMPLATES: file }],
 			] as Array<[string[], Record<string, string>]>) {
 				const { child, firstLine } = startCli(args, env);
 				const urls = JSON.parse(await firstLine);
-				const res = await fetch(`${urls.walletBaseUrl}/v2/wallet/templates`, { headers: { authorization: 'Bearer sandbox-key' } });
+				const res = await fetch(`${urls.walletBaseUrl}/v2/wallet/templates`, {
+					headers: { authorization: 'Bearer sandbox-key' },
+				});
 				expect(((await res.json()) as { items: unknown[] }).items).toEqual([
-					{ serial: 'tpl-cli', name: 'From file', description: '', walletPayCompatible: true, creationDate: '2024-01-02T03:04:05.000Z' },
+					{
+						serial: 'tpl-cli',
+						name: 'From file',
+						description: '',
+						walletPayCompatible: true,
+						creationDate: '2024-01-02T03:04:05.000Z',
+					},
 				]);
 				const exit = exited(child);
 				child.kill('SIGTERM');
@@ -76,7 +111,11 @@ describe('cli', () => {
 
 			const bad = path.join(dir, 'bad.json');
 			writeFileSync(bad, JSON.stringify({ serial: 'not-an-array' }));
-			const child = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', '--templates', bad], { cwd: ROOT });
+			const child = spawn(
+				process.execPath,
+				['--import', 'tsx', 'test/sandbox/cli.tsx', '--templates', bad],
+				{ cwd: ROOT },
+			);
 			let stderr = '';
 			child.stderr.on('data', (chunk) => (stderr += chunk));
 			const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
@@ -88,40 +127,78 @@ describe('cli', () => {
 	}, 120_000);
 
 	it('passes the chat-app options and refuses invalid ones', async () => {
-		const { child, firstLine } = startCli(['--quota-exceeded', 'status', '--callback-statuses', 'QUEUE, DEQUEUED, SENT'], { SANDBOX_CALLBACK_MAX_ATTEMPTS: '2' });
+		const { child, firstLine } = startCli(
+			['--quota-exceeded', 'status', '--callback-statuses', 'QUEUE, DEQUEUED, SENT'],
+			{ SANDBOX_CALLBACK_MAX_ATTEMPTS: '2' },
+		);
 		const urls = JSON.parse(await firstLine);
 		const settings = await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json();
-		expect(settings).toEqual(expect.objectContaining({ quotaExceeded: 'status', callbackStatuses: ['QUEUE', 'DEQUEUED', 'SENT'], callbackMaxAttempts: 2, callbackDelayMs: 20 }));
+		expect(settings).toEqual(
+			expect.objectContaining({
+				quotaExceeded: 'status',
+				callbackStatuses: ['QUEUE', 'DEQUEUED', 'SENT'],
+				callbackMaxAttempts: 2,
+				callbackDelayMs: 20,
+			}),
+		);
 		const exit = exited(child);
 		child.kill('SIGTERM');
 		expect(await exit).toEqual({ code: 0, signal: null });
 
-		const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', '--quota-exceeded', 'drop'], { cwd: ROOT });
+		const bad = spawn(
+			process.execPath,
+			['--import', 'tsx', 'test/sandbox/cli.tsx', '--quota-exceeded', 'drop'],
+			{ cwd: ROOT },
+		);
 		let stderr = '';
 		bad.stderr.on('data', (chunk) => (stderr += chunk));
 		expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
-		expect(stderr).toMatch(/sandbox failed to start: quotaExceeded must be "reject" or "status" \(got "drop"\)/);
+		expect(stderr).toMatch(
+			/sandbox failed to start: quotaExceeded must be "reject" or "status" \(got "drop"\)/,
+		);
 	}, 120_000);
 
 	it('passes --rate-limit-window and --rate-limit-burst (or SANDBOX_RATE_LIMIT_WINDOW and SANDBOX_RATE_LIMIT_BURST) and refuses invalid ones', async () => {
 		for (const [args, env, expected] of [
-			[['--rate-limit-window', 'sliding'], {}, { rateLimitWindow: 'sliding', rateLimitBurst: null }],
-			[['--rate-limit-burst', '7'], { SANDBOX_RATE_LIMIT_WINDOW: 'tokenBucket' }, { rateLimitWindow: 'tokenBucket', rateLimitBurst: 7 }],
+			[
+				['--rate-limit-window', 'sliding'],
+				{},
+				{ rateLimitWindow: 'sliding', rateLimitBurst: null },
+			],
+			[
+				['--rate-limit-burst', '7'],
+				{ SANDBOX_RATE_LIMIT_WINDOW: 'tokenBucket' },
+				{ rateLimitWindow: 'tokenBucket', rateLimitBurst: 7 },
+			],
 			[[], { SANDBOX_RATE_LIMIT_BURST: '3' }, { rateLimitWindow: 'second', rateLimitBurst: 3 }],
 		] as Array<[string[], Record<string, string>, Record<string, unknown>]>) {
-			const { child, firstLine } = startCli(args, { SANDBOX_RATE_LIMIT_WINDOW: '', SANDBOX_RATE_LIMIT_BURST: '', ...env });
+			const { child, firstLine } = startCli(args, {
+				SANDBOX_RATE_LIMIT_WINDOW: '',
+				SANDBOX_RATE_LIMIT_BURST: '',
+				...env,
+			});
 			const urls = JSON.parse(await firstLine);
-			expect(await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json()).toEqual(expect.objectContaining(expected));
+			expect(await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json()).toEqual(
+				expect.objectContaining(expected),
+			);
 			const exit = exited(child);
 			child.kill('SIGTERM');
 			expect(await exit).toEqual({ code: 0, signal: null });
 		}
 
 		for (const [args, message] of [
-			[['--rate-limit-window', 'leaky'], /sandbox failed to start: rateLimitWindow must be one of "second", "sliding", "tokenBucket" \(got "leaky"\)/],
-			[['--rate-limit-burst', '0'], /sandbox failed to start: rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit \(got 0\)/],
+			[
+				['--rate-limit-window', 'leaky'],
+				/sandbox failed to start: rateLimitWindow must be one of "second", "sliding", "tokenBucket" \(got "leaky"\)/,
+			],
+			[
+				['--rate-limit-burst', '0'],
+				/sandbox failed to start: rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit \(got 0\)/,
+			],
 		] as Array<[string[], RegExp]>) {
-			const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', ...args], { cwd: ROOT });
+			const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx', ...args], {
+				cwd: ROOT,
+			});
 			let stderr = '';
 			bad.stderr.on('data', (chunk) => (stderr += chunk));
 			expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);

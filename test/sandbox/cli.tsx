@@ -1,12 +1,18 @@
 /**
  * Runs the sandbox as its own process:
- *   node --import tsx test/sandbox/cli.tsx [--port 5678] [--api-key xyz] [--host 127.0.0.1] [--csv-max-bytes N]
- *     [--templates wallet-templates.json] [--quota-exceeded reject|status] [--callback-statuses QUEUE,DEQUEUED,SENT]
- *     [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N] [--callback-timeout-ms N]
+ * node --import tsx test/sandbox/cli.tsx [--port 5678] [--api-key xyz] [--host 127.0.0.1]
+ * [--csv-max-bytes N]
+ * [--templates wallet-templates.json] [--quota-exceeded reject|status] [--callback-statuses
+ * QUEUE,DEQUEUED,SENT]
+ * [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N]
+ * [--callback-timeout-ms N]
  *     [--rate-limit-window second|sliding|tokenBucket] [--rate-limit-burst N] [--latency-ms N]
- * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES, SANDBOX_TEMPLATES,
- *   SANDBOX_QUOTA_EXCEEDED, SANDBOX_CALLBACK_STATUSES, SANDBOX_CALLBACK_DELAY_MS, SANDBOX_CALLBACK_MAX_ATTEMPTS,
- *   SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS, SANDBOX_RATE_LIMIT_WINDOW, SANDBOX_RATE_LIMIT_BURST,
+ * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES,
+ * SANDBOX_TEMPLATES,
+ * SANDBOX_QUOTA_EXCEEDED, SANDBOX_CALLBACK_STATUSES, SANDBOX_CALLBACK_DELAY_MS,
+ * SANDBOX_CALLBACK_MAX_ATTEMPTS,
+ * SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS, SANDBOX_RATE_LIMIT_WINDOW,
+ * SANDBOX_RATE_LIMIT_BURST,
  *   SANDBOX_LATENCY_MS.
  * --templates: a JSON file holding an array of wallet templates; it replaces the default ones.
  * The chat-app flags are the startSandbox options of the same name (all optional).
@@ -22,7 +28,8 @@ import type { WalletTemplateInput } from './wallet';
 function toNumber(value: string | undefined, name: string): number | undefined {
 	if (value === undefined || value === '') return undefined;
 	const n = Number(value);
-	if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer (got "${value}")`);
+	if (!Number.isInteger(n) || n < 0)
+		throw new Error(`${name} must be a non-negative integer (got "${value}")`);
 	return n;
 }
 
@@ -34,7 +41,8 @@ function readTemplates(file: string | undefined): WalletTemplateInput[] | undefi
 	} catch (error) {
 		throw new Error(`cannot read templates file ${file}: ${(error as Error).message}`);
 	}
-	if (!Array.isArray(parsed)) throw new Error(`templates file ${file} must hold a JSON array of wallet templates`);
+	if (!Array.isArray(parsed))
+		throw new Error(`templates file ${file} must hold a JSON array of wallet templates`);
 	return parsed as WalletTemplateInput[];
 }
 
@@ -70,14 +78,32 @@ async function main(): Promise<void> {
 		host: (values.host ?? env.SANDBOX_HOST) || undefined,
 		csvMaxBytes: toNumber(values['csv-max-bytes'] ?? env.SANDBOX_CSV_MAX_BYTES, 'csv-max-bytes'),
 		templates: readTemplates(values.templates ?? env.SANDBOX_TEMPLATES),
-		quotaExceeded: ((values['quota-exceeded'] ?? env.SANDBOX_QUOTA_EXCEEDED) || undefined) as QuotaExceededMode | undefined,
+		quotaExceeded: ((values['quota-exceeded'] ?? env.SANDBOX_QUOTA_EXCEEDED) || undefined) as
+			| QuotaExceededMode
+			| undefined,
 		callbackStatuses: list(values['callback-statuses'] ?? env.SANDBOX_CALLBACK_STATUSES),
-		callbackDelayMs: toNumber(values['callback-delay-ms'] ?? env.SANDBOX_CALLBACK_DELAY_MS, 'callback-delay-ms'),
-		callbackMaxAttempts: toNumber(values['callback-max-attempts'] ?? env.SANDBOX_CALLBACK_MAX_ATTEMPTS, 'callback-max-attempts'),
-		callbackRetryDelayMs: toNumber(values['callback-retry-delay-ms'] ?? env.SANDBOX_CALLBACK_RETRY_DELAY_MS, 'callback-retry-delay-ms'),
-		callbackTimeoutMs: toNumber(values['callback-timeout-ms'] ?? env.SANDBOX_CALLBACK_TIMEOUT_MS, 'callback-timeout-ms'),
-		rateLimitWindow: ((values['rate-limit-window'] ?? env.SANDBOX_RATE_LIMIT_WINDOW) || undefined) as RateLimitWindow | undefined,
-		rateLimitBurst: toNumber(values['rate-limit-burst'] ?? env.SANDBOX_RATE_LIMIT_BURST, 'rate-limit-burst'),
+		callbackDelayMs: toNumber(
+			values['callback-delay-ms'] ?? env.SANDBOX_CALLBACK_DELAY_MS,
+			'callback-delay-ms',
+		),
+		callbackMaxAttempts: toNumber(
+			values['callback-max-attempts'] ?? env.SANDBOX_CALLBACK_MAX_ATTEMPTS,
+			'callback-max-attempts',
+		),
+		callbackRetryDelayMs: toNumber(
+			values['callback-retry-delay-ms'] ?? env.SANDBOX_CALLBACK_RETRY_DELAY_MS,
+			'callback-retry-delay-ms',
+		),
+		callbackTimeoutMs: toNumber(
+			values['callback-timeout-ms'] ?? env.SANDBOX_CALLBACK_TIMEOUT_MS,
+			'callback-timeout-ms',
+		),
+		rateLimitWindow: ((values['rate-limit-window'] ?? env.SANDBOX_RATE_LIMIT_WINDOW) ||
+			undefined) as RateLimitWindow | undefined,
+		rateLimitBurst: toNumber(
+			values['rate-limit-burst'] ?? env.SANDBOX_RATE_LIMIT_BURST,
+			'rate-limit-burst',
+		),
 		latencyMs: toNumber(values['latency-ms'] ?? env.SANDBOX_LATENCY_MS, 'latency-ms'),
 	});
 	const { url, listsBaseUrl, walletBaseUrl, baseUrl } = sandbox;

@@ -34,7 +34,9 @@ export class SandboxClock {
 	/** Moves the clock forward by `ms` (a finite number >= 0); answers the new time. */
 	advance(ms: number): Date {
 		if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) {
-			throw badRequest(`advanceMs must be a finite number of milliseconds >= 0 (got ${JSON.stringify(ms)})`);
+			throw badRequest(
+				`advanceMs must be a finite number of milliseconds >= 0 (got ${JSON.stringify(ms)})`,
+			);
 		}
 		this.offsetMs += ms;
 		return this.now();
@@ -67,17 +69,23 @@ export class SandboxClock {
 	}
 }
 
-/** Real-time timers that can all be cancelled at once (reset, close); unref'd so they never hold a process open. */
+/**
+ * Real-time timers that can all be cancelled at once (reset, close); unref'd so they never hold a
+ * process open.
+ */
 export class TimerSet {
 	private readonly pending = new Map<NodeJS.Timeout, () => void>();
 
 	/** Resolves true after `ms`, or false as soon as `cancelAll` runs. */
 	sleep(ms: number): Promise<boolean> {
 		return new Promise((resolve) => {
-			const timer = setTimeout(() => {
-				this.pending.delete(timer);
-				resolve(true);
-			}, Math.max(0, ms));
+			const timer = setTimeout(
+				() => {
+					this.pending.delete(timer);
+					resolve(true);
+				},
+				Math.max(0, ms),
+			);
 			timer.unref();
 			this.pending.set(timer, () => resolve(false));
 		});

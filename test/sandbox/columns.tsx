@@ -2,7 +2,10 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { badRequest, isPlainObject } from './http';
 import type { Column } from './list-store';
 
-/** Sandbox choice (spec: not shown): the column types accepted, any case (the spec only shows STRING); others are a 400. */
+/**
+ * Sandbox choice (spec: not shown): the column types accepted, any case (the spec only shows
+ * STRING); others are a 400.
+ */
 export const COLUMN_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'DATE'] as const;
 
 const column = (name: string, flags: Partial<Column> = {}): Column => ({
@@ -24,7 +27,10 @@ export const automaticColumns = (): Column[] => [
 	column('devices_type', { indexed: true }),
 ];
 
-/** Automatic columns first (a same-named created column takes its place), then the other created ones. */
+/**
+ * Automatic columns first (a same-named created column takes its place), then the other created
+ * ones.
+ */
 export function withAutomaticColumns(created: Column[]): Column[] {
 	const byName = new Map(created.map((c) => [c.name, c]));
 	const automatic = automaticColumns().map((auto) => byName.get(auto.name) ?? auto);
@@ -34,19 +40,24 @@ export function withAutomaticColumns(created: Column[]): Column[] {
 
 /** Validates `columns` of the JSON create body. */
 export function parseJsonColumns(input: unknown): Column[] {
-	if (!Array.isArray(input)) throw badRequest('columns is required (an array of column definitions, may be empty)');
+	if (!Array.isArray(input))
+		throw badRequest('columns is required (an array of column definitions, may be empty)');
 	const seen = new Set<string>();
 	return input.map((raw, i) => {
 		const at = `columns[${i}]`;
 		if (!isPlainObject(raw)) throw badRequest(`${at} must be an object`);
-		if (typeof raw.name !== 'string' || raw.name.trim() === '') throw badRequest(`${at}.name is required (non-empty string)`);
+		if (typeof raw.name !== 'string' || raw.name.trim() === '')
+			throw badRequest(`${at}.name is required (non-empty string)`);
 		// Sandbox choice (spec: not shown): column names are unique within the request.
 		if (seen.has(raw.name)) throw badRequest(`${at}.name "${raw.name}" is defined twice`);
 		seen.add(raw.name);
-		if (typeof raw.type !== 'string') throw badRequest(`${at}.type is required (one of ${COLUMN_TYPES.join(', ')})`);
+		if (typeof raw.type !== 'string')
+			throw badRequest(`${at}.type is required (one of ${COLUMN_TYPES.join(', ')})`);
 		const type = raw.type.toUpperCase();
 		if (!(COLUMN_TYPES as readonly string[]).includes(type)) {
-			throw badRequest(`${at}.type "${raw.type}" is not supported; use one of ${COLUMN_TYPES.join(', ')}`);
+			throw badRequest(
+				`${at}.type "${raw.type}" is not supported; use one of ${COLUMN_TYPES.join(', ')}`,
+			);
 		}
 		const flag = (name: 'unique' | 'required' | 'indexed', fallback: boolean) => {
 			const value = raw[name];
@@ -66,12 +77,19 @@ export function parseJsonColumns(input: unknown): Column[] {
 	});
 }
 
-/** Columns of a CSV import: header order, types inferred from each column's first non-empty cell. */
-export function csvColumns(header: string[], rows: string[][], options: { usesAutoColumns: boolean; key: string }): Column[] {
+/**
+ * Columns of a CSV import: header order, types inferred from each column's first non-empty cell.
+ */
+export function csvColumns(
+	header: string[],
+	rows: string[][],
+	options: { usesAutoColumns: boolean; key: string },
+): Column[] {
 	const automatic = new Map(automaticColumns().map((c) => [c.name, c]));
 	const created = header.map((name, i) => {
 		const sample = rows.find((cells) => (cells[i] ?? '') !== '')?.[i];
-		const base = (options.usesAutoColumns || name === 'id' ? automatic.get(name) : undefined) ?? column(name);
+		const base =
+			(options.usesAutoColumns || name === 'id' ? automatic.get(name) : undefined) ?? column(name);
 		const type = name === 'id' ? 'STRING' : sample === undefined ? 'STRING' : inferType(sample);
 		const keyFlags = name === options.key ? { unique: true, indexed: true } : {};
 		return { ...base, type, ...keyFlags };
@@ -95,7 +113,9 @@ export function inferType(value: string): string {
 	return 'STRING';
 }
 
-/** CSV cells become numbers/booleans in NUMBER/BOOLEAN columns when they parse; otherwise stay text. */
+/**
+ * CSV cells become numbers/booleans in NUMBER/BOOLEAN columns when they parse; otherwise stay text.
+ */
 export function convertCell(value: string, type: string): unknown {
 	if (type === 'NUMBER' && NUMBER.test(value)) return Number(value);
 	if (type === 'BOOLEAN' && BOOLEAN.test(value)) return value.toLowerCase() === 'true';

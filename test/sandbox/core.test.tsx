@@ -14,12 +14,19 @@ describe('authentication', () => {
 		const res = await call(sandbox, 'GET', '/lists', { auth });
 		expect(res.status).toBe(401);
 		expect(res.headers.get('www-authenticate')).toBe('Bearer');
-		expect(res.body.error).toEqual({ status: 401, code: 'UNAUTHORIZED', message: expect.stringMatching(message) });
+		expect(res.body.error).toEqual({
+			status: 401,
+			code: 'UNAUTHORIZED',
+			message: expect.stringMatching(message),
+		});
 		expectMeta(res.body);
 	});
 
 	it('refuses a non-Bearer scheme', async () => {
-		const res = await call(sandbox, 'GET', '/lists', { auth: false, headers: { authorization: `Basic ${sandbox.apiKey}` } });
+		const res = await call(sandbox, 'GET', '/lists', {
+			auth: false,
+			headers: { authorization: `Basic ${sandbox.apiKey}` },
+		});
 		expect(res.status).toBe(401);
 		expect(res.body.error.message).toMatch(/Bearer scheme/);
 	});
@@ -67,11 +74,17 @@ describe('routing errors', () => {
 	it('answers 404 for an unknown route', async () => {
 		const res = await call(sandbox, 'GET', '/segments');
 		expect(res.status).toBe(404);
-		expect(res.body.error).toEqual({ status: 404, code: 'ROUTE_NOT_FOUND', message: 'No such endpoint: GET /audience/v3/segments' });
+		expect(res.body.error).toEqual({
+			status: 404,
+			code: 'ROUTE_NOT_FOUND',
+			message: 'No such endpoint: GET /audience/v3/segments',
+		});
 	});
 
 	it('answers 404 outside the API prefixes', async () => {
-		const res = await fetch(`${sandbox.url}/other`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+		const res = await fetch(`${sandbox.url}/other`, {
+			headers: { authorization: `Bearer ${sandbox.apiKey}` },
+		});
 		expect(res.status).toBe(404);
 	});
 
@@ -89,14 +102,20 @@ describe('routing errors', () => {
 
 describe('body errors', () => {
 	it('answers 400 for malformed JSON', async () => {
-		const res = await call(sandbox, 'POST', '/lists', { raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+		const res = await call(sandbox, 'POST', '/lists', {
+			raw: '{"name": ',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(res.status).toBe(400);
 		expect(res.body.error.code).toBe('INVALID_JSON');
 		expect(res.body.error.message).toMatch(/^Malformed JSON body/);
 	});
 
 	it('answers 400 for an empty JSON body', async () => {
-		const res = await call(sandbox, 'POST', '/lists', { raw: '', headers: { 'content-type': 'application/json' } });
+		const res = await call(sandbox, 'POST', '/lists', {
+			raw: '',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(res.status).toBe(400);
 	});
 
@@ -106,7 +125,10 @@ describe('body errors', () => {
 			headers: { 'content-type': 'text/plain' },
 		});
 		expect(res.status).toBe(415);
-		expect(res.body.error).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: expect.stringContaining('text/plain') });
+		expect(res.body.error).toMatchObject({
+			code: 'UNSUPPORTED_MEDIA_TYPE',
+			message: expect.stringContaining('text/plain'),
+		});
 		expect(sandbox.allLists()).toEqual([]);
 	});
 

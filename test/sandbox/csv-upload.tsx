@@ -14,9 +14,15 @@ export interface CsvUpload {
 	records: CsvRecord[];
 }
 
-/** Sandbox choice (spec: not shown): the answer, 413 CSV_TOO_LARGE (the 200 MB limit is the spec's). */
+/**
+ * Sandbox choice (spec: not shown): the answer, 413 CSV_TOO_LARGE (the 200 MB limit is the spec's).
+ */
 export const csvTooLarge = (maxBytes: number) =>
-	new HttpError(413, 'CSV_TOO_LARGE', `CSV file exceeds the maximum size of ${formatBytes(maxBytes)}`);
+	new HttpError(
+		413,
+		'CSV_TOO_LARGE',
+		`CSV file exceeds the maximum size of ${formatBytes(maxBytes)}`,
+	);
 
 /**
  * Streams the `csvFile` part through the CSV parser, counting bytes; past maxBytes the read is
@@ -30,12 +36,15 @@ export async function readCsvUpload(body: BodyReader, maxBytes: number): Promise
 	const records: CsvRecord[] = [];
 	await body.multipart((part) => {
 		if (part.name !== 'csvFile') return undefined;
-		// Sandbox choice (spec: not shown): one csvFile part, labelled text/csv (else 415); an empty file is a 400.
+		// Sandbox choice (spec: not shown): one csvFile part, labelled text/csv (else 415); an empty
+		// file is a 400.
 		if (seen) throw badRequest('Only one csvFile part is allowed');
 		seen = true;
 		const type = parseHeaderValue(part.contentType ?? '').value;
 		if (type !== 'text/csv') wrongType = part.contentType ?? 'no content type';
-		const parser = new CsvParser((cells, line) => (header ? records.push({ cells, line }) : (header = cells)));
+		const parser = new CsvParser((cells, line) =>
+			header ? records.push({ cells, line }) : (header = cells),
+		);
 		return {
 			data(chunk) {
 				size += chunk.length;
@@ -48,8 +57,14 @@ export async function readCsvUpload(body: BodyReader, maxBytes: number): Promise
 		};
 	});
 	if (!seen) throw badRequest('Form part csvFile (text/csv) is required');
-	if (wrongType) throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `Form part csvFile must have content type text/csv (got ${wrongType})`);
-	if (!header) throw badRequest('CSV file is empty; the first line must be a header of column names');
+	if (wrongType)
+		throw new HttpError(
+			415,
+			'UNSUPPORTED_MEDIA_TYPE',
+			`Form part csvFile must have content type text/csv (got ${wrongType})`,
+		);
+	if (!header)
+		throw badRequest('CSV file is empty; the first line must be a header of column names');
 	return { header, records };
 }
 
@@ -64,13 +79,19 @@ export function csvRows(header: string[], records: CsvRecord[]): RowInput[] {
 			line,
 			row,
 			...(extra && {
-				problem: { code: 'TOO_MANY_VALUES' as const, message: `${cells.length} values for ${header.length} header columns` },
+				problem: {
+					code: 'TOO_MANY_VALUES' as const,
+					message: `${cells.length} values for ${header.length} header columns`,
+				},
 			}),
 		};
 	});
 }
 
-/** Header names trimmed (lowercased unless case sensitive). Sandbox choice (spec: not shown): empty or repeated names are refused. */
+/**
+ * Header names trimmed (lowercased unless case sensitive). Sandbox choice (spec: not shown): empty
+ * or repeated names are refused.
+ */
 export function normalizeHeader(header: string[], caseSensitive: boolean): string[] {
 	const names = header.map((name) => (caseSensitive ? name.trim() : name.trim().toLowerCase()));
 	names.forEach((name, i) => {

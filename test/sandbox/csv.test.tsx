@@ -10,10 +10,14 @@ beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const createCsv = (csv: string, query: Record<string, string> = { name: 'Imported' }, type?: string) =>
-	call(sandbox, 'POST', '/lists', { form: csvForm(csv, type), query });
+const createCsv = (
+	csv: string,
+	query: Record<string, string> = { name: 'Imported' },
+	type?: string,
+) => call(sandbox, 'POST', '/lists', { form: csvForm(csv, type), query });
 
-const columnTypes = (columns: Array<{ name: string; type: string }>) => Object.fromEntries(columns.map((c) => [c.name, c.type]));
+const columnTypes = (columns: Array<{ name: string; type: string }>) =>
+	Object.fromEntries(columns.map((c) => [c.name, c.type]));
 
 describe('POST /lists (CSV)', () => {
 	const csv = [
@@ -60,14 +64,31 @@ describe('POST /lists (CSV)', () => {
 			notes: 'STRING',
 		});
 		// The header's email keeps the automatic column's flags.
-		expect(list.columns.find((c: { name: string }) => c.name === 'email')).toMatchObject({ unique: true, indexed: true });
+		expect(list.columns.find((c: { name: string }) => c.name === 'email')).toMatchObject({
+			unique: true,
+			indexed: true,
+		});
 	});
 
 	it('parses quoted cells and converts numbers and booleans', async () => {
 		await createCsv(csv);
 		const [ann, bob, cy] = sandbox.listSubscribers(1) ?? [];
-		expect(ann).toMatchObject({ email: 'ann@x.io', 'first name': 'Ann', age: null, score: 1.5, active: true, phone: '0612345678', notes: 'likes "quotes", commas' });
-		expect(bob).toMatchObject({ age: 42, active: false, birthday: '1985-12-24T10:00:00Z', phone: '+33612345678', notes: 'two\r\nlines' });
+		expect(ann).toMatchObject({
+			email: 'ann@x.io',
+			'first name': 'Ann',
+			age: null,
+			score: 1.5,
+			active: true,
+			phone: '0612345678',
+			notes: 'likes "quotes", commas',
+		});
+		expect(bob).toMatchObject({
+			age: 42,
+			active: false,
+			birthday: '1985-12-24T10:00:00Z',
+			phone: '+33612345678',
+			notes: 'two\r\nlines',
+		});
 		expect(cy).toMatchObject({ age: 'old', active: 'yes', birthday: null });
 	});
 
@@ -78,13 +99,24 @@ describe('POST /lists (CSV)', () => {
 			usesAutoColumns: 'false',
 			trackLastActivity: 'TRUE',
 		});
-		expect(res.body.data).toMatchObject({ caseSensitive: true, usesAutoColumns: false, trackLastActivity: true });
-		expect(res.body.data.columns.map((c: { name: string }) => c.name)).toEqual(['id', 'Email', 'Nick']);
+		expect(res.body.data).toMatchObject({
+			caseSensitive: true,
+			usesAutoColumns: false,
+			trackLastActivity: true,
+		});
+		expect(res.body.data.columns.map((c: { name: string }) => c.name)).toEqual([
+			'id',
+			'Email',
+			'Nick',
+		]);
 		expect(res.body.data.columns[1]).toMatchObject({ unique: false, indexed: false });
 	});
 
 	it('fills empty unique columns with generated data when asked', async () => {
-		const res = await createCsv('email,mobile,name\n,,Ann\nb@x.io,,Bob\n', { name: 'G', usesGeneratedData: 'true' });
+		const res = await createCsv('email,mobile,name\n,,Ann\nb@x.io,,Bob\n', {
+			name: 'G',
+			usesGeneratedData: 'true',
+		});
 		expect(res.body.data.usesGeneratedData).toBe(true);
 		const [ann, bob] = sandbox.listSubscribers(1) ?? [];
 		expect(ann.email).toMatch(/^generated-[0-9a-f]{12}@example\.invalid$/);
@@ -93,9 +125,14 @@ describe('POST /lists (CSV)', () => {
 	});
 
 	it('uses the key column to match rows, in the create call and later bulk adds', async () => {
-		const res = await createCsv('email,name\na@x.io,Ann\nb@x.io,Bob\na@x.io,Anna\n', { name: 'K', key: 'EMAIL' });
+		const res = await createCsv('email,name\na@x.io,Ann\nb@x.io,Bob\na@x.io,Anna\n', {
+			name: 'K',
+			key: 'EMAIL',
+		});
 		expect(res.body.data).toMatchObject({ key: 'email', size: 2 });
-		const again = await call(sandbox, 'POST', '/lists/1/subscribers/bulk', { json: [{ email: 'b@x.io', name: 'Bobby' }, { email: 'c@x.io' }] });
+		const again = await call(sandbox, 'POST', '/lists/1/subscribers/bulk', {
+			json: [{ email: 'b@x.io', name: 'Bobby' }, { email: 'c@x.io' }],
+		});
 		expect(again.body.data).toMatchObject({ subscriberUpdated: 1, subscriberAdded: 1 });
 		expect(sandbox.listSubscribers(1)?.map((s) => s.name)).toEqual(['Anna', 'Bobby', null]);
 	});
@@ -105,8 +142,22 @@ describe('POST /lists (CSV)', () => {
 		expect(res.body.data.size).toBe(1);
 		expect(res.body.data.autoId).toBe(false);
 		expect(res.body.data.subscribersError).toEqual([
-			{ index: 1, line: 3, id: 'x2', column: 'email', code: 'UNIQUE_VALUE_DUPLICATED', message: 'Line 3: column "email" value "a@x.io" already exists', row: { id: 'x2', email: 'a@x.io' } },
-			{ index: 2, line: 4, code: 'TOO_MANY_VALUES', message: 'Line 4: 3 values for 2 header columns', row: { id: 'x3', email: 'b@x.io' } },
+			{
+				index: 1,
+				line: 3,
+				id: 'x2',
+				column: 'email',
+				code: 'UNIQUE_VALUE_DUPLICATED',
+				message: 'Line 3: column "email" value "a@x.io" already exists',
+				row: { id: 'x2', email: 'a@x.io' },
+			},
+			{
+				index: 2,
+				line: 4,
+				code: 'TOO_MANY_VALUES',
+				message: 'Line 4: 3 values for 2 header columns',
+				row: { id: 'x3', email: 'b@x.io' },
+			},
 		]);
 	});
 
@@ -121,7 +172,14 @@ describe('POST /lists (CSV)', () => {
 		['an empty file', 'x', '', undefined, 400, /CSV file is empty/],
 		['a repeated header', 'x', 'email,EMAIL\n', undefined, 400, /names column "email" twice/],
 		['an unknown key', 'x', 'email\n', undefined, 400, /key "phone" is not a column/],
-		['a non-CSV part', 'x', 'email\n', 'application/octet-stream', 415, /must have content type text\/csv \(got application\/octet-stream\)/],
+		[
+			'a non-CSV part',
+			'x',
+			'email\n',
+			'application/octet-stream',
+			415,
+			/must have content type text\/csv \(got application\/octet-stream\)/,
+		],
 	])('answers an error for %s', async (what, name, content, type, status, message) => {
 		const query: Record<string, string> = { name };
 		if (what === 'a bad boolean') query.caseSensitive = 'yes';
@@ -143,7 +201,14 @@ describe('POST /lists (CSV)', () => {
 
 describe('POST /lists/{listId}/subscribers/bulk (CSV)', () => {
 	beforeEach(() => {
-		sandbox.seedList({ name: 'L', columns: [{ name: 'age', type: 'NUMBER' }, { name: 'vip', type: 'BOOLEAN' }], rows: [{ id: 's1', email: 'a@x.io' }] });
+		sandbox.seedList({
+			name: 'L',
+			columns: [
+				{ name: 'age', type: 'NUMBER' },
+				{ name: 'vip', type: 'BOOLEAN' },
+			],
+			rows: [{ id: 's1', email: 'a@x.io' }],
+		});
 	});
 
 	it('adds and updates subscribers from a CSV file', async () => {
@@ -155,19 +220,46 @@ describe('POST /lists/{listId}/subscribers/bulk (CSV)', () => {
 		expect(res.body.data).toEqual({
 			subscriberUpdated: 1,
 			subscriberAdded: 1,
-			subscribersError: [expect.objectContaining({ index: 2, line: 4, column: 'email', code: 'UNIQUE_VALUE_DUPLICATED' })],
+			subscribersError: [
+				expect.objectContaining({
+					index: 2,
+					line: 4,
+					column: 'email',
+					code: 'UNIQUE_VALUE_DUPLICATED',
+				}),
+			],
 		});
 		expect(sandbox.listSubscribers(1)).toEqual([
-			{ id: 's1', email: 'a@x.io', mobile: null, devices: null, devices_type: null, age: 30, vip: true },
-			{ id: 's2', email: 'b@x.io', mobile: null, devices: null, devices_type: null, age: 41, vip: false },
+			{
+				id: 's1',
+				email: 'a@x.io',
+				mobile: null,
+				devices: null,
+				devices_type: null,
+				age: 30,
+				vip: true,
+			},
+			{
+				id: 's2',
+				email: 'b@x.io',
+				mobile: null,
+				devices: null,
+				devices_type: null,
+				age: 41,
+				vip: false,
+			},
 		]);
 		expect(sandbox.getList(1)?.size).toBe(2);
 	});
 
 	it('reports header columns the list does not have', async () => {
-		const res = await call(sandbox, 'POST', '/lists/1/subscribers/bulk', { form: csvForm('email,shoe\nb@x.io,42\nc@x.io,\n') });
+		const res = await call(sandbox, 'POST', '/lists/1/subscribers/bulk', {
+			form: csvForm('email,shoe\nb@x.io,42\nc@x.io,\n'),
+		});
 		expect(res.body.data.subscriberAdded).toBe(1);
-		expect(res.body.data.subscribersError).toEqual([expect.objectContaining({ line: 2, column: 'shoe', code: 'UNKNOWN_COLUMN' })]);
+		expect(res.body.data.subscribersError).toEqual([
+			expect.objectContaining({ line: 2, column: 'shoe', code: 'UNKNOWN_COLUMN' }),
+		]);
 	});
 });
 
@@ -187,13 +279,21 @@ describe('CSV size limit', () => {
 	afterAll(() => small.close());
 	beforeEach(() => small.reset());
 
-	const bigCsv = 'email\n' + Array.from({ length: 200 }, (_, i) => `user${i}@example.com`).join('\n');
+	const bigCsv =
+		'email\n' + Array.from({ length: 200 }, (_, i) => `user${i}@example.com`).join('\n');
 
 	it('refuses list creation with 413 and creates no list', async () => {
-		const res = await call(small, 'POST', '/lists', { form: csvForm(bigCsv), query: { name: 'Big' } });
+		const res = await call(small, 'POST', '/lists', {
+			form: csvForm(bigCsv),
+			query: { name: 'Big' },
+		});
 		expect(res.status).toBe(413);
 		expectMeta(res.body);
-		expect(res.body.error).toEqual({ status: 413, code: 'CSV_TOO_LARGE', message: 'CSV file exceeds the maximum size of 1 KB' });
+		expect(res.body.error).toEqual({
+			status: 413,
+			code: 'CSV_TOO_LARGE',
+			message: 'CSV file exceeds the maximum size of 1 KB',
+		});
 		expect(small.allLists()).toEqual([]);
 		expect((await call(small, 'GET', '/lists')).body.items).toEqual([]);
 	});
@@ -207,12 +307,17 @@ describe('CSV size limit', () => {
 
 	it('accepts a file exactly at the limit', async () => {
 		const atLimit = 'email\n' + 'a'.repeat(1024 - 'email\n'.length);
-		const res = await call(small, 'POST', '/lists', { form: csvForm(atLimit), query: { name: 'Edge' } });
+		const res = await call(small, 'POST', '/lists', {
+			form: csvForm(atLimit),
+			query: { name: 'Edge' },
+		});
 		expect(res.status).toBe(200);
 	});
 
 	it('names the 200 MB limit by default', () => {
-		expect(csvTooLarge(DEFAULT_CSV_MAX_BYTES).message).toBe('CSV file exceeds the maximum size of 200 MB');
+		expect(csvTooLarge(DEFAULT_CSV_MAX_BYTES).message).toBe(
+			'CSV file exceeds the maximum size of 200 MB',
+		);
 	});
 
 	it('answers 413 to a streamed 128 MB upload without buffering it', async () => {
@@ -237,7 +342,9 @@ describe('streaming', () => {
 	});
 });
 
-/** Sends a multipart bulk add whose first part (`partName`) is `size` bytes generated on the fly. */
+/**
+ * Sends a multipart bulk add whose first part (`partName`) is `size` bytes generated on the fly.
+ */
 async function streamUpload(target: Sandbox, size: number, partName: string) {
 	const boundary = 'sandbox-test-boundary';
 	const head = `--${boundary}\r\nContent-Disposition: form-data; name="${partName}"; filename="big.csv"\r\nContent-Type: text/csv\r\n\r\nemail\n`;
@@ -255,13 +362,18 @@ async function streamUpload(target: Sandbox, size: number, partName: string) {
 	return new Promise<{ status: number; body: string; heapGrowth: number }>((resolve, reject) => {
 		const req = http.request(url, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${target.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+			headers: {
+				authorization: `Bearer ${target.apiKey}`,
+				'content-type': `multipart/form-data; boundary=${boundary}`,
+			},
 		});
 		req.on('response', (res) => {
 			let body = '';
 			res.setEncoding('utf8');
 			res.on('data', (chunk: string) => (body += chunk));
-			res.on('end', () => resolve({ status: res.statusCode ?? 0, body, heapGrowth: peak - before }));
+			res.on('end', () =>
+				resolve({ status: res.statusCode ?? 0, body, heapGrowth: peak - before }),
+			);
 		});
 		req.on('error', reject);
 		let sent = 'email\n'.length;
@@ -280,7 +392,10 @@ async function streamUpload(target: Sandbox, size: number, partName: string) {
 	});
 }
 
-/** Heap plus buffers still reachable after a full GC (exposed at runtime, since jest runs without --expose-gc). */
+/**
+ * Heap plus buffers still reachable after a full GC (exposed at runtime, since jest runs without
+ * --expose-gc).
+ */
 function liveMemory(): number {
 	v8.setFlagsFromString('--expose-gc');
 	(vm.runInNewContext('gc') as () => void)();

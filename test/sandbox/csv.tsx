@@ -3,7 +3,10 @@ import { StringDecoder } from 'node:string_decoder';
 /** Called once per non-empty record with its cells and the 1-based file line where it starts. */
 export type RecordCallback = (cells: string[], line: number) => void;
 
-/** Sandbox choice (spec: not shown): the CSV format (UTF-8, optional BOM, RFC 4180 quoting, a delimiter sniffed among these). */
+/**
+ * Sandbox choice (spec: not shown): the CSV format (UTF-8, optional BOM, RFC 4180 quoting, a
+ * delimiter sniffed among these).
+ */
 const DELIMITERS = [',', ';', '\t'];
 const SNIFF_LIMIT = 64 * 1024;
 
@@ -52,7 +55,10 @@ export class CsvParser {
 		this.parse(text);
 	}
 
-	/** Copies whole runs of text with slice() instead of char by char (much less garbage on big files). */
+	/**
+	 * Copies whole runs of text with slice() instead of char by char (much less garbage on big
+	 * files).
+	 */
 	private parse(text: string): void {
 		let run = 0; // start of the part of the current field not yet copied into this.field
 		const copy = (end: number) => {

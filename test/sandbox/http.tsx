@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 
 /**
- * Thrown anywhere in a handler; the core turns it into `{ meta, error: { status, code, message } }`.
- * Sandbox choice (spec: not shown): the error body, the HTTP status codes and the error codes.
+ * Thrown anywhere in a handler; the core turns it into `{ meta, error: { status, code, message }
+ * }`. Sandbox choice (spec: not shown): the error body, the HTTP status codes and the error codes.
  */
 export class HttpError extends Error {
 	constructor(
@@ -15,7 +15,8 @@ export class HttpError extends Error {
 	}
 }
 
-export const badRequest = (message: string, code = 'VALIDATION_FAILED') => new HttpError(400, code, message);
+export const badRequest = (message: string, code = 'VALIDATION_FAILED') =>
+	new HttpError(400, code, message);
 export const notFound = (message: string, code = 'NOT_FOUND') => new HttpError(404, code, message);
 
 /** What a handler returns; the core adds `meta` to the body. */
@@ -52,7 +53,8 @@ export function queryFrom(params: URLSearchParams): Query {
 	const query: Query = {};
 	for (const [name, value] of params) {
 		const prior = query[name];
-		query[name] = prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
+		query[name] =
+			prior === undefined ? value : [...(Array.isArray(prior) ? prior : [prior]), value];
 	}
 	return query;
 }
@@ -71,12 +73,20 @@ export function queryBoolean(query: Query, name: string, fallback: boolean): boo
 	throw badRequest(`Query parameter ${name} must be "true" or "false" (got "${value}")`);
 }
 
-function queryInteger(query: Query, name: string, fallback: number, min: number, max: number): number {
+function queryInteger(
+	query: Query,
+	name: string,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
 	const value = queryValue(query, name);
 	if (value === undefined || value === '') return fallback;
 	const n = Number(value);
 	if (!/^\d+$/.test(value) || n < min || n > max) {
-		throw badRequest(`Query parameter ${name} must be an integer between ${min} and ${max} (got "${value}")`);
+		throw badRequest(
+			`Query parameter ${name} must be an integer between ${min} and ${max} (got "${value}")`,
+		);
 	}
 	return n;
 }
@@ -88,7 +98,10 @@ export interface Pagination {
 	total: number;
 }
 
-/** Sandbox choice (spec: not shown): page (1-based) + limit (default 100, max 1000 unless given) over an in-memory collection. */
+/**
+ * Sandbox choice (spec: not shown): page (1-based) + limit (default 100, max 1000 unless given)
+ * over an in-memory collection.
+ */
 export function paginate<T>(
 	all: T[],
 	query: Query,

@@ -7,22 +7,57 @@ export type { ListInput } from './lists';
 export { DEFAULT_TEMPLATES, TEMPLATE_FIELDS } from './wallet';
 export type { WalletTemplate, WalletTemplateInput, TemplateField } from './wallet';
 export { PASS_BATCH_MAX, PASS_PLACES } from './wallet-passes';
-export type { PassError, PassErrorCode, PassField, PassPlace, PassResult, WalletPass } from './wallet-passes';
+export type {
+	PassError,
+	PassErrorCode,
+	PassField,
+	PassPlace,
+	PassResult,
+	WalletPass,
+} from './wallet-passes';
 export { BLACKLIST_TYPES } from './blacklist';
-export type { BlacklistEntry, BlacklistEntryData, BlacklistInput, BlacklistType } from './blacklist';
+export type {
+	BlacklistEntry,
+	BlacklistEntryData,
+	BlacklistInput,
+	BlacklistType,
+} from './blacklist';
 export { HttpError } from './http';
 export { SandboxClock } from './clock';
 export type { ClockState } from './clock';
 export { DEFAULT_CHATAPP_SETTINGS } from './chatapp';
 export type { ChatappSettings } from './chatapp';
-export { DEFAULT_RATE_LIMIT, TIER_DAILY_QUOTAS, TOP_TIER_DAILY_QUOTA, SENDER_STATES } from './chatapp-senders';
+export {
+	DEFAULT_RATE_LIMIT,
+	TIER_DAILY_QUOTAS,
+	TOP_TIER_DAILY_QUOTA,
+	SENDER_STATES,
+} from './chatapp-senders';
 export type { ApproveOptions, Sender, SenderInput, SenderState } from './chatapp-senders';
-export { MESSAGE_TEMPLATE_BODY_MAX, MESSAGE_TEMPLATE_CATEGORIES, MESSAGE_TEMPLATE_STATUSES } from './chatapp-templates';
-export type { MessageTemplate, MessageTemplateCategory, MessageTemplateInput } from './chatapp-templates';
+export {
+	MESSAGE_TEMPLATE_BODY_MAX,
+	MESSAGE_TEMPLATE_CATEGORIES,
+	MESSAGE_TEMPLATE_STATUSES,
+} from './chatapp-templates';
+export type {
+	MessageTemplate,
+	MessageTemplateCategory,
+	MessageTemplateInput,
+} from './chatapp-templates';
 export { MEDIA_EXTENSIONS, MESSAGE_LIMITS, MESSAGE_TYPES } from './chatapp-validation';
 export type { MessageType } from './chatapp-validation';
-export { CONVERSATION_WINDOW_MS, DEFAULT_CALLBACK_STATUSES, RATE_LIMIT_RETRY_AFTER_S } from './chatapp-messages';
-export type { AcceptedStatus, ChatappMessage, InboundMessage, MessageAccepted, QuotaExceededMode } from './chatapp-messages';
+export {
+	CONVERSATION_WINDOW_MS,
+	DEFAULT_CALLBACK_STATUSES,
+	RATE_LIMIT_RETRY_AFTER_S,
+} from './chatapp-messages';
+export type {
+	AcceptedStatus,
+	ChatappMessage,
+	InboundMessage,
+	MessageAccepted,
+	QuotaExceededMode,
+} from './chatapp-messages';
 export type { CallbackBody, CallbackDelivery, StatusEntry } from './callbacks';
 export { RATE_LIMIT_WINDOWS, SLIDING_WINDOW_MS } from './rate-limit';
 export type { RateLimitWindow } from './rate-limit';

@@ -48,8 +48,12 @@ export type Values = Map<string, unknown>;
 
 export const USER_NAME = 'sandbox-user';
 
-/** Index key of a value. Sandbox choice (spec: not shown): unique columns compare values by their string form, case-sensitively. */
-export const indexKey = (value: unknown) => (typeof value === 'object' ? JSON.stringify(value) : String(value));
+/**
+ * Index key of a value. Sandbox choice (spec: not shown): unique columns compare values by their
+ * string form, case-sensitively.
+ */
+export const indexKey = (value: unknown) =>
+	typeof value === 'object' ? JSON.stringify(value) : String(value);
 
 /** One list: its settings, subscribers (by id) and an index per unique column. */
 export class SubscriberList {
@@ -62,7 +66,8 @@ export class SubscriberList {
 		readonly id: number,
 		readonly settings: ListSettings,
 	) {
-		for (const column of this.uniqueColumns()) if (column.name !== 'id') this.indexes.set(column.name, new Map());
+		for (const column of this.uniqueColumns())
+			if (column.name !== 'id') this.indexes.set(column.name, new Map());
 	}
 
 	get size(): number {
@@ -132,7 +137,8 @@ export class SubscriberList {
 		const stored = this.subscribers.get(id);
 		if (!stored) return undefined;
 		const record: SubscriberRecord = { id };
-		for (const column of this.settings.columns) if (column.name !== 'id') record[column.name] = stored[column.name] ?? null;
+		for (const column of this.settings.columns)
+			if (column.name !== 'id') record[column.name] = stored[column.name] ?? null;
 		return record;
 	}
 

@@ -33,7 +33,15 @@ describe('POST /lists (JSON)', () => {
 				auto('mobile', { unique: true }),
 				auto('devices', {}),
 				auto('devices_type', {}),
-				{ name: 'firstName', type: 'STRING', defaultValue: null, indexed: false, required: false, unique: false, customConfiguration: null },
+				{
+					name: 'firstName',
+					type: 'STRING',
+					defaultValue: null,
+					indexed: false,
+					required: false,
+					unique: false,
+					customConfiguration: null,
+				},
 			],
 			userName: 'sandbox-user',
 			size: 0,
@@ -54,7 +62,11 @@ describe('POST /lists (JSON)', () => {
 
 	it('gives increasing integer ids', async () => {
 		const ids = [];
-		for (const name of ['a', 'b', 'c']) ids.push((await call(sandbox, 'POST', '/lists', { json: { name, columns: [], rows: [] } })).body.data.id);
+		for (const name of ['a', 'b', 'c'])
+			ids.push(
+				(await call(sandbox, 'POST', '/lists', { json: { name, columns: [], rows: [] } })).body.data
+					.id,
+			);
 		expect(ids).toEqual([1, 2, 3]);
 	});
 
@@ -70,7 +82,14 @@ describe('POST /lists (JSON)', () => {
 			},
 		});
 		const columns = res.body.data.columns;
-		expect(columns.map((c: { name: string }) => c.name)).toEqual(['id', 'email', 'mobile', 'devices', 'devices_type', 'city']);
+		expect(columns.map((c: { name: string }) => c.name)).toEqual([
+			'id',
+			'email',
+			'mobile',
+			'devices',
+			'devices_type',
+			'city',
+		]);
 		expect(columns[1]).toEqual({
 			name: 'email',
 			type: 'STRING',
@@ -84,7 +103,9 @@ describe('POST /lists (JSON)', () => {
 	});
 
 	it('marks autoId false when the id column is supplied', async () => {
-		const res = await call(sandbox, 'POST', '/lists', { json: { name: 'L', columns: [{ name: 'id', type: 'STRING', required: true }], rows: [] } });
+		const res = await call(sandbox, 'POST', '/lists', {
+			json: { name: 'L', columns: [{ name: 'id', type: 'STRING', required: true }], rows: [] },
+		});
 		expect(res.body.data.autoId).toBe(false);
 	});
 
@@ -101,23 +122,58 @@ describe('POST /lists (JSON)', () => {
 		['a missing name', { columns: [], rows: [] }, /^name is required/],
 		['an empty name', { name: ' ', columns: [], rows: [] }, /^name is required/],
 		['missing columns', { name: 'x', rows: [] }, /^columns is required/],
-		['a column without name', { name: 'x', columns: [{ type: 'STRING' }], rows: [] }, /^columns\[0\]\.name is required/],
-		['a column without type', { name: 'x', columns: [{ name: 'a' }], rows: [] }, /^columns\[0\]\.type is required/],
-		['an unknown type', { name: 'x', columns: [{ name: 'a', type: 'TEXT' }], rows: [] }, /type "TEXT" is not supported/],
-		['a non-boolean flag', { name: 'x', columns: [{ name: 'a', type: 'STRING', unique: 'yes' }], rows: [] }, /unique must be a boolean/],
-		['a repeated column', { name: 'x', columns: [{ name: 'a', type: 'STRING' }, { name: 'a', type: 'STRING' }], rows: [] }, /defined twice/],
+		[
+			'a column without name',
+			{ name: 'x', columns: [{ type: 'STRING' }], rows: [] },
+			/^columns\[0\]\.name is required/,
+		],
+		[
+			'a column without type',
+			{ name: 'x', columns: [{ name: 'a' }], rows: [] },
+			/^columns\[0\]\.type is required/,
+		],
+		[
+			'an unknown type',
+			{ name: 'x', columns: [{ name: 'a', type: 'TEXT' }], rows: [] },
+			/type "TEXT" is not supported/,
+		],
+		[
+			'a non-boolean flag',
+			{ name: 'x', columns: [{ name: 'a', type: 'STRING', unique: 'yes' }], rows: [] },
+			/unique must be a boolean/,
+		],
+		[
+			'a repeated column',
+			{
+				name: 'x',
+				columns: [
+					{ name: 'a', type: 'STRING' },
+					{ name: 'a', type: 'STRING' },
+				],
+				rows: [],
+			},
+			/defined twice/,
+		],
 		['missing rows', { name: 'x', columns: [] }, /^rows is required/],
 	])('answers 400 for %s and creates nothing', async (_, json, message) => {
 		const res = await call(sandbox, 'POST', '/lists', { json });
 		expect(res.status).toBe(400);
-		expect(res.body.error).toEqual({ status: 400, code: 'VALIDATION_FAILED', message: expect.stringMatching(message) });
+		expect(res.body.error).toEqual({
+			status: 400,
+			code: 'VALIDATION_FAILED',
+			message: expect.stringMatching(message),
+		});
 		expect(sandbox.allLists()).toEqual([]);
 	});
 });
 
 describe('GET /lists/{listId}', () => {
 	it('returns the list without the create-only subscribersError', async () => {
-		const created = (await call(sandbox, 'POST', '/lists', { json: { name: 'L', columns: [], rows: [{ email: 'a@x.io' }] } })).body.data;
+		const created = (
+			await call(sandbox, 'POST', '/lists', {
+				json: { name: 'L', columns: [], rows: [{ email: 'a@x.io' }] },
+			})
+		).body.data;
 		const res = await call(sandbox, 'GET', '/lists/1');
 		expect(res.status).toBe(200);
 		expectMeta(res.body);
@@ -130,13 +186,20 @@ describe('GET /lists/{listId}', () => {
 	it('answers 404 naming the list', async () => {
 		const res = await call(sandbox, 'GET', '/lists/42');
 		expect(res.status).toBe(404);
-		expect(res.body.error).toEqual({ status: 404, code: 'LIST_NOT_FOUND', message: 'List 42 not found' });
+		expect(res.body.error).toEqual({
+			status: 404,
+			code: 'LIST_NOT_FOUND',
+			message: 'List 42 not found',
+		});
 	});
 
 	it('answers 400 for a non-integer id', async () => {
 		const res = await call(sandbox, 'GET', '/lists/abc');
 		expect(res.status).toBe(400);
-		expect(res.body.error).toMatchObject({ code: 'INVALID_LIST_ID', message: 'listId must be a positive integer (got "abc")' });
+		expect(res.body.error).toMatchObject({
+			code: 'INVALID_LIST_ID',
+			message: 'listId must be a positive integer (got "abc")',
+		});
 	});
 });
 
@@ -167,8 +230,18 @@ describe('GET /lists (sandbox assumption)', () => {
 		const res = await call(sandbox, 'GET', '/lists');
 		expect(res.status).toBe(200);
 		expectMeta(res.body);
-		expect(res.body.items.map((l: { name: string }) => l.name)).toEqual(['Alpha', 'beta', 'Gamma', 'alphabet']);
-		expect(res.body.items[0]).toMatchObject({ id: 1, size: 0, createdAt: expect.any(String), columns: expect.any(Array) });
+		expect(res.body.items.map((l: { name: string }) => l.name)).toEqual([
+			'Alpha',
+			'beta',
+			'Gamma',
+			'alphabet',
+		]);
+		expect(res.body.items[0]).toMatchObject({
+			id: 1,
+			size: 0,
+			createdAt: expect.any(String),
+			columns: expect.any(Array),
+		});
 		expect(res.body.pagination).toEqual({ limit: 100, page: 1, pages: 1, total: 4 });
 	});
 
@@ -184,9 +257,16 @@ describe('GET /lists (sandbox assumption)', () => {
 		expect(res.body.pagination.total).toBe(2);
 	});
 
-	it.each([['limit', '0'], ['limit', '1001'], ['page', '0'], ['page', 'x']])('answers 400 for %s=%s', async (name, value) => {
+	it.each([
+		['limit', '0'],
+		['limit', '1001'],
+		['page', '0'],
+		['page', 'x'],
+	])('answers 400 for %s=%s', async (name, value) => {
 		const res = await call(sandbox, 'GET', '/lists', { query: { [name]: value } });
 		expect(res.status).toBe(400);
-		expect(res.body.error.message).toMatch(new RegExp(`^Query parameter ${name} must be an integer`));
+		expect(res.body.error.message).toMatch(
+			new RegExp(`^Query parameter ${name} must be an integer`),
+		);
 	});
 });

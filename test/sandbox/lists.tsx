@@ -1,6 +1,16 @@
 import { csvColumns, parseJsonColumns, withAutomaticColumns } from './columns';
 import { csvRows, normalizeHeader, readCsvUpload } from './csv-upload';
-import { HttpError, badRequest, data, isPlainObject, notFound, paginate, queryBoolean, queryValue, type Reply } from './http';
+import {
+	HttpError,
+	badRequest,
+	data,
+	isPlainObject,
+	notFound,
+	paginate,
+	queryBoolean,
+	queryValue,
+	type Reply,
+} from './http';
 import { ListStore, type ListData, type SubscriberList } from './list-store';
 import type { RequestContext, Router } from './router';
 import { importRows, type ImportResult } from './subscriber-import';
@@ -14,8 +24,16 @@ export interface ListInput {
 	rows?: unknown[];
 }
 
-/** Sandbox choice (spec: not shown): defaults of the CSV query flags; values other than true/false (any case) are a 400. */
-export const CSV_FLAG_DEFAULTS = { usesAutoColumns: true, caseSensitive: false, usesGeneratedData: false, trackLastActivity: false };
+/**
+ * Sandbox choice (spec: not shown): defaults of the CSV query flags; values other than true/false
+ * (any case) are a 400.
+ */
+export const CSV_FLAG_DEFAULTS = {
+	usesAutoColumns: true,
+	caseSensitive: false,
+	usesGeneratedData: false,
+	trackLastActivity: false,
+};
 
 /** POST /lists and bulk add answer the list plus per-row failures of the rows in the request. */
 type CreatedList = ListData & { subscribersError: ImportResult['subscribersError'] };
@@ -34,7 +52,9 @@ export class ListsModule {
 			.add('DELETE', `${lists}/:listId`, (ctx) => this.deleteList(ctx))
 			.add('POST', `${lists}/:listId/subscribers/bulk`, (ctx) => this.bulkAdd(ctx))
 			.add('GET', `${lists}/:listId/subscribers`, (ctx) => this.listSubscribers(ctx))
-			.add('DELETE', `${lists}/:listId/subscribers/:subscriberId`, (ctx) => this.deleteSubscriber(ctx));
+			.add('DELETE', `${lists}/:listId/subscribers/:subscriberId`, (ctx) =>
+				this.deleteSubscriber(ctx),
+			);
 	}
 
 	reset(): void {
@@ -43,10 +63,12 @@ export class ListsModule {
 
 	/** JSON variant of POST /lists; also used by Sandbox.seedList. */
 	createFromJson(body: unknown): CreatedList {
-		if (!isPlainObject(body)) throw badRequest('Body must be a JSON object with name, columns and rows');
+		if (!isPlainObject(body))
+			throw badRequest('Body must be a JSON object with name, columns and rows');
 		const name = requireName(body.name, 'name');
 		const created = parseJsonColumns(body.columns);
-		if (!Array.isArray(body.rows)) throw badRequest('rows is required (an array of objects keyed by column name, may be empty)');
+		if (!Array.isArray(body.rows))
+			throw badRequest('rows is required (an array of objects keyed by column name, may be empty)');
 		const list = this.store.create({
 			name,
 			columns: withAutomaticColumns(created),
@@ -57,7 +79,11 @@ export class ListsModule {
 			usesGeneratedData: false,
 			trackLastActivity: false,
 		});
-		const result = importRows(list, body.rows.map((row, index) => ({ index, row })), 'json');
+		const result = importRows(
+			list,
+			body.rows.map((row, index) => ({ index, row })),
+			'json',
+		);
 		return { ...list.toData(), subscribersError: result.subscribersError };
 	}
 
@@ -69,7 +95,8 @@ export class ListsModule {
 
 	private async createFromCsv(ctx: RequestContext): Promise<CreatedList> {
 		const name = requireName(queryValue(ctx.query, 'name'), 'Query parameter name');
-		const flag = (flagName: keyof typeof CSV_FLAG_DEFAULTS) => queryBoolean(ctx.query, flagName, CSV_FLAG_DEFAULTS[flagName]);
+		const flag = (flagName: keyof typeof CSV_FLAG_DEFAULTS) =>
+			queryBoolean(ctx.query, flagName, CSV_FLAG_DEFAULTS[flagName]);
 		const settings = {
 			usesAutoColumns: flag('usesAutoColumns'),
 			caseSensitive: flag('caseSensitive'),
@@ -80,11 +107,17 @@ export class ListsModule {
 		const header = normalizeHeader(upload.header, settings.caseSensitive);
 		const keyParam = queryValue(ctx.query, 'key')?.trim();
 		const key = keyParam ? (settings.caseSensitive ? keyParam : keyParam.toLowerCase()) : 'id';
-		// Sandbox choice (spec: not shown): a key must name a column of the header; that column becomes unique and matches rows.
-		if (!header.includes(key) && key !== 'id') throw badRequest(`Query parameter key "${key}" is not a column of the CSV header`);
+		// Sandbox choice (spec: not shown): a key must name a column of the header; that column becomes
+		// unique and matches rows.
+		if (!header.includes(key) && key !== 'id')
+			throw badRequest(`Query parameter key "${key}" is not a column of the CSV header`);
 		const list = this.store.create({
 			name,
-			columns: csvColumns(header, upload.records.map((r) => r.cells), { usesAutoColumns: settings.usesAutoColumns, key }),
+			columns: csvColumns(
+				header,
+				upload.records.map((r) => r.cells),
+				{ usesAutoColumns: settings.usesAutoColumns, key },
+			),
 			key,
 			autoId: !header.includes('id'),
 			...settings,
@@ -93,12 +126,20 @@ export class ListsModule {
 		return { ...list.toData(), subscribersError: result.subscribersError };
 	}
 
-	/** GET /lists: Sandbox choice (spec: not shown): the whole endpoint (for the node's list picker), paginated like GET .../subscribers. */
+	/**
+	 * GET /lists: Sandbox choice (spec: not shown): the whole endpoint (for the node's list picker),
+	 * paginated like GET .../subscribers.
+	 */
 	private listLists(ctx: RequestContext): Reply {
 		const filter = queryValue(ctx.query, 'name')?.toLowerCase();
-		const lists = this.store.all().filter((list) => !filter || list.settings.name.toLowerCase().includes(filter));
+		const lists = this.store
+			.all()
+			.filter((list) => !filter || list.settings.name.toLowerCase().includes(filter));
 		const page = paginate(lists, ctx.query);
-		return { status: 200, body: { items: page.items.map((list) => list.toData()), pagination: page.pagination } };
+		return {
+			status: 200,
+			body: { items: page.items.map((list) => list.toData()), pagination: page.pagination },
+		};
 	}
 
 	private deleteList(ctx: RequestContext): Reply {
@@ -116,8 +157,15 @@ export class ListsModule {
 		}
 		if (!ctx.body.isJson()) throw unsupportedType(ctx);
 		const rows = await ctx.body.json();
-		if (!Array.isArray(rows)) throw badRequest('Body must be a JSON array of subscriber objects keyed by column name');
-		return data(importRows(list, rows.map((row, index) => ({ index, row })), 'json'));
+		if (!Array.isArray(rows))
+			throw badRequest('Body must be a JSON array of subscriber objects keyed by column name');
+		return data(
+			importRows(
+				list,
+				rows.map((row, index) => ({ index, row })),
+				'json',
+			),
+		);
 	}
 
 	private listSubscribers(ctx: RequestContext): Reply {
@@ -128,15 +176,18 @@ export class ListsModule {
 	private deleteSubscriber(ctx: RequestContext): Reply {
 		const list = this.requireList(ctx);
 		const id = ctx.params.subscriberId;
-		if (!list.remove(id)) throw notFound(`Subscriber ${id} not found in list ${list.id}`, 'SUBSCRIBER_NOT_FOUND');
+		if (!list.remove(id))
+			throw notFound(`Subscriber ${id} not found in list ${list.id}`, 'SUBSCRIBER_NOT_FOUND');
 		list.touch();
 		return data({ id, deleted: true });
 	}
 
 	private requireList(ctx: RequestContext): SubscriberList {
 		const raw = ctx.params.listId;
-		// Sandbox choice (spec: not shown): a listId that is not a positive integer is 400 INVALID_LIST_ID, not 404.
-		if (!/^[1-9]\d{0,15}$/.test(raw)) throw badRequest(`listId must be a positive integer (got "${raw}")`, 'INVALID_LIST_ID');
+		// Sandbox choice (spec: not shown): a listId that is not a positive integer is 400
+		// INVALID_LIST_ID, not 404.
+		if (!/^[1-9]\d{0,15}$/.test(raw))
+			throw badRequest(`listId must be a positive integer (got "${raw}")`, 'INVALID_LIST_ID');
 		const list = this.store.get(Number(raw));
 		if (!list) throw notFound(`List ${raw} not found`, 'LIST_NOT_FOUND');
 		return list;
@@ -144,7 +195,8 @@ export class ListsModule {
 }
 
 function requireName(value: unknown, what: string): string {
-	if (typeof value !== 'string' || value.trim() === '') throw badRequest(`${what} is required (non-empty string)`);
+	if (typeof value !== 'string' || value.trim() === '')
+		throw badRequest(`${what} is required (non-empty string)`);
 	return value;
 }
 

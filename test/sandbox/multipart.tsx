@@ -1,4 +1,6 @@
-/** Streaming multipart/form-data parser: memory use is bounded by one chunk plus the part headers. */
+/**
+ * Streaming multipart/form-data parser: memory use is bounded by one chunk plus the part headers.
+ */
 
 export interface PartHeaders {
 	name: string;
@@ -14,7 +16,10 @@ export interface PartSink {
 
 export class MultipartError extends Error {}
 
-/** Sandbox choice (spec: not shown): a part's headers may take 16 KB, a boundary line 1 KB (else 400 MALFORMED_MULTIPART). */
+/**
+ * Sandbox choice (spec: not shown): a part's headers may take 16 KB, a boundary line 1 KB (else 400
+ * MALFORMED_MULTIPART).
+ */
 const MAX_HEADER_BYTES = 16 * 1024;
 const CRLF = Buffer.from('\r\n');
 const HEADER_END = Buffer.from('\r\n\r\n');
@@ -117,7 +122,8 @@ export class MultipartParser {
 		const noHeaders = this.pending.subarray(0, 2).equals(CRLF);
 		const end = noHeaders ? 0 : this.pending.indexOf(HEADER_END);
 		if (end < 0) {
-			if (this.pending.length > MAX_HEADER_BYTES) throw new MultipartError('part headers exceed 16 KB');
+			if (this.pending.length > MAX_HEADER_BYTES)
+				throw new MultipartError('part headers exceed 16 KB');
 			return false;
 		}
 		const headers = parsePartHeaders(this.pending.subarray(0, end).toString('utf8'));
@@ -132,7 +138,8 @@ function parsePartHeaders(text: string): PartHeaders {
 	const headers: Record<string, string> = {};
 	for (const line of text.split('\r\n')) {
 		const colon = line.indexOf(':');
-		if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+		if (colon > 0)
+			headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
 	}
 	const disposition = parseHeaderValue(headers['content-disposition'] ?? '');
 	const filename = extendedFilename(disposition.params['filename*']) ?? disposition.params.filename;
@@ -156,16 +163,21 @@ function extendedFilename(value: string | undefined): string | undefined {
 }
 
 /** Splits `type; a=1; b="x y"` into a lowercased value and its parameters. */
-export function parseHeaderValue(header: string): { value: string; params: Record<string, string> } {
+export function parseHeaderValue(header: string): {
+	value: string;
+	params: Record<string, string>;
+} {
 	const semicolon = header.indexOf(';');
 	const value = (semicolon < 0 ? header : header.slice(0, semicolon)).trim().toLowerCase();
 	const params: Record<string, string> = {};
 	const pattern = /;\s*([^=;\s]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]*))/g;
 	for (const match of header.matchAll(pattern)) {
-		params[match[1].toLowerCase()] = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : match[3].trim();
+		params[match[1].toLowerCase()] =
+			match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : match[3].trim();
 	}
 	return { value, params };
 }
 
 /** After `--boundary` comes `--` (close), CRLF, or transport padding (space/tab). */
-const endsBoundary = (a: number, b: number) => (a === 0x2d && b === 0x2d) || (a === 0x0d && b === 0x0a) || a === 0x20 || a === 0x09;
+const endsBoundary = (a: number, b: number) =>
+	(a === 0x2d && b === 0x2d) || (a === 0x0d && b === 0x0a) || a === 0x20 || a === 0x09;

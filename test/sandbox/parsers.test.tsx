@@ -55,7 +55,15 @@ const sample = Buffer.from(
 describe('MultipartParser', () => {
 	it('parses parts, headers, empty bodies, padding and near-boundaries', () => {
 		const parts = parseMultipart(boundary, sample);
-		expect(parts.map((p) => [p.headers.name, p.headers.filename, p.headers.contentType, p.body, p.ended])).toEqual([
+		expect(
+			parts.map((p) => [
+				p.headers.name,
+				p.headers.filename,
+				p.headers.contentType,
+				p.body,
+				p.ended,
+			]),
+		).toEqual([
 			['csvFile', 'a b.csv', 'text/csv', 'email\r\n--XyZnot-a-boundary\r\nü@x.io', true],
 			['note', undefined, undefined, '', true],
 			['', undefined, undefined, 'no headers', true],
@@ -71,7 +79,9 @@ describe('MultipartParser', () => {
 	});
 
 	it('decodes RFC 5987 filenames', () => {
-		const body = Buffer.from(`--b\r\nContent-Disposition: form-data; name="f"; filename="x"; filename*=UTF-8''caf%C3%A9.csv\r\n\r\nx\r\n--b--`);
+		const body = Buffer.from(
+			`--b\r\nContent-Disposition: form-data; name="f"; filename="x"; filename*=UTF-8''caf%C3%A9.csv\r\n\r\nx\r\n--b--`,
+		);
 		expect(parseMultipart('b', body)[0].headers.filename).toBe('café.csv');
 	});
 
@@ -80,7 +90,10 @@ describe('MultipartParser', () => {
 	});
 
 	it('parses header parameters', () => {
-		expect(parseHeaderValue('Multipart/Form-Data; boundary="a;b"; x=1')).toEqual({ value: 'multipart/form-data', params: { boundary: 'a;b', x: '1' } });
+		expect(parseHeaderValue('Multipart/Form-Data; boundary="a;b"; x=1')).toEqual({
+			value: 'multipart/form-data',
+			params: { boundary: 'a;b', x: '1' },
+		});
 	});
 });
 
@@ -115,8 +128,14 @@ describe('CsvParser', () => {
 	});
 
 	it('sniffs semicolon and tab delimiters from the header', () => {
-		expect(parseCsv('a;b\n1,5;2\n')).toEqual([[['a', 'b'], 1], [['1,5', '2'], 2]]);
-		expect(parseCsv('a\tb\n1\t2')).toEqual([[['a', 'b'], 1], [['1', '2'], 2]]);
+		expect(parseCsv('a;b\n1,5;2\n')).toEqual([
+			[['a', 'b'], 1],
+			[['1,5', '2'], 2],
+		]);
+		expect(parseCsv('a\tb\n1\t2')).toEqual([
+			[['a', 'b'], 1],
+			[['1', '2'], 2],
+		]);
 	});
 
 	it('handles a file without a trailing newline or with only a header', () => {

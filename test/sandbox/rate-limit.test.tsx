@@ -12,7 +12,10 @@ const OTHER_USER = '+33612345601';
 const senderInput = { providerId: 'prov-1', name: 'ACME', address: `+${FROM}`, accountTier: 1 };
 
 const send = (extra: Record<string, unknown> = {}) =>
-	call(sandbox, 'POST', '/chatapp/messages', { baseUrl: sandbox.baseUrl, json: { from: FROM, to: USER, type: 'text', body: 'Hello', ...extra } });
+	call(sandbox, 'POST', '/chatapp/messages', {
+		baseUrl: sandbox.baseUrl,
+		json: { from: FROM, to: USER, type: 'text', body: 'Hello', ...extra },
+	});
 const admin = async (method: string, path: string, json?: unknown) => {
 	const res = await fetch(`${sandbox.url}/__sandbox${path}`, {
 		method,
@@ -22,7 +25,9 @@ const admin = async (method: string, path: string, json?: unknown) => {
 	return { status: res.status, body: (await res.json()) as any };
 };
 
-/** An ACTIVE sender with the given approval options whose window with USER and OTHER_USER is open. */
+/**
+ * An ACTIVE sender with the given approval options whose window with USER and OTHER_USER is open.
+ */
 function ready(approve: Parameters<Sandbox['approveSender']>[1] = {}) {
 	const sender = sandbox.seedSender(senderInput, { active: true });
 	sandbox.approveSender(sender.id, approve);
@@ -53,19 +58,29 @@ function expectLimited(res: CallResult, retryAfter: string, message: string | Re
 	expect(res.status).toBe(429);
 	expectMeta(res.body);
 	expect(res.headers.get('retry-after')).toBe(retryAfter);
-	expect(res.body.error).toEqual({ status: 429, code: 'RATE_LIMITED', message: typeof message === 'string' ? message : expect.stringMatching(message) });
+	expect(res.body.error).toEqual({
+		status: 429,
+		code: 'RATE_LIMITED',
+		message: typeof message === 'string' ? message : expect.stringMatching(message),
+	});
 }
 
 describe("rateLimitWindow 'second' (the default): a fixed window per calendar second of the clock", () => {
 	it('is the default, with no burst', () => {
-		expect(sandbox.chatappSettings()).toEqual(expect.objectContaining({ rateLimitWindow: 'second', rateLimitBurst: null }));
+		expect(sandbox.chatappSettings()).toEqual(
+			expect.objectContaining({ rateLimitWindow: 'second', rateLimitBurst: null }),
+		);
 	});
 
 	it('accepts rateLimit at 999 ms of a second and rateLimit more at 1,000 ms', async () => {
 		ready({ rateLimit: 3 });
 		freezeAt(999);
 		expect(await sendMany(3)).toEqual(ok(3));
-		expectLimited(await send(), '1', 'Sender 15550100 exceeded its rate limit of 3 messages per second; retry after 1 second');
+		expectLimited(
+			await send(),
+			'1',
+			'Sender 15550100 exceeded its rate limit of 3 messages per second; retry after 1 second',
+		);
 		sandbox.advanceTime(1);
 		expect(await sendMany(3)).toEqual(ok(3));
 		expectLimited(await send(), '1', /rate limit of 3 messages per second; retry after 1 second$/);
@@ -149,13 +164,15 @@ describe("rateLimitWindow 'sliding': at most rateLimit in any 1,000 ms ending no
 		ready({ rateLimit: 5 });
 		freezeAt(0);
 		const statuses: number[] = [];
-		// 6 messages every 100 ms for 5 s: the 5 accepted at each whole second leave the window exactly 1,000 ms later
+		// 6 messages every 100 ms for 5 s: the 5 accepted at each whole second leave the window exactly
+		// 1,000 ms later
 		for (let step = 0; step < 50; step++) {
 			statuses.push(...(await sendMany(6)));
 			sandbox.advanceTime(100);
 		}
 		const accepted = sandbox.messages().map((m) => Date.parse(m.createdAt));
-		for (let i = 5; i < accepted.length; i++) expect(accepted[i] - accepted[i - 5]).toBeGreaterThanOrEqual(1000);
+		for (let i = 5; i < accepted.length; i++)
+			expect(accepted[i] - accepted[i - 5]).toBeGreaterThanOrEqual(1000);
 		expect(accepted).toHaveLength(25);
 		expect(statuses.filter((s) => s === 429)).toHaveLength(300 - 25);
 	});
@@ -193,7 +210,11 @@ describe("rateLimitWindow 'tokenBucket': a bucket of rateLimitBurst tokens refil
 		ready({ rateLimit: 3 });
 		freezeAt(0);
 		expect(await sendMany(3)).toEqual(ok(3));
-		expectLimited(await send(), '1', /rate limit of 3 messages per second \(token bucket of 3, empty\); the next token comes in 334 ms,/);
+		expectLimited(
+			await send(),
+			'1',
+			/rate limit of 3 messages per second \(token bucket of 3, empty\); the next token comes in 334 ms,/,
+		);
 		sandbox.advanceTime(333);
 		// 333 ms at 3 per second is 0.999 of a token
 		expectLimited(await send(), '1', /the next token comes in 1 ms, retry after 1 second$/);
@@ -215,46 +236,76 @@ describe("rateLimitWindow 'tokenBucket': a bucket of rateLimitBurst tokens refil
 	});
 });
 
-describe.each<RateLimitWindow>(['second', 'sliding', 'tokenBucket'])("only accepted messages take a slot (rateLimitWindow '%s')", (window) => {
-	beforeEach(() => sandbox.configureChatapp({ rateLimitWindow: window }));
+describe.each<RateLimitWindow>(['second', 'sliding', 'tokenBucket'])(
+	"only accepted messages take a slot (rateLimitWindow '%s')",
+	(window) => {
+		beforeEach(() => sandbox.configureChatapp({ rateLimitWindow: window }));
 
-	it('a message refused by the window, the daily quota or the rate limit itself takes none; a BLACKLISTED one does', async () => {
-		ready({ rateLimit: 3, dailyQuota: 1 });
-		freezeAt(0);
-		expect((await send({ to: '+33612345699' })).status).toBe(403); // outside the conversation window
-		expect((await send()).status).toBe(200); // slot 1, USER is the day's recipient
-		const quota = await send({ to: OTHER_USER });
-		expect([quota.status, quota.body.error.code]).toEqual([429, 'QUOTA_EXCEEDED']);
-		sandbox.seedBlacklist({ to: OTHER_USER, reason: 'UNSUBSCRIBED', type: 'CHATAPP', from: FROM });
-		const blacklisted = await send({ to: OTHER_USER });
-		expect([blacklisted.status, blacklisted.body.data.status]).toEqual([200, 'BLACKLISTED']); // slot 2
-		expect((await send()).status).toBe(200); // slot 3
-		for (let i = 0; i < 3; i++) expect((await send()).body.error.code).toBe('RATE_LIMITED');
-		// accepted messages move on from QUEUE on the sandbox's own timers: compare what each was when accepted
-		expect(sandbox.messages().map((m) => (m.history.some((entry) => entry.status === 'BLACKLISTED') ? 'BLACKLISTED' : m.history[0].status))).toEqual(['QUEUE', 'BLACKLISTED', 'QUEUE']);
-		// a second later there is room for rateLimit again, whatever the refusals
-		sandbox.advanceTime(1_000);
-		expect(await sendMany(3)).toEqual(ok(3));
-		expect((await send()).status).toBe(429);
-	});
-});
+		it('a message refused by the window, the daily quota or the rate limit itself takes none; a BLACKLISTED one does', async () => {
+			ready({ rateLimit: 3, dailyQuota: 1 });
+			freezeAt(0);
+			expect((await send({ to: '+33612345699' })).status).toBe(403); // outside the conversation window
+			expect((await send()).status).toBe(200); // slot 1, USER is the day's recipient
+			const quota = await send({ to: OTHER_USER });
+			expect([quota.status, quota.body.error.code]).toEqual([429, 'QUOTA_EXCEEDED']);
+			sandbox.seedBlacklist({
+				to: OTHER_USER,
+				reason: 'UNSUBSCRIBED',
+				type: 'CHATAPP',
+				from: FROM,
+			});
+			const blacklisted = await send({ to: OTHER_USER });
+			expect([blacklisted.status, blacklisted.body.data.status]).toEqual([200, 'BLACKLISTED']); // slot 2
+			expect((await send()).status).toBe(200); // slot 3
+			for (let i = 0; i < 3; i++) expect((await send()).body.error.code).toBe('RATE_LIMITED');
+			// accepted messages move on from QUEUE on the sandbox's own timers: compare what each was
+			// when accepted
+			expect(
+				sandbox
+					.messages()
+					.map((m) =>
+						m.history.some((entry) => entry.status === 'BLACKLISTED')
+							? 'BLACKLISTED'
+							: m.history[0].status,
+					),
+			).toEqual(['QUEUE', 'BLACKLISTED', 'QUEUE']);
+			// a second later there is room for rateLimit again, whatever the refusals
+			sandbox.advanceTime(1_000);
+			expect(await sendMany(3)).toEqual(ok(3));
+			expect((await send()).status).toBe(429);
+		});
+	},
+);
 
 describe('rateLimitWindow and rateLimitBurst as settings', () => {
 	it('are startSandbox options, restored by reset(), and validated there', async () => {
 		const other = await startSandbox({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 4 });
 		try {
-			expect(other.chatappSettings()).toEqual(expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 4 }));
+			expect(other.chatappSettings()).toEqual(
+				expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 4 }),
+			);
 			other.configureChatapp({ rateLimitWindow: 'sliding', rateLimitBurst: null });
-			expect(other.chatappSettings()).toEqual(expect.objectContaining({ rateLimitWindow: 'sliding', rateLimitBurst: null }));
+			expect(other.chatappSettings()).toEqual(
+				expect.objectContaining({ rateLimitWindow: 'sliding', rateLimitBurst: null }),
+			);
 			other.reset();
-			expect(other.chatappSettings()).toEqual(expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 4 }));
+			expect(other.chatappSettings()).toEqual(
+				expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 4 }),
+			);
 			// and they apply: a bucket of 4 for a sender allowed 80 per second
 			const sender = other.seedSender(senderInput, { active: true });
 			other.simulateInbound(USER, FROM);
 			other.clock.freeze();
 			const statuses: number[] = [];
 			for (let i = 0; i < 5; i++) {
-				statuses.push((await call(other, 'POST', '/chatapp/messages', { baseUrl: other.baseUrl, json: { from: FROM, to: USER, body: 'Hi' } })).status);
+				statuses.push(
+					(
+						await call(other, 'POST', '/chatapp/messages', {
+							baseUrl: other.baseUrl,
+							json: { from: FROM, to: USER, body: 'Hi' },
+						})
+					).status,
+				);
 			}
 			expect([sender.rateLimit, statuses]).toEqual([80, [200, 200, 200, 200, 429]]);
 		} finally {
@@ -263,36 +314,80 @@ describe('rateLimitWindow and rateLimitBurst as settings', () => {
 		await expect(startSandbox({ rateLimitWindow: 'leaky' as RateLimitWindow })).rejects.toThrow(
 			'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got "leaky")',
 		);
-		await expect(startSandbox({ rateLimitBurst: 0 })).rejects.toThrow("rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got 0)");
+		await expect(startSandbox({ rateLimitBurst: 0 })).rejects.toThrow(
+			"rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got 0)",
+		);
 	});
 
 	it('are set through the admin config endpoint, a bad value being 400 naming the field and changing nothing', async () => {
 		const set = await admin('POST', '/chatapp/config', { rateLimitWindow: 'sliding' });
 		expect(set.status).toBe(200);
-		expect(set.body).toEqual(expect.objectContaining({ rateLimitWindow: 'sliding', rateLimitBurst: null, quotaExceeded: 'reject' }));
-		expect((await admin('POST', '/chatapp/config', { rateLimitWindow: 'tokenBucket', rateLimitBurst: 2 })).body).toEqual(
-			expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 2 }),
+		expect(set.body).toEqual(
+			expect.objectContaining({
+				rateLimitWindow: 'sliding',
+				rateLimitBurst: null,
+				quotaExceeded: 'reject',
+			}),
 		);
+		expect(
+			(
+				await admin('POST', '/chatapp/config', {
+					rateLimitWindow: 'tokenBucket',
+					rateLimitBurst: 2,
+				})
+			).body,
+		).toEqual(expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 2 }));
 		for (const [body, message] of [
-			[{ rateLimitWindow: 'Sliding' }, 'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got "Sliding")'],
-			[{ rateLimitWindow: '' }, 'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got "")'],
-			[{ rateLimitWindow: null }, 'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got null)'],
-			[{ rateLimitWindow: 1 }, 'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got 1)'],
-			[{ rateLimitBurst: 0 }, "rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got 0)"],
-			[{ rateLimitBurst: 2.5 }, "rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got 2.5)"],
-			[{ rateLimitBurst: '3' }, "rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got \"3\")"],
-			[{ rateLimitWindow: 'sliding', rateLimitBurst: -1 }, "rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got -1)"],
+			[
+				{ rateLimitWindow: 'Sliding' },
+				'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got "Sliding")',
+			],
+			[
+				{ rateLimitWindow: '' },
+				'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got "")',
+			],
+			[
+				{ rateLimitWindow: null },
+				'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got null)',
+			],
+			[
+				{ rateLimitWindow: 1 },
+				'rateLimitWindow must be one of "second", "sliding", "tokenBucket" (got 1)',
+			],
+			[
+				{ rateLimitBurst: 0 },
+				"rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got 0)",
+			],
+			[
+				{ rateLimitBurst: 2.5 },
+				"rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got 2.5)",
+			],
+			[
+				{ rateLimitBurst: '3' },
+				'rateLimitBurst must be an integer >= 1, or null for the sender\'s rateLimit (got "3")',
+			],
+			[
+				{ rateLimitWindow: 'sliding', rateLimitBurst: -1 },
+				"rateLimitBurst must be an integer >= 1, or null for the sender's rateLimit (got -1)",
+			],
 			[{ rateLimitBurts: 3 }, /unknown field\(s\) rateLimitBurts/],
 		] as Array<[unknown, string | RegExp]>) {
 			const res = await admin('POST', '/chatapp/config', body);
 			expect([res.status, res.body.error.code]).toEqual([400, 'VALIDATION_FAILED']);
-			expect(res.body.error.message).toEqual(typeof message === 'string' ? message : expect.stringMatching(message));
+			expect(res.body.error.message).toEqual(
+				typeof message === 'string' ? message : expect.stringMatching(message),
+			);
 		}
 		const settings = await admin('GET', '/chatapp/config');
-		expect(settings.body).toEqual(expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 2 }));
-		expect((await admin('POST', '/chatapp/config', { rateLimitBurst: null })).body.rateLimitBurst).toBeNull();
+		expect(settings.body).toEqual(
+			expect.objectContaining({ rateLimitWindow: 'tokenBucket', rateLimitBurst: 2 }),
+		);
+		expect(
+			(await admin('POST', '/chatapp/config', { rateLimitBurst: null })).body.rateLimitBurst,
+		).toBeNull();
 
-		// the setting applies over HTTP: sliding refuses at 1,000 ms of a second what was accepted at 999 ms
+		// the setting applies over HTTP: sliding refuses at 1,000 ms of a second what was accepted at
+		// 999 ms
 		await admin('POST', '/chatapp/config', { rateLimitWindow: 'sliding' });
 		ready({ rateLimit: 1 });
 		freezeAt(999);
@@ -300,7 +395,9 @@ describe('rateLimitWindow and rateLimitBurst as settings', () => {
 		sandbox.advanceTime(1);
 		expect((await send()).status).toBe(429);
 		await admin('POST', '/reset');
-		expect((await admin('GET', '/chatapp/config')).body).toEqual(expect.objectContaining({ rateLimitWindow: 'second', rateLimitBurst: null }));
+		expect((await admin('GET', '/chatapp/config')).body).toEqual(
+			expect.objectContaining({ rateLimitWindow: 'second', rateLimitBurst: null }),
+		);
 	});
 
 	it('switching the window starts every sender afresh (an empty window, a full bucket)', async () => {

@@ -1,13 +1,15 @@
 /**
  * How a chat-app sender's `rateLimit` (messages per second) is counted: the `rateLimitWindow` rule.
- * Only accepted messages count: `waitMs` looks, `record` takes the slot once the message is accepted.
- * Times are sandbox-clock milliseconds (the caller passes `clock.nowMs()`), so tests move time.
+ * Only accepted messages count: `waitMs` looks, `record` takes the slot once the message is
+ * accepted. Times are sandbox-clock milliseconds (the caller passes `clock.nowMs()`), so tests move
+ * time.
  */
 
 /**
- * Sandbox choice (spec: not shown): the spec gives a sender's `rateLimit` in messages per second but
- * not how it is counted; the sandbox offers three ways, `second` by default:
- * - `second`: a fixed window, at most `rateLimit` accepted per calendar second of the clock (`floor(ms / 1000)`);
+ * Sandbox choice (spec: not shown): the spec gives a sender's `rateLimit` in messages per second
+ * but not how it is counted; the sandbox offers three ways, `second` by default:
+ * - `second`: a fixed window, at most `rateLimit` accepted per calendar second of the clock
+ *   (`floor(ms / 1000)`);
  * - `sliding`: at most `rateLimit` accepted in any 1,000 ms ending now;
  * - `tokenBucket`: a bucket of `rateLimitBurst` tokens (default the sender's `rateLimit`), refilled
  *   continuously at `rateLimit` tokens per second, one token per accepted message.
@@ -62,7 +64,10 @@ class TimeQueue {
 type SenderRate =
 	| { window: 'second'; second: number; count: number }
 	| { window: 'sliding'; accepted: TimeQueue }
-	/** `milli` is thousandths of a token (a token is 1000), so refills of whole ms at integer rates stay exact. */
+	/**
+	 * `milli` is thousandths of a token (a token is 1000), so refills of whole ms at integer rates
+	 * stay exact.
+	 */
 	| { window: 'tokenBucket'; milli: number; at: number };
 
 const MILLI = 1000;
@@ -83,7 +88,9 @@ export class RateLimiter {
 		const state = this.state(senderId, now, limit);
 		switch (state.window) {
 			case 'second':
-				return state.second === Math.floor(now / 1000) && state.count >= limit.rateLimit ? 1000 - (now - state.second * 1000) : 0;
+				return state.second === Math.floor(now / 1000) && state.count >= limit.rateLimit
+					? 1000 - (now - state.second * 1000)
+					: 0;
 			case 'sliding': {
 				const { accepted } = state;
 				if (accepted.size < limit.rateLimit) return 0;

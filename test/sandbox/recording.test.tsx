@@ -7,18 +7,28 @@ beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const admin = (method: string, path: string) => fetch(`${sandbox.url}/__sandbox${path}`, { method });
+const admin = (method: string, path: string) =>
+	fetch(`${sandbox.url}/__sandbox${path}`, { method });
 
 describe('request recording', () => {
 	it('records a JSON request with its parsed and raw body and the status answered', async () => {
 		const json = { name: 'L', columns: [], rows: [] };
-		await call(sandbox, 'POST', '/lists', { json, query: { a: '1' }, headers: { 'x-trace': 't1' } });
+		await call(sandbox, 'POST', '/lists', {
+			json,
+			query: { a: '1' },
+			headers: { 'x-trace': 't1' },
+		});
 		const [recorded] = sandbox.requests;
 		expect(recorded).toEqual<RecordedRequest>({
 			method: 'POST',
 			path: '/audience/v3/lists',
 			query: { a: '1' },
-			headers: expect.objectContaining({ authorization: 'Bearer sandbox-key', 'content-type': 'application/json', 'x-trace': 't1', accept: 'application/json' }),
+			headers: expect.objectContaining({
+				authorization: 'Bearer sandbox-key',
+				'content-type': 'application/json',
+				'x-trace': 't1',
+				accept: 'application/json',
+			}),
 			contentType: 'application/json',
 			body: json,
 			rawBody: JSON.stringify(json),
@@ -31,7 +41,9 @@ describe('request recording', () => {
 	});
 
 	it('records repeated query parameters as arrays', async () => {
-		await fetch(`${sandbox.listsBaseUrl}/lists?name=a&name=b`, { headers: { authorization: `Bearer ${sandbox.apiKey}` } });
+		await fetch(`${sandbox.listsBaseUrl}/lists?name=a&name=b`, {
+			headers: { authorization: `Bearer ${sandbox.apiKey}` },
+		});
 		expect(sandbox.requests[0].query).toEqual({ name: ['a', 'b'] });
 	});
 
@@ -43,7 +55,13 @@ describe('request recording', () => {
 		expect(recorded.contentType).toBe('multipart/form-data');
 		expect(recorded.query).toEqual({ name: 'CSV' });
 		expect(recorded.parts).toEqual([
-			{ name: 'csvFile', filename: 'people.csv', contentType: 'text/csv', size: 13, text: 'email\na@x.io\n' },
+			{
+				name: 'csvFile',
+				filename: 'people.csv',
+				contentType: 'text/csv',
+				size: 13,
+				text: 'email\na@x.io\n',
+			},
 			{ name: 'note', filename: undefined, contentType: undefined, size: 5, text: 'hello' },
 		]);
 		expect(recorded.rawBody).toBeUndefined();
@@ -57,11 +75,17 @@ describe('request recording', () => {
 		const [unauthorized, unknownList] = sandbox.requests;
 		expect(unauthorized).toMatchObject({ status: 401, body: { name: 'x' } });
 		expect(unauthorized.headers.authorization).toBeUndefined();
-		expect(unknownList).toMatchObject({ status: 404, parts: [expect.objectContaining({ name: 'csvFile', text: 'email\n' })] });
+		expect(unknownList).toMatchObject({
+			status: 404,
+			parts: [expect.objectContaining({ name: 'csvFile', text: 'email\n' })],
+		});
 	});
 
 	it('keeps malformed JSON as rawBody only', async () => {
-		await call(sandbox, 'POST', '/lists', { raw: '{oops', headers: { 'content-type': 'application/json' } });
+		await call(sandbox, 'POST', '/lists', {
+			raw: '{oops',
+			headers: { 'content-type': 'application/json' },
+		});
 		expect(sandbox.requests[0]).toMatchObject({ status: 400, rawBody: '{oops' });
 		expect(sandbox.requests[0].body).toBeUndefined();
 	});
@@ -70,10 +94,15 @@ describe('request recording', () => {
 		sandbox.seedList({ name: 'L' });
 		const req = http.request(`${sandbox.listsBaseUrl}/lists/1/subscribers/bulk`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'multipart/form-data; boundary=b' },
+			headers: {
+				authorization: `Bearer ${sandbox.apiKey}`,
+				'content-type': 'multipart/form-data; boundary=b',
+			},
 		});
 		req.on('error', () => undefined);
-		req.write('--b\r\nContent-Disposition: form-data; name="csvFile"\r\nContent-Type: text/csv\r\n\r\nemail\n');
+		req.write(
+			'--b\r\nContent-Disposition: form-data; name="csvFile"\r\nContent-Type: text/csv\r\n\r\nemail\n',
+		);
 		await waitFor(() => sandbox.requests.length === 1 && sandbox.requests[0].bodySize > 0);
 		req.destroy();
 		await waitFor(() => sandbox.requests[0].status !== 0);
@@ -130,13 +159,39 @@ describe('admin endpoints', () => {
 		sandbox.seedList({ name: 'L', rows: [{ email: 'a@x.io' }] });
 		sandbox.seedTemplate({ serial: 'tpl-extra', name: 'Extra' });
 		sandbox.seedPass('tpl-extra', 'r1');
-		sandbox.seedBlacklist({ to: '+33612345678', reason: 'UNSUBSCRIBED', type: 'SMS', from: 'ACME' });
+		sandbox.seedBlacklist({
+			to: '+33612345678',
+			reason: 'UNSUBSCRIBED',
+			type: 'SMS',
+			from: 'ACME',
+		});
 		expect(await (await admin('GET', '/state')).json()).toEqual({
-			lists: [expect.objectContaining({ id: 1, name: 'L', subscribers: [expect.objectContaining({ email: 'a@x.io' })] })],
+			lists: [
+				expect.objectContaining({
+					id: 1,
+					name: 'L',
+					subscribers: [expect.objectContaining({ email: 'a@x.io' })],
+				}),
+			],
 			walletTemplates: [...DEFAULT_TEMPLATES, expect.objectContaining({ serial: 'tpl-extra' })],
-			walletPasses: [expect.objectContaining({ serial: 'tpl-extra', recipientId: 'r1', fields: [] })],
-			blacklist: [expect.objectContaining({ to: '+33612345678', type: 'SMS', from: 'ACME', listType: 'BLACK' })],
-			chatapp: { senders: [], templates: [], messages: [], inbound: [], settings: expect.objectContaining({ quotaExceeded: 'reject' }) },
+			walletPasses: [
+				expect.objectContaining({ serial: 'tpl-extra', recipientId: 'r1', fields: [] }),
+			],
+			blacklist: [
+				expect.objectContaining({
+					to: '+33612345678',
+					type: 'SMS',
+					from: 'ACME',
+					listType: 'BLACK',
+				}),
+			],
+			chatapp: {
+				senders: [],
+				templates: [],
+				messages: [],
+				inbound: [],
+				settings: expect.objectContaining({ quotaExceeded: 'reject' }),
+			},
 			callbacks: [],
 			clock: { now: expect.any(String), offsetMs: 0, frozen: false },
 		});
@@ -154,7 +209,9 @@ describe('admin endpoints', () => {
 	});
 });
 
-/** Polls until `condition` holds; the bound is a budget for a busy machine, not a measure of speed. */
+/**
+ * Polls until `condition` holds; the bound is a budget for a busy machine, not a measure of speed.
+ */
 async function waitFor(condition: () => boolean, ms = 20_000): Promise<void> {
 	for (const start = Date.now(); !condition(); ) {
 		if (Date.now() - start > ms) throw new Error(`condition not met within ${ms} ms`);

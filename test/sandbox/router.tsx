@@ -26,7 +26,8 @@ export type RouteMatch<H = Handler> =
 	| { kind: 'not-found' };
 
 /** A trailing slash is ignored so `/chatapp/templates/` and `/chatapp/templates` are one route. */
-const split = (path: string) => path.split('/').filter((segment, i, all) => i > 0 && (segment !== '' || i < all.length - 1));
+const split = (path: string) =>
+	path.split('/').filter((segment, i, all) => i > 0 && (segment !== '' || i < all.length - 1));
 
 const decode = (segment: string) => {
 	try {
@@ -36,7 +37,10 @@ const decode = (segment: string) => {
 	}
 };
 
-/** Minimal method + path router; `:name` segments become params. `H` is the handler type (API or admin). */
+/**
+ * Minimal method + path router; `:name` segments become params. `H` is the handler type (API or
+ * admin).
+ */
 export class Router<H = Handler> {
 	private readonly routes: Route<H>[] = [];
 

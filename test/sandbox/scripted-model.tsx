@@ -41,27 +41,55 @@ export function jsonObjectsIn(text: string): Array<Record<string, unknown>> {
 }
 
 const textOf = (content: unknown): string =>
-	typeof content === 'string' ? content : Array.isArray(content) ? content.map((part) => (isPlainObject(part) ? String(part.text ?? '') : '')).join('') : '';
+	typeof content === 'string'
+		? content
+		: Array.isArray(content)
+			? content.map((part) => (isPlainObject(part) ? String(part.text ?? '') : '')).join('')
+			: '';
 
 /** The chat completion the script gives for a request body of POST /chat/completions. */
 export function scriptedCompletion(body: unknown): Record<string, unknown> {
 	const request: Record<string, unknown> = isPlainObject(body) ? body : {};
 	const messages = (Array.isArray(request.messages) ? request.messages : []) as ChatMessage[];
-	const tools = (Array.isArray(request.tools) ? request.tools : []) as Array<{ function?: { name?: string } }>;
-	const script = jsonObjectsIn(messages.filter((message) => message.role === 'system').map((message) => textOf(message.content)).join('\n'));
+	const tools = (Array.isArray(request.tools) ? request.tools : []) as Array<{
+		function?: { name?: string };
+	}>;
+	const script = jsonObjectsIn(
+		messages
+			.filter((message) => message.role === 'system')
+			.map((message) => textOf(message.content))
+			.join('\n'),
+	);
 	const answers = messages.filter((message) => message.role === 'tool');
 	const tool = tools[0]?.function?.name;
 	const next = script[answers.length];
 	const message =
 		next && tool
-			? { role: 'assistant', content: null, tool_calls: [{ id: `call_${answers.length + 1}`, type: 'function', function: { name: tool, arguments: JSON.stringify(next) } }] }
-			: { role: 'assistant', content: answers.length ? `The tool answered: ${answers.map((answer) => textOf(answer.content).slice(0, 1000)).join(', then: ')}` : 'No tool was called.' };
+			? {
+					role: 'assistant',
+					content: null,
+					tool_calls: [
+						{
+							id: `call_${answers.length + 1}`,
+							type: 'function',
+							function: { name: tool, arguments: JSON.stringify(next) },
+						},
+					],
+				}
+			: {
+					role: 'assistant',
+					content: answers.length
+						? `The tool answered: ${answers.map((answer) => textOf(answer.content).slice(0, 1000)).join(', then: ')}`
+						: 'No tool was called.',
+				};
 	return {
 		id: `chatcmpl-scripted-${answers.length + 1}`,
 		object: 'chat.completion',
 		created: Math.floor(Date.now() / 1000),
 		model: typeof request.model === 'string' ? request.model : 'scripted',
-		choices: [{ index: 0, message, finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop' }],
+		choices: [
+			{ index: 0, message, finish_reason: 'tool_calls' in message ? 'tool_calls' : 'stop' },
+		],
 		usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
 	};
 }

@@ -2,7 +2,15 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AdminRouter, readAdminJson } from './admin';
 import { BodyReader } from './body';
-import { HttpError, badRequest, errorReply, isPlainObject, meta, queryFrom, type Reply } from './http';
+import {
+	HttpError,
+	badRequest,
+	errorReply,
+	isPlainObject,
+	meta,
+	queryFrom,
+	type Reply,
+} from './http';
 import { BlacklistModule } from './blacklist';
 import { ChatappModule } from './chatapp';
 import { SandboxClock } from './clock';
@@ -52,14 +60,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		module.registerAdmin?.(admin);
 	}
 	// Not the platform: the scripted chat model of the AI agent demo (scripted-model.tsx).
-	admin.add('POST', '/model/v1/chat/completions', async (ctx) => scriptedCompletion(await ctx.json()));
+	admin.add('POST', '/model/v1/chat/completions', async (ctx) =>
+		scriptedCompletion(await ctx.json()),
+	);
 	admin
 		.add('GET', '/clock', () => clock.state())
 		.add('POST', '/clock', async (ctx) => {
 			const body = await ctx.json();
-			if (!isPlainObject(body)) throw badRequest('Body must be a JSON object { advanceMs?, freeze? }');
+			if (!isPlainObject(body))
+				throw badRequest('Body must be a JSON object { advanceMs?, freeze? }');
 			const { advanceMs, freeze } = body;
-			if (freeze !== undefined && typeof freeze !== 'boolean') throw badRequest(`freeze must be a boolean (got ${JSON.stringify(freeze)})`);
+			if (freeze !== undefined && typeof freeze !== 'boolean')
+				throw badRequest(`freeze must be a boolean (got ${JSON.stringify(freeze)})`);
 			if (advanceMs !== undefined) clock.advance(advanceMs as number);
 			if (freeze === true) clock.freeze();
 			if (freeze === false) clock.unfreeze();
@@ -93,7 +105,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		// Prefixing keeps a path like `//x` a path instead of a protocol-relative host.
 		const url = new URL(`http://sandbox${req.url ?? '/'}`);
 		const admin = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`);
-		const handled = admin ? handleAdmin(req, res, url.pathname, url.searchParams) : handleApi(req, res, url);
+		const handled = admin
+			? handleAdmin(req, res, url.pathname, url.searchParams)
+			: handleApi(req, res, url);
 		handled.catch((error) => {
 			console.error('[sandbox] unhandled error', error);
 			if (!res.headersSent) res.writeHead(500).end();
@@ -116,7 +130,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		const fault = faults.take(record.method, record.path, record.query);
 		if (fault && !fault.after) {
 			if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
-			record.status = fault.kind === 'hang' || fault.kind === 'reset' ? 0 : fault.kind === 'rateLimit' ? 429 : fault.kind === 'redirect' ? (fault.status ?? 302) : fault.kind === 'status' ? (fault.status ?? 500) : 200;
+			record.status =
+				fault.kind === 'hang' || fault.kind === 'reset'
+					? 0
+					: fault.kind === 'rateLimit'
+						? 429
+						: fault.kind === 'redirect'
+							? (fault.status ?? 302)
+							: fault.kind === 'status'
+								? (fault.status ?? 500)
+								: 200;
 			if (record.status) record.answeredAt = Date.now();
 			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
 			return;
@@ -126,20 +149,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		try {
 			checkAuth(req, apiKey);
 			const match = router.match(record.method, record.path);
-			if (match.kind === 'not-found') throw new HttpError(404, 'ROUTE_NOT_FOUND', `No such endpoint: ${record.method} ${record.path}`);
+			if (match.kind === 'not-found')
+				throw new HttpError(
+					404,
+					'ROUTE_NOT_FOUND',
+					`No such endpoint: ${record.method} ${record.path}`,
+				);
 			if (match.kind === 'method-not-allowed') {
 				const allow = match.allowed.join(', ');
-				throw new HttpError(405, 'METHOD_NOT_ALLOWED', `Method ${record.method} is not allowed on ${record.path} (allowed: ${allow})`, { allow });
+				throw new HttpError(
+					405,
+					'METHOD_NOT_ALLOWED',
+					`Method ${record.method} is not allowed on ${record.path} (allowed: ${allow})`,
+					{ allow },
+				);
 			}
 			const { method, path, query, headers } = record;
-			reply = await match.handler({ method, path, query, headers, params: match.params, body, record });
+			reply = await match.handler({
+				method,
+				path,
+				query,
+				headers,
+				params: match.params,
+				body,
+				record,
+			});
 		} catch (error) {
 			reply = error instanceof HttpError ? errorReply(error) : internalError(error);
 		}
 		if (body.state === 'unread') await body.drain();
 		if (fault) {
 			// Applied, then its answer lost: the fault answers in place of the platform's reply.
-			record.status = fault.kind === 'hang' || fault.kind === 'reset' ? 0 : fault.kind === 'rateLimit' ? 429 : fault.kind === 'status' ? (fault.status ?? 500) : 200;
+			record.status =
+				fault.kind === 'hang' || fault.kind === 'reset'
+					? 0
+					: fault.kind === 'rateLimit'
+						? 429
+						: fault.kind === 'status'
+							? (fault.status ?? 500)
+							: 200;
 			if (record.status) record.answeredAt = Date.now();
 			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
 			return;
@@ -147,16 +195,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		record.status = reply.status;
 		record.answeredAt = Date.now();
 		const aborted = body.state === 'aborted';
-		// Sandbox choice (spec: not shown): every answer's Date is of the sandbox's clock, the one its rate-limit seconds count.
-		const headers = { date: new Date(clock.nowMs()).toUTCString(), ...reply.headers, ...(aborted && { connection: 'close' }) };
+		// Sandbox choice (spec: not shown): every answer's Date is of the sandbox's clock, the one its
+		// rate-limit seconds count.
+		const headers = {
+			date: new Date(clock.nowMs()).toUTCString(),
+			...reply.headers,
+			...(aborted && { connection: 'close' }),
+		};
 		if (reply.file) sendFile(res, reply.status, reply.file, headers);
 		else sendJson(res, reply.status, { meta: meta(clock.nowMs()), ...reply.body }, headers);
 		if (aborted) body.discardRest();
 	}
 
-	async function handleAdmin(req: IncomingMessage, res: ServerResponse, path: string, searchParams: URLSearchParams): Promise<void> {
+	async function handleAdmin(
+		req: IncomingMessage,
+		res: ServerResponse,
+		path: string,
+		searchParams: URLSearchParams,
+	): Promise<void> {
 		const route = `${req.method} ${path.replace(/\/$/, '')}`;
-		if (route === `GET ${ADMIN_PREFIX}/health`) return sendJson(res, 200, { status: 'ok', ...urls });
+		if (route === `GET ${ADMIN_PREFIX}/health`)
+			return sendJson(res, 200, { status: 'ok', ...urls });
 		if (route === `GET ${ADMIN_PREFIX}/requests`) return sendJson(res, 200, requests);
 		if (route === `DELETE ${ADMIN_PREFIX}/requests`) {
 			const cleared = requests.length;
@@ -168,7 +227,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 			return sendJson(res, 200, { reset: true });
 		}
 		if (route === `GET ${ADMIN_PREFIX}/state`) {
-			const state = lists.store.all().map((list) => ({ ...list.toData(), subscribers: list.records() }));
+			const state = lists.store
+				.all()
+				.map((list) => ({ ...list.toData(), subscribers: list.records() }));
 			return sendJson(res, 200, {
 				lists: state,
 				walletTemplates: wallet.all(),
@@ -187,15 +248,37 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		}
 		const match = admin.match(req.method ?? 'GET', path.slice(ADMIN_PREFIX.length) || '/');
 		if (match.kind !== 'found') {
-			return sendJson(res, 404, { error: { status: 404, code: 'ROUTE_NOT_FOUND', message: `No such admin endpoint: ${route}` } });
+			return sendJson(res, 404, {
+				error: {
+					status: 404,
+					code: 'ROUTE_NOT_FOUND',
+					message: `No such admin endpoint: ${route}`,
+				},
+			});
 		}
 		try {
-			const answer = await match.handler({ params: match.params, query: queryFrom(searchParams), json: () => readAdminJson(req) });
+			const answer = await match.handler({
+				params: match.params,
+				query: queryFrom(searchParams),
+				json: () => readAdminJson(req),
+			});
 			sendJson(res, 200, answer ?? null);
 		} catch (error) {
-			const failure = error instanceof HttpError ? error : new HttpError(500, 'INTERNAL_ERROR', `Sandbox error: ${(error as Error)?.message ?? String(error)}`);
+			const failure =
+				error instanceof HttpError
+					? error
+					: new HttpError(
+							500,
+							'INTERNAL_ERROR',
+							`Sandbox error: ${(error as Error)?.message ?? String(error)}`,
+						);
 			if (failure.status === 500) console.error('[sandbox] admin handler failed', error);
-			sendJson(res, failure.status, { error: { status: failure.status, code: failure.code, message: failure.message } }, failure.headers);
+			sendJson(
+				res,
+				failure.status,
+				{ error: { status: failure.status, code: failure.code, message: failure.message } },
+				failure.headers,
+			);
 		}
 	}
 
@@ -204,10 +287,18 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
 	});
 	const { port } = server.address() as AddressInfo;
-	const host = !options.host || options.host === '0.0.0.0' || options.host === '::' ? '127.0.0.1' : options.host;
+	const host =
+		!options.host || options.host === '0.0.0.0' || options.host === '::'
+			? '127.0.0.1'
+			: options.host;
 	const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 	wallet.origin = url;
-	const urls = { url, listsBaseUrl: `${url}/audience/v3`, walletBaseUrl: `${url}/wallet`, baseUrl: `${url}/messaging` };
+	const urls = {
+		url,
+		listsBaseUrl: `${url}/audience/v3`,
+		walletBaseUrl: `${url}/wallet`,
+		baseUrl: `${url}/messaging`,
+	};
 
 	return {
 		...urls,
@@ -252,7 +343,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		inboundMessages: () => chatapp.messages.inboundMessages(),
 		messages: () => chatapp.messages.all(),
 		callbackDeliveries: (messageId) => chatapp.callbacks.all(messageId),
-		waitForCallbacks: (messageId, opts) => chatapp.callbacks.waitForIdle(messageId, opts?.timeoutMs),
+		waitForCallbacks: (messageId, opts) =>
+			chatapp.callbacks.waitForIdle(messageId, opts?.timeoutMs),
 		chatappSettings: () => chatapp.config(),
 		configureChatapp: (settings) => chatapp.configure(settings),
 	};
@@ -260,7 +352,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 
 function checkAuth(req: IncomingMessage, apiKey: string): void {
 	const header = req.headers.authorization;
-	const fail = (message: string) => new HttpError(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer' });
+	const fail = (message: string) =>
+		new HttpError(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer' });
 	if (!header) throw fail('Missing Authorization header; expected "Bearer <API key>"');
 	const match = /^Bearer\s+(.+)$/i.exec(header.trim());
 	if (!match) throw fail('Authorization header must use the Bearer scheme: "Bearer <API key>"');
@@ -269,7 +362,13 @@ function checkAuth(req: IncomingMessage, apiKey: string): void {
 
 function internalError(error: unknown): Reply {
 	console.error('[sandbox] handler failed', error);
-	return errorReply(new HttpError(500, 'INTERNAL_ERROR', `Sandbox error: ${(error as Error)?.message ?? String(error)}`));
+	return errorReply(
+		new HttpError(
+			500,
+			'INTERNAL_ERROR',
+			`Sandbox error: ${(error as Error)?.message ?? String(error)}`,
+		),
+	);
 }
 
 function flattenHeaders(req: IncomingMessage): Record<string, string> {
@@ -280,15 +379,33 @@ function flattenHeaders(req: IncomingMessage): Record<string, string> {
 	return headers;
 }
 
-function sendJson(res: ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+	res: ServerResponse,
+	status: number,
+	payload: unknown,
+	headers: Record<string, string> = {},
+): void {
 	if (res.headersSent || res.destroyed) return;
 	const text = JSON.stringify(payload);
-	res.writeHead(status, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+	res.writeHead(status, {
+		...headers,
+		'content-type': 'application/json; charset=utf-8',
+		'content-length': Buffer.byteLength(text),
+	});
 	res.end(text);
 }
 
-function sendFile(res: ServerResponse, status: number, file: { contentType: string; content: Buffer }, headers: Record<string, string> = {}): void {
+function sendFile(
+	res: ServerResponse,
+	status: number,
+	file: { contentType: string; content: Buffer },
+	headers: Record<string, string> = {},
+): void {
 	if (res.headersSent || res.destroyed) return;
-	res.writeHead(status, { ...headers, 'content-type': file.contentType, 'content-length': file.content.length });
+	res.writeHead(status, {
+		...headers,
+		'content-type': file.contentType,
+		'content-length': file.content.length,
+	});
 	res.end(file.content);
 }

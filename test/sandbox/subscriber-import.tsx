@@ -10,7 +10,10 @@ export interface RowInput {
 	problem?: { code: SubscriberErrorCode; message: string };
 }
 
-/** Sandbox choice (spec: not shown): the row failures and the subscribersError element (its shape is not shown). */
+/**
+ * Sandbox choice (spec: not shown): the row failures and the subscribersError element (its shape is
+ * not shown).
+ */
 export type SubscriberErrorCode =
 	| 'INVALID_ROW'
 	| 'TOO_MANY_VALUES'
@@ -45,7 +48,9 @@ type Failure = { code: SubscriberErrorCode; message: string; column?: string; id
 /** null, undefined and '' all mean "no value". */
 const isMissing = (value: unknown) => value === undefined || value === null || value === '';
 
-/** Imports rows one after the other: later rows see subscribers added or changed by earlier ones. */
+/**
+ * Imports rows one after the other: later rows see subscribers added or changed by earlier ones.
+ */
 export function importRows(list: SubscriberList, rows: RowInput[], source: Source): ImportResult {
 	const result: ImportResult = { subscriberUpdated: 0, subscriberAdded: 0, subscribersError: [] };
 	for (const input of rows) {
@@ -69,17 +74,34 @@ export function importRows(list: SubscriberList, rows: RowInput[], source: Sourc
 	return result;
 }
 
-function importRow(list: SubscriberList, input: RowInput, source: Source): 'added' | 'updated' | Failure {
+function importRow(
+	list: SubscriberList,
+	input: RowInput,
+	source: Source,
+): 'added' | 'updated' | Failure {
 	if (input.problem) return input.problem;
-	if (!isPlainObject(input.row)) return { code: 'INVALID_ROW', message: 'expected an object keyed by column name' };
+	if (!isPlainObject(input.row))
+		return { code: 'INVALID_ROW', message: 'expected an object keyed by column name' };
 	const values: Values = new Map();
 	for (const [rawName, raw] of Object.entries(input.row)) {
 		if (isMissing(raw)) continue;
 		const name = list.normalizeName(rawName);
 		const col = list.column(name);
 		// Sandbox choice (spec: not shown): a value for a column the list does not have fails the row.
-		if (!col) return { code: 'UNKNOWN_COLUMN', column: name, message: `column "${name}" does not exist in list ${list.id}` };
-		values.set(name, name === 'id' ? String(raw) : source === 'csv' && typeof raw === 'string' ? convertCell(raw, col.type) : raw);
+		if (!col)
+			return {
+				code: 'UNKNOWN_COLUMN',
+				column: name,
+				message: `column "${name}" does not exist in list ${list.id}`,
+			};
+		values.set(
+			name,
+			name === 'id'
+				? String(raw)
+				: source === 'csv' && typeof raw === 'string'
+					? convertCell(raw, col.type)
+					: raw,
+		);
 	}
 	const keyValue = values.get(list.settings.key);
 	const existing = keyValue === undefined ? undefined : list.findBy(list.settings.key, keyValue);
@@ -91,11 +113,19 @@ function add(list: SubscriberList, values: Values): 'added' | Failure {
 	for (const col of list.settings.columns) {
 		if (values.has(col.name)) continue;
 		if (!isMissing(col.defaultValue)) values.set(col.name, col.defaultValue);
-		else if (col.name === 'id' && (list.settings.autoId || !col.required)) values.set('id', list.newId());
-		else if (list.settings.usesGeneratedData && col.unique) values.set(col.name, generatedValue(col));
+		else if (col.name === 'id' && (list.settings.autoId || !col.required))
+			values.set('id', list.newId());
+		else if (list.settings.usesGeneratedData && col.unique)
+			values.set(col.name, generatedValue(col));
 	}
 	const missing = list.settings.columns.find((col) => col.required && !values.has(col.name));
-	if (missing) return { code: 'REQUIRED_VALUE_MISSING', column: missing.name, id: given, message: `column "${missing.name}" is required` };
+	if (missing)
+		return {
+			code: 'REQUIRED_VALUE_MISSING',
+			column: missing.name,
+			id: given,
+			message: `column "${missing.name}" is required`,
+		};
 	const duplicate = firstDuplicate(list, values, undefined);
 	if (duplicate) return { ...duplicate, id: given };
 	list.insert(values);
@@ -104,7 +134,8 @@ function add(list: SubscriberList, values: Values): 'added' | Failure {
 
 function update(list: SubscriberList, id: string, values: Values): 'updated' | Failure {
 	const given = values.get('id');
-	// Sandbox choice (spec: not shown): ids do not change; an id other than the subscriber's found by the key fails the row.
+	// Sandbox choice (spec: not shown): ids do not change; an id other than the subscriber's found by
+	// the key fails the row.
 	if (given !== undefined && given !== id) {
 		return {
 			code: 'ID_CONFLICT',
@@ -119,14 +150,24 @@ function update(list: SubscriberList, id: string, values: Values): 'updated' | F
 	return 'updated';
 }
 
-/** A unique value already held by another subscriber (existing, or added earlier in this request). */
-function firstDuplicate(list: SubscriberList, values: Values, self: string | undefined): Failure | undefined {
+/**
+ * A unique value already held by another subscriber (existing, or added earlier in this request).
+ */
+function firstDuplicate(
+	list: SubscriberList,
+	values: Values,
+	self: string | undefined,
+): Failure | undefined {
 	for (const col of list.uniqueColumns()) {
 		const value = values.get(col.name);
 		if (value === undefined) continue;
 		const holder = list.findBy(col.name, value);
 		if (holder !== undefined && holder !== self) {
-			return { code: 'UNIQUE_VALUE_DUPLICATED', column: col.name, message: `column "${col.name}" value "${String(value)}" already exists` };
+			return {
+				code: 'UNIQUE_VALUE_DUPLICATED',
+				column: col.name,
+				message: `column "${col.name}" value "${String(value)}" already exists`,
+			};
 		}
 	}
 	return undefined;

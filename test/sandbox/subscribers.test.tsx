@@ -6,7 +6,8 @@ beforeAll(async () => (sandbox = await startSandbox()));
 afterAll(() => sandbox.close());
 beforeEach(() => sandbox.reset());
 
-const bulk = (listId: number, rows: unknown) => call(sandbox, 'POST', `/lists/${listId}/subscribers/bulk`, { json: rows });
+const bulk = (listId: number, rows: unknown) =>
+	call(sandbox, 'POST', `/lists/${listId}/subscribers/bulk`, { json: rows });
 
 describe('row import rules', () => {
 	beforeEach(() => {
@@ -36,7 +37,13 @@ describe('row import rules', () => {
 			subscriberUpdated: 0,
 			subscriberAdded: 2,
 			subscribersError: [
-				{ index: 1, column: 'firstName', code: 'REQUIRED_VALUE_MISSING', message: 'Row 2: column "firstName" is required', row: { email: 'nofirst@x.io' } },
+				{
+					index: 1,
+					column: 'firstName',
+					code: 'REQUIRED_VALUE_MISSING',
+					message: 'Row 2: column "firstName" is required',
+					row: { email: 'nofirst@x.io' },
+				},
 				{
 					index: 2,
 					column: 'email',
@@ -44,7 +51,13 @@ describe('row import rules', () => {
 					message: 'Row 3: column "email" value "ann@x.io" already exists',
 					row: { firstName: 'Dup', email: 'ann@x.io' },
 				},
-				{ index: 3, column: 'code', code: 'UNIQUE_VALUE_DUPLICATED', message: 'Row 4: column "code" value "A1" already exists', row: { firstName: 'Dup2', code: 'A1' } },
+				{
+					index: 3,
+					column: 'code',
+					code: 'UNIQUE_VALUE_DUPLICATED',
+					message: 'Row 4: column "code" value "A1" already exists',
+					row: { firstName: 'Dup2', code: 'A1' },
+				},
 				{
 					index: 5,
 					column: 'shoeSize',
@@ -52,13 +65,36 @@ describe('row import rules', () => {
 					message: 'Row 6: column "shoeSize" does not exist in list 1',
 					row: { firstName: 'Eve', shoeSize: 42 },
 				},
-				{ index: 6, code: 'INVALID_ROW', message: 'Row 7: expected an object keyed by column name', row: 'not an object' },
+				{
+					index: 6,
+					code: 'INVALID_ROW',
+					message: 'Row 7: expected an object keyed by column name',
+					row: 'not an object',
+				},
 			],
 		});
 		const subscribers = sandbox.listSubscribers(1) ?? [];
 		expect(subscribers).toEqual([
-			{ id: expect.any(String), email: 'ann@x.io', mobile: null, devices: null, devices_type: null, firstName: 'Ann', code: 'A1', country: 'FR' },
-			{ id: expect.any(String), email: null, mobile: '+4915112345678', devices: null, devices_type: null, firstName: 'Bob', code: null, country: 'DE' },
+			{
+				id: expect.any(String),
+				email: 'ann@x.io',
+				mobile: null,
+				devices: null,
+				devices_type: null,
+				firstName: 'Ann',
+				code: 'A1',
+				country: 'FR',
+			},
+			{
+				id: expect.any(String),
+				email: null,
+				mobile: '+4915112345678',
+				devices: null,
+				devices_type: null,
+				firstName: 'Bob',
+				code: null,
+				country: 'DE',
+			},
 		]);
 		expect(subscribers[0].id).not.toBe(subscribers[1].id);
 		expect(sandbox.getList(1)).toMatchObject({ size: 2, totalLines: 2 });
@@ -70,7 +106,9 @@ describe('row import rules', () => {
 			{ firstName: 'B', mobile: '+331' },
 		]);
 		expect(res.body.data.subscriberAdded).toBe(1);
-		expect(res.body.data.subscribersError).toEqual([expect.objectContaining({ index: 1, column: 'mobile', code: 'UNIQUE_VALUE_DUPLICATED' })]);
+		expect(res.body.data.subscribersError).toEqual([
+			expect.objectContaining({ index: 1, column: 'mobile', code: 'UNIQUE_VALUE_DUPLICATED' }),
+		]);
 	});
 
 	it('treats null and empty string as missing values', async () => {
@@ -85,26 +123,47 @@ describe('row import rules', () => {
 			{ id: 's1', email: 'ann@x.io' },
 			{ id: 's2', firstName: 'Bob' },
 		]);
-		expect(res.body.data).toEqual({ subscriberUpdated: 1, subscriberAdded: 1, subscribersError: [] });
-		expect(sandbox.getSubscriber(1, 's1')).toMatchObject({ id: 's1', firstName: 'Ann', code: 'A1', email: 'ann@x.io', country: 'FR' });
+		expect(res.body.data).toEqual({
+			subscriberUpdated: 1,
+			subscriberAdded: 1,
+			subscribersError: [],
+		});
+		expect(sandbox.getSubscriber(1, 's1')).toMatchObject({
+			id: 's1',
+			firstName: 'Ann',
+			code: 'A1',
+			email: 'ann@x.io',
+			country: 'FR',
+		});
 	});
 
-	it('refuses an update that takes another subscriber\'s unique value', async () => {
+	it("refuses an update that takes another subscriber's unique value", async () => {
 		await bulk(1, [
 			{ id: 's1', firstName: 'Ann', code: 'A1' },
 			{ id: 's2', firstName: 'Bob', code: 'B1' },
 		]);
 		const res = await bulk(1, [{ id: 's2', code: 'A1' }]);
 		expect(res.body.data.subscribersError).toEqual([
-			{ index: 0, id: 's2', column: 'code', code: 'UNIQUE_VALUE_DUPLICATED', message: 'Row 1: column "code" value "A1" already exists', row: { id: 's2', code: 'A1' } },
+			{
+				index: 0,
+				id: 's2',
+				column: 'code',
+				code: 'UNIQUE_VALUE_DUPLICATED',
+				message: 'Row 1: column "code" value "A1" already exists',
+				row: { id: 's2', code: 'A1' },
+			},
 		]);
 		expect(sandbox.getSubscriber(1, 's2')?.code).toBe('B1');
 	});
 
-	it('keeps a subscriber\'s own unique value on update', async () => {
+	it("keeps a subscriber's own unique value on update", async () => {
 		await bulk(1, [{ id: 's1', firstName: 'Ann', code: 'A1' }]);
 		const res = await bulk(1, [{ id: 's1', code: 'A1', firstName: 'Anna' }]);
-		expect(res.body.data).toEqual({ subscriberUpdated: 1, subscriberAdded: 0, subscribersError: [] });
+		expect(res.body.data).toEqual({
+			subscriberUpdated: 1,
+			subscriberAdded: 0,
+			subscribersError: [],
+		});
 	});
 
 	it('stores ids as strings', async () => {
@@ -135,16 +194,26 @@ describe('POST /lists/{listId}/subscribers/bulk', () => {
 	});
 
 	it('requires an id on lists whose own id column is required', async () => {
-		sandbox.seedList({ name: 'L', columns: [{ name: 'id', type: 'STRING', required: true, unique: true }] });
+		sandbox.seedList({
+			name: 'L',
+			columns: [{ name: 'id', type: 'STRING', required: true, unique: true }],
+		});
 		const res = await bulk(1, [{ email: 'a@x.io' }, { id: 'x1' }]);
 		expect(res.body.data.subscriberAdded).toBe(1);
-		expect(res.body.data.subscribersError[0]).toMatchObject({ index: 0, column: 'id', code: 'REQUIRED_VALUE_MISSING' });
+		expect(res.body.data.subscribersError[0]).toMatchObject({
+			index: 0,
+			column: 'id',
+			code: 'REQUIRED_VALUE_MISSING',
+		});
 	});
 });
 
 describe('GET /lists/{listId}/subscribers', () => {
 	beforeEach(() => {
-		sandbox.seedList({ name: 'L', rows: Array.from({ length: 5 }, (_, i) => ({ id: `s${i + 1}`, email: `u${i + 1}@x.io` })) });
+		sandbox.seedList({
+			name: 'L',
+			rows: Array.from({ length: 5 }, (_, i) => ({ id: `s${i + 1}`, email: `u${i + 1}@x.io` })),
+		});
 	});
 
 	it('returns the subscriber records with pagination', async () => {
@@ -152,18 +221,28 @@ describe('GET /lists/{listId}/subscribers', () => {
 		expect(res.status).toBe(200);
 		expectMeta(res.body);
 		expect(res.body.items).toHaveLength(5);
-		expect(res.body.items[0]).toEqual({ id: 's1', email: 'u1@x.io', mobile: null, devices: null, devices_type: null });
+		expect(res.body.items[0]).toEqual({
+			id: 's1',
+			email: 'u1@x.io',
+			mobile: null,
+			devices: null,
+			devices_type: null,
+		});
 		expect(res.body.pagination).toEqual({ limit: 100, page: 1, pages: 1, total: 5 });
 	});
 
 	it('pages with limit and page', async () => {
-		const res = await call(sandbox, 'GET', '/lists/1/subscribers', { query: { limit: '2', page: '3' } });
+		const res = await call(sandbox, 'GET', '/lists/1/subscribers', {
+			query: { limit: '2', page: '3' },
+		});
 		expect(res.body.items.map((s: { id: string }) => s.id)).toEqual(['s5']);
 		expect(res.body.pagination).toEqual({ limit: 2, page: 3, pages: 3, total: 5 });
 	});
 
 	it('answers 404 for an unknown list', async () => {
-		expect((await call(sandbox, 'GET', '/lists/9/subscribers')).body.error.message).toBe('List 9 not found');
+		expect((await call(sandbox, 'GET', '/lists/9/subscribers')).body.error.message).toBe(
+			'List 9 not found',
+		);
 	});
 });
 
@@ -188,11 +267,19 @@ describe('DELETE /lists/{listId}/subscribers/{subscriberId}', () => {
 	it('answers 404 naming the subscriber and the list', async () => {
 		const res = await call(sandbox, 'DELETE', '/lists/1/subscribers/nope');
 		expect(res.status).toBe(404);
-		expect(res.body.error).toEqual({ status: 404, code: 'SUBSCRIBER_NOT_FOUND', message: 'Subscriber nope not found in list 1' });
+		expect(res.body.error).toEqual({
+			status: 404,
+			code: 'SUBSCRIBER_NOT_FOUND',
+			message: 'Subscriber nope not found in list 1',
+		});
 	});
 
 	it('answers 404 for an unknown list', async () => {
 		const res = await call(sandbox, 'DELETE', '/lists/5/subscribers/s1');
-		expect(res.body.error).toEqual({ status: 404, code: 'LIST_NOT_FOUND', message: 'List 5 not found' });
+		expect(res.body.error).toEqual({
+			status: 404,
+			code: 'LIST_NOT_FOUND',
+			message: 'List 5 not found',
+		});
 	});
 });

@@ -22,12 +22,20 @@ export interface CallResult {
 }
 
 /** Calls the sandbox with a real HTTP request (the lists API unless `baseUrl` is given). */
-export async function call(sandbox: Sandbox, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
+export async function call(
+	sandbox: Sandbox,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<CallResult> {
 	const url = new URL(`${options.baseUrl ?? sandbox.listsBaseUrl}${path}`);
-	for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, value);
-	if (options.rawQuery) url.search = url.search ? `${url.search}&${options.rawQuery}` : `?${options.rawQuery}`;
+	for (const [name, value] of Object.entries(options.query ?? {}))
+		url.searchParams.set(name, value);
+	if (options.rawQuery)
+		url.search = url.search ? `${url.search}&${options.rawQuery}` : `?${options.rawQuery}`;
 	const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-	if (options.auth !== false) headers.authorization = `Bearer ${typeof options.auth === 'string' ? options.auth : sandbox.apiKey}`;
+	if (options.auth !== false)
+		headers.authorization = `Bearer ${typeof options.auth === 'string' ? options.auth : sandbox.apiKey}`;
 	let body: string | FormData | undefined = options.form ?? options.raw;
 	if (options.json !== undefined) {
 		headers['content-type'] = 'application/json';
@@ -68,7 +76,10 @@ export interface Receiver {
  * A tiny HTTP server on loopback that records JSON POSTs and answers `answer(hitIndex)` (default
  * 200). `port` 0 picks a free one; give a known port to bring a receiver "back up".
  */
-export async function startReceiver(answer: (index: number, body: any) => number = () => 200, port = 0): Promise<Receiver> {
+export async function startReceiver(
+	answer: (index: number, body: any) => number = () => 200,
+	port = 0,
+): Promise<Receiver> {
 	const http = await import('node:http');
 	const hits: ReceivedCallback[] = [];
 	const server = http.createServer((req, res) => {

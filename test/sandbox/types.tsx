@@ -21,11 +21,20 @@ export interface SandboxOptions {
 	csvMaxBytes?: number;
 	/** Interface to listen on; default 127.0.0.1 (loopback). */
 	host?: string;
-	/** Wallet templates present at start and after every reset(); default DEFAULT_TEMPLATES (3 member cards). */
+	/**
+	 * Wallet templates present at start and after every reset(); default DEFAULT_TEMPLATES (3 member
+	 * cards).
+	 */
 	templates?: WalletTemplateInput[];
-	/** Chat-app daily quota exceeded: 'reject' (default, 429 QUOTA_EXCEEDED) or 'status' (accepted, status QUOTA_EXCEEDED). */
+	/**
+	 * Chat-app daily quota exceeded: 'reject' (default, 429 QUOTA_EXCEEDED) or 'status' (accepted,
+	 * status QUOTA_EXCEEDED).
+	 */
 	quotaExceeded?: QuotaExceededMode;
-	/** Normal status path of a chat-app message, starting with QUEUE; default QUEUE, DEQUEUED, SENT, DELIVERED, READ. */
+	/**
+	 * Normal status path of a chat-app message, starting with QUEUE; default QUEUE, DEQUEUED, SENT,
+	 * DELIVERED, READ.
+	 */
 	callbackStatuses?: string[];
 	/** Real ms between two status steps / two events to one URL; default 20. */
 	callbackDelayMs?: number;
@@ -77,7 +86,9 @@ export interface RecordedRequest {
 	status: number;
 	/** When the request arrived (Date.now(), real clock). */
 	receivedAt: number;
-	/** When the sandbox sent its answer (Date.now()); unset while in flight or when it never answers. */
+	/**
+	 * When the sandbox sent its answer (Date.now()); unset while in flight or when it never answers.
+	 */
 	answeredAt?: number;
 }
 
@@ -101,16 +112,28 @@ export interface Sandbox {
 	/** The list as GET /lists/{id} would return it, or undefined. */
 	getList(id: number): ListData | undefined;
 	allLists(): ListData[];
-	/** Subscriber records of a list as GET .../subscribers returns them, or undefined for an unknown list. */
+	/**
+	 * Subscriber records of a list as GET .../subscribers returns them, or undefined for an unknown
+	 * list.
+	 */
 	listSubscribers(id: number): SubscriberRecord[] | undefined;
 	getSubscriber(listId: number, subscriberId: string): SubscriberRecord | undefined;
 	/** Creates a list directly, with the rules of POST /lists (JSON); throws on invalid input. */
 	seedList(input: ListInput): ListData;
-	/** Wallet templates in stored (seed) order, as GET /v2/wallet/templates returns them without sort/select. */
+	/**
+	 * Wallet templates in stored (seed) order, as GET /v2/wallet/templates returns them without
+	 * sort/select.
+	 */
 	walletTemplates(): WalletTemplate[];
-	/** Adds a wallet template until the next reset(); throws HttpError on invalid input or a duplicate serial. */
+	/**
+	 * Adds a wallet template until the next reset(); throws HttpError on invalid input or a duplicate
+	 * serial.
+	 */
 	seedTemplate(input: WalletTemplateInput): WalletTemplate;
-	/** Stored wallet passes (fields exactly as received) in creation order; only those of `serial` when given. */
+	/**
+	 * Stored wallet passes (fields exactly as received) in creation order; only those of `serial`
+	 * when given.
+	 */
 	walletPasses(serial?: string): WalletPass[];
 	/**
 	 * Creates a pass without HTTP and without recording (field rules of the batch request, default no
@@ -118,26 +141,44 @@ export interface Sandbox {
 	 * recipient that already has a pass of the template (400).
 	 */
 	seedPass(serial: string, recipientId: string, fields?: PassField[]): WalletPass;
-	/** Whether `to` is on the blacklist of sender `from` for channel `type` (e-mails case-insensitive). */
+	/**
+	 * Whether `to` is on the blacklist of sender `from` for channel `type` (e-mails
+	 * case-insensitive).
+	 */
 	isBlacklisted(from: string, type: string, to: string): boolean;
 	/** Every blacklist entry of every sender, in insertion order. */
 	blacklistEntries(): BlacklistEntry[];
-	/** POST /subscribers (blacklist) rules without HTTP and without recording; throws HttpError on invalid input. */
+	/**
+	 * POST /subscribers (blacklist) rules without HTTP and without recording; throws HttpError on
+	 * invalid input.
+	 */
 	seedBlacklist(input: BlacklistInput): BlacklistEntry;
 
-	/** The sandbox clock every chat-app time rule and date (and meta.timestamp, blacklist dates) reads. */
+	/**
+	 * The sandbox clock every chat-app time rule and date (and meta.timestamp, blacklist dates)
+	 * reads.
+	 */
 	readonly clock: SandboxClock;
 	/** Moves the sandbox clock forward by `ms`; answers the new time. */
 	advanceTime(ms: number): Date;
-	/** POST /chatapp/senders rules without HTTP; `active: true` approves it at once (default settings). */
+	/**
+	 * POST /chatapp/senders rules without HTTP; `active: true` approves it at once (default
+	 * settings).
+	 */
 	seedSender(input: SenderInput, options?: { active?: boolean }): Sender;
-	/** PENDING_IMPLEMENTATION → ACTIVE (again allowed); throws HttpError 404 for an unknown id, 400 for bad options. */
+	/**
+	 * PENDING_IMPLEMENTATION → ACTIVE (again allowed); throws HttpError 404 for an unknown id, 400
+	 * for bad options.
+	 */
 	approveSender(id: string, options?: ApproveOptions): Sender;
 	senders(): Sender[];
 	/** Adds a message template until the next reset(); throws HttpError on invalid input. */
 	seedMessageTemplate(input: MessageTemplateInput): MessageTemplate;
 	messageTemplates(): MessageTemplate[];
-	/** Records a message from `user` (E.164) to the sender at `senderAddress` (digits, `+` allowed), opening 24 h of conversation window. */
+	/**
+	 * Records a message from `user` (E.164) to the sender at `senderAddress` (digits, `+` allowed),
+	 * opening 24 h of conversation window.
+	 */
 	simulateInbound(user: string, senderAddress: string): InboundMessage;
 	inboundMessages(): InboundMessage[];
 	/** Accepted chat-app messages (request body, status history), in acceptance order. */
@@ -148,7 +189,10 @@ export interface Sandbox {
 	 * Resolves with the attempts (of `messageId`, or all) once no status step or delivery is pending;
 	 * rejects after `timeoutMs` (default 10000).
 	 */
-	waitForCallbacks(messageId?: string, options?: { timeoutMs?: number }): Promise<CallbackDelivery[]>;
+	waitForCallbacks(
+		messageId?: string,
+		options?: { timeoutMs?: number },
+	): Promise<CallbackDelivery[]>;
 	chatappSettings(): ChatappSettings;
 	/** Changes chat-app settings until the next reset(); throws HttpError on an invalid one. */
 	configureChatapp(settings: Partial<ChatappSettings>): ChatappSettings;

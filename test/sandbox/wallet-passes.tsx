@@ -77,12 +77,19 @@ export class PassStore {
 	 * body, or a copy it made). Two deep copies per pass cost the batch endpoint as much as the rest
 	 * of its work (60 of 160 ms per 10,000 passes), which a benchmark then charged to the node.
 	 */
-	add(serial: string, recipientId: string, fields: PassField[], createdAt = new Date().toISOString()): void {
+	add(
+		serial: string,
+		recipientId: string,
+		fields: PassField[],
+		createdAt = new Date().toISOString(),
+	): void {
 		this.passes.set(passKey(serial, recipientId), { serial, recipientId, fields, createdAt });
 	}
 
 	all(serial?: string): WalletPass[] {
-		return [...this.passes.values()].filter((pass) => serial === undefined || pass.serial === serial).map(copy);
+		return [...this.passes.values()]
+			.filter((pass) => serial === undefined || pass.serial === serial)
+			.map(copy);
 	}
 }
 
@@ -99,24 +106,32 @@ export function parseBatch(body: unknown): PassRequest[] {
 	const { items } = body;
 	if (items === undefined || items === null) throw badRequest('items is required');
 	if (!Array.isArray(items)) throw badRequest(`items must be an array (got ${show(items)})`);
-	// Sandbox choice (spec: not shown): an empty items array is refused, as are more than PASS_BATCH_MAX.
+	// Sandbox choice (spec: not shown): an empty items array is refused, as are more than
+	// PASS_BATCH_MAX.
 	if (items.length === 0) throw badRequest('items must not be empty');
-	if (items.length > PASS_BATCH_MAX) throw badRequest(`items must hold at most ${PASS_BATCH_MAX} passes (got ${items.length})`);
+	if (items.length > PASS_BATCH_MAX)
+		throw badRequest(`items must hold at most ${PASS_BATCH_MAX} passes (got ${items.length})`);
 
 	const seen = new Map<string, number>();
 	return items.map((item, index) => {
 		const path = `items[${index}]`;
-		if (!isPlainObject(item)) throw badRequest(`${path} must be an object with recipientId and uniqueValues`);
+		if (!isPlainObject(item))
+			throw badRequest(`${path} must be an object with recipientId and uniqueValues`);
 		const recipientId = requireRecipientId(item.recipientId, `${path}.recipientId`);
 		const first = seen.get(recipientId);
 		if (first !== undefined) {
-			// Sandbox choice (spec: not shown): a repeat refuses the whole request (the rule itself is spec §8).
-			throw badRequest(`${path}.recipientId ${JSON.stringify(recipientId)} repeats items[${first}].recipientId; recipientId must be different for each pass`);
+			// Sandbox choice (spec: not shown): a repeat refuses the whole request (the rule itself is
+			// spec §8).
+			throw badRequest(
+				`${path}.recipientId ${JSON.stringify(recipientId)} repeats items[${first}].recipientId; recipientId must be different for each pass`,
+			);
 		}
 		seen.set(recipientId, index);
 		const { uniqueValues } = item;
-		if (uniqueValues === undefined || uniqueValues === null) throw badRequest(`${path}.uniqueValues is required`);
-		if (!isPlainObject(uniqueValues)) throw badRequest(`${path}.uniqueValues must be an object (got ${show(uniqueValues)})`);
+		if (uniqueValues === undefined || uniqueValues === null)
+			throw badRequest(`${path}.uniqueValues is required`);
+		if (!isPlainObject(uniqueValues))
+			throw badRequest(`${path}.uniqueValues must be an object (got ${show(uniqueValues)})`);
 		const fields = parseFields(uniqueValues.fields, `${path}.uniqueValues.fields`);
 		return { index, recipientId, fields };
 	});
@@ -124,7 +139,8 @@ export function parseBatch(body: unknown): PassRequest[] {
 
 /** Sandbox choice (spec: not shown): a recipientId of spaces only is refused. */
 export function requireRecipientId(value: unknown, path: string): string {
-	if (value === undefined || value === null || value === '') throw badRequest(`${path} is required`);
+	if (value === undefined || value === null || value === '')
+		throw badRequest(`${path} is required`);
 	if (typeof value !== 'string') throw badRequest(`${path} must be a string (got ${show(value)})`);
 	if (value.trim() === '') throw badRequest(`${path} must not be blank`);
 	return value;
@@ -140,27 +156,38 @@ export function parseFields(fields: unknown, path: string): PassField[] {
 	if (!Array.isArray(fields)) throw badRequest(`${path} must be an array (got ${show(fields)})`);
 	fields.forEach((field, j) => {
 		const at = `${path}[${j}]`;
-		if (!isPlainObject(field)) throw badRequest(`${at} must be an object with place, fixed and value`);
-		if (field.place === undefined || field.place === null || field.place === '') throw badRequest(`${at}.place is required`);
-		if (typeof field.place !== 'string') throw badRequest(`${at}.place must be a string (got ${show(field.place)})`);
-		if (field.label !== undefined && typeof field.label !== 'string') throw badRequest(`${at}.label must be a string when given (got ${show(field.label)})`);
-		if (field.fixed === undefined || field.fixed === null) throw badRequest(`${at}.fixed is required`);
-		if (typeof field.fixed !== 'boolean') throw badRequest(`${at}.fixed must be a boolean (got ${show(field.fixed)})`);
-		if (field.value === undefined || field.value === null) throw badRequest(`${at}.value is required`);
-		if (typeof field.value !== 'string') throw badRequest(`${at}.value must be a string (got ${show(field.value)})`);
+		if (!isPlainObject(field))
+			throw badRequest(`${at} must be an object with place, fixed and value`);
+		if (field.place === undefined || field.place === null || field.place === '')
+			throw badRequest(`${at}.place is required`);
+		if (typeof field.place !== 'string')
+			throw badRequest(`${at}.place must be a string (got ${show(field.place)})`);
+		if (field.label !== undefined && typeof field.label !== 'string')
+			throw badRequest(`${at}.label must be a string when given (got ${show(field.label)})`);
+		if (field.fixed === undefined || field.fixed === null)
+			throw badRequest(`${at}.fixed is required`);
+		if (typeof field.fixed !== 'boolean')
+			throw badRequest(`${at}.fixed must be a boolean (got ${show(field.fixed)})`);
+		if (field.value === undefined || field.value === null)
+			throw badRequest(`${at}.value is required`);
+		if (typeof field.value !== 'string')
+			throw badRequest(`${at}.value must be a string (got ${show(field.value)})`);
 	});
 	return fields as PassField[];
 }
 
 /** Index of the first field whose place is not one of PASS_PLACES, or -1. */
-export const invalidPlaceIndex = (fields: PassField[]) => fields.findIndex((field) => !(PASS_PLACES as readonly string[]).includes(field.place));
+export const invalidPlaceIndex = (fields: PassField[]) =>
+	fields.findIndex((field) => !(PASS_PLACES as readonly string[]).includes(field.place));
 
 export const invalidPlaceMessage = (path: string, place: string) =>
 	`${path}.place ${JSON.stringify(place)} is not one of ${PASS_PLACES.join(', ')}`;
 
-export const alreadyHasPassMessage = (recipientId: string, serial: string) => `Recipient ${recipientId} already has a pass of template ${serial}`;
+export const alreadyHasPassMessage = (recipientId: string, serial: string) =>
+	`Recipient ${recipientId} already has a pass of template ${serial}`;
 
-export const templateNotFound = (serial: string) => notFound(`Wallet template ${serial} not found`, 'TEMPLATE_NOT_FOUND');
+export const templateNotFound = (serial: string) =>
+	notFound(`Wallet template ${serial} not found`, 'TEMPLATE_NOT_FOUND');
 
 export const passNotFound = (serial: string, recipientId: string) =>
 	notFound(`No pass of wallet template ${serial} for recipient ${recipientId}`, 'PASS_NOT_FOUND');
@@ -179,8 +206,11 @@ export function passFile(pass: WalletPass): Buffer {
 	return Buffer.from(JSON.stringify(content), 'utf8');
 }
 
-/** `<serial>-<recipientId>.pkpass` with anything but letters, digits, `.`, `_`, `-` replaced by `_`. */
-export const passFileName = (pass: WalletPass) => `${`${pass.serial}-${pass.recipientId}`.replace(/[^A-Za-z0-9._-]/g, '_')}.pkpass`;
+/**
+ * `<serial>-<recipientId>.pkpass` with anything but letters, digits, `.`, `_`, `-` replaced by `_`.
+ */
+export const passFileName = (pass: WalletPass) =>
+	`${`${pass.serial}-${pass.recipientId}`.replace(/[^A-Za-z0-9._-]/g, '_')}.pkpass`;
 
 export const unsupportedPassBody = (contentType: string | undefined) =>
 	new HttpError(

@@ -23,7 +23,13 @@ import {
 export const WALLET_PREFIX = '/wallet';
 
 /** Template fields in the order the sandbox writes them. */
-export const TEMPLATE_FIELDS = ['serial', 'name', 'description', 'walletPayCompatible', 'creationDate'] as const;
+export const TEMPLATE_FIELDS = [
+	'serial',
+	'name',
+	'description',
+	'walletPayCompatible',
+	'creationDate',
+] as const;
 export type TemplateField = (typeof TEMPLATE_FIELDS)[number];
 
 export interface WalletTemplate {
@@ -35,7 +41,10 @@ export interface WalletTemplate {
 	creationDate: string;
 }
 
-/** Input of seedTemplate and of the `templates` option: serial and name required, the rest defaulted. */
+/**
+ * Input of seedTemplate and of the `templates` option: serial and name required, the rest
+ * defaulted.
+ */
 export interface WalletTemplateInput {
 	serial: string;
 	name: string;
@@ -89,7 +98,10 @@ export class WalletModule {
 	/** Origin for pass URLs when a request has no Host header; set by the core once listening. */
 	origin = 'http://127.0.0.1';
 
-	/** Validates the start-time templates (throws HttpError on invalid input); reset() returns to them. */
+	/**
+	 * Validates the start-time templates (throws HttpError on invalid input); reset() returns to
+	 * them.
+	 */
 	constructor(initial: readonly WalletTemplateInput[] = DEFAULT_TEMPLATES) {
 		this.initial = [];
 		for (const input of initial) this.initial.push(toTemplate(input, this.initial));
@@ -109,7 +121,10 @@ export class WalletModule {
 		this.passes.reset();
 	}
 
-	/** Stored passes (fields exactly as received), in creation order; only those of `serial` when given. */
+	/**
+	 * Stored passes (fields exactly as received), in creation order; only those of `serial` when
+	 * given.
+	 */
 	allPasses(serial?: string): WalletPass[] {
 		return this.passes.all(serial);
 	}
@@ -124,8 +139,10 @@ export class WalletModule {
 		requireRecipientId(recipientId, 'recipientId');
 		const parsed = parseFields(fields, 'fields');
 		const bad = invalidPlaceIndex(parsed);
-		if (bad >= 0) throw badRequest(invalidPlaceMessage(`fields[${bad}]`, parsed[bad].place), 'INVALID_PLACE');
-		if (this.passes.has(serial, recipientId)) throw badRequest(alreadyHasPassMessage(recipientId, serial), 'RECIPIENT_ALREADY_HAS_PASS');
+		if (bad >= 0)
+			throw badRequest(invalidPlaceMessage(`fields[${bad}]`, parsed[bad].place), 'INVALID_PLACE');
+		if (this.passes.has(serial, recipientId))
+			throw badRequest(alreadyHasPassMessage(recipientId, serial), 'RECIPIENT_ALREADY_HAS_PASS');
 		this.passes.add(serial, recipientId, structuredClone(parsed));
 		return this.passes.get(serial, recipientId)!;
 	}
@@ -143,10 +160,14 @@ export class WalletModule {
 	private async createPasses(ctx: RequestContext): Promise<Reply> {
 		const { serial } = ctx.params;
 		this.requireTemplate(serial);
-		// Sandbox choice (spec: not shown): the spec's Content-Type is required: application/json, charset UTF-8 when given (else 415).
+		// Sandbox choice (spec: not shown): the spec's Content-Type is required: application/json,
+		// charset UTF-8 when given (else 415).
 		const contentType = ctx.headers['content-type'];
 		const { value, params } = parseHeaderValue(contentType ?? '');
-		if (value !== 'application/json' || (params.charset !== undefined && params.charset.toLowerCase() !== 'utf-8')) {
+		if (
+			value !== 'application/json' ||
+			(params.charset !== undefined && params.charset.toLowerCase() !== 'utf-8')
+		) {
 			throw unsupportedPassBody(contentType);
 		}
 		const requests = parseBatch(await ctx.body.json());
@@ -155,11 +176,18 @@ export class WalletModule {
 		const createdAt = new Date().toISOString();
 		const errors: PassError[] = [];
 		for (const { index, recipientId, fields } of requests) {
-			const refuse = (code: PassError['code'], message: string) => errors.push({ recipientId, code, message });
+			const refuse = (code: PassError['code'], message: string) =>
+				errors.push({ recipientId, code, message });
 			const bad = invalidPlaceIndex(fields);
-			// Sandbox choice (spec: not shown): one pass per recipient and template, across requests; a refused pass does not stop the others.
-			if (this.passes.has(serial, recipientId)) refuse('RECIPIENT_ALREADY_HAS_PASS', alreadyHasPassMessage(recipientId, serial));
-			else if (bad >= 0) refuse('INVALID_PLACE', invalidPlaceMessage(`items[${index}].uniqueValues.fields[${bad}]`, fields[bad].place));
+			// Sandbox choice (spec: not shown): one pass per recipient and template, across requests; a
+			// refused pass does not stop the others.
+			if (this.passes.has(serial, recipientId))
+				refuse('RECIPIENT_ALREADY_HAS_PASS', alreadyHasPassMessage(recipientId, serial));
+			else if (bad >= 0)
+				refuse(
+					'INVALID_PLACE',
+					invalidPlaceMessage(`items[${index}].uniqueValues.fields[${bad}]`, fields[bad].place),
+				);
 			else {
 				this.passes.add(serial, recipientId, fields as PassField[], createdAt);
 				items.push({ recipientId, url: `${origin}${passPath(serial, recipientId)}` });
@@ -191,9 +219,14 @@ export class WalletModule {
 	private listTemplates(ctx: RequestContext): Reply {
 		const sort = parseSort(queryValue(ctx.query, 'sort'));
 		const select = parseSelect(queryValue(ctx.query, 'select'));
-		const sorted = sort.length ? [...this.templates].sort((a, b) => compareBy(a, b, sort)) : this.templates;
+		const sorted = sort.length
+			? [...this.templates].sort((a, b) => compareBy(a, b, sort))
+			: this.templates;
 		const page = paginate(sorted, ctx.query, TEMPLATE_LIMITS);
-		return { status: 200, body: { pagination: page.pagination, items: page.items.map((t) => pick(t, select)) } };
+		return {
+			status: 200,
+			body: { pagination: page.pagination, items: page.items.map((t) => pick(t, select)) },
+		};
 	}
 }
 
@@ -201,12 +234,17 @@ export class WalletModule {
 export const passPath = (serial: string, recipientId: string) =>
 	`${WALLET_PREFIX}/v2/wallet/templates/${encodeURIComponent(serial)}/passes/${encodeURIComponent(recipientId)}/download`;
 
-const isField = (name: string): name is TemplateField => (TEMPLATE_FIELDS as readonly string[]).includes(name);
+const isField = (name: string): name is TemplateField =>
+	(TEMPLATE_FIELDS as readonly string[]).includes(name);
 
-/** Splits a comma-separated parameter. Sandbox choice (spec: not shown): an empty element (`a,,b`, trailing comma) is a 400. */
+/**
+ * Splits a comma-separated parameter. Sandbox choice (spec: not shown): an empty element (`a,,b`,
+ * trailing comma) is a 400.
+ */
 function terms(value: string, parameter: string): string[] {
 	const parts = value.split(',').map((part) => part.trim());
-	if (parts.some((part) => part === '')) throw badRequest(`Query parameter ${parameter} contains an empty field name (got "${value}")`);
+	if (parts.some((part) => part === ''))
+		throw badRequest(`Query parameter ${parameter} contains an empty field name (got "${value}")`);
 	return parts;
 }
 
@@ -221,7 +259,10 @@ export function parseSort(value: string | undefined): SortKey[] {
 	return terms(value, 'sort').map((term) => {
 		const direction = term.startsWith('-') ? -1 : 1;
 		const field = term.startsWith('-') || term.startsWith('+') ? term.slice(1) : term;
-		if (!isField(field)) throw badRequest(`Query parameter sort: unknown field "${field}" (allowed: ${TEMPLATE_FIELDS.join(', ')})`);
+		if (!isField(field))
+			throw badRequest(
+				`Query parameter sort: unknown field "${field}" (allowed: ${TEMPLATE_FIELDS.join(', ')})`,
+			);
 		return { field, direction };
 	});
 }
@@ -230,7 +271,10 @@ export function parseSelect(value: string | undefined): TemplateField[] {
 	if (value === undefined || value.trim() === '') return [...TEMPLATE_FIELDS];
 	const names = terms(value, 'select');
 	for (const name of names) {
-		if (!isField(name)) throw badRequest(`Query parameter select: unknown field "${name}" (allowed: ${TEMPLATE_FIELDS.join(', ')})`);
+		if (!isField(name))
+			throw badRequest(
+				`Query parameter select: unknown field "${name}" (allowed: ${TEMPLATE_FIELDS.join(', ')})`,
+			);
 	}
 	return TEMPLATE_FIELDS.filter((field) => names.includes(field));
 }
@@ -243,7 +287,10 @@ function compareValues(a: WalletTemplate[TemplateField], b: WalletTemplate[Templ
 /** Array.prototype.sort is stable, so equal keys keep the stored (seed) order. */
 function compareBy(a: WalletTemplate, b: WalletTemplate, keys: SortKey[]): number {
 	for (const { field, direction } of keys) {
-		const order = field === 'creationDate' ? Date.parse(a[field]) - Date.parse(b[field]) : compareValues(a[field], b[field]);
+		const order =
+			field === 'creationDate'
+				? Date.parse(a[field]) - Date.parse(b[field])
+				: compareValues(a[field], b[field]);
 		if (order !== 0) return order * direction;
 	}
 	return 0;
@@ -256,19 +303,31 @@ function pick(template: WalletTemplate, fields: TemplateField[]): Partial<Wallet
 }
 
 function toTemplate(input: unknown, existing: WalletTemplate[]): WalletTemplate {
-	if (!isPlainObject(input)) throw badRequest('A wallet template must be an object with serial and name');
+	if (!isPlainObject(input))
+		throw badRequest('A wallet template must be an object with serial and name');
 	const unknown = Object.keys(input).filter((key) => !isField(key));
-	if (unknown.length) throw badRequest(`Wallet template: unknown field(s) ${unknown.join(', ')} (allowed: ${TEMPLATE_FIELDS.join(', ')})`);
+	if (unknown.length)
+		throw badRequest(
+			`Wallet template: unknown field(s) ${unknown.join(', ')} (allowed: ${TEMPLATE_FIELDS.join(', ')})`,
+		);
 	const { serial, name, description = '', walletPayCompatible = false, creationDate } = input;
-	if (typeof serial !== 'string' || serial.trim() === '') throw badRequest('Wallet template: serial is required (non-empty string)');
-	if (existing.some((t) => t.serial === serial)) throw badRequest(`Wallet template: serial "${serial}" already exists`);
-	if (typeof name !== 'string' || name.trim() === '') throw badRequest(`Wallet template ${serial}: name is required (non-empty string)`);
-	if (typeof description !== 'string') throw badRequest(`Wallet template ${serial}: description must be a string`);
-	if (typeof walletPayCompatible !== 'boolean') throw badRequest(`Wallet template ${serial}: walletPayCompatible must be a boolean`);
+	if (typeof serial !== 'string' || serial.trim() === '')
+		throw badRequest('Wallet template: serial is required (non-empty string)');
+	if (existing.some((t) => t.serial === serial))
+		throw badRequest(`Wallet template: serial "${serial}" already exists`);
+	if (typeof name !== 'string' || name.trim() === '')
+		throw badRequest(`Wallet template ${serial}: name is required (non-empty string)`);
+	if (typeof description !== 'string')
+		throw badRequest(`Wallet template ${serial}: description must be a string`);
+	if (typeof walletPayCompatible !== 'boolean')
+		throw badRequest(`Wallet template ${serial}: walletPayCompatible must be a boolean`);
 	let date = new Date();
 	if (creationDate !== undefined) {
 		date = new Date(typeof creationDate === 'string' ? creationDate : NaN);
-		if (Number.isNaN(date.getTime())) throw badRequest(`Wallet template ${serial}: creationDate must be a date string (got ${JSON.stringify(creationDate)})`);
+		if (Number.isNaN(date.getTime()))
+			throw badRequest(
+				`Wallet template ${serial}: creationDate must be a date string (got ${JSON.stringify(creationDate)})`,
+			);
 	}
 	return { serial, name, description, walletPayCompatible, creationDate: date.toISOString() };
 }

@@ -9,11 +9,27 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(__dirname, '..', '..');
-const matrix = (...args: string[]) => spawnSync(process.execPath, [join(root, 'scripts/matrix.mjs'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, N8N_VERSION: '' } });
-const versions = (JSON.parse(execFileSync(process.execPath, ['-e', "import('./test/n8n-runtime/paths.mjs').then((p) => console.log(JSON.stringify(p.availableVersions())))"], { cwd: root, encoding: 'utf8' })) as string[]);
+const matrix = (...args: string[]) =>
+	spawnSync(process.execPath, [join(root, 'scripts/matrix.mjs'), ...args], {
+		cwd: root,
+		encoding: 'utf8',
+		env: { ...process.env, N8N_VERSION: '' },
+	});
+const versions = JSON.parse(
+	execFileSync(
+		process.execPath,
+		[
+			'-e',
+			"import('./test/n8n-runtime/paths.mjs').then((p) => console.log(JSON.stringify(p.availableVersions())))",
+		],
+		{ cwd: root, encoding: 'utf8' },
+	),
+) as string[];
 
 it('declares the supported n8n range in package.json', () => {
-	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { engines: Record<string, string> };
+	const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+		engines: Record<string, string>;
+	};
 	expect(pkg.engines).toEqual({ node: '>=20.15', n8n: '>=1.123.0 <3.0.0' });
 });
 
@@ -28,16 +44,40 @@ it('has a 1.x and a 2.x runtime beside the pinned default, each in the range, wi
 it('fails a version that has no committed runtime, naming the ones there are', () => {
 	const result = matrix('--check', '--versions', '2.41.3');
 	expect(result.status).toBe(1);
-	expect(result.stdout).toContain(`n8n 2.41.3 has no runtime in test/n8n-runtime/versions/<version>/package.json; available: ${versions.join(', ')}`);
+	expect(result.stdout).toContain(
+		`n8n 2.41.3 has no runtime in test/n8n-runtime/versions/<version>/package.json; available: ${versions.join(', ')}`,
+	);
 });
 
 it('checks ranges as npm does for the forms engines.n8n uses', () => {
 	// jest's CommonJS runtime cannot import the ESM script: ask a child process.
 	const check = (pairs: Array<[string, string]>) =>
 		JSON.parse(
-			execFileSync(process.execPath, ['-e', `import('./scripts/matrix.mjs').then((m) => console.log(JSON.stringify(${JSON.stringify(pairs)}.map(([v, r]) => m.satisfies(v, r)))))`], { cwd: root, encoding: 'utf8' }),
+			execFileSync(
+				process.execPath,
+				[
+					'-e',
+					`import('./scripts/matrix.mjs').then((m) => console.log(JSON.stringify(${JSON.stringify(pairs)}.map(([v, r]) => m.satisfies(v, r)))))`,
+				],
+				{ cwd: root, encoding: 'utf8' },
+			),
 		) as boolean[];
 	const range = '>=1.123.0 <3.0.0';
-	const cases: Array<[string, string]> = ['1.122.9', '1.123.0', '1.123.81', '2.0.0', '2.41.1', '3.0.0'].map((v) => [v, range]);
-	expect(check([...cases, ['1.0.0', '>=2.0.0 || 1.0.0']])).toEqual([false, true, true, true, true, false, true]);
+	const cases: Array<[string, string]> = [
+		'1.122.9',
+		'1.123.0',
+		'1.123.81',
+		'2.0.0',
+		'2.41.1',
+		'3.0.0',
+	].map((v) => [v, range]);
+	expect(check([...cases, ['1.0.0', '>=2.0.0 || 1.0.0']])).toEqual([
+		false,
+		true,
+		true,
+		true,
+		true,
+		false,
+		true,
+	]);
 });

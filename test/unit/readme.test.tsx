@@ -12,12 +12,23 @@ import type { ICredentialType, INodeProperties, INodeTypeDescription } from 'n8n
 import { AudienceMessagingApi } from '../../credentials/AudienceMessagingApi.credentials';
 import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
-import { DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/subscriber/addMany';
-import { DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE } from '../../nodes/AudienceMessaging/resources/walletPass/fields';
+import {
+	DEFAULT_BATCH_SIZE,
+	MAX_BATCH_SIZE,
+} from '../../nodes/AudienceMessaging/resources/subscriber/addMany/fields';
+import {
+	DEFAULT_PASS_BATCH_SIZE,
+	MAX_PASS_BATCH_SIZE,
+} from '../../nodes/AudienceMessaging/resources/walletPass/create/fields';
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/platform/callbacks';
 import { MAX_PAGES } from '../../src/http/pagination';
-import { MEDIA_MAX_BYTES, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX, messageSchema } from '../../src/platform/chatapp/schema';
+import {
+	MEDIA_MAX_BYTES,
+	REPLY_BUTTONS_MAX,
+	REPLY_TITLE_MAX,
+	messageSchema,
+} from '../../src/platform/chatapp/schema';
 import { CSV_MAX_BYTES } from '../../src/platform/lists/schema';
 import { OUTCOMES } from '../../src/http/outcomes';
 import { parseJsonReference } from '../../src/values/expressions';
@@ -34,12 +45,18 @@ const pkg = JSON.parse(read('package.json')) as {
 	devEngines?: { packageManager?: { name: string; version: string } };
 	scripts: Record<string, string>;
 };
-/** The docs this task keeps next to the README (docs/releasing.md is maintained with the release tooling). */
+/**
+ * The docs this task keeps next to the README (docs/releasing.md is maintained with the release
+ * tooling).
+ */
 const OWN_DOCS = ['docs/development.md', 'docs/ci.md', 'docs/benchmarks.md'];
 
 const node = new AudienceMessaging().description;
 const trigger = new AudienceMessagingTrigger().description;
-const credentials: ICredentialType[] = [new AudienceMessagingApi(), new AudienceMessagingCallbackApi()];
+const credentials: ICredentialType[] = [
+	new AudienceMessagingApi(),
+	new AudienceMessagingCallbackApi(),
+];
 
 // ------------------------------------------------------------------ Markdown, as GitHub reads it
 
@@ -61,7 +78,9 @@ const headings = (text: string) =>
 		.filter((match): match is RegExpExecArray => match !== null)
 		.map((match) => ({ level: match[1].length, title: match[2] }));
 
-/** GitHub's anchor of a heading: lower case, punctuation dropped (› and ` included), spaces to '-'. */
+/**
+ * GitHub's anchor of a heading: lower case, punctuation dropped (› and ` included), spaces to '-'.
+ */
 const slug = (title: string) =>
 	title
 		.toLowerCase()
@@ -81,56 +100,94 @@ function anchors(text: string): Set<string> {
 	return result;
 }
 
-/** The body of the level-`level` section titled `title`, up to the next heading of that level or above. */
+/**
+ * The body of the level-`level` section titled `title`, up to the next heading of that level or
+ * above.
+ */
 function section(text: string, title: string, level = 2): string {
 	const lines = text.split('\n');
 	const start = lines.findIndex((line) => line === `${'#'.repeat(level)} ${title}`);
 	if (start < 0) throw new Error(`the README has no "${'#'.repeat(level)} ${title}" section`);
-	const endOffset = lines.slice(start + 1).findIndex((line) => new RegExp(`^#{1,${level}} `).test(line));
+	const endOffset = lines
+		.slice(start + 1)
+		.findIndex((line) => new RegExp(`^#{1,${level}} `).test(line));
 	return lines.slice(start + 1, endOffset < 0 ? undefined : start + 1 + endOffset).join('\n');
 }
 
-/** The prose of a text on one line: lines joined and runs of spaces made one, as a reader sees a wrapped paragraph. */
+/**
+ * The prose of a text on one line: lines joined and runs of spaces made one, as a reader sees a
+ * wrapped paragraph.
+ */
 const flat = (text: string) => proseLines(text).join('\n').replace(/\s+/g, ' ');
 
-const bold = (text: string) => [...flat(text).matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1].trim());
+const bold = (text: string) =>
+	[...flat(text).matchAll(/\*\*([^*]+)\*\*/g)].map((match) => match[1].trim());
 
 // ------------------------------------------------------------------ the node's description
 
-const resources = (node.properties.find((p) => p.name === 'resource')?.options ?? []) as Array<{ name: string; value: string }>;
+const resources = (node.properties.find((p) => p.name === 'resource')?.options ?? []) as Array<{
+	name: string;
+	value: string;
+}>;
 
 /** "Resource › Operation" as the editor labels them, from the node's own description. */
 function operationsOf(description: INodeTypeDescription): Map<string, string[]> {
 	const byResource = new Map<string, string[]>();
 	for (const resource of resources) {
-		const operations = description.properties.filter((p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value));
+		const operations = description.properties.filter(
+			(p) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource.value),
+		);
 		byResource.set(
 			resource.name,
-			operations.flatMap((p) => (p.options ?? []).map((option) => (option as { name: string }).name)),
+			operations.flatMap((p) =>
+				(p.options ?? []).map((option) => (option as { name: string }).name),
+			),
 		);
 	}
 	return byResource;
 }
 const operations = operationsOf(node);
-const operationLabels = [...operations].flatMap(([resource, names]) => names.map((name) => `${resource} › ${name}`)).sort();
+const operationLabels = [...operations]
+	.flatMap(([resource, names]) => names.map((name) => `${resource} › ${name}`))
+	.sort();
 
-/** Every label a user sees in the nodes' and credentials' panels: field names, option names, collection entries, locator modes. */
-function labelsOf(properties: INodeProperties[] | undefined, into = new Set<string>()): Set<string> {
+/**
+ * Every label a user sees in the nodes' and credentials' panels: field names, option names,
+ * collection entries, locator modes.
+ */
+function labelsOf(
+	properties: INodeProperties[] | undefined,
+	into = new Set<string>(),
+): Set<string> {
 	for (const property of properties ?? []) {
 		into.add(property.displayName);
 		for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
-			if (typeof option.name === 'string' && !('type' in option) && !('values' in option)) into.add(option.name);
+			if (typeof option.name === 'string' && !('type' in option) && !('values' in option))
+				into.add(option.name);
 			if (typeof option.displayName === 'string') into.add(option.displayName);
 			if ('type' in option) labelsOf([option as unknown as INodeProperties], into);
 			if (Array.isArray(option.values)) labelsOf(option.values as INodeProperties[], into);
 		}
-		for (const mode of (property as { modes?: Array<{ displayName: string }> }).modes ?? []) into.add(mode.displayName);
+		for (const mode of (property as { modes?: Array<{ displayName: string }> }).modes ?? [])
+			into.add(mode.displayName);
 	}
 	return into;
 }
-const uiLabels = labelsOf([...node.properties, ...trigger.properties, ...credentials.flatMap((c) => c.properties)]);
-for (const name of [node.displayName, trigger.displayName, ...credentials.map((c) => c.displayName)]) uiLabels.add(name);
-/** n8n's own words the README sets in bold: the trigger panel's Production URL, a credential's Test button. */
+const uiLabels = labelsOf([
+	...node.properties,
+	...trigger.properties,
+	...credentials.flatMap((c) => c.properties),
+]);
+for (const name of [
+	node.displayName,
+	trigger.displayName,
+	...credentials.map((c) => c.displayName),
+])
+	uiLabels.add(name);
+/**
+ * n8n's own words the README sets in bold: the trigger panel's Production URL, a credential's Test
+ * button.
+ */
 const N8N_LABELS = ['Production URL', 'Test'];
 
 // ------------------------------------------------------------------ the checks
@@ -153,13 +210,18 @@ describe('README: operations', () => {
 	// operation the node does not have, outside the sections the check above reads.
 	it('names only existing operations wherever it writes "Resource › Operation"', () => {
 		const names = resources.map((r) => r.name).sort((a, b) => b.length - a.length);
-		const mention = new RegExp(`\\b(${names.join('|')}) › ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*)`, 'g');
+		const mention = new RegExp(
+			`\\b(${names.join('|')}) › ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*)`,
+			'g',
+		);
 		const unknown: string[] = [];
 		for (const file of ['README.md', ...OWN_DOCS]) {
 			for (const [, resource, words] of flat(read(file)).matchAll(mention)) {
-				// The capture may run on into the sentence ("Sender › Get Outputs…"): one of its leading word runs must be an operation.
+				// The capture may run on into the sentence ("Sender › Get Outputs…"): one of its leading
+				// word runs must be an operation.
 				const known = operations.get(resource) ?? [];
-				if (!known.some((operation) => words === operation || words.startsWith(`${operation} `))) unknown.push(`${file}: ${resource} › ${words}`);
+				if (!known.some((operation) => words === operation || words.startsWith(`${operation} `)))
+					unknown.push(`${file}: ${resource} › ${words}`);
 			}
 		}
 		expect(unknown).toEqual([]);
@@ -168,9 +230,13 @@ describe('README: operations', () => {
 	// Drift: a field or option renamed in the node ("Batch Size" -> "Rows per Request") while the
 	// README goes on naming the old label. Bold text in these sections is, by convention, a label.
 	it('sets in bold only labels the nodes and credentials show', () => {
-		const named = ['Credentials', 'Operations', 'Audience Messaging Trigger'].flatMap((title) => bold(section(readme, title)));
+		const named = ['Credentials', 'Operations', 'Audience Messaging Trigger'].flatMap((title) =>
+			bold(section(readme, title)),
+		);
 		expect(named.length).toBeGreaterThan(50);
-		expect(named.filter((label) => !uiLabels.has(label) && !N8N_LABELS.includes(label))).toEqual([]);
+		expect(named.filter((label) => !uiLabels.has(label) && !N8N_LABELS.includes(label))).toEqual(
+			[],
+		);
 	});
 
 	// Drift: a status added to (or dropped from) the trigger's Statuses without the README's list.
@@ -183,11 +249,16 @@ describe('README: operations', () => {
 
 describe('README: credentials', () => {
 	// Drift: a credential field added, renamed or removed without the README's table following.
-	it.each(credentials.map((credential) => [credential.displayName, credential] as const))('documents every field of %s, and no other', (displayName, credential) => {
-		const table = section(section(readme, 'Credentials'), displayName, 3);
-		const fields = [...table.matchAll(/^\| ([^|]+?) \|/gm)].map((match) => match[1]).filter((cell) => cell !== 'Field' && !/^-+$/.test(cell));
-		expect(fields.sort()).toEqual(credential.properties.map((p) => p.displayName).sort());
-	});
+	it.each(credentials.map((credential) => [credential.displayName, credential] as const))(
+		'documents every field of %s, and no other',
+		(displayName, credential) => {
+			const table = section(section(readme, 'Credentials'), displayName, 3);
+			const fields = [...table.matchAll(/^\| ([^|]+?) \|/gm)]
+				.map((match) => match[1])
+				.filter((cell) => cell !== 'Field' && !/^-+$/.test(cell));
+			expect(fields.sort()).toEqual(credential.properties.map((p) => p.displayName).sort());
+		},
+	);
 });
 
 describe('README: links', () => {
@@ -198,12 +269,22 @@ describe('README: links', () => {
 	it('has the anchors the credentials and codex files link to', () => {
 		const urls = [
 			...credentials.map((c) => String(c.documentationUrl)),
-			...['nodes/AudienceMessaging/AudienceMessaging.node.json', 'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.json'].flatMap((file) => {
-				const codex = JSON.parse(read(file)) as { resources?: Record<string, Array<{ url: string }>> };
-				return Object.values(codex.resources ?? {}).flatMap((links) => links.map((link) => link.url));
+			...[
+				'nodes/AudienceMessaging/AudienceMessaging.node.json',
+				'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.json',
+			].flatMap((file) => {
+				const codex = JSON.parse(read(file)) as {
+					resources?: Record<string, Array<{ url: string }>>;
+				};
+				return Object.values(codex.resources ?? {}).flatMap((links) =>
+					links.map((link) => link.url),
+				);
 			}),
 		];
-		const wanted = urls.filter((url) => url.startsWith(String((pkg as { homepage?: string }).homepage))).map((url) => url.split('#')[1]).filter(Boolean);
+		const wanted = urls
+			.filter((url) => url.startsWith(String((pkg as { homepage?: string }).homepage)))
+			.map((url) => url.split('#')[1])
+			.filter(Boolean);
 		expect(wanted.length).toBeGreaterThanOrEqual(4);
 		expect(wanted.filter((anchor) => !readmeAnchors.has(anchor))).toEqual([]);
 	});
@@ -218,7 +299,12 @@ describe('README: links', () => {
 				const [path, anchor] = target.split('#');
 				const linked = path ? join(dirname(join(root, file)), path) : join(root, file);
 				if (!existsSync(linked)) broken.push(`${file}: ${target}`);
-				else if (anchor && linked.endsWith('.md') && !anchors(readFileSync(linked, 'utf8')).has(anchor)) broken.push(`${file}: ${target}`);
+				else if (
+					anchor &&
+					linked.endsWith('.md') &&
+					!anchors(readFileSync(linked, 'utf8')).has(anchor)
+				)
+					broken.push(`${file}: ${target}`);
 			}
 		}
 		expect(broken).toEqual([]);
@@ -228,7 +314,8 @@ describe('README: links', () => {
 	// is written `~/.n8n`, which holds on any machine.
 	it('names no machine paths', () => {
 		for (const file of ['README.md', ...OWN_DOCS]) {
-			const paths = read(file).match(/(?<![\w.~-])\/(?:root|work|home|Users|tmp)\/[^\s)`'"]*/g) ?? [];
+			const paths =
+				read(file).match(/(?<![\w.~-])\/(?:root|work|home|Users|tmp)\/[^\s)`'"]*/g) ?? [];
 			expect({ file, paths }).toEqual({ file, paths: [] });
 		}
 	});
@@ -250,7 +337,10 @@ describe('README: development', () => {
 		expect(commands.length).toBeGreaterThanOrEqual(2);
 		expect(lines).toHaveLength(2);
 		const [install, start] = lines[0].split('&&').map((part) => part.trim());
-		expect({ install, test: lines[1] }).toEqual({ install: commands[0], test: commands[commands.length - 1] });
+		expect({ install, test: lines[1] }).toEqual({
+			install: commands[0],
+			test: commands[commands.length - 1],
+		});
 		expect(start).toBe('npm start');
 		expect(pkg.scripts.start).toBeDefined();
 		expect(pkg.scripts.test).toBeDefined();
@@ -261,9 +351,12 @@ describe('README: development', () => {
 	it('states the Node.js and npm versions package.json asks for', () => {
 		const npm = pkg.devEngines?.packageManager;
 		expect(npm?.name).toBe('npm');
-		const minimum = (range: string | undefined) => /^>=(\d+\.\d+)(?:\.0)?$/.exec(range ?? '')?.[1] ?? `(not a ">=x.y" range: "${range}")`;
+		const minimum = (range: string | undefined) =>
+			/^>=(\d+\.\d+)(?:\.0)?$/.exec(range ?? '')?.[1] ?? `(not a ">=x.y" range: "${range}")`;
 		const development = flat(section(readme, 'Development'));
-		expect(development).toContain(`Node.js ${minimum(pkg.engines?.node)} or later and npm ${minimum(npm?.version)} or later`);
+		expect(development).toContain(
+			`Node.js ${minimum(pkg.engines?.node)} or later and npm ${minimum(npm?.version)} or later`,
+		);
 	});
 });
 
@@ -274,14 +367,23 @@ describe('README: supported versions and dependencies', () => {
 	// range, in its exact form or in words.
 	it('states the n8n range package.json declares (engines.n8n), exactly and in words', () => {
 		const range = pkg.engines?.n8n;
-		if (!range) throw new Error('package.json has no engines.n8n: the README\'s "Supported versions" states a range that nothing declares');
+		if (!range)
+			throw new Error(
+				'package.json has no engines.n8n: the README\'s "Supported versions" states a range that nothing declares',
+			);
 		expect(/`engines\.n8n`\): `([^`]+)`/.exec(supported)?.[1]).toBe(range);
 		const bounds = /^>=(\d+)\.(\d+)\.\d+ <(\d+)\.0\.0$/.exec(range);
-		if (!bounds) throw new Error(`engines.n8n "${range}" is not of the form ">=A.B.C <D.0.0" this test reads in words: update the test with the README`);
+		if (!bounds)
+			throw new Error(
+				`engines.n8n "${range}" is not of the form ">=A.B.C <D.0.0" this test reads in words: update the test with the README`,
+			);
 		const [floorMajor, floorMinor, ceilingMajor] = bounds.slice(1).map(Number);
 		const majors = [`${floorMajor}.${floorMinor}.x`];
 		for (let major = floorMajor + 1; major < ceilingMajor; major++) majors.push(`${major}.x`);
-		const words = majors.length === 1 ? majors[0] : `${majors.slice(0, -1).join(', ')} and ${majors[majors.length - 1]}`;
+		const words =
+			majors.length === 1
+				? majors[0]
+				: `${majors.slice(0, -1).join(', ')} and ${majors[majors.length - 1]}`;
 		expect(supported).toContain(`n8n ${words} (tested on `);
 	});
 
@@ -292,9 +394,17 @@ describe('README: supported versions and dependencies', () => {
 		// The runtimes and the range check the matrix itself uses (test/n8n-runtime/paths.mjs,
 		// scripts/matrix.mjs): ES modules, read in a child process.
 		const script = `Promise.all([import('./test/n8n-runtime/paths.mjs'), import('./scripts/matrix.mjs')]).then(([paths, matrix]) => console.log(JSON.stringify({ runtimes: paths.availableVersions(), inRange: ${JSON.stringify(tested)}.map((v) => matrix.satisfies(v, ${JSON.stringify(pkg.engines?.n8n ?? '')})) })))`;
-		const { runtimes, inRange } = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8', env: { ...process.env, N8N_VERSION: '' } })) as { runtimes: string[]; inRange: boolean[] };
+		const { runtimes, inRange } = JSON.parse(
+			execFileSync(process.execPath, ['-e', script], {
+				cwd: root,
+				encoding: 'utf8',
+				env: { ...process.env, N8N_VERSION: '' },
+			}),
+		) as { runtimes: string[]; inRange: boolean[] };
 		expect([...tested].sort()).toEqual([...runtimes].sort());
-		expect(Object.fromEntries(tested.map((version, i) => [version, inRange[i]]))).toEqual(Object.fromEntries(tested.map((version) => [version, true])));
+		expect(Object.fromEntries(tested.map((version, i) => [version, inRange[i]]))).toEqual(
+			Object.fromEntries(tested.map((version) => [version, true])),
+		);
 	});
 
 	// Drift: a runtime dependency added to package.json (n8n Cloud and verified community nodes
@@ -307,11 +417,18 @@ describe('README: supported versions and dependencies', () => {
 		const peers = Object.keys(pkg.peerDependencies ?? {});
 		expect(peers).toEqual(['n8n-workflow']);
 		expect(installed).toContain(`${peers[0]} is a peer dependency`);
-		const bundled = /: (\S+) and (\S+) are bundled into its files by esbuild/.exec(installed)?.slice(1) ?? [];
+		const bundled =
+			/: (\S+) and (\S+) are bundled into its files by esbuild/.exec(installed)?.slice(1) ?? [];
 		expect(bundled).toHaveLength(2);
-		const sources = ['src/csv/header.ts', 'src/values/coerce.ts', 'src/platform/lists/schema.ts'].map(read).join('\n');
+		const sources = ['src/csv/header.ts', 'src/values/coerce.ts', 'src/platform/lists/schema.ts']
+			.map(read)
+			.join('\n');
 		for (const library of bundled) {
-			expect({ library, devDependency: library in pkg.devDependencies, imported: sources.includes(`from '${library}'`) }).toEqual({ library, devDependency: true, imported: true });
+			expect({
+				library,
+				devDependency: library in pkg.devDependencies,
+				imported: sources.includes(`from '${library}'`),
+			}).toEqual({ library, devDependency: true, imported: true });
 		}
 	});
 });
@@ -329,14 +446,22 @@ describe('README: limits', () => {
 	// the README's table keeps the old figure.
 	it('gives the limits and defaults the code enforces', () => {
 		expect(row('CSV file')).toContain(`${CSV_MAX_BYTES / 1024 / 1024} MB`);
-		expect(row('Subscriber › Add Many, Batch Size')).toContain(`1 to ${n(MAX_BATCH_SIZE)} rows per request (default ${n(DEFAULT_BATCH_SIZE)})`);
-		expect(row('Wallet Pass › Create, Batch Size')).toContain(`1 to ${n(MAX_PASS_BATCH_SIZE)} passes per request (default ${n(DEFAULT_PASS_BATCH_SIZE)})`);
+		expect(row('Subscriber › Add Many, Batch Size')).toContain(
+			`1 to ${n(MAX_BATCH_SIZE)} rows per request (default ${n(DEFAULT_BATCH_SIZE)})`,
+		);
+		expect(row('Wallet Pass › Create, Batch Size')).toContain(
+			`1 to ${n(MAX_PASS_BATCH_SIZE)} passes per request (default ${n(DEFAULT_PASS_BATCH_SIZE)})`,
+		);
 		expect(row('Media message')).toContain(`${MEDIA_MAX_BYTES / 1024 / 1024} MB`);
-		expect(row('Reply buttons')).toContain(`1 to ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters`);
+		expect(row('Reply buttons')).toContain(
+			`1 to ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters`,
+		);
 		expect(row('Return All')).toContain(`${n(MAX_PAGES)} pages`);
 		expect(row('Callback body')).toContain(`${CALLBACK_MAX_BYTES / 1024} KB`);
 		const timeout = new AudienceMessagingApi().properties.find((p) => p.name === 'timeout');
-		expect(row('Request Timeout')).toContain(`${timeout?.typeOptions?.minValue} to ${timeout?.typeOptions?.maxValue} s (default ${DEFAULT_TIMEOUT_SECONDS})`);
+		expect(row('Request Timeout')).toContain(
+			`${timeout?.typeOptions?.minValue} to ${timeout?.typeOptions?.maxValue} s (default ${DEFAULT_TIMEOUT_SECONDS})`,
+		);
 		expect(timeout?.default).toBe(DEFAULT_TIMEOUT_SECONDS);
 	});
 
@@ -344,31 +469,66 @@ describe('README: limits', () => {
 	it('gives the text and External ID lengths the message check accepts, and not one more', () => {
 		const textMax = Number(/(\d+) characters/.exec(row('Text message'))?.[1]);
 		const idMax = Number(/at most (\d+)/.exec(row('External ID'))?.[1]);
-		const message = (fields: Record<string, unknown>) => messageSchema.safeParse({ from: '15550100100', to: '+33612345678', type: 'text', body: 'hello', ...fields }).success;
-		expect([message({ body: 'x'.repeat(textMax) }), message({ body: 'x'.repeat(textMax + 1) })]).toEqual([true, false]);
-		expect([message({ externalId: 'a'.repeat(idMax) }), message({ externalId: 'a'.repeat(idMax + 1) })]).toEqual([true, false]);
+		const message = (fields: Record<string, unknown>) =>
+			messageSchema.safeParse({
+				from: '15550100100',
+				to: '+33612345678',
+				type: 'text',
+				body: 'hello',
+				...fields,
+			}).success;
+		expect([
+			message({ body: 'x'.repeat(textMax) }),
+			message({ body: 'x'.repeat(textMax + 1) }),
+		]).toEqual([true, false]);
+		expect([
+			message({ externalId: 'a'.repeat(idMax) }),
+			message({ externalId: 'a'.repeat(idMax + 1) }),
+		]).toEqual([true, false]);
 	});
 });
 
-/** The operations ("Resource › Operation", as the editor names them) whose Options collection holds the option `name`, following the collection's and the option's displayOptions. */
+/**
+ * The operations ("Resource › Operation", as the editor names them) whose Options collection holds
+ * the option `name`, following the collection's and the option's displayOptions.
+ */
 function operationsWithOption(name: string): Set<string> {
-	const resourceNames = new Map((node.properties.find((p) => p.name === 'resource')?.options ?? []).map((o) => [(o as { value: string }).value, (o as { name: string }).name]));
+	const resourceNames = new Map(
+		(node.properties.find((p) => p.name === 'resource')?.options ?? []).map((o) => [
+			(o as { value: string }).value,
+			(o as { name: string }).name,
+		]),
+	);
 	const operationNames = new Map<string, string>();
 	for (const property of node.properties.filter((p) => p.name === 'operation')) {
 		for (const resource of (property.displayOptions?.show?.resource ?? []) as string[]) {
-			for (const option of (property.options ?? []) as Array<{ value: string; name: string }>) operationNames.set(`${resource}.${option.value}`, `${resourceNames.get(resource)} › ${option.name}`);
+			for (const option of (property.options ?? []) as Array<{ value: string; name: string }>)
+				operationNames.set(
+					`${resource}.${option.value}`,
+					`${resourceNames.get(resource)} › ${option.name}`,
+				);
 		}
 	}
 	const withOption = new Set<string>();
 	for (const property of node.properties.filter((p) => p.name === 'options')) {
-		const option = (property.options ?? []).find((o) => (o as INodeProperties).name === name) as INodeProperties | undefined;
+		const option = (property.options ?? []).find((o) => (o as INodeProperties).name === name) as
+			| INodeProperties
+			| undefined;
 		if (!option) continue;
 		const show = property.displayOptions?.show ?? {};
 		const onlyFor = option.displayOptions?.show?.['/operation'] as string[] | undefined;
 		for (const resource of (show.resource ?? []) as string[]) {
-			// Without an operation in displayOptions, the collection shows for every operation of the resource.
-			const operations = (show.operation as string[] | undefined) ?? [...operationNames.keys()].filter((key) => key.startsWith(`${resource}.`)).map((key) => key.slice(resource.length + 1));
-			for (const operation of operations.filter((one) => !onlyFor || onlyFor.includes(one))) withOption.add(operationNames.get(`${resource}.${operation}`) ?? `${resource}.${operation}`);
+			// Without an operation in displayOptions, the collection shows for every operation of the
+			// resource.
+			const operations =
+				(show.operation as string[] | undefined) ??
+				[...operationNames.keys()]
+					.filter((key) => key.startsWith(`${resource}.`))
+					.map((key) => key.slice(resource.length + 1));
+			for (const operation of operations.filter((one) => !onlyFor || onlyFor.includes(one)))
+				withOption.add(
+					operationNames.get(`${resource}.${operation}`) ?? `${resource}.${operation}`,
+				);
 		}
 	}
 	return withOption;
@@ -379,50 +539,82 @@ describe('README: outcomes and the wait budget', () => {
 
 	// Drift: an outcome added to (or renamed in) the code without a row telling users what to do.
 	it('has one row per outcome the nodes report in `status`, and no other', () => {
-		const rows = [...section(requests, 'Outcomes: unknown, accepted, not sent', 3).matchAll(/^\| `(\w+)` \|/gm)].map((match) => match[1]).filter((cell) => cell !== 'status');
+		const rows = [
+			...section(requests, 'Outcomes: unknown, accepted, not sent', 3).matchAll(/^\| `(\w+)` \|/gm),
+		]
+			.map((match) => match[1])
+			.filter((cell) => cell !== 'status');
 		expect(rows.sort()).toEqual([...OUTCOMES].sort());
 	});
 
-	// Drift: "Max Wait When Rate Limited" added to an operation (or taken away) without the README's list following.
+	// Drift: "Max Wait When Rate Limited" added to an operation (or taken away) without the README's
+	// list following.
 	it('names as having Max Wait When Rate Limited exactly the operations whose Options hold it', () => {
 		const withOption = operationsWithOption('rateLimitWait');
-		const bullet = /\*\*One wait budget per run\*\*[\s\S]*?Max Wait When Rate Limited \(Seconds\)\*\* \(([^;]+);/.exec(requests)?.[1] ?? '';
+		const bullet =
+			/\*\*One wait budget per run\*\*[\s\S]*?Max Wait When Rate Limited \(Seconds\)\*\* \(([^;]+);/.exec(
+				requests,
+			)?.[1] ?? '';
 		const named = new Set<string>();
 		for (const part of bullet.replace(/\s+/g, ' ').split(/, | and (?=[A-Z])/)) {
 			const match = /^(?:(.+?) › )?(.+)$/.exec(part.trim());
 			if (!match) continue;
 			const resource = match[1] ?? [...named].at(-1)?.split(' › ')[0];
-			for (const operation of match[2].split(' and ')) named.add(`${resource} › ${operation.trim()}`);
+			for (const operation of match[2].split(' and '))
+				named.add(`${resource} › ${operation.trim()}`);
 		}
 		expect(withOption.size).toBeGreaterThanOrEqual(5);
 		expect([...named].sort()).toEqual([...withOption].sort());
 	});
 
-	// Drift: an operation that writes without Preview Without Sending, or the README's list not following.
+	// Drift: an operation that writes without Preview Without Sending, or the README's list not
+	// following.
 	it('names as having Preview Without Sending exactly the operations whose Options hold it, which are all the writing ones', () => {
 		const withOption = operationsWithOption('preview');
 		const preview = section(requests, 'Preview Without Sending', 3);
-		const named = [...preview.matchAll(/^- ([A-Z][\w ]+ › [A-Z][\w ]+)/gm)].map((match) => match[1].trim());
+		const named = [...preview.matchAll(/^- ([A-Z][\w ]+ › [A-Z][\w ]+)/gm)].map((match) =>
+			match[1].trim(),
+		);
 		expect([...withOption].sort()).toEqual(named.sort());
-		expect(named.sort()).toEqual(['Blacklist › Add', 'List › Create', 'List › Create From CSV', 'List › Delete', 'Message › Send', 'Sender › Create', 'Subscriber › Add Many', 'Subscriber › Delete', 'Wallet Pass › Create']);
+		expect(named.sort()).toEqual([
+			'Blacklist › Add',
+			'List › Create',
+			'List › Create From CSV',
+			'List › Delete',
+			'Message › Send',
+			'Sender › Create',
+			'Subscriber › Add Many',
+			'Subscriber › Delete',
+			'Wallet Pass › Create',
+		]);
 	});
 });
 
 describe('README: plain $json references', () => {
 	const operations = section(readme, 'Operations');
-	const bullet = /^- A field whose whole value is a reference to the input item's own data[\s\S]*?(?=\n- |\n\n)/m.exec(operations)?.[0] ?? '';
-	const examples = (text: string) => [...text.matchAll(/`(\{\{[^`]*\}\})`/g)].map((match) => `=${match[1]}`);
+	const bullet =
+		/^- A field whose whole value is a reference to the input item's own data[\s\S]*?(?=\n- |\n\n)/m.exec(
+			operations,
+		)?.[0] ?? '';
+	const examples = (text: string) =>
+		[...text.matchAll(/`(\{\{[^`]*\}\})`/g)].map((match) => `=${match[1]}`);
 
-	// Drift: the README promises as fast a form of reference the reader does not take (or the parser lost).
+	// Drift: the README promises as fast a form of reference the reader does not take (or the parser
+	// lost).
 	it('gives as read from the item only references the fast path takes', () => {
 		expect(examples(bullet).length).toBeGreaterThanOrEqual(4);
-		for (const example of examples(bullet)) expect([example, parseJsonReference(example)]).toEqual([example, expect.any(Array)]);
+		for (const example of examples(bullet))
+			expect([example, parseJsonReference(example)]).toEqual([example, expect.any(Array)]);
 	});
 
-	// Drift: a computed expression the README gives as evaluated by n8n turned into one the reader takes.
+	// Drift: a computed expression the README gives as evaluated by n8n turned into one the reader
+	// takes.
 	it('gives as computed only expressions the fast path leaves to n8n', () => {
-		const computed = examples(section(readme, 'Wallet Pass › Create', 3)).filter((example) => example.includes('+'));
+		const computed = examples(section(readme, 'Wallet Pass › Create', 3)).filter((example) =>
+			example.includes('+'),
+		);
 		expect(computed.length).toBeGreaterThanOrEqual(1);
-		for (const example of computed) expect([example, parseJsonReference(example)]).toEqual([example, undefined]);
+		for (const example of computed)
+			expect([example, parseJsonReference(example)]).toEqual([example, undefined]);
 	});
 });

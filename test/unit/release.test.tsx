@@ -8,14 +8,28 @@
  * publishes nothing (publishing is the tag's GitHub Actions job).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+	cpSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	rmSync,
+	symlinkSync,
+	writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 const CHANGELOG_SCRIPT = join(ROOT, 'scripts', 'changelog.mjs');
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const IDENTITY = { GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' };
+const git = (cwd: string, ...args: string[]) =>
+	execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const IDENTITY = {
+	GIT_AUTHOR_NAME: 't',
+	GIT_AUTHOR_EMAIL: 't@example.test',
+	GIT_COMMITTER_NAME: 't',
+	GIT_COMMITTER_EMAIL: 't@example.test',
+};
 
 const temps: string[] = [];
 const tempDir = (prefix: string) => {
@@ -26,7 +40,10 @@ const tempDir = (prefix: string) => {
 afterAll(() => temps.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 function changelog(file: string, ...args: string[]) {
-	return spawnSync(process.execPath, [CHANGELOG_SCRIPT, ...args], { encoding: 'utf8', env: { ...process.env, CHANGELOG_FILE: file } });
+	return spawnSync(process.execPath, [CHANGELOG_SCRIPT, ...args], {
+		encoding: 'utf8',
+		env: { ...process.env, CHANGELOG_FILE: file },
+	});
 }
 
 describe('scripts/changelog.mjs', () => {
@@ -94,7 +111,11 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		const base = tempDir('release-');
 		origin = join(base, 'origin.git');
 		clone = join(base, 'clone');
-		const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+		const files = execFileSync(
+			'git',
+			['ls-files', '-z', '--cached', '--others', '--exclude-standard'],
+			{ cwd: ROOT, encoding: 'utf8' },
+		)
 			.split('\0')
 			.filter((file) => file && !file.startsWith('docs/') && !file.endsWith('.png'));
 		for (const file of files) {
@@ -109,7 +130,10 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		git(base, 'init', '--quiet', '--bare', '--initial-branch=main', origin);
 		git(clone, 'init', '--quiet', '--initial-branch=main');
 		git(clone, 'add', '-A');
-		execFileSync('git', ['commit', '--quiet', '-m', 'Everything so far'], { cwd: clone, env: { ...process.env, ...IDENTITY } });
+		execFileSync('git', ['commit', '--quiet', '-m', 'Everything so far'], {
+			cwd: clone,
+			env: { ...process.env, ...IDENTITY },
+		});
 		git(clone, 'remote', 'add', 'origin', origin);
 		git(clone, 'push', '--quiet', '-u', 'origin', 'main');
 	});
@@ -123,14 +147,20 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		return env;
 	};
 	const release = (...args: string[]) =>
-		spawnSync(process.execPath, ['scripts/release.mjs', ...args], { cwd: clone, encoding: 'utf8', env: shellEnv() });
+		spawnSync(process.execPath, ['scripts/release.mjs', ...args], {
+			cwd: clone,
+			encoding: 'utf8',
+			env: shellEnv(),
+		});
 
 	it('the first release as a dry run: shows the version and the hand-written notes, changes nothing', () => {
 		const head = git(clone, 'rev-parse', 'HEAD');
 		const run = release('--dry-run', '--ci', '--increment', 'minor');
 		expect(run.status).toBe(0);
 		expect(run.stdout).toContain("Let's release n8n-nodes-audience-messaging (0.1.0...0.2.0)");
-		const firstEntry = readFileSync(join(clone, 'CHANGELOG.md'), 'utf8').split('\n').find((line) => line.startsWith('- '));
+		const firstEntry = readFileSync(join(clone, 'CHANGELOG.md'), 'utf8')
+			.split('\n')
+			.find((line) => line.startsWith('- '));
 		expect(run.stdout).toContain(firstEntry);
 		// Nothing written: no version bump, no changelog edit, no commit, no tag, nothing pushed.
 		expect(git(clone, 'status', '--porcelain', '--untracked-files=no')).toBe('');
@@ -142,11 +172,16 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 	it('a release bumps the version, dates the Unreleased section, commits, tags and pushes; publishes nothing', () => {
 		const before = readFileSync(join(clone, 'CHANGELOG.md'), 'utf8');
 		const run = release('--ci', '--increment', 'minor');
-		expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: expect.not.stringMatching(/ERROR|✖/) });
+		expect({ status: run.status, stderr: run.stderr }).toEqual({
+			status: 0,
+			stderr: expect.not.stringMatching(/ERROR|✖/),
+		});
 		const pkg = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8'));
 		expect(pkg.version).toBe('0.2.0');
 		const date = new Date().toISOString().slice(0, 10);
-		expect(readFileSync(join(clone, 'CHANGELOG.md'), 'utf8')).toBe(before.replace('## Unreleased\n', `## Unreleased\n\n## 0.2.0 (${date})\n`));
+		expect(readFileSync(join(clone, 'CHANGELOG.md'), 'utf8')).toBe(
+			before.replace('## Unreleased\n', `## Unreleased\n\n## 0.2.0 (${date})\n`),
+		);
 		expect(git(clone, 'log', '-1', '--format=%s')).toBe('Release 0.2.0');
 		expect(git(origin, 'tag')).toBe('0.2.0');
 		expect(git(origin, 'rev-parse', 'main')).toBe(git(clone, 'rev-parse', 'HEAD'));
@@ -154,7 +189,9 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		// "npm publish" there too. (The release notes, on stdout, may well name `npm publish`.)
 		// eslint-disable-next-line no-control-regex
 		const steps = run.stderr.replace(/\x1b\[[0-9;]*m/g, '');
-		expect(steps).toMatch(/^✔ npm run lint$[\s\S]*^✔ Git commit$[\s\S]*^✔ Git tag$[\s\S]*^✔ Git push$/m);
+		expect(steps).toMatch(
+			/^✔ npm run lint$[\s\S]*^✔ Git commit$[\s\S]*^✔ Git tag$[\s\S]*^✔ Git push$/m,
+		);
 		expect(steps).not.toMatch(/npm publish/);
 		// The new Unreleased section is empty, so a second release is refused before release-it runs.
 		const again = release('--ci', '--increment', 'patch');

@@ -4,14 +4,21 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { apiRequest, collectionResponse } from '../core/http';
 import type { Page } from '../core/http';
 
-const nextPageToken = (page: number, answer: Page) => (answer.pagination && answer.pagination.page < answer.pagination.pages ? String(page + 1) : undefined);
+const nextPageToken = (page: number, answer: Page) =>
+	answer.pagination && answer.pagination.page < answer.pagination.pages
+		? String(page + 1)
+		: undefined;
 
 /**
  * Lists of the account for the list picker. The spec has no list-listing endpoint; this uses
  * GET /lists with page/limit/name (the sandbox's choice) and answers an empty result where an
  * account does not offer it (404, 405, 501), so "By ID" still works.
  */
-export async function searchLists(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchLists(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
 	try {
 		const { data } = await apiRequest(this, {
@@ -24,17 +31,34 @@ export async function searchLists(this: ILoadOptionsFunctions, filter?: string, 
 		});
 		const needle = filter?.toLowerCase();
 		const results = data.items
-			.filter((list) => !needle || String(list.name ?? '').toLowerCase().includes(needle) || String(list.id) === filter)
-			.map((list) => ({ name: `${String(list.name ?? 'Unnamed list')} (#${String(list.id)})`, value: String(list.id) }));
+			.filter(
+				(list) =>
+					!needle ||
+					String(list.name ?? '')
+						.toLowerCase()
+						.includes(needle) ||
+					String(list.id) === filter,
+			)
+			.map((list) => ({
+				name: `${String(list.name ?? 'Unnamed list')} (#${String(list.id)})`,
+				value: String(list.id),
+			}));
 		return { results, paginationToken: nextPageToken(page, data) };
 	} catch (error) {
-		if (error instanceof NodeApiError && ['404', '405', '501'].includes(String(error.httpCode))) return { results: [] };
-		throw error instanceof NodeApiError || error instanceof NodeOperationError ? error : new NodeOperationError(this.getNode(), error as Error);
+		if (error instanceof NodeApiError && ['404', '405', '501'].includes(String(error.httpCode)))
+			return { results: [] };
+		throw error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(this.getNode(), error as Error);
 	}
 }
 
 /** Wallet templates of the account for the template picker (GET /v2/wallet/templates, by name). */
-export async function searchWalletTemplates(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string): Promise<INodeListSearchResult> {
+export async function searchWalletTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
 	const page = paginationToken ? Number(paginationToken) : 1;
 	const { data } = await apiRequest(this, {
 		base: 'wallet',
@@ -46,7 +70,14 @@ export async function searchWalletTemplates(this: ILoadOptionsFunctions, filter?
 	});
 	const needle = filter?.toLowerCase();
 	const results = data.items
-		.filter((template) => !needle || `${String(template.name)} ${String(template.serial)}`.toLowerCase().includes(needle))
-		.map((template) => ({ name: `${String(template.name ?? template.serial)} (${String(template.serial)})`, value: String(template.serial) }));
+		.filter(
+			(template) =>
+				!needle ||
+				`${String(template.name)} ${String(template.serial)}`.toLowerCase().includes(needle),
+		)
+		.map((template) => ({
+			name: `${String(template.name ?? template.serial)} (${String(template.serial)})`,
+			value: String(template.serial),
+		}));
 	return { results, paginationToken: nextPageToken(page, data) };
 }

@@ -4,7 +4,9 @@ import { chunk } from '../core/values';
 import { isRecord, isRequestPreview } from '../core/http';
 import type { FieldLabels } from '../core/values';
 import type { RequestPreview } from '../core/http';
-import { configureRunOptions, continuesOnFail, errorItem, failedSendItem, inPool, prepareAll, previewItem } from './execute';
+import { configureRunOptions, continuesOnFail, prepareAll } from './execute';
+import { errorItem, failedSendItem, previewItem } from './items';
+import { inPool } from './pool';
 
 interface BatchEntry<V> {
 	itemIndex: number;
@@ -13,20 +15,36 @@ interface BatchEntry<V> {
 
 interface BatchPlan<V> {
 	labels: FieldLabels;
-	/** Reads and validates one item; `group` is the request target (list, template). No request here. */
-	prepare: (itemIndex: number) => Promise<{ group: string; value: V }> | { group: string; value: V };
-	/** Checks across all prepared items (duplicates, for example), still before any request; returns errors by item index. */
+	/**
+	 * Reads and validates one item; `group` is the request target (list, template). No request here.
+	 */
+	prepare: (
+		itemIndex: number,
+	) => Promise<{ group: string; value: V }> | { group: string; value: V };
+	/**
+	 * Checks across all prepared items (duplicates, for example), still before any request; returns
+	 * errors by item index.
+	 */
 	crossCheck?: (entries: Array<BatchEntry<V> & { group: string }>) => Map<number, Error>;
 	batchSize: number;
-	/** Sends one batch of one group; returns each item's output JSON, or the Error that refused that item alone. */
+	/**
+	 * Sends one batch of one group; returns each item's output JSON, or the Error that refused that
+	 * item alone.
+	 */
 	send: (group: string, batch: Array<BatchEntry<V>>) => Promise<Map<number, IDataObject | Error>>;
 	/** Batches sent at the same time (default 1). */
 	concurrency?: number;
 	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
 	rateLimitWaitOption?: boolean;
-	/** What identifies an item in an output whose outcome is unknown, accepted, not sent or previewed (the row, the recipient ID). */
+	/**
+	 * What identifies an item in an output whose outcome is unknown, accepted, not sent or previewed
+	 * (the row, the recipient ID).
+	 */
 	describe?: (group: string, value: V) => IDataObject;
-	/** Where a batch's body holds its items, one per entry in order: the property (`items`), or the body itself when it is the array (default). */
+	/**
+	 * Where a batch's body holds its items, one per entry in order: the property (`items`), or the
+	 * body itself when it is the array (default).
+	 */
 	rowsAt?: string;
 }
 
@@ -36,11 +54,26 @@ interface BatchPlan<V> {
  * the item parts put back in place; never the whole body on every item (10,000 items in batches
  * of 500 would hold each batch 500 times).
  */
-function batchPreviewItems<V>(preview: RequestPreview, batch: Array<BatchEntry<V>>, number: number, rowsAt: string | undefined, describe: (value: V) => IDataObject): INodeExecutionData[] {
+function batchPreviewItems<V>(
+	preview: RequestPreview,
+	batch: Array<BatchEntry<V>>,
+	number: number,
+	rowsAt: string | undefined,
+	describe: (value: V) => IDataObject,
+): INodeExecutionData[] {
 	const { body, ...request } = preview.request;
 	const rows = rowsAt === undefined ? body : isRecord(body) ? body[rowsAt] : undefined;
 	return batch.map(({ itemIndex, value }, position) =>
-		previewItem({ ...request, batch: { number, items: batch.length }, bodyPath: `${rowsAt ?? ''}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined }, itemIndex, describe(value)),
+		previewItem(
+			{
+				...request,
+				batch: { number, items: batch.length },
+				bodyPath: `${rowsAt ?? ''}[${position}]`,
+				bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined,
+			},
+			itemIndex,
+			describe(value),
+		),
 	);
 }
 
@@ -50,7 +83,10 @@ function batchPreviewItems<V>(preview: RequestPreview, batch: Array<BatchEntry<V
  * output item paired to it. Without Continue On Fail a refused item stops the node, but only
  * after all batches were sent, so the other items are still processed. Linear in items.
  */
-export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPlan<V>): Promise<INodeExecutionData[][]> {
+export async function runInBatches<V>(
+	context: IExecuteFunctions,
+	plan: BatchPlan<V>,
+): Promise<INodeExecutionData[][]> {
 	const continueOnFail = continuesOnFail(context);
 	configureRunOptions(context, plan.labels, plan.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, plan.labels, plan.prepare);
@@ -90,8 +126,11 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 		if (!members) groups.set(entry.value.group, (members = []));
 		members.push({ itemIndex, value: entry.value.value });
 	}
-	const jobs = [...groups].flatMap(([group, groupEntries]) => chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })));
-	// Refusals of single items are thrown after every batch was sent; a failed request stops new batches.
+	const jobs = [...groups].flatMap(([group, groupEntries]) =>
+		chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })),
+	);
+	// Refusals of single items are thrown after every batch was sent; a failed request stops new
+	// batches.
 	const refusals: Array<{ itemIndex: number; error: Error }> = [];
 	const run = await inPool(jobs.length, plan.concurrency, async (job, stopRun) => {
 		const { group, batch } = jobs[job];
@@ -100,12 +139,24 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 			results = await plan.send(group, batch);
 		} catch (error) {
 			if (isRequestPreview(error)) {
-				batchPreviewItems(error, batch, job + 1, plan.rowsAt, (value) => plan.describe?.(group, value) ?? {}).forEach((item, position) => (output[batch[position].itemIndex] = item));
+				batchPreviewItems(
+					error,
+					batch,
+					job + 1,
+					plan.rowsAt,
+					(value) => plan.describe?.(group, value) ?? {},
+				).forEach((item, position) => (output[batch[position].itemIndex] = item));
 				return;
 			}
-			// A batch that may have been applied, was accepted unreadably, or was not sent: each of its items says so.
+			// A batch that may have been applied, was accepted unreadably, or was not sent: each of its
+			// items says so.
 			for (const entry of batch) {
-				const item = failedSendItem(error as Error, entry.itemIndex, continueOnFail, plan.describe && (() => plan.describe!(group, entry.value)));
+				const item = failedSendItem(
+					error as Error,
+					entry.itemIndex,
+					continueOnFail,
+					plan.describe && (() => plan.describe!(group, entry.value)),
+				);
 				if (!item) {
 					stopRun(error);
 					break;
@@ -125,6 +176,9 @@ export async function runInBatches<V>(context: IExecuteFunctions, plan: BatchPla
 		}
 	});
 	if ('failure' in run) throw run.failure;
-	if (refusals.length) throw refusals.reduce((first, refusal) => (refusal.itemIndex < first.itemIndex ? refusal : first)).error;
+	if (refusals.length)
+		throw refusals.reduce((first, refusal) =>
+			refusal.itemIndex < first.itemIndex ? refusal : first,
+		).error;
 	return [output];
 }

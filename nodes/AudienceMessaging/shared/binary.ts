@@ -9,7 +9,10 @@ export interface BinaryFile {
 	size: number;
 	/** The first bytes, enough to check a CSV header before upload. */
 	head: Buffer;
-	/** Opens the content; a stream when n8n keeps binaries outside memory, so large files are never buffered. */
+	/**
+	 * Opens the content; a stream when n8n keeps binaries outside memory, so large files are never
+	 * buffered.
+	 */
 	open: () => Promise<Buffer | ByteSource>;
 	/** The content, when n8n holds it in the item (its default binary mode). */
 	buffer?: Buffer;
@@ -17,8 +20,15 @@ export interface BinaryFile {
 
 const HEAD_BYTES = 64 * 1024;
 
-/** Reads a binary property of an input item without loading a file-system or S3 binary into memory. */
-export async function binaryFile(context: IExecuteFunctions, itemIndex: number, propertyName: string, field: string): Promise<BinaryFile> {
+/**
+ * Reads a binary property of an input item without loading a file-system or S3 binary into memory.
+ */
+export async function binaryFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	field: string,
+): Promise<BinaryFile> {
 	const item = context.getInputData()[itemIndex];
 	const binary = item.binary?.[propertyName];
 	if (!binary) {
@@ -45,8 +55,19 @@ export async function binaryFile(context: IExecuteFunctions, itemIndex: number, 
 			if (length >= HEAD_BYTES) break;
 		}
 		headStream.destroy();
-		return { fileName, size, head: Buffer.concat(parts), open: async () => await context.helpers.getBinaryStream(id) };
+		return {
+			fileName,
+			size,
+			head: Buffer.concat(parts),
+			open: async () => await context.helpers.getBinaryStream(id),
+		};
 	}
 	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
-	return { fileName, size: buffer.length, head: buffer.subarray(0, HEAD_BYTES), open: async () => buffer, buffer };
+	return {
+		fileName,
+		size: buffer.length,
+		head: buffer.subarray(0, HEAD_BYTES),
+		open: async () => buffer,
+		buffer,
+	};
 }

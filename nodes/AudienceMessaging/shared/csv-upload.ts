@@ -1,84 +1,49 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../core/csv';
-import { InputError, oneOf } from '../core/values';
+import { InputError } from '../core/values';
 import { multipartFileBody } from '../core/http';
 import type { ByteSource } from '../core/http';
 import type { CsvCheck, CsvProblem } from '../core/csv';
 import { binaryFile } from './binary';
 import type { BinaryFile } from './binary';
 import { runsAsTool } from './tool';
+import type { CsvPolicy } from './csv-options';
 
-const ON_PROBLEMS = ['refuse', 'leaveOut', 'upload'] as const;
-const OTHER_DELIMITER = ['refuse', 'convert'] as const;
-
-/** Options › When the CSV Has Problems and Other Delimiter, for the operations that upload a CSV file (`show`: where they apply). */
-export function csvCheckOptions(show?: Record<string, string[]>): INodeProperties[] {
-	const displayOptions = show ? { displayOptions: { show } } : {};
-	return [
-		{
-			displayName: 'When the CSV Has Problems',
-			name: 'csvProblems',
-			type: 'options',
-			default: 'refuse',
-			description: 'Every row of the file is checked before it is uploaded (quotes, field count, UTF-8, e-mail and mobile values and their repeats, the Key column)',
-			options: [
-				{ name: 'Refuse the File', value: 'refuse', description: 'Upload nothing and list the problems by line and column' },
-				{ name: 'Leave Out the Bad Rows', value: 'leaveOut', description: 'Upload the other rows; the output lists the rows left out' },
-				{ name: 'Upload Anyway', value: 'upload', description: 'Upload the file as it is; the platform reports what it refuses' },
-			],
-			...displayOptions,
-		},
-		{
-			displayName: 'Other Delimiter',
-			name: 'csvDelimiter',
-			type: 'options',
-			default: 'refuse',
-			description: 'What to do with a file whose values are separated by semicolons or tabs (how Excel saves CSV in many languages): the platform reads commas',
-			options: [
-				{ name: 'Refuse the File', value: 'refuse' },
-				{ name: 'Convert to Commas', value: 'convert', description: 'Upload the rows written again with commas, quoted where a value needs it' },
-			],
-			...displayOptions,
-		},
-	];
-}
-
-/** How an item's CSV file is checked and what happens to one with problems (from its Options). */
-export interface CsvPolicy {
-	onProblems: (typeof ON_PROBLEMS)[number];
-	otherDelimiter: (typeof OTHER_DELIMITER)[number];
-	/** Whether the list has the automatic unique columns (List › Create From CSV's Use Automatic Columns). */
-	autoColumns: boolean;
-	keyColumn?: string;
-}
-
-export function csvPolicyOf(options: Record<string, unknown>, list: { autoColumns: boolean; keyColumn?: string }): CsvPolicy {
-	return {
-		onProblems: options.csvProblems === undefined ? 'refuse' : oneOf(options.csvProblems, 'csvProblems', ON_PROBLEMS),
-		otherDelimiter: options.csvDelimiter === undefined ? 'refuse' : oneOf(options.csvDelimiter, 'csvDelimiter', OTHER_DELIMITER),
-		...list,
-	};
-}
-
-/** A CSV binary checked row by row before upload, with what the upload sends: the file as it is, or rewritten (bad rows left out, converted to commas). */
+/**
+ * A CSV binary checked row by row before upload, with what the upload sends: the file as it is, or
+ * rewritten (bad rows left out, converted to commas).
+ */
 export interface CsvFile extends BinaryFile {
 	check: CsvCheck;
 	rewrite?: { leaveOut: boolean; convert: boolean; size: number };
 }
 
-const DELIMITER_NAMES: Record<string, string> = { ';': 'semicolons', '\t': 'tabs', '|': 'vertical bars' };
+const DELIMITER_NAMES: Record<string, string> = {
+	';': 'semicolons',
+	'\t': 'tabs',
+	'|': 'vertical bars',
+};
 
-const line = (problem: CsvProblem) => `line ${problem.line}${problem.column ? `, column "${problem.column}"` : ''}: ${problem.problem}`;
+const line = (problem: CsvProblem) =>
+	`line ${problem.line}${problem.column ? `, column "${problem.column}"` : ''}: ${problem.problem}`;
 
-/** The error refusing a file with problems: how many, the first in the message, the first 20 in the description. */
+/**
+ * The error refusing a file with problems: how many, the first in the message, the first 20 in the
+ * description.
+ */
 function problemsError(fileName: string, check: CsvCheck, advice: string): InputError {
 	const { problemCount, badRows, problems } = check.report;
 	const count = `${problemCount} problem${problemCount === 1 ? '' : 's'}${badRows > 1 ? ` in ${badRows} rows` : ''}`;
 	const listed = problems.map((problem) => `- ${line(problem)}`).join('\n');
-	const more = problemCount > problems.length ? `\n…and ${problemCount - problems.length} more.` : '';
-	return new InputError('binaryPropertyName', `the CSV file "${fileName}" has ${count}, the first on ${line(problems[0])}`, `${listed}${more}\nNothing was uploaded. ${advice}`);
+	const more =
+		problemCount > problems.length ? `\n…and ${problemCount - problems.length} more.` : '';
+	return new InputError(
+		'binaryPropertyName',
+		`the CSV file "${fileName}" has ${count}, the first on ${line(problems[0])}`,
+		`${listed}${more}\nNothing was uploaded. ${advice}`,
+	);
 }
 
 /**
@@ -86,19 +51,34 @@ function problemsError(fileName: string, check: CsvCheck, advice: string): Input
  * usable header (from its first bytes), then every row in one streamed read (checkCsv). A file with
  * problems is refused, or rewritten without its bad rows, or uploaded as it is, as `policy` says.
  */
-export async function validatedCsvFile(context: IExecuteFunctions, itemIndex: number, propertyName: string, policy: CsvPolicy): Promise<CsvFile> {
+export async function validatedCsvFile(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	policy: CsvPolicy,
+): Promise<CsvFile> {
 	// A tool call hands over arguments, never a file: say what to use instead.
 	if (runsAsTool(context.getNode())) {
-		throw new NodeOperationError(context.getNode(), 'This operation uploads a CSV file from an earlier node, which a tool call cannot hand over.', {
-			itemIndex,
-			description: 'Nothing was sent. To create a list with its subscribers, use List › Create with Rows (JSON); to add subscribers, use Subscriber › Add Many with Input Data JSON.',
-		});
+		throw new NodeOperationError(
+			context.getNode(),
+			'This operation uploads a CSV file from an earlier node, which a tool call cannot hand over.',
+			{
+				itemIndex,
+				description:
+					'Nothing was sent. To create a list with its subscribers, use List › Create with Rows (JSON); to add subscribers, use Subscriber › Add Many with Input Data JSON.',
+			},
+		);
 	}
 	const file = await binaryFile(context, itemIndex, propertyName, 'binaryPropertyName');
 	assertCsvSize(file.size, 'binaryPropertyName');
 	csvHeader(file.head, 'binaryPropertyName');
 	const convert = policy.otherDelimiter === 'convert';
-	const check = await checkCsv(await file.open(), file.head, { autoColumns: policy.autoColumns, keyColumn: policy.keyColumn, convert, rowSizes: policy.onProblems === 'leaveOut' });
+	const check = await checkCsv(await file.open(), file.head, {
+		autoColumns: policy.autoColumns,
+		keyColumn: policy.keyColumn,
+		convert,
+		rowSizes: policy.onProblems === 'leaveOut',
+	});
 	const { report } = check;
 	const otherDelimiter = report.delimiter !== ',';
 	if (otherDelimiter && !convert) {
@@ -111,19 +91,42 @@ export async function validatedCsvFile(context: IExecuteFunctions, itemIndex: nu
 	let leaveOut = false;
 	if (report.problemCount) {
 		const readable = report.rowsCanBeLeftOut;
-		if (policy.onProblems === 'refuse') throw problemsError(file.fileName, check, 'Fix the file, or set Options › When the CSV Has Problems to Leave Out the Bad Rows or Upload Anyway.');
-		if (policy.onProblems === 'leaveOut' && !readable) throw problemsError(file.fileName, check, 'These problems are not in rows that can be left out (the header, or a place the reading cannot pass): fix the file.');
-		if (otherDelimiter && !readable) throw problemsError(file.fileName, check, 'A file that cannot be read to its end cannot be converted to commas: fix the file.');
+		if (policy.onProblems === 'refuse')
+			throw problemsError(
+				file.fileName,
+				check,
+				'Fix the file, or set Options › When the CSV Has Problems to Leave Out the Bad Rows or Upload Anyway.',
+			);
+		if (policy.onProblems === 'leaveOut' && !readable)
+			throw problemsError(
+				file.fileName,
+				check,
+				'These problems are not in rows that can be left out (the header, or a place the reading cannot pass): fix the file.',
+			);
+		if (otherDelimiter && !readable)
+			throw problemsError(
+				file.fileName,
+				check,
+				'A file that cannot be read to its end cannot be converted to commas: fix the file.',
+			);
 		leaveOut = policy.onProblems === 'leaveOut';
 	}
 	const rewritten = (leaveOut && check.badRows.size > 0) || otherDelimiter;
 	if (!rewritten) return { ...file, check };
 	const size = leaveOut ? check.rewrittenBytes.withoutBadRows : check.rewrittenBytes.withBadRows;
-	if (size === undefined) throw new NodeOperationError(context.getNode(), 'The size of the CSV file without its bad rows was not counted', { itemIndex });
+	if (size === undefined)
+		throw new NodeOperationError(
+			context.getNode(),
+			'The size of the CSV file without its bad rows was not counted',
+			{ itemIndex },
+		);
 	return { ...file, check, rewrite: { leaveOut, convert: otherDelimiter, size } };
 }
 
-/** The file's content, opened only when the upload reads it: a preview, which sends nothing, never opens it. */
+/**
+ * The file's content, opened only when the upload reads it: a preview, which sends nothing, never
+ * opens it.
+ */
 function openedWhenRead(open: BinaryFile['open']): ByteSource {
 	return {
 		async *[Symbol.asyncIterator]() {
@@ -134,14 +137,28 @@ function openedWhenRead(open: BinaryFile['open']): ByteSource {
 	};
 }
 
-/** What the upload of a checked file says it did, in the output and the preview: rows left out, conversion, warnings (nothing when there is nothing to say). */
+/**
+ * What the upload of a checked file says it did, in the output and the preview: rows left out,
+ * conversion, warnings (nothing when there is nothing to say).
+ */
 export function csvOutcome(file: CsvFile): IDataObject {
 	const { report } = file.check;
 	const leftOut = file.rewrite?.leaveOut ? report.badRows : 0;
 	return {
-		...(leftOut ? { rowsLeftOut: leftOut, problems: report.problems as unknown as IDataObject[], problemCount: report.problemCount } : {}),
+		...(leftOut
+			? {
+					rowsLeftOut: leftOut,
+					problems: report.problems as unknown as IDataObject[],
+					problemCount: report.problemCount,
+				}
+			: {}),
 		...(file.rewrite?.convert ? { convertedFrom: report.delimiter } : {}),
-		...(report.problemCount && !leftOut ? { uploadedWithProblems: report.problemCount, problems: report.problems as unknown as IDataObject[] } : {}),
+		...(report.problemCount && !leftOut
+			? {
+					uploadedWithProblems: report.problemCount,
+					problems: report.problems as unknown as IDataObject[],
+				}
+			: {}),
 		...(report.warnings.length ? { warnings: report.warnings } : {}),
 	};
 }
@@ -150,12 +167,37 @@ export function csvOutcome(file: CsvFile): IDataObject {
  * The request body and headers uploading a checked CSV file as the multipart part `csvFile` (List
  * › Create From CSV, Subscriber › Add Many), streamed, and what a preview shows of it instead.
  */
-export function csvUpload(file: CsvFile): ReturnType<typeof multipartFileBody> & { preview: IDataObject } {
+export function csvUpload(
+	file: CsvFile,
+): ReturnType<typeof multipartFileBody> & { preview: IDataObject } {
 	const { rewrite, check } = file;
-	const data = rewrite ? rewrittenCsv(openedWhenRead(file.open), check.layout, rewrite.leaveOut ? check.badRows : new Set(), rewrite.convert) : (file.buffer ?? openedWhenRead(file.open));
+	const data = rewrite
+		? rewrittenCsv(
+				openedWhenRead(file.open),
+				check.layout,
+				rewrite.leaveOut ? check.badRows : new Set(),
+				rewrite.convert,
+			)
+		: (file.buffer ?? openedWhenRead(file.open));
 	const size = rewrite?.size ?? file.size;
-	const upload = multipartFileBody({ name: 'csvFile', fileName: file.fileName, contentType: 'text/csv', data, size });
+	const upload = multipartFileBody({
+		name: 'csvFile',
+		fileName: file.fileName,
+		contentType: 'text/csv',
+		data,
+		size,
+	});
 	const rows = check.report.rows - (rewrite?.leaveOut ? check.report.badRows : 0);
-	const preview = { contentType: 'multipart/form-data', csvFile: { fileName: file.fileName, contentType: 'text/csv', bytes: size, rows, columns: check.report.columns, ...csvOutcome(file) } };
+	const preview = {
+		contentType: 'multipart/form-data',
+		csvFile: {
+			fileName: file.fileName,
+			contentType: 'text/csv',
+			bytes: size,
+			rows,
+			columns: check.report.columns,
+			...csvOutcome(file),
+		},
+	};
 	return { ...upload, preview };
 }

@@ -5,7 +5,10 @@ import { listIdSchema } from '../core/platform';
 import { readParameter } from './parameters';
 
 /** The list picker used by every list-scoped operation: from the account's lists, or by ID. */
-export function listLocator(displayOptions: INodeProperties['displayOptions'], extra: Partial<INodeProperties> = {}): INodeProperties {
+export function listLocator(
+	displayOptions: INodeProperties['displayOptions'],
+	extra: Partial<INodeProperties> = {},
+): INodeProperties {
 	return {
 		displayName: 'List',
 		name: 'listId',
@@ -13,7 +16,8 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 		default: { mode: 'id', value: '' },
 		required: true,
 		description: 'The subscriber list to work on',
-		// The spec has no call listing lists, so By ID comes first; From List works where the account offers GET /lists.
+		// The spec has no call listing lists, so By ID comes first; From List works where the account
+		// offers GET /lists.
 		modes: [
 			{
 				displayName: 'By ID',
@@ -21,7 +25,13 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 				type: 'string',
 				placeholder: 'e.g. 42',
 				validation: [
-					{ type: 'regex', properties: { regex: '^\\s*\\d+\\s*$', errorMessage: 'A list ID is a whole number, for example 42' } },
+					{
+						type: 'regex',
+						properties: {
+							regex: '^\\s*\\d+\\s*$',
+							errorMessage: 'A list ID is a whole number, for example 42',
+						},
+					},
 				],
 			},
 			{
@@ -37,7 +47,9 @@ export function listLocator(displayOptions: INodeProperties['displayOptions'], e
 	};
 }
 
-/** n8n's Return All / Limit pair of a Get Many operation (paging is done by src/http/pagination). */
+/**
+ * n8n's Return All / Limit pair of a Get Many operation (paging is done by src/http/pagination).
+ */
 export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
 	return [
 		{
@@ -62,7 +74,11 @@ export function returnAllAndLimit(show: Record<string, string[]>): INodeProperti
 
 /** The list of an item's resource locator, as a list ID (an expression may yield anything). */
 export function readListId(context: IExecuteFunctions, itemIndex: number): string {
-	return parsed(listIdSchema, readParameter(context, 'listId', itemIndex, undefined, { extractValue: true }), 'listId');
+	return parsed(
+		listIdSchema,
+		readParameter(context, 'listId', itemIndex, undefined, { extractValue: true }),
+		'listId',
+	);
 }
 
 interface PageRequest {
@@ -73,12 +89,18 @@ interface PageRequest {
 /** Return All and Limit of an item: Limit a whole number of at least 1. */
 export function readReturnAllAndLimit(context: IExecuteFunctions, itemIndex: number): PageRequest {
 	const returnAll = boolean(readParameter(context, 'returnAll', itemIndex, false), 'returnAll');
-	const limit = returnAll ? Infinity : integer(readParameter(context, 'limit', itemIndex, 50), 'limit', { min: 1 });
+	const limit = returnAll
+		? Infinity
+		: integer(readParameter(context, 'limit', itemIndex, 50), 'limit', { min: 1 });
 	return { returnAll, limit };
 }
 
 /** The Options › Parallel Requests field: requests in flight at once, output order kept. */
-export function parallelRequestsOption(defaultValue: number, max: number, what: string): INodeProperties {
+export function parallelRequestsOption(
+	defaultValue: number,
+	max: number,
+	what: string,
+): INodeProperties {
 	return {
 		displayName: 'Parallel Requests',
 		name: 'parallelRequests',
@@ -89,9 +111,18 @@ export function parallelRequestsOption(defaultValue: number, max: number, what: 
 	};
 }
 
-/** Options › Parallel Requests of a run (from the first item's options): a whole number from 1 to `max`. */
-export function parallelRequestsOf(options: Record<string, unknown>, defaultValue: number, max: number): number {
-	return options.parallelRequests === undefined ? defaultValue : integer(options.parallelRequests, 'parallelRequests', { min: 1, max });
+/**
+ * Options › Parallel Requests of a run (from the first item's options): a whole number from 1 to
+ * `max`.
+ */
+export function parallelRequestsOf(
+	options: Record<string, unknown>,
+	defaultValue: number,
+	max: number,
+): number {
+	return options.parallelRequests === undefined
+		? defaultValue
+		: integer(options.parallelRequests, 'parallelRequests', { min: 1, max });
 }
 
 /** n8n's Simplify switch, for outputs of more than 10 fields. */
@@ -132,10 +163,16 @@ export function rateLimitWaitOption(): INodeProperties {
 	};
 }
 
-/** The budget in ms from the first item's Options (undefined: the option is not set). Throws InputError for a bad value. */
+/**
+ * The budget in ms from the first item's Options (undefined: the option is not set). Throws
+ * InputError for a bad value.
+ */
 export function rateLimitWaitOf(options: Record<string, unknown>): number | undefined {
 	if (options.rateLimitWait === undefined) return undefined;
-	return integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: MAX_RATE_LIMIT_WAIT_SECONDS }) * 1000;
+	return (
+		integer(options.rateLimitWait, 'rateLimitWait', { min: 0, max: MAX_RATE_LIMIT_WAIT_SECONDS }) *
+		1000
+	);
 }
 
 /** Options › Preview Without Sending as the editor labels it. */
@@ -153,16 +190,21 @@ export function previewOption(): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to send nothing to the platform: each item comes out as the request it would send (method, URL, body; for a CSV file its name, size, rows and check report), with every item checked as in a live run. Reads the run needs (a sender\'s rate and quota) are still made.',
+			"Whether to send nothing to the platform: each item comes out as the request it would send (method, URL, body; for a CSV file its name, size, rows and check report), with every item checked as in a live run. Reads the run needs (a sender's rate and quota) are still made.",
 	};
 }
 
-/** Whether the first item's Options ask for a preview. Throws InputError for a value that is not a boolean. */
+/**
+ * Whether the first item's Options ask for a preview. Throws InputError for a value that is not a
+ * boolean.
+ */
 export function previewOf(options: Record<string, unknown>): boolean {
 	return options.preview === undefined ? false : boolean(options.preview, 'preview');
 }
 
-/** The Options collection of a write operation that has no other option: Preview Without Sending. */
+/**
+ * The Options collection of a write operation that has no other option: Preview Without Sending.
+ */
 export function previewOptions(show: Record<string, string[]>): INodeProperties {
 	return {
 		displayName: 'Options',

@@ -2,54 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
 
-import { configureRun, isRecord, isRequestPreview, outcomeOf } from '../core/http';
+import { configureRun, isRecord, isRequestPreview } from '../core/http';
 import { fieldError, fieldName, InputError, itemLabel, schemaError } from '../core/values';
 import type { FieldLabels } from '../core/values';
-import type { RequestPreview } from '../core/http';
 import { RATE_LIMIT_WAIT_NAME, previewOf, rateLimitWaitOf } from './descriptions';
 import { runsAsTool, toolArgumentError } from './tool';
-
-/**
- * An item that failed under "Continue On Fail": the error message, paired to its input item.
- * An error with an outcome (a write that may have been applied, a request not sent because the
- * run's wait budget is spent) says it in `status` (`unknown`, `notSent`), next to what
- * identifies the item (`context`: the message's recipient and External ID, for example).
- */
-export function errorItem(error: Error, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
-	const description = (error as { description?: string }).description;
-	const httpCode = (error as { httpCode?: string | null }).httpCode;
-	const outcome = outcomeOf(error);
-	return {
-		json: {
-			...(outcome ? { ...context, status: outcome } : {}),
-			error: error.message,
-			...(description ? { description } : {}),
-			...(httpCode ? { httpCode } : {}),
-		},
-		pairedItem: { item: itemIndex },
-	};
-}
-
-/**
- * The output of a write the platform accepted whose answer cannot be read: not a failure (the
- * platform applied it), so an item with status `accepted` and a warning, with or without Continue On Fail.
- */
-function acceptedItem(error: Error, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
-	const description = (error as { description?: string }).description;
-	return { json: { ...context, status: 'accepted', warning: [error.message, description].filter(Boolean).join('. ') }, pairedItem: { item: itemIndex } };
-}
-
-/**
- * The output item of a send that threw, or undefined when the run must stop on it: an accepted
- * write gives its `accepted` item in any case; otherwise Continue On Fail gives an error item
- * (with `status` and `describe()`'s identifying fields when the error carries an outcome).
- */
-export function failedSendItem(error: Error, itemIndex: number, continueOnFail: boolean, describe?: () => IDataObject): INodeExecutionData | undefined {
-	const outcome = outcomeOf(error);
-	const context = outcome ? (describe?.() ?? {}) : {};
-	if (outcome === 'accepted') return acceptedItem(error, itemIndex, context);
-	return continueOnFail ? errorItem(error, itemIndex, context) : undefined;
-}
+import { errorItem, failedSendItem, previewItem } from './items';
+import { inPool } from './pool';
 
 /**
  * The run's settings from the first item's Options, read once before any request: the wait
@@ -57,23 +16,24 @@ export function failedSendItem(error: Error, itemIndex: number, continueOnFail: 
  * else the default budget), and Preview Without Sending, which every write operation has. A bad
  * value is a field error of item 0. Returns whether the run is a preview.
  */
-export function configureRunOptions(context: IExecuteFunctions, labels: FieldLabels, hasWaitOption: boolean): boolean {
+export function configureRunOptions(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+	hasWaitOption: boolean,
+): boolean {
 	const options = validated(context, 0, labels, () => {
 		const value = context.getNodeParameter('options', 0, {});
 		return isRecord(value) ? value : {};
 	});
 	const preview = validated(context, 0, labels, () => previewOf(options));
-	const budgetMs = hasWaitOption ? validated(context, 0, labels, () => rateLimitWaitOf(options)) : undefined;
-	configureRun(context, { preview, ...(hasWaitOption ? { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME } : {}) });
+	const budgetMs = hasWaitOption
+		? validated(context, 0, labels, () => rateLimitWaitOf(options))
+		: undefined;
+	configureRun(context, {
+		preview,
+		...(hasWaitOption ? { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME } : {}),
+	});
 	return preview;
-}
-
-/**
- * The output item of a write a preview run did not send: what identifies the item (`describe`),
- * `status: preview`, and the request (method, URL, body) it would have sent.
- */
-export function previewItem(request: RequestPreview['request'] | IDataObject, itemIndex: number, context: IDataObject = {}): INodeExecutionData {
-	return { json: { ...context, status: 'preview', request: request as IDataObject }, pairedItem: { item: itemIndex } };
 }
 
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
@@ -84,7 +44,9 @@ type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
  * tool. There the error item is the answer the model reads: n8n's AI Agent 2 gave the model an
  * empty answer when a tool threw (n8n 2.40.7), so a model never learned why its call failed.
  */
-export function continuesOnFail(context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>): boolean {
+export function continuesOnFail(
+	context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>,
+): boolean {
 	return context.continueOnFail() || runsAsTool(context.getNode());
 }
 
@@ -93,24 +55,53 @@ export function continuesOnFail(context: Pick<IExecuteFunctions, 'continueOnFail
  * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
  * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
  */
-function asFieldError(context: NodeContext, itemIndex: number, labels: FieldLabels, error: unknown): Error {
+function asFieldError(
+	context: NodeContext,
+	itemIndex: number,
+	labels: FieldLabels,
+	error: unknown,
+): Error {
 	const node = context.getNode();
 	if (runsAsTool(node)) {
 		// A model called the tool: the error names its argument (see toolArgumentError).
-		if (error instanceof ZodError) return toolArgumentError(node, itemIndex, labels, error.issues[0].path.map(String), error.issues[0].message);
-		if (error instanceof InputError) return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
+		if (error instanceof ZodError)
+			return toolArgumentError(
+				node,
+				itemIndex,
+				labels,
+				error.issues[0].path.map(String),
+				error.issues[0].message,
+			);
+		if (error instanceof InputError)
+			return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
 	}
 	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
-	if (error instanceof InputError) return fieldError(node, itemIndex, fieldName(error.field.split('.'), labels), error.message, error.details);
+	if (error instanceof InputError)
+		return fieldError(
+			node,
+			itemIndex,
+			fieldName(error.field.split('.'), labels),
+			error.message,
+			error.details,
+		);
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(node, `Could not read the parameters of ${itemLabel(itemIndex)}: ${(error as Error)?.message ?? String(error)}`, { itemIndex });
+	return new NodeOperationError(
+		node,
+		`Could not read the parameters of ${itemLabel(itemIndex)}: ${(error as Error)?.message ?? String(error)}`,
+		{ itemIndex },
+	);
 }
 
 /**
  * Reads a node-level setting (Batch Size, Input Data) once, before any request: a problem is
  * reported as a field error of item 0, saying that nothing was sent.
  */
-export function validated<T>(context: NodeContext, itemIndex: number, labels: FieldLabels, build: () => T): T {
+export function validated<T>(
+	context: NodeContext,
+	itemIndex: number,
+	labels: FieldLabels,
+	build: () => T,
+): T {
 	try {
 		return build();
 	} catch (error) {
@@ -120,7 +111,8 @@ export function validated<T>(context: NodeContext, itemIndex: number, labels: Fi
 
 type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
 
-const NOTHING_SENT = 'No item of this run was sent to the platform: every item is checked before the first request.';
+const NOTHING_SENT =
+	'No item of this run was sent to the platform: every item is checked before the first request.';
 
 /**
  * The first phase of every operation: each input item is read and checked before any request
@@ -138,7 +130,8 @@ export async function prepareAll<P>(
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const value = prepare(itemIndex);
-			// No await for a value prepared synchronously: a 300,000-item run would pay a microtask turn per item.
+			// No await for a value prepared synchronously: a 300,000-item run would pay a microtask turn
+			// per item.
 			prepared[itemIndex] = { ok: true, value: isPromise(value) ? await value : value };
 		} catch (raw) {
 			const error = asFieldError(context, itemIndex, labels, raw);
@@ -157,28 +150,13 @@ function withNothingSent(error: Error): Error {
 	const withDescription = error as Error & { description?: string | null; forAgent?: boolean };
 	// An error for a model already says that nothing was sent, without items.
 	if (withDescription.forAgent) return error;
-	withDescription.description = [withDescription.description?.replace(/ ?This item was not sent to the platform\.$/, ''), NOTHING_SENT].filter(Boolean).join(' ');
+	withDescription.description = [
+		withDescription.description?.replace(/ ?This item was not sent to the platform\.$/, ''),
+		NOTHING_SENT,
+	]
+		.filter(Boolean)
+		.join(' ');
 	return error;
-}
-
-/**
- * The one worker pool of the runners: jobs 0 … count − 1 started in order, up to `concurrency`
- * at a time (at least one), each started only while no job has failed the run; resolves when
- * the started ones are done. `failure` holds the run-stopping failure of the lowest job.
- */
-export async function inPool(count: number, concurrency: number | undefined, run: (job: number, fail: (error: unknown) => void) => Promise<void>): Promise<{ failure?: unknown }> {
-	const stop: { job?: number; error?: unknown } = {};
-	let next = 0;
-	const worker = async () => {
-		while (stop.job === undefined && next < count) {
-			const job = next++;
-			await run(job, (error) => {
-				if (stop.job === undefined || job < stop.job) Object.assign(stop, { job, error });
-			});
-		}
-	};
-	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency ?? 1, count)) }, worker));
-	return stop.job === undefined ? {} : { failure: stop.error };
 }
 
 interface ItemOperation<P> {
@@ -192,7 +170,10 @@ interface ItemOperation<P> {
 	concurrency?: number;
 	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
 	rateLimitWaitOption?: boolean;
-	/** What identifies a prepared item in an output whose outcome is unknown, accepted or not sent (recipient, External ID). */
+	/**
+	 * What identifies a prepared item in an output whose outcome is unknown, accepted or not sent
+	 * (recipient, External ID).
+	 */
 	describe?: (prepared: P) => IDataObject;
 	/**
 	 * Runs once every item is prepared, before the first request of the run is sent (for the
@@ -210,10 +191,19 @@ interface ItemOperation<P> {
  * yield several); without it the first error stops the run: no further item is started, the
  * ones in flight finish, and the error of the lowest failed item is thrown.
  */
-export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemOperation<P>): Promise<INodeExecutionData[][]> {
+export async function runPerItem<P>(
+	context: IExecuteFunctions,
+	operation: ItemOperation<P>,
+): Promise<INodeExecutionData[][]> {
 	configureRunOptions(context, operation.labels, operation.rateLimitWaitOption ?? false);
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
-	const held = operation.beforeSend ? await operation.beforeSend(prepared.flatMap((entry, itemIndex) => (entry.ok ? [{ itemIndex, value: entry.value }] : []))) : undefined;
+	const held = operation.beforeSend
+		? await operation.beforeSend(
+				prepared.flatMap((entry, itemIndex) =>
+					entry.ok ? [{ itemIndex, value: entry.value }] : [],
+				),
+			)
+		: undefined;
 	const continueOnFail = continuesOnFail(context);
 	const results: INodeExecutionData[][] = new Array(prepared.length);
 	const run = await inPool(prepared.length, operation.concurrency, async (itemIndex, fail) => {
@@ -229,13 +219,23 @@ export async function runPerItem<P>(context: IExecuteFunctions, operation: ItemO
 		}
 		try {
 			const result = await operation.send(entry.value, itemIndex);
-			results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: itemIndex } }));
+			results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({
+				json,
+				pairedItem: { item: itemIndex },
+			}));
 		} catch (error) {
 			if (isRequestPreview(error)) {
-				results[itemIndex] = [previewItem(error.request, itemIndex, operation.describe?.(entry.value))];
+				results[itemIndex] = [
+					previewItem(error.request, itemIndex, operation.describe?.(entry.value)),
+				];
 				return;
 			}
-			const item = failedSendItem(error as Error, itemIndex, continueOnFail, operation.describe && (() => operation.describe!(entry.value)));
+			const item = failedSendItem(
+				error as Error,
+				itemIndex,
+				continueOnFail,
+				operation.describe && (() => operation.describe!(entry.value)),
+			);
 			if (item) results[itemIndex] = [item];
 			else fail(error);
 		}

@@ -4,8 +4,8 @@ import { MISS, compileParameter, sameValue } from '../core/values';
 
 /**
  * Whether a parameter that is a plain reference to the item's own data (`={{ $json.email }}`) is
- * read from the item instead of through n8n's expression engine (src/values/expressions.ts). Only for
- * measuring the difference: the results are the same either way.
+ * read from the item instead of through n8n's expression engine (src/values/expressions.ts). Only
+ * for measuring the difference: the results are the same either way.
  */
 const FAST_PATH = true;
 
@@ -22,11 +22,21 @@ const hasExpression = (value: unknown): boolean => {
  * schema check changes nothing (no property of the node has `validateType`), so `skipValidation`
  * does not matter. Other options (`ensureType`, `rawExpressions`, `contextNode`) are left to n8n.
  */
-function postProcessing(options: IGetNodeParameterOptions | undefined): ((value: unknown) => unknown) | undefined {
+function postProcessing(
+	options: IGetNodeParameterOptions | undefined,
+): ((value: unknown) => unknown) | undefined {
 	const handled = new Set(['extractValue', 'skipValidation']);
-	if (Object.entries(options ?? {}).some(([option, value]) => !handled.has(option) && value !== undefined)) return undefined;
+	if (
+		Object.entries(options ?? {}).some(
+			([option, value]) => !handled.has(option) && value !== undefined,
+		)
+	)
+		return undefined;
 	if (!options?.extractValue) return (value) => value;
-	return (value) => (value !== null && typeof value === 'object' && 'mode' in value && 'value' in value ? value.value : value);
+	return (value) =>
+		value !== null && typeof value === 'object' && 'mode' in value && 'value' in value
+			? value.value
+			: value;
 }
 
 /**
@@ -37,7 +47,12 @@ function postProcessing(options: IGetNodeParameterOptions | undefined): ((value:
  * also evaluated by n8n: when the two differ (or n8n throws), the parameter goes through n8n for
  * the rest of the run, so nothing in this node's setup can make the fast path give another value.
  */
-function expressionReader(context: IExecuteFunctions, raw: unknown, evaluate: (itemIndex: number) => unknown, options?: IGetNodeParameterOptions): (itemIndex: number) => unknown {
+function expressionReader(
+	context: IExecuteFunctions,
+	raw: unknown,
+	evaluate: (itemIndex: number) => unknown,
+	options?: IGetNodeParameterOptions,
+): (itemIndex: number) => unknown {
 	const resolve = FAST_PATH ? compileParameter(raw) : undefined;
 	const after = postProcessing(options);
 	if (!resolve || !after) return evaluate;
@@ -61,7 +76,8 @@ function expressionReader(context: IExecuteFunctions, raw: unknown, evaluate: (i
  * expression: n8n would give every item the same value, and reading a parameter costs a deep
  * copy and a schema check each time. A parameter made of plain references to the item's data is
  * read from the item (see expressionReader). `derive` turns the raw value into what the operation
- * uses (and may throw an InputError); a derived value is shared by the items, so it must not be mutated.
+ * uses (and may throw an InputError); a derived value is shared by the items, so it must not be
+ * mutated.
  */
 export function perItem<T>(
 	context: IExecuteFunctions,
@@ -70,7 +86,8 @@ export function perItem<T>(
 	fallback?: unknown,
 	options?: IGetNodeParameterOptions,
 ): (itemIndex: number) => T {
-	const evaluate = (itemIndex: number) => context.getNodeParameter(name, itemIndex, fallback, options);
+	const evaluate = (itemIndex: number) =>
+		context.getNodeParameter(name, itemIndex, fallback, options);
 	const raw = context.getNode().parameters[name];
 	if (hasExpression(raw)) {
 		const read = expressionReader(context, raw, evaluate, options);
@@ -81,8 +98,12 @@ export function perItem<T>(
 }
 
 /** perItem without a derivation: the raw value. */
-export const rawPerItem = (context: IExecuteFunctions, name: string, fallback?: unknown, options?: IGetNodeParameterOptions) =>
-	perItem(context, name, (value) => value, fallback, options);
+export const rawPerItem = (
+	context: IExecuteFunctions,
+	name: string,
+	fallback?: unknown,
+	options?: IGetNodeParameterOptions,
+) => perItem(context, name, (value) => value, fallback, options);
 
 /** The readers of a run (one execution context), by parameter, fallback and options. */
 const runReaders = new WeakMap<object, Map<string, (itemIndex: number) => unknown>>();
@@ -92,16 +113,27 @@ const runReaders = new WeakMap<object, Map<string, (itemIndex: number) => unknow
  * constant parameters are read once, plain `$json` references from the items. The value may be
  * shared by the items, so it must not be mutated.
  */
-export function readParameter(context: IExecuteFunctions, name: string, itemIndex: number, fallback?: unknown, options?: IGetNodeParameterOptions): unknown {
+export function readParameter(
+	context: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback?: unknown,
+	options?: IGetNodeParameterOptions,
+): unknown {
 	let readers = runReaders.get(context);
 	if (!readers) runReaders.set(context, (readers = new Map()));
-	const key = options || fallback !== undefined ? `${name}\u0000${JSON.stringify({ fallback, options })}` : name;
+	const key =
+		options || fallback !== undefined
+			? `${name}\u0000${JSON.stringify({ fallback, options })}`
+			: name;
 	let reader = readers.get(key);
 	if (!reader) readers.set(key, (reader = rawPerItem(context, name, fallback, options)));
 	return reader(itemIndex);
 }
 
 /** readParameter bound to a run's context. */
-export function parameterReader(context: IExecuteFunctions): (name: string, itemIndex: number, fallback?: unknown) => unknown {
+export function parameterReader(
+	context: IExecuteFunctions,
+): (name: string, itemIndex: number, fallback?: unknown) => unknown {
 	return (name, itemIndex, fallback) => readParameter(context, name, itemIndex, fallback);
 }

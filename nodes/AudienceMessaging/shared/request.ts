@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteFunctions, IHttpRequestMethods, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiRequest, fetchPages } from '../core/http';
@@ -9,7 +15,10 @@ import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';
 import { readParameter } from './parameters';
 
-/** What an operation's `values` reads one item with: its parameters (plain `$json` references read from the item) and the run's context. */
+/**
+ * What an operation's `values` reads one item with: its parameters (plain `$json` references read
+ * from the item) and the run's context.
+ */
 export interface ItemReader {
 	readonly context: IExecuteFunctions;
 	readonly itemIndex: number;
@@ -31,7 +40,10 @@ export interface ItemReader {
  * - `output` shapes the answer's data into the item's output (default: the data as it is).
  */
 export interface RequestDescriptor<V extends object> {
-	/** The operation's fields, as the node's description holds them: errors name fields by their displayNames. */
+	/**
+	 * The operation's fields, as the node's description holds them: errors name fields by their
+	 * displayNames.
+	 */
 	fields: readonly INodeProperties[];
 	aliases?: FieldAliases;
 	values: (item: ItemReader) => V;
@@ -55,24 +67,45 @@ export interface RequestDescriptor<V extends object> {
 	rateLimitWaitOption?: boolean;
 }
 
-/** `{name}` in a template replaced by the value of that name (through `encode`); a name the values lack is a mistake of the descriptor. */
-export function fillTemplate(template: string, values: object, encode: (text: string) => string = (text) => text): string {
+/**
+ * `{name}` in a template replaced by the value of that name (through `encode`); a name the values
+ * lack is a mistake of the descriptor.
+ */
+export function fillTemplate(
+	template: string,
+	values: object,
+	encode: (text: string) => string = (text) => text,
+): string {
 	return template.replace(/\{(\w+)\}/g, (_, name: string) => {
 		const value = (values as Record<string, unknown>)[name];
-		if (value === undefined || value === null || typeof value === 'object') throw new Error(`The request template "${template}" names "${name}", which the operation's values do not hold as text`);
+		if (value === undefined || value === null || typeof value === 'object')
+			throw new Error(
+				`The request template "${template}" names "${name}", which the operation's values do not hold as text`,
+			);
 		return encode(String(value as string | number | boolean));
 	});
 }
 
-/** Runs an operation described by a RequestDescriptor: every item's values first, then one request (or paged requests) per item. */
-export async function runRequests<V extends object>(context: IExecuteFunctions, descriptor: RequestDescriptor<V>): Promise<INodeExecutionData[][]> {
+/**
+ * Runs an operation described by a RequestDescriptor: every item's values first, then one request
+ * (or paged requests) per item.
+ */
+export async function runRequests<V extends object>(
+	context: IExecuteFunctions,
+	descriptor: RequestDescriptor<V>,
+): Promise<INodeExecutionData[][]> {
 	const { request } = descriptor;
 	const labels = fieldLabels(descriptor.fields, descriptor.aliases);
 	return await runPerItem<V>(context, {
 		labels,
 		concurrency: descriptor.concurrency?.(context, labels),
 		rateLimitWaitOption: descriptor.rateLimitWaitOption,
-		prepare: (itemIndex) => descriptor.values({ context, itemIndex, parameter: (name, fallback) => readParameter(context, name, itemIndex, fallback) }),
+		prepare: (itemIndex) =>
+			descriptor.values({
+				context,
+				itemIndex,
+				parameter: (name, fallback) => readParameter(context, name, itemIndex, fallback),
+			}),
 		send: async (values, itemIndex) => {
 			const built: ApiRequest = {
 				base: request.base,
@@ -87,17 +120,28 @@ export async function runRequests<V extends object>(context: IExecuteFunctions, 
 			};
 			if (descriptor.pages) {
 				const { returnAll, limit } = values as { returnAll?: boolean; limit?: number };
-				const items = await fetchPages(context, built, { returnAll: returnAll === true, limit: limit ?? Infinity, ...descriptor.pages });
+				const items = await fetchPages(context, built, {
+					returnAll: returnAll === true,
+					limit: limit ?? Infinity,
+					...descriptor.pages,
+				});
 				return descriptor.output ? descriptor.output(items, values, 200) : items;
 			}
-			const response = await apiRequest(context, { ...built, ...(request.expect ? { expect: request.expect } : {}) });
-			return descriptor.output ? descriptor.output(response.data, values, response.statusCode) : (response.data as IDataObject);
+			const response = await apiRequest(context, {
+				...built,
+				...(request.expect ? { expect: request.expect } : {}),
+			});
+			return descriptor.output
+				? descriptor.output(response.data, values, response.statusCode)
+				: (response.data as IDataObject);
 		},
 	});
 }
 
 /** The executor of a described operation, as the node's resource maps hold executors. */
-export function requestOperation<V extends object>(descriptor: RequestDescriptor<V>): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+export function requestOperation<V extends object>(
+	descriptor: RequestDescriptor<V>,
+): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
 	return async function (this: IExecuteFunctions) {
 		return await runRequests(this, descriptor);
 	};

@@ -15,11 +15,15 @@ export function runsAsTool(node: Pick<INode, 'type'>): boolean {
 
 const FROM_AI = /\$fromAI\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 
-/** The argument names of the `$fromAI()` calls in a parameter's raw value (its texts, nested ones included), in order, once each. */
+/**
+ * The argument names of the `$fromAI()` calls in a parameter's raw value (its texts, nested ones
+ * included), in order, once each.
+ */
 export function fromAiKeys(value: unknown): string[] {
 	const keys = new Set<string>();
 	const visit = (entry: unknown) => {
-		if (typeof entry === 'string') for (const match of entry.matchAll(FROM_AI)) keys.add(match[2].replace(/\\(.)/g, '$1'));
+		if (typeof entry === 'string')
+			for (const match of entry.matchAll(FROM_AI)) keys.add(match[2].replace(/\\(.)/g, '$1'));
 		else if (Array.isArray(entry)) entry.forEach(visit);
 		else if (entry && typeof entry === 'object') Object.values(entry).forEach(visit);
 	};
@@ -27,19 +31,25 @@ export function fromAiKeys(value: unknown): string[] {
 	return [...keys];
 }
 
-/** What a field takes, in a few words a model can act on: its description's first sentence, its choices or range, its example. */
+/**
+ * What a field takes, in a few words a model can act on: its description's first sentence, its
+ * choices or range, its example.
+ */
 export function expectedFormat(field: INodeProperties): string | undefined {
 	const parts: string[] = [];
 	const sentence = field.description?.split(/(?<=[a-z0-9)"])\.\s/)[0].replace(/\.$/, '');
 	if (sentence) parts.push(sentence);
 	if (field.type === 'options' && Array.isArray(field.options)) {
-		const values = field.options.map((option) => ('value' in option ? JSON.stringify(option.value) : undefined)).filter(Boolean);
+		const values = field.options
+			.map((option) => ('value' in option ? JSON.stringify(option.value) : undefined))
+			.filter(Boolean);
 		if (values.length) parts.push(`one of ${values.join(', ')}`);
 	}
 	if (field.type === 'boolean') parts.push('true or false');
 	if (field.type === 'number') {
 		const { minValue, maxValue } = field.typeOptions ?? {};
-		if (minValue !== undefined && maxValue !== undefined) parts.push(`a number from ${minValue} to ${maxValue}`);
+		if (minValue !== undefined && maxValue !== undefined)
+			parts.push(`a number from ${minValue} to ${maxValue}`);
 		else if (minValue !== undefined) parts.push(`a number of at least ${minValue}`);
 		else parts.push('a number');
 	}
@@ -53,19 +63,34 @@ export function expectedFormat(field: INodeProperties): string | undefined {
  * sentence, without the editor's item numbers or advice. A field the workflow sets (no
  * `$fromAI()`) is named as a setting of the tool that the model cannot change.
  */
-export function toolArgumentError(node: INode, itemIndex: number, labels: FieldLabels, path: string[], problem: string): NodeOperationError {
+export function toolArgumentError(
+	node: INode,
+	itemIndex: number,
+	labels: FieldLabels,
+	path: string[],
+	problem: string,
+): NodeOperationError {
 	const found = fieldAt(labels, path);
 	const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];
 	const expected = found && expectedFormat(found.field);
 	const because = problem.replace(/\.$/, '');
 	const error = keys.length
-		? new NodeOperationError(node, `Invalid argument ${keys.map((key) => `"${key}"`).join(' or ')}: ${because}${expected ? `. Expected: ${expected}` : ''}.`, {
-				itemIndex,
-				description: 'Nothing was sent. Call the tool again with a corrected value.',
-			})
-		: new NodeOperationError(node, `The tool's setting "${fieldName(path, labels)}" is invalid: ${because}.`, {
-				itemIndex,
-				description: "Nothing was sent. The setting is part of the workflow, not an argument: the workflow's owner must fix it.",
-			});
+		? new NodeOperationError(
+				node,
+				`Invalid argument ${keys.map((key) => `"${key}"`).join(' or ')}: ${because}${expected ? `. Expected: ${expected}` : ''}.`,
+				{
+					itemIndex,
+					description: 'Nothing was sent. Call the tool again with a corrected value.',
+				},
+			)
+		: new NodeOperationError(
+				node,
+				`The tool's setting "${fieldName(path, labels)}" is invalid: ${because}.`,
+				{
+					itemIndex,
+					description:
+						"Nothing was sent. The setting is part of the workflow, not an argument: the workflow's owner must fix it.",
+				},
+			);
 	return Object.assign(error, { forAgent: true });
 }

@@ -11,16 +11,23 @@ export interface BlacklistParameters {
 	customReason?: unknown;
 }
 
-const channelOf = (parameters: BlacklistParameters) => oneOf(parameters.channel, 'type', BLACKLIST_CHANNELS);
+const channelOf = (parameters: BlacklistParameters) =>
+	oneOf(parameters.channel, 'type', BLACKLIST_CHANNELS);
 
-/** The recipient as the channel wants it: an e-mail address for EMAIL, an E.164 number otherwise. */
+/**
+ * The recipient as the channel wants it: an e-mail address for EMAIL, an E.164 number otherwise.
+ */
 function blacklistRecipient(channel: string, to: unknown): string {
 	return channel === 'EMAIL' ? toEmail(to, 'to') : toE164(to, 'to');
 }
 
 function sender(from: unknown): string {
 	const text = readText(from, 'from');
-	if (!text) throw new InputError('from', 'the sender is required: the phone number, e-mail address or sender name that sends on this channel');
+	if (!text)
+		throw new InputError(
+			'from',
+			'the sender is required: the phone number, e-mail address or sender name that sends on this channel',
+		);
 	return text;
 }
 

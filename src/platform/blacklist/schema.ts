@@ -5,7 +5,11 @@ export const BLACKLIST_CHANNELS = ['SMS', 'EMAIL', 'CHATAPP', 'RCS'] as const;
 export const BLACKLIST_LIST_TYPE = 'BLACK';
 export const REASON_UNSUBSCRIBED = 'UNSUBSCRIBED';
 
-const required = (what: string) => z.string({ required_error: `${what} is required` }).trim().min(1, `${what} is required`);
+const required = (what: string) =>
+	z
+		.string({ required_error: `${what} is required` })
+		.trim()
+		.min(1, `${what} is required`);
 
 const blacklistChannelSchema = z.enum(BLACKLIST_CHANNELS, {
 	errorMap: () => ({ message: `the channel must be one of ${BLACKLIST_CHANNELS.join(', ')}` }),
@@ -25,4 +29,3 @@ export const blacklistLookupQuerySchema = z.object({
 	listType: z.literal(BLACKLIST_LIST_TYPE),
 	to: required('the recipient'),
 });
-

@@ -4,7 +4,10 @@ import { MEDIA } from './schema';
 import type { MediaType, MessageType } from './schema';
 import { toE164, toE164Digits } from '../../values/addresses';
 
-/** The sender number as the platform wants it in `from`: digits only, from any common written form (the one phone rule of addresses.ts). */
+/**
+ * The sender number as the platform wants it in `from`: digits only, from any common written form
+ * (the one phone rule of addresses.ts).
+ */
 export function senderDigits(value: unknown, field: string): string {
 	return toE164Digits(value, field, 'the sender phone number is required');
 }
@@ -14,7 +17,9 @@ export function mediaContentTypeFits(type: MediaType, contentType: string): bool
 	const normalised = contentType.toLowerCase().replace(/\s+/g, '');
 	return MEDIA[type].contentTypes.some((allowed) => {
 		const wanted = allowed.replace(/\s+/g, '');
-		return wanted.includes(';') ? normalised.startsWith(wanted) : normalised.split(';')[0] === wanted;
+		return wanted.includes(';')
+			? normalised.startsWith(wanted)
+			: normalised.split(';')[0] === wanted;
 	});
 }
 
@@ -28,27 +33,57 @@ export function callbacksValue(value: unknown, field: string): string | undefine
 	return urls.length ? urls.join(',') : undefined;
 }
 
-const present = (value: unknown) => (typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null);
+const present = (value: unknown) =>
+	typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 
 /** Keeps the keys that hold something, so empty editor fields are not sent. */
 function compact<T extends Record<string, unknown>>(record: T): Partial<T> {
-	return Object.fromEntries(Object.entries(record).filter(([, value]) => present(value))) as Partial<T>;
+	return Object.fromEntries(
+		Object.entries(record).filter(([, value]) => present(value)),
+	) as Partial<T>;
 }
 
 /** A sub-list of a contact (phones, emails, urls, addresses): each entry's values as text. */
-function subItems(value: unknown, field: string, key: string): Array<Record<string, string>> | undefined {
+function subItems(
+	value: unknown,
+	field: string,
+	key: string,
+): Array<Record<string, string>> | undefined {
 	const items = entries(value, field, key)
-		.map((item, index) => compact(Object.fromEntries(Object.entries(item).map(([name, raw]) => [name, readText(raw, `${field}.${index}.${name}`)]))))
+		.map((item, index) =>
+			compact(
+				Object.fromEntries(
+					Object.entries(item).map(([name, raw]) => [
+						name,
+						readText(raw, `${field}.${index}.${name}`),
+					]),
+				),
+			),
+		)
 		.filter((item) => Object.keys(item).length > 0) as Array<Record<string, string>>;
 	return items.length ? items : undefined;
 }
 
-/** A contact (an entry of the Contacts collection) from the editor's fields to the platform's shape; plural fields become arrays. */
-export function contactFromParameters(contact: Record<string, unknown>, field = 'contacts.0'): Record<string, unknown> {
+/**
+ * A contact (an entry of the Contacts collection) from the editor's fields to the platform's shape;
+ * plural fields become arrays.
+ */
+export function contactFromParameters(
+	contact: Record<string, unknown>,
+	field = 'contacts.0',
+): Record<string, unknown> {
 	const value = (name: string, path = name) => readText(contact[name], `${field}.${path}`);
-	const org = compact({ company: value('company', 'org.company'), department: value('department', 'org.department'), title: value('title', 'org.title') });
+	const org = compact({
+		company: value('company', 'org.company'),
+		department: value('department', 'org.department'),
+		title: value('title', 'org.title'),
+	});
 	return compact({
-		name: compact({ formatted_name: value('formattedName', 'name.formatted_name'), first_name: value('firstName', 'name.first_name'), last_name: value('lastName', 'name.last_name') }),
+		name: compact({
+			formatted_name: value('formattedName', 'name.formatted_name'),
+			first_name: value('firstName', 'name.first_name'),
+			last_name: value('lastName', 'name.last_name'),
+		}),
 		birthday: value('birthday'),
 		org: Object.keys(org).length ? org : undefined,
 		phones: subItems(contact.phones, `${field}.phones`, 'phone'),
@@ -75,22 +110,36 @@ export interface MessageParameters {
 	buttons?: unknown;
 	/** Contacts as JSON (an array in the API's shape), instead of the collection. */
 	contactsJson?: unknown;
-	/** Buttons as JSON (an array of { id, title }, or of the API's { type: 'reply', reply: { id, title } }), instead of the collection. */
+	/**
+	 * Buttons as JSON (an array of { id, title }, or of the API's { type: 'reply', reply: { id, title
+	 * } }), instead of the collection.
+	 */
 	buttonsJson?: unknown;
 	externalId?: unknown;
 	callbacks?: unknown;
 }
 
-/** The reply buttons as { id, title } entries: the Buttons collection's, or the JSON array's (either shape). */
+/**
+ * The reply buttons as { id, title } entries: the Buttons collection's, or the JSON array's (either
+ * shape).
+ */
 function buttonEntries(parameters: MessageParameters): Array<Record<string, unknown>> {
-	if (parameters.buttonsJson === undefined) return entries(parameters.buttons, 'interactive.action.buttons', 'button');
-	return parseObjectList(parameters.buttonsJson, 'interactive.action.buttons').map((button, index) => {
-		const entry = record(button, `interactive.action.buttons.${index}`);
-		return entry.reply !== undefined ? record(entry.reply, `interactive.action.buttons.${index}.reply`) : entry;
-	});
+	if (parameters.buttonsJson === undefined)
+		return entries(parameters.buttons, 'interactive.action.buttons', 'button');
+	return parseObjectList(parameters.buttonsJson, 'interactive.action.buttons').map(
+		(button, index) => {
+			const entry = record(button, `interactive.action.buttons.${index}`);
+			return entry.reply !== undefined
+				? record(entry.reply, `interactive.action.buttons.${index}.reply`)
+				: entry;
+		},
+	);
 }
 
-/** Send Message parameters to the JSON body of POST /chatapp/messages (validated afterwards by its schema). */
+/**
+ * Send Message parameters to the JSON body of POST /chatapp/messages (validated afterwards by its
+ * schema).
+ */
 export function messageBody(parameters: MessageParameters): Record<string, unknown> {
 	const { type } = parameters;
 	const body: Record<string, unknown> = {
@@ -103,18 +152,25 @@ export function messageBody(parameters: MessageParameters): Record<string, unkno
 	const callbacks = callbacksValue(parameters.callbacks, 'callbacks');
 	if (callbacks) body.callbacks = callbacks;
 	if (type === 'text') body.body = rawText(parameters.text, 'text');
-	if (type === 'image' || type === 'audio' || type === 'video' || type === 'document') body.body = httpUrl(parameters.mediaUrl, 'mediaUrl');
+	if (type === 'image' || type === 'audio' || type === 'video' || type === 'document')
+		body.body = httpUrl(parameters.mediaUrl, 'mediaUrl');
 	if (type === 'contacts') {
 		// As JSON the contacts are the API's own shape, checked by the message schema as they are.
 		body.contacts =
 			parameters.contactsJson !== undefined
 				? parseObjectList(parameters.contactsJson, 'contacts')
-				: entries(parameters.contacts, 'contacts', 'contact').map((contact, index) => contactFromParameters(contact, `contacts.${index}`));
+				: entries(parameters.contacts, 'contacts', 'contact').map((contact, index) =>
+						contactFromParameters(contact, `contacts.${index}`),
+					);
 	}
 	if (type === 'location') {
 		body.location = compact({
-			latitude: present(parameters.latitude) ? number(parameters.latitude, 'location.latitude') : undefined,
-			longitude: present(parameters.longitude) ? number(parameters.longitude, 'location.longitude') : undefined,
+			latitude: present(parameters.latitude)
+				? number(parameters.latitude, 'location.latitude')
+				: undefined,
+			longitude: present(parameters.longitude)
+				? number(parameters.longitude, 'location.longitude')
+				: undefined,
 			name: readText(parameters.locationName, 'location.name'),
 			address: readText(parameters.locationAddress, 'location.address'),
 		});
@@ -126,7 +182,10 @@ export function messageBody(parameters: MessageParameters): Record<string, unkno
 			action: {
 				buttons: buttonEntries(parameters).map((button, index) => ({
 					type: 'reply',
-					reply: { id: readText(button.id, `interactive.action.buttons.${index}.reply.id`), title: readText(button.title, `interactive.action.buttons.${index}.reply.title`) },
+					reply: {
+						id: readText(button.id, `interactive.action.buttons.${index}.reply.id`),
+						title: readText(button.title, `interactive.action.buttons.${index}.reply.title`),
+					},
 				})),
 			},
 		};

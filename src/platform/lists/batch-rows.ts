@@ -1,16 +1,32 @@
 /** A bulk batch's rows and the lookups that find one by its values (see row-matching.ts). */
 import type { SubscriberRow } from './schema';
 
-/** Names an error may give a row's e-mail, phone or key under, whatever the rows call that column. */
+/**
+ * Names an error may give a row's e-mail, phone or key under, whatever the rows call that column.
+ */
 const ALIASES = [
 	['email', 'emailaddress', 'mail'],
-	['mobile', 'mobilenumber', 'mobilephone', 'phone', 'phonenumber', 'cellphone', 'msisdn', 'tel', 'telephone'],
+	[
+		'mobile',
+		'mobilenumber',
+		'mobilephone',
+		'phone',
+		'phonenumber',
+		'cellphone',
+		'msisdn',
+		'tel',
+		'telephone',
+	],
 ];
 const ID_NAMES = new Set(['id', 'subscriberid', 'subscriberkey', 'key', 'keyvalue']);
 export const nameKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
-export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+export const isObject = (value: unknown): value is Record<string, unknown> =>
+	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Values compared the way platforms tend to echo them: trimmed, any case, phone numbers without separators, 3 = "3". */
+/**
+ * Values compared the way platforms tend to echo them: trimmed, any case, phone numbers without
+ * separators, 3 = "3".
+ */
 export function valueKey(value: unknown): string | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
 	if (typeof value === 'boolean') return String(value);
@@ -23,11 +39,18 @@ export function valueKey(value: unknown): string | undefined {
 /** JSON with sorted keys: a row echoed with its columns in another order is the same row. */
 export function canonical(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+	if (isObject(value))
+		return `{${Object.keys(value)
+			.sort()
+			.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+			.join(',')}}`;
 	return JSON.stringify(value) ?? 'null';
 }
 
-/** Lookups built once per batch, and only when an error needs them: matching stays linear in rows + errors. */
+/**
+ * Lookups built once per batch, and only when an error needs them: matching stays linear in rows +
+ * errors.
+ */
 export class BatchRows {
 	private columnNames?: Map<string, string[]>;
 	private readonly byValue = new Map<string, Map<string, number[]>>();
@@ -62,12 +85,19 @@ export class BatchRows {
 		return this.columns().has(key);
 	}
 
-	/** The columns an error field named `key` may be about: the column of that name, its aliases, the Key Column for an id. */
+	/**
+	 * The columns an error field named `key` may be about: the column of that name, its aliases, the
+	 * Key Column for an id.
+	 */
 	columnsFor(key: string): string[] {
 		const columns = this.columns();
 		const found = columns.has(key) ? [key] : [];
-		for (const names of ALIASES) if (names.includes(key)) found.push(...names.filter((name) => name !== key && columns.has(name)));
-		if (ID_NAMES.has(key)) for (const name of [this.keyColumn, 'id']) if (name !== key && columns.has(name) && !found.includes(name)) found.push(name);
+		for (const names of ALIASES)
+			if (names.includes(key))
+				found.push(...names.filter((name) => name !== key && columns.has(name)));
+		if (ID_NAMES.has(key))
+			for (const name of [this.keyColumn, 'id'])
+				if (name !== key && columns.has(name) && !found.includes(name)) found.push(name);
 		return found;
 	}
 

@@ -24,12 +24,17 @@ interface CsvImportOptions {
 export function typedDefaultValue(type: string, value: string | undefined): Column['defaultValue'] {
 	if (value === undefined || value === '') return undefined;
 	const upper = type.toUpperCase();
-	if (upper === 'NUMBER' && value.trim() !== '' && Number.isFinite(Number(value))) return Number(value);
-	if (upper === 'BOOLEAN' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	if (upper === 'NUMBER' && value.trim() !== '' && Number.isFinite(Number(value)))
+		return Number(value);
+	if (upper === 'BOOLEAN' && /^(true|false)$/i.test(value.trim()))
+		return value.trim().toLowerCase() === 'true';
 	return value;
 }
 
-/** The type a column gets when its Type field is not set at all: the editor's default, the one type the spec documents. */
+/**
+ * The type a column gets when its Type field is not set at all: the editor's default, the one type
+ * the spec documents.
+ */
 export const DEFAULT_COLUMN_TYPE = 'STRING';
 
 /**
@@ -43,27 +48,41 @@ function columnType(column: Record<string, unknown>, field: string): string {
 	const type = text(column.type, `${field}.type`);
 	if (type) return type;
 	const name = text(column.name, `${field}.name`);
-	throw new InputError(`${field}.type`, `the type${name ? ` of the column "${name}"` : ''} is empty: pick String, Number, Boolean or Date, or have the expression give a type such as STRING`);
+	throw new InputError(
+		`${field}.type`,
+		`the type${name ? ` of the column "${name}"` : ''} is empty: pick String, Number, Boolean or Date, or have the expression give a type such as STRING`,
+	);
 }
 
 /** One entry of the Columns collection; `field` is its path ("columns.1"). */
-function columnFromParameter(column: Record<string, unknown>, field = 'columns.0'): Record<string, unknown> {
+function columnFromParameter(
+	column: Record<string, unknown>,
+	field = 'columns.0',
+): Record<string, unknown> {
 	const type = columnType(column, field);
 	const mapped: Record<string, unknown> = { name: text(column.name, `${field}.name`), type };
 	const unique = optionalBoolean(column.unique, `${field}.unique`);
 	const required = optionalBoolean(column.required, `${field}.required`);
 	if (unique !== undefined) mapped.unique = unique;
 	if (required !== undefined) mapped.required = required;
-	const defaultValue = typedDefaultValue(type, rawText(column.defaultValue, `${field}.defaultValue`));
+	const defaultValue = typedDefaultValue(
+		type,
+		rawText(column.defaultValue, `${field}.defaultValue`),
+	);
 	if (defaultValue !== undefined) mapped.defaultValue = defaultValue;
 	return mapped;
 }
 
-/** Node parameters of List > Create to the JSON body of POST /lists (validated afterwards by its schema). */
+/**
+ * Node parameters of List > Create to the JSON body of POST /lists (validated afterwards by its
+ * schema).
+ */
 export function createListBody(parameters: CreateListParameters): Record<string, unknown> {
 	return {
 		name: text(parameters.name, 'name'),
-		columns: entries(parameters.columns, 'columns', 'column').map((column, index) => columnFromParameter(column, `columns.${index}`)),
+		columns: entries(parameters.columns, 'columns', 'column').map((column, index) =>
+			columnFromParameter(column, `columns.${index}`),
+		),
 		rows: parseObjectList(parameters.rows, 'rows'),
 	};
 }
@@ -73,18 +92,34 @@ export function csvImportOptions(value: unknown): CsvImportOptions {
 	const options = record(value, 'options');
 	const result: CsvImportOptions = {};
 	if (options.key !== undefined) result.key = text(options.key, 'options.key');
-	for (const flag of ['usesAutoColumns', 'caseSensitive', 'usesGeneratedData', 'trackLastActivity'] as const) {
+	for (const flag of [
+		'usesAutoColumns',
+		'caseSensitive',
+		'usesGeneratedData',
+		'trackLastActivity',
+	] as const) {
 		const flagValue = optionalBoolean(options[flag], `options.${flag}`);
 		if (flagValue !== undefined) result[flag] = flagValue;
 	}
 	return result;
 }
 
-/** Options of List > Create From CSV to the query of POST /lists; only options the user set are sent. */
-export function csvImportQuery(name: string, options: CsvImportOptions): Record<string, string | boolean> {
+/**
+ * Options of List > Create From CSV to the query of POST /lists; only options the user set are
+ * sent.
+ */
+export function csvImportQuery(
+	name: string,
+	options: CsvImportOptions,
+): Record<string, string | boolean> {
 	const query: Record<string, string | boolean> = { name };
 	if (options.key !== undefined && options.key.trim() !== '') query.key = options.key.trim();
-	for (const flag of ['usesAutoColumns', 'caseSensitive', 'usesGeneratedData', 'trackLastActivity'] as const) {
+	for (const flag of [
+		'usesAutoColumns',
+		'caseSensitive',
+		'usesGeneratedData',
+		'trackLastActivity',
+	] as const) {
 		if (options[flag] !== undefined) query[flag] = options[flag] as boolean;
 	}
 	return query;
@@ -94,7 +129,10 @@ export function csvImportQuery(name: string, options: CsvImportOptions): Record<
  * One input item's JSON as a subscriber row ("each input item is a subscriber"). Column values
  * must be scalars; nested objects are refused rather than silently flattened.
  */
-export function subscriberFromItem(json: Record<string, unknown>, columns?: string[]): SubscriberRow {
+export function subscriberFromItem(
+	json: Record<string, unknown>,
+	columns?: string[],
+): SubscriberRow {
 	const row: SubscriberRow = {};
 	const keys = columns && columns.length ? columns : Object.keys(json);
 	for (const key of keys) {
@@ -112,7 +150,17 @@ export function subscriberFromItem(json: Record<string, unknown>, columns?: stri
 }
 
 /** The fields a simplified list keeps (List › Create, Create From CSV and Get with Simplify on). */
-const SIMPLE_LIST_FIELDS = ['id', 'name', 'key', 'status', 'size', 'totalLines', 'percentProcessed', 'createdAt', 'lastUpdated'] as const;
+const SIMPLE_LIST_FIELDS = [
+	'id',
+	'name',
+	'key',
+	'status',
+	'size',
+	'totalLines',
+	'percentProcessed',
+	'createdAt',
+	'lastUpdated',
+] as const;
 
 /**
  * A list as Simplify outputs it: the fields a workflow goes on with, and the column names in
@@ -121,9 +169,14 @@ const SIMPLE_LIST_FIELDS = ['id', 'name', 'key', 'status', 'size', 'totalLines',
  */
 export function simplifyList<T extends Record<string, unknown>>(list: T): T {
 	const simple: Record<string, unknown> = {};
-	for (const field of SIMPLE_LIST_FIELDS) if (list[field] !== undefined) simple[field] = list[field];
+	for (const field of SIMPLE_LIST_FIELDS)
+		if (list[field] !== undefined) simple[field] = list[field];
 	if (Array.isArray(list.columns)) {
-		simple.columns = list.columns.map((column) => (column && typeof column === 'object' ? (column as Record<string, unknown>).name : column)).filter((name): name is string => typeof name === 'string');
+		simple.columns = list.columns
+			.map((column) =>
+				column && typeof column === 'object' ? (column as Record<string, unknown>).name : column,
+			)
+			.filter((name): name is string => typeof name === 'string');
 	}
 	return simple as T;
 }

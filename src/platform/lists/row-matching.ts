@@ -5,15 +5,36 @@
  */
 import { BatchRows, canonical, isObject, nameKey, valueKey } from './batch-rows';
 
-/** Key names (lower case, without `_`, `-` or spaces) under which an error may give its row's position. */
+/**
+ * Key names (lower case, without `_`, `-` or spaces) under which an error may give its row's
+ * position.
+ */
 const POSITION_KEYS = new Set([
-	'row', 'rownumber', 'rownum', 'rowno', 'rowindex', 'rowidx', 'rowposition',
-	'line', 'linenumber', 'linenum', 'lineno', 'lineindex',
-	'index', 'idx', 'position', 'recordnumber', 'recordindex', 'itemindex',
+	'row',
+	'rownumber',
+	'rownum',
+	'rowno',
+	'rowindex',
+	'rowidx',
+	'rowposition',
+	'line',
+	'linenumber',
+	'linenum',
+	'lineno',
+	'lineindex',
+	'index',
+	'idx',
+	'position',
+	'recordnumber',
+	'recordindex',
+	'itemindex',
 ]);
 /** Inside an object saying where (`{ row: { number: 3 } }`) these name the position too. */
 const NESTED_POSITION_KEYS = new Set([...POSITION_KEYS, 'number', 'num', 'no']);
-/** A position is the reported number minus the offset: 0-based, 1-based, 1-based counting a CSV header line. */
+/**
+ * A position is the reported number minus the offset: 0-based, 1-based, 1-based counting a CSV
+ * header line.
+ */
 const OFFSETS = [0, 1, 2];
 
 /**
@@ -32,7 +53,12 @@ const FEW_ROWS = 16;
 
 /** A reported position: a whole number, or text holding one. */
 function positionValue(value: unknown): number | undefined {
-	const number = typeof value === 'number' ? value : typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : NaN;
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+				? Number(value)
+				: NaN;
 	return Number.isInteger(number) && number >= 0 ? number : undefined;
 }
 
@@ -50,7 +76,8 @@ function cluesOf(error: unknown, rows: BatchRows): Clues {
 	if (!isObject(error)) return clues;
 	const addValue = (key: string, value: unknown) => {
 		const text = valueKey(value);
-		if (text !== undefined) for (const column of rows.columnsFor(key)) clues.values.push([column, text]);
+		if (text !== undefined)
+			for (const column of rows.columnsFor(key)) clues.values.push([column, text]);
 	};
 	const addPosition = (key: string, value: unknown) => {
 		const position = positionValue(value);
@@ -62,7 +89,8 @@ function cluesOf(error: unknown, rows: BatchRows): Clues {
 			clues.contents.push(canonical(value));
 			for (const [childName, child] of Object.entries(value)) {
 				const childKey = nameKey(childName);
-				if (NESTED_POSITION_KEYS.has(childKey) && !rows.isColumn(childKey)) addPosition(`${key}.${childKey}`, child);
+				if (NESTED_POSITION_KEYS.has(childKey) && !rows.isColumn(childKey))
+					addPosition(`${key}.${childKey}`, child);
 				else addValue(childKey, child);
 			}
 		} else if (POSITION_KEYS.has(key) && !rows.isColumn(key)) addPosition(key, value);
@@ -73,7 +101,10 @@ function cluesOf(error: unknown, rows: BatchRows): Clues {
 	return clues;
 }
 
-/** +1 when the error's values or content agree with the row, -1 when it has some and none agree, 0 when it has none. */
+/**
+ * +1 when the error's values or content agree with the row, -1 when it has some and none agree, 0
+ * when it has none.
+ */
 function agreement(clues: Clues, position: number, rows: BatchRows): number {
 	if (!clues.values.length && !clues.contents.length) return 0;
 	if (clues.contents.some((content) => content === rows.content(position))) return 1;
@@ -110,9 +141,11 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<strin
 			offsets.set(key, fitting[0]);
 			continue;
 		}
-		// Where the evidence ties, the key's name decides among the tied bases (never without evidence).
+		// Where the evidence ties, the key's name decides among the tied bases (never without
+		// evidence).
 		const conventional = conventionalOffset(key);
-		const fallback = conventional !== undefined && fitting.includes(conventional) ? conventional : undefined;
+		const fallback =
+			conventional !== undefined && fitting.includes(conventional) ? conventional : undefined;
 		let best: number | undefined;
 		let bestScore = -Infinity;
 		let tie = false;
@@ -135,13 +168,16 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<strin
 			}
 		}
 		if (best !== undefined && !tie) offsets.set(key, best);
-		// Values that agree equally under several bases (a repeated row: the same e-mail at 0 and 2): the key's name decides among those.
+		// Values that agree equally under several bases (a repeated row: the same e-mail at 0 and 2):
+		// the key's name decides among those.
 		else if (tie && fallback !== undefined && tied.includes(fallback)) offsets.set(key, fallback);
 	}
 	return offsets;
 }
 
-/** The one row the error's content or values point to; undefined when none does or they disagree. */
+/**
+ * The one row the error's content or values point to; undefined when none does or they disagree.
+ */
 function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
 	let byContent: number | undefined;
 	for (const content of clues.contents) {
@@ -156,7 +192,8 @@ function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
 	let uniqueAgree = true;
 	for (const [column, value] of clues.values) {
 		const found = rows.rowsWith(column, value);
-		if (found.length === 0 || found.length > FEW_ROWS) continue; // names no row of the batch, or too many to tell
+		// Names no row of the batch, or too many to tell.
+		if (found.length === 0 || found.length > FEW_ROWS) continue;
 		if (found.length === 1) {
 			if (unique !== undefined && unique !== found[0]) uniqueAgree = false;
 			unique = found[0];
@@ -177,7 +214,9 @@ function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
 export function errorRows(errors: unknown[], rows: BatchRows): Array<number | undefined> {
 	const rowCount = rows.rows.length;
 	const clues = errors.map((error) => cluesOf(error, rows));
-	const offsets = clues.some((clue) => clue.positions.length) ? numbering(clues, rowCount, rows) : new Map<string, number>();
+	const offsets = clues.some((clue) => clue.positions.length)
+		? numbering(clues, rowCount, rows)
+		: new Map<string, number>();
 	return clues.map((clue) => {
 		let byNumber: number | undefined;
 		let conflict = false;

@@ -5,7 +5,6 @@ import { trimEmail } from '../../values/addresses';
 /** Spec §8: CSV uploads for list creation and bulk subscriber add are limited to 200 MB. */
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 
-
 const listIdMessage = 'a list ID is a whole number, for example 42';
 export const listIdSchema = z
 	.union([z.number(), z.string()], { errorMap: () => ({ message: listIdMessage }) })
@@ -13,13 +12,18 @@ export const listIdSchema = z
 	.pipe(z.string().regex(/^\d+$/, listIdMessage));
 
 export const subscriberIdSchema = z
-	.union([z.number(), z.string()], { errorMap: () => ({ message: 'a subscriber ID is text, for example 5f1c2a' }) })
+	.union([z.number(), z.string()], {
+		errorMap: () => ({ message: 'a subscriber ID is text, for example 5f1c2a' }),
+	})
 	.transform((value) => String(value).trim())
 	.pipe(
 		z
 			.string()
 			.min(1, 'a subscriber ID is required')
-			.refine((value) => value !== '.' && value !== '..', (value) => ({ message: `"${value}" is not a subscriber ID` })),
+			.refine(
+				(value) => value !== '.' && value !== '..',
+				(value) => ({ message: `"${value}" is not a subscriber ID` }),
+			),
 	);
 
 const columnValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()], {
@@ -41,11 +45,15 @@ function withTrimmedEmail<T extends Record<string, unknown>>(row: T): T {
 	return trimmed === email ? row : { ...row, [EMAIL_COLUMN]: trimmed };
 }
 
-/** One subscriber: an object keyed by column name (spec §4, rows and bulk body); its e-mail trimmed. */
+/**
+ * One subscriber: an object keyed by column name (spec §4, rows and bulk body); its e-mail trimmed.
+ */
 export const subscriberRowSchema = z
 	.record(z.string().min(1, 'a column name cannot be empty'), columnValueSchema, {
 		errorMap: (issue, ctx) =>
-			issue.code === 'invalid_type' ? { message: 'each subscriber must be an object keyed by column name' } : { message: ctx.defaultError },
+			issue.code === 'invalid_type'
+				? { message: 'each subscriber must be an object keyed by column name' }
+				: { message: ctx.defaultError },
 	})
 	.transform(withTrimmedEmail);
 
@@ -100,7 +108,15 @@ export function parseSubscriberRow(value: unknown): SubscriberRow {
 			if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
 			const column = (value as Record<string, unknown>)[key];
 			const type = typeof column;
-			if (key === '' || !(column === null || type === 'string' || type === 'boolean' || (type === 'number' && !Number.isNaN(column)))) {
+			if (
+				key === '' ||
+				!(
+					column === null ||
+					type === 'string' ||
+					type === 'boolean' ||
+					(type === 'number' && !Number.isNaN(column))
+				)
+			) {
 				fits = false;
 				break;
 			}
@@ -114,7 +130,8 @@ const count = z.number().int().nonnegative().optional().catch(undefined);
 
 /**
  * Response `data` of POST /lists/{listId}/subscribers/bulk, read leniently: the platform accepted
- * the rows (2xx), so a missing or odd field makes the outcome unknown, not failed. Extra fields are kept.
+ * the rows (2xx), so a missing or odd field makes the outcome unknown, not failed. Extra fields are
+ * kept.
  */
 export const bulkSubscribersResultSchema = z
 	.object({

@@ -36,7 +36,10 @@ function rowError(error: unknown): RowError {
 	};
 }
 
-/** Several errors about one row: their messages joined, column and code of the first giving them, all their details. */
+/**
+ * Several errors about one row: their messages joined, column and code of the first giving them,
+ * all their details.
+ */
 function mergedError(errors: RowError[]): RowError {
 	const column = errors.find((error) => error.column !== undefined)?.column;
 	const code = errors.find((error) => error.code !== undefined)?.code;
@@ -60,7 +63,11 @@ function mergedError(errors: RowError[]): RowError {
  * - fewer rows counted than remain (an error the node could not match to its row), or a count
  *   missing from the answer: the remaining rows are `unknown`, never `added`.
  */
-export function rowOutcomes(rows: SubscriberRow[], result: BulkCounts, keyColumn = 'id'): { outcomes: RowOutcome[]; unmatchedErrors: RowError[] } {
+export function rowOutcomes(
+	rows: SubscriberRow[],
+	result: BulkCounts,
+	keyColumn = 'id',
+): { outcomes: RowOutcome[]; unmatchedErrors: RowError[] } {
 	const outcomes: Array<RowOutcome | undefined> = new Array(rows.length);
 	const unmatchedErrors: RowError[] = [];
 	const errors = result.subscribersError;
@@ -72,22 +79,36 @@ export function rowOutcomes(rows: SubscriberRow[], result: BulkCounts, keyColumn
 		else (rowErrors[position] ??= []).push(rowError(error));
 	});
 	rowErrors.forEach((found, position) => {
-		outcomes[position] = { status: 'failed', error: found.length === 1 ? found[0] : mergedError(found) };
+		outcomes[position] = {
+			status: 'failed',
+			error: found.length === 1 ? found[0] : mergedError(found),
+		};
 	});
 	const remaining: number[] = [];
-	for (let position = 0; position < rows.length; position++) if (!outcomes[position]) remaining.push(position);
+	for (let position = 0; position < rows.length; position++)
+		if (!outcomes[position]) remaining.push(position);
 	const { subscriberAdded: added, subscriberUpdated: updated } = result;
 	let statusOf: (position: number) => RowOutcome;
 	if (added === undefined || updated === undefined) statusOf = () => ({ status: 'unknown' });
 	else if (added + updated === 0 && remaining.length > 0) {
-		const error: RowError = unmatchedErrors[0] ?? { message: 'the platform added and updated no subscriber of this batch', details: null };
+		const error: RowError = unmatchedErrors[0] ?? {
+			message: 'the platform added and updated no subscriber of this batch',
+			details: null,
+		};
 		statusOf = () => ({ status: 'failed', error });
 	} else if (added + updated < remaining.length) statusOf = () => ({ status: 'unknown' });
 	else if (updated === 0) statusOf = () => ({ status: 'added' });
 	else if (added === 0) statusOf = () => ({ status: 'updated' });
 	else {
-		const keyed = new Set(remaining.filter((position) => rows[position][keyColumn] !== undefined && rows[position][keyColumn] !== ''));
-		statusOf = keyed.size === updated ? (position) => ({ status: keyed.has(position) ? 'updated' : 'added' }) : () => ({ status: 'addedOrUpdated' });
+		const keyed = new Set(
+			remaining.filter(
+				(position) => rows[position][keyColumn] !== undefined && rows[position][keyColumn] !== '',
+			),
+		);
+		statusOf =
+			keyed.size === updated
+				? (position) => ({ status: keyed.has(position) ? 'updated' : 'added' })
+				: () => ({ status: 'addedOrUpdated' });
 	}
 	for (const position of remaining) outcomes[position] = statusOf(position);
 	return { outcomes: outcomes as RowOutcome[], unmatchedErrors };

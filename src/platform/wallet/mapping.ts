@@ -5,14 +5,24 @@ import { platformMessage } from '../error-message';
 
 const SORT_FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
-/** The editor's sort rules (the `rule` entries of the Sort collection) to the spec's `sort` query: comma-separated fields prefixed + or -. */
+/**
+ * The editor's sort rules (the `rule` entries of the Sort collection) to the spec's `sort` query:
+ * comma-separated fields prefixed + or -.
+ */
 export function templateSort(rules: unknown): string | undefined {
 	const terms: string[] = [];
 	entries({ rule: rules }, 'sort', 'rule').forEach((rule, index) => {
 		const field = text(rule.field, `sort.${index}.field`);
 		if (!field) return;
-		if (!SORT_FIELD.test(field)) throw new InputError(`sort.${index}.field`, `"${field}" is not a field name (letters, digits and _ only)`);
-		const direction = rule.direction === undefined ? 'ascending' : oneOf(rule.direction, `sort.${index}.direction`, ['ascending', 'descending'] as const);
+		if (!SORT_FIELD.test(field))
+			throw new InputError(
+				`sort.${index}.field`,
+				`"${field}" is not a field name (letters, digits and _ only)`,
+			);
+		const direction =
+			rule.direction === undefined
+				? 'ascending'
+				: oneOf(rule.direction, `sort.${index}.direction`, ['ascending', 'descending'] as const);
 		terms.push(`${direction === 'descending' ? '-' : '+'}${field}`);
 	});
 	return terms.length ? terms.join(',') : undefined;
@@ -23,14 +33,20 @@ export function templateSelect(fields: string[]): string | undefined {
 	return fields.length ? fields.join(',') : undefined;
 }
 
-/** One input item's parameters to a pass of the batch body; fields (the `field` entries of Fields) are per-pass (`fixed: false`). */
+/**
+ * One input item's parameters to a pass of the batch body; fields (the `field` entries of Fields)
+ * are per-pass (`fixed: false`).
+ */
 export function passFromParameters(recipientId: unknown, fields: unknown): Record<string, unknown> {
 	return {
 		recipientId: text(recipientId, 'recipientId'),
 		uniqueValues: {
 			fields: entries({ field: fields }, 'uniqueValues.fields', 'field').map((field, index) => {
 				const path = `uniqueValues.fields.${index}`;
-				const place = text(field.place, `${path}.place`) === 'custom' ? text(field.customPlace, `${path}.place`) : text(field.place, `${path}.place`);
+				const place =
+					text(field.place, `${path}.place`) === 'custom'
+						? text(field.customPlace, `${path}.place`)
+						: text(field.place, `${path}.place`);
 				const label = rawText(field.label, `${path}.label`);
 				return {
 					place,
@@ -43,7 +59,10 @@ export function passFromParameters(recipientId: unknown, fields: unknown): Recor
 	};
 }
 
-/** A pass field of "From Input Item Fields": where it sits, its label, and the input field holding its value. */
+/**
+ * A pass field of "From Input Item Fields": where it sits, its label, and the input field holding
+ * its value.
+ */
 interface PassFieldSource {
 	place: string;
 	label?: string;
@@ -54,28 +73,49 @@ interface PassFieldSource {
 export function passFieldSources(fields: unknown): PassFieldSource[] {
 	return entries({ field: fields }, 'uniqueValues.fields', 'field').map((field, index) => {
 		const path = `uniqueValues.fields.${index}`;
-		const place = text(field.place, `${path}.place`) === 'custom' ? text(field.customPlace, `${path}.place`) : text(field.place, `${path}.place`);
-		if (!place) throw new InputError(`${path}.place`, 'every field needs a place, for example BACK');
+		const place =
+			text(field.place, `${path}.place`) === 'custom'
+				? text(field.customPlace, `${path}.place`)
+				: text(field.place, `${path}.place`);
+		if (!place)
+			throw new InputError(`${path}.place`, 'every field needs a place, for example BACK');
 		const label = rawText(field.label, `${path}.label`);
-		const inputField = requiredText(field.inputField, `${path}.inputField`, 'the name of the input field holding the value');
+		const inputField = requiredText(
+			field.inputField,
+			`${path}.inputField`,
+			'the name of the input field holding the value',
+		);
 		return { place, ...(label !== '' ? { label } : {}), inputField };
 	});
 }
 
-/** The text of an input item's field: text as it is, a number or true/false as text; nothing, empty text or an object is the item's error. */
+/**
+ * The text of an input item's field: text as it is, a number or true/false as text; nothing, empty
+ * text or an object is the item's error.
+ */
 function itemText(json: Record<string, unknown>, name: string, field: string): string {
 	const value = json[name];
-	if (value === undefined || value === null) throw new InputError(field, `the input item has no field "${name}"`);
+	if (value === undefined || value === null)
+		throw new InputError(field, `the input item has no field "${name}"`);
 	if (typeof value === 'object' || (typeof value === 'number' && !Number.isFinite(value))) {
-		throw new InputError(field, `the input item's field "${name}" holds ${kind(value)}; text, a number or true/false was expected`);
+		throw new InputError(
+			field,
+			`the input item's field "${name}" holds ${kind(value)}; text, a number or true/false was expected`,
+		);
 	}
 	const result = String(value);
 	if (!result.trim()) throw new InputError(field, `the input item's field "${name}" is empty`);
 	return result;
 }
 
-/** One input item to a pass of the batch body, read from its fields by name: no expression per item. */
-export function passFromItem(json: Record<string, unknown>, recipientField: string, sources: PassFieldSource[]): Pass {
+/**
+ * One input item to a pass of the batch body, read from its fields by name: no expression per item.
+ */
+export function passFromItem(
+	json: Record<string, unknown>,
+	recipientField: string,
+	sources: PassFieldSource[],
+): Pass {
 	return {
 		recipientId: itemText(json, recipientField, 'recipientIdField').trim(),
 		uniqueValues: {
@@ -100,21 +140,33 @@ interface PassOutcome {
  * missing from `items` failed: its message comes from an `errors` entry naming the recipient,
  * or from an `error` on its own item, when the platform gives one.
  */
-export function passOutcomes(passes: Pass[], body: { items: Array<Record<string, unknown>>; errors: unknown[] }): Map<string, PassOutcome> {
+export function passOutcomes(
+	passes: Pass[],
+	body: { items: Array<Record<string, unknown>>; errors: unknown[] },
+): Map<string, PassOutcome> {
 	const outcomes = new Map<string, PassOutcome>();
 	for (const item of body.items) {
 		const recipientId = String(item.recipientId);
 		const failure = item.error ?? item.errors;
-		if (typeof item.url === 'string' && item.url && !failure) outcomes.set(recipientId, { url: item.url });
-		else if (failure) outcomes.set(recipientId, { error: platformMessage({ error: failure }) ?? 'the platform refused this pass', details: item });
+		if (typeof item.url === 'string' && item.url && !failure)
+			outcomes.set(recipientId, { url: item.url });
+		else if (failure)
+			outcomes.set(recipientId, {
+				error: platformMessage({ error: failure }) ?? 'the platform refused this pass',
+				details: item,
+			});
 	}
 	for (const entry of body.errors) {
 		const recipientId = (entry as Record<string, unknown> | null)?.recipientId;
 		if (recipientId === undefined || outcomes.get(String(recipientId))?.url) continue;
-		outcomes.set(String(recipientId), { error: platformMessage(entry) ?? 'the platform refused this pass', details: entry });
+		outcomes.set(String(recipientId), {
+			error: platformMessage(entry) ?? 'the platform refused this pass',
+			details: entry,
+		});
 	}
 	for (const pass of passes) {
-		if (!outcomes.has(pass.recipientId)) outcomes.set(pass.recipientId, { error: 'the platform returned no pass for this recipient' });
+		if (!outcomes.has(pass.recipientId))
+			outcomes.set(pass.recipientId, { error: 'the platform returned no pass for this recipient' });
 	}
 	return outcomes;
 }

@@ -1,31 +1,48 @@
 import { z } from 'zod';
 
-/** Placement of a pass field; the spec names only BACK (the back side) and says there are four kinds. */
+/**
+ * Placement of a pass field; the spec names only BACK (the back side) and says there are four
+ * kinds.
+ */
 export const PASS_PLACE_BACK = 'BACK';
 
 export const templateSerialSchema = z
-	.union([z.string(), z.number()], { errorMap: () => ({ message: 'a wallet template serial is text, for example tpl-gold-member' }) })
+	.union([z.string(), z.number()], {
+		errorMap: () => ({ message: 'a wallet template serial is text, for example tpl-gold-member' }),
+	})
 	.transform((value) => String(value).trim())
 	.pipe(
 		z
 			.string()
 			.min(1, 'a wallet template serial is required')
-			.refine((value) => value !== '.' && value !== '..', (value) => ({ message: `"${value}" is not a template serial` })),
+			.refine(
+				(value) => value !== '.' && value !== '..',
+				(value) => ({ message: `"${value}" is not a template serial` }),
+			),
 	);
 
 const passFieldSchema = z.object({
-	place: z.string({ required_error: 'every field needs a place, for example BACK' }).trim().min(1, 'every field needs a place, for example BACK'),
+	place: z
+		.string({ required_error: 'every field needs a place, for example BACK' })
+		.trim()
+		.min(1, 'every field needs a place, for example BACK'),
 	label: z.string().optional(),
 	fixed: z.boolean(),
 	// Sent exactly as given: it may hold an HTML anchor the wallet renders as a link.
 	value: z
-		.string({ required_error: 'every field needs a value', invalid_type_error: 'a field value must be text' })
+		.string({
+			required_error: 'every field needs a value',
+			invalid_type_error: 'a field value must be text',
+		})
 		.refine((value) => value.trim().length > 0, 'every field needs a value'),
 });
 
 export const passSchema = z.object({
 	recipientId: z
-		.string({ required_error: 'a pass needs a recipient ID', invalid_type_error: 'a recipient ID must be text' })
+		.string({
+			required_error: 'a pass needs a recipient ID',
+			invalid_type_error: 'a recipient ID must be text',
+		})
 		.trim()
 		.min(1, 'a pass needs a recipient ID'),
 	uniqueValues: z.object({ fields: z.array(passFieldSchema) }),
@@ -38,12 +55,24 @@ export const passSchema = z.object({
  */
 const passBatchResultSchema = z
 	.object({
-		items: z.array(z.object({ recipientId: z.union([z.string(), z.number()]).transform(String), url: z.string().optional().catch(undefined) }).passthrough()),
-		errors: z.array(z.unknown()).nullish().catch(undefined).transform((value) => value ?? []),
+		items: z.array(
+			z
+				.object({
+					recipientId: z.union([z.string(), z.number()]).transform(String),
+					url: z.string().optional().catch(undefined),
+				})
+				.passthrough(),
+		),
+		errors: z
+			.array(z.unknown())
+			.nullish()
+			.catch(undefined)
+			.transform((value) => value ?? []),
 	})
 	.passthrough();
 
-const isRecord = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
 
 /**
  * The batch answer read in one plain pass over its items, without copying them (a batch may hold
@@ -51,22 +80,43 @@ const isRecord = (value: unknown): value is Record<string, unknown> => !!value &
  * Each entry of `items` is an object whose `recipientId` is text or a number; `errors` is a list,
  * or missing.
  */
-export function readPassBatchResult(body: unknown): { success: true; data: { items: Array<Record<string, unknown>>; errors: unknown[] } } | { success: false; message: string } {
+export function readPassBatchResult(
+	body: unknown,
+):
+	| { success: true; data: { items: Array<Record<string, unknown>>; errors: unknown[] } }
+	| { success: false; message: string } {
 	const items = isRecord(body) ? body.items : undefined;
 	const fits =
 		Array.isArray(items) &&
-		items.every((item) => isRecord(item) && (typeof item.recipientId === 'string' || typeof item.recipientId === 'number'));
+		items.every(
+			(item) =>
+				isRecord(item) &&
+				(typeof item.recipientId === 'string' || typeof item.recipientId === 'number'),
+		);
 	if (!fits) {
 		const parsed = passBatchResultSchema.safeParse(body);
-		return { success: false, message: parsed.success ? 'unexpected shape' : (parsed.error.issues[0]?.message ?? 'unexpected shape') };
+		return {
+			success: false,
+			message: parsed.success
+				? 'unexpected shape'
+				: (parsed.error.issues[0]?.message ?? 'unexpected shape'),
+		};
 	}
 	const errors = (body as Record<string, unknown>).errors;
-	return { success: true, data: { items: items as Array<Record<string, unknown>>, errors: Array.isArray(errors) ? errors : [] } };
+	return {
+		success: true,
+		data: {
+			items: items as Array<Record<string, unknown>>,
+			errors: Array.isArray(errors) ? errors : [],
+		},
+	};
 }
 
 const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
-	isRecord(value) && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
-const filled = (value: unknown): value is string => typeof value === 'string' && value.trim().length > 0;
+	isRecord(value) &&
+	[Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
+const filled = (value: unknown): value is string =>
+	typeof value === 'string' && value.trim().length > 0;
 
 /**
  * One pass, checked as passSchema does: a plain check for a pass that fits (nearly all of them;

@@ -1,19 +1,37 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { REASON_UNSUBSCRIBED } from '../../core/platform';
 import type { BlacklistParameters } from '../../core/platform';
-import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
+import {
+	parallelRequestsOption,
+	previewOption,
+	rateLimitWaitOption,
+	parallelRequestsOf,
+} from '../../shared/descriptions';
+import { record } from '../../core/values';
+import type { FieldLabels } from '../../core/values';
+import { validated } from '../../shared/execute';
+import type { ItemReader } from '../../shared/request';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 export const MAX_PARALLEL_REQUESTS = 50;
 
 /** The parameters both operations share, read for one item. */
-export function blacklistParameters(read: (name: string, itemIndex: number, fallback?: unknown) => unknown, itemIndex: number, operation: 'add' | 'check'): BlacklistParameters {
+export function blacklistParameters(
+	read: (name: string, itemIndex: number, fallback?: unknown) => unknown,
+	itemIndex: number,
+	operation: 'add' | 'check',
+): BlacklistParameters {
 	return {
 		channel: read('channel', itemIndex, 'SMS'),
 		from: read('from', itemIndex, ''),
 		to: read('to', itemIndex, ''),
-		...(operation === 'add' ? { reason: read('reason', itemIndex, REASON_UNSUBSCRIBED), customReason: read('customReason', itemIndex, '') } : {}),
+		...(operation === 'add'
+			? {
+					reason: read('reason', itemIndex, REASON_UNSUBSCRIBED),
+					customReason: read('customReason', itemIndex, ''),
+				}
+			: {}),
 	};
 }
 
@@ -41,7 +59,8 @@ export const blacklistFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. 33612345678 or news@example.com',
-		description: 'The sender identity on this channel (phone number, sender name or e-mail address) whose blacklist is used',
+		description:
+			'The sender identity on this channel (phone number, sender name or e-mail address) whose blacklist is used',
 		displayOptions: { show },
 	},
 	{
@@ -51,7 +70,8 @@ export const blacklistFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. +33 6 12 34 56 78',
-		description: 'E-mail address for Email; phone number with country code otherwise (spaces, dashes and 00 are accepted and sent as E.164)',
+		description:
+			'E-mail address for Email; phone number with country code otherwise (spaces, dashes and 00 are accepted and sent as E.164)',
 		displayOptions: { show },
 	},
 	{
@@ -83,9 +103,40 @@ export const blacklistFields: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'recipients checked or added'),
+			parallelRequestsOption(
+				DEFAULT_PARALLEL_REQUESTS,
+				MAX_PARALLEL_REQUESTS,
+				'recipients checked or added',
+			),
 			rateLimitWaitOption(),
 			{ ...previewOption(), displayOptions: { show: { '/operation': ['add'] } } },
 		],
 	},
 ];
+
+/**
+ * How many recipients go at once, from the first item's options (a 429 backs off the whole run:
+ * transport's run gate).
+ */
+function readConcurrency(context: IExecuteFunctions, labels: FieldLabels): number {
+	return validated(context, 0, labels, () => {
+		const options = record(context.getNodeParameter('options', 0, {}), 'options');
+		return parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
+	});
+}
+
+export const read =
+	({ parameter }: ItemReader) =>
+	(name: string, _itemIndex: number, fallback?: unknown) =>
+		parameter(name, fallback);
+
+/**
+ * What Add and Check share: their labels, recipients at once from Options, and the wait budget
+ * option.
+ */
+export const both = {
+	fields: blacklistFields,
+	aliases: { type: 'channel' },
+	concurrency: readConcurrency,
+	rateLimitWaitOption: true,
+};

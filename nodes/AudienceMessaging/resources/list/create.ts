@@ -1,15 +1,24 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, identifiedObjectResponse } from '../../core/http';
-import { createListBody, createListRequestSchema, DEFAULT_COLUMN_TYPE, simplifyList } from '../../core/platform';
+import {
+	createListBody,
+	createListRequestSchema,
+	DEFAULT_COLUMN_TYPE,
+	simplifyList,
+} from '../../core/platform';
 import { previewOptions, readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['list'], operation: ['create'] };
 
-/** List > Create: POST /lists with the JSON body built from the parameters and checked by its schema. */
+/**
+ * List > Create: POST /lists with the JSON body built from the parameters and checked by its
+ * schema.
+ */
 export async function createList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const read = parameterReader(this);
 	return await runPerItem(this, {
@@ -91,7 +100,8 @@ export const createListFields: INodeProperties[] = [
 						displayName: 'Type',
 						name: 'type',
 						type: 'options',
-						// Also the type of a column saved without it; set empty by an expression, it is an error naming the column.
+						// Also the type of a column saved without it; set empty by an expression, it is an
+						// error naming the column.
 						default: DEFAULT_COLUMN_TYPE,
 						options: [
 							{ name: 'Boolean', value: 'BOOLEAN' },
@@ -99,7 +109,8 @@ export const createListFields: INodeProperties[] = [
 							{ name: 'Number', value: 'NUMBER' },
 							{ name: 'String', value: 'STRING' },
 						],
-						description: 'Data type of the column. The platform documents STRING; use an expression for other types your account supports.',
+						description:
+							'Data type of the column. The platform documents STRING; use an expression for other types your account supports.',
 					},
 					{
 						displayName: 'Unique',
@@ -117,9 +128,22 @@ export const createListFields: INodeProperties[] = [
 		name: 'rows',
 		type: 'json',
 		default: '[]',
-		description: 'Subscribers to add when the list is created: a JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com", "firstName": "Ada"}]',
+		description:
+			'Subscribers to add when the list is created: a JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com", "firstName": "Ada"}]',
 		displayOptions: { show },
 	},
 	simplifyField(show),
 	previewOptions(show),
 ];
+
+/** List › Create. */
+export const operation: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a list',
+		description: 'Create a list with typed columns and, optionally, its first subscribers',
+	},
+	fields: createListFields,
+	run: createList,
+};

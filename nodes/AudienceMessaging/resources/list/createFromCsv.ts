@@ -1,14 +1,31 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { apiRequest, identifiedObjectResponse } from '../../core/http';
 import { record, requiredText, text } from '../../core/values';
-import { csvImportOptions, csvImportQuery, csvImportQuerySchema, simplifyList } from '../../core/platform';
-import { previewOption, rateLimitWaitOption, readSimplify, simplifyField } from '../../shared/descriptions';
-import { csvCheckOptions, csvOutcome, csvPolicyOf, csvUpload, validatedCsvFile } from '../../shared/csv-upload';
+import {
+	csvImportOptions,
+	csvImportQuery,
+	csvImportQuerySchema,
+	simplifyList,
+} from '../../core/platform';
+import {
+	previewOption,
+	rateLimitWaitOption,
+	readSimplify,
+	simplifyField,
+} from '../../shared/descriptions';
+import { csvCheckOptions, csvPolicyOf } from '../../shared/csv-options';
+import { csvOutcome, csvUpload, validatedCsvFile } from '../../shared/csv-upload';
 import type { CsvFile } from '../../shared/csv-upload';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['list'], operation: ['createFromCsv'] };
 
@@ -30,7 +47,8 @@ export const createListFromCsvFields: INodeProperties[] = [
 		required: true,
 		default: 'data',
 		hint: 'The name of the input binary field holding the CSV file (at most 200 MB)',
-		description: 'The CSV file: its header line names the columns, each column type is inferred from its first value',
+		description:
+			'The CSV file: its header line names the columns, each column type is inferred from its first value',
 		displayOptions: { show },
 	},
 	simplifyField(show),
@@ -75,7 +93,8 @@ export const createListFromCsvFields: INodeProperties[] = [
 				name: 'usesAutoColumns',
 				type: 'boolean',
 				default: true,
-				description: 'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
+				description:
+					'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
 			},
 			previewOption(),
 			rateLimitWaitOption(),
@@ -98,13 +117,20 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 		rateLimitWaitOption: true,
 		describe: ({ query }) => ({ name: query.name }),
 		prepare: async (itemIndex) => {
-			const propertyName = requiredText(read('binaryPropertyName', itemIndex, 'data'), 'binaryPropertyName', 'the binary field name');
+			const propertyName = requiredText(
+				read('binaryPropertyName', itemIndex, 'data'),
+				'binaryPropertyName',
+				'the binary field name',
+			);
 			const name = text(read('name', itemIndex, ''), 'name');
 			const raw = record(read('options', itemIndex, {}), 'options');
 			const options = csvImportOptions(raw);
 			const query = csvImportQuerySchema.parse(csvImportQuery(name, options));
 			const simplify = readSimplify(this, itemIndex);
-			const policy = csvPolicyOf(raw, { autoColumns: query.usesAutoColumns !== false, keyColumn: typeof query.key === 'string' && query.key ? query.key : undefined });
+			const policy = csvPolicyOf(raw, {
+				autoColumns: query.usesAutoColumns !== false,
+				keyColumn: typeof query.key === 'string' && query.key ? query.key : undefined,
+			});
 			const file = await validatedCsvFile(this, itemIndex, propertyName, policy);
 			return { query: query as IDataObject, file, simplify };
 		},
@@ -129,3 +155,15 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 		},
 	});
 }
+
+/** List › Create From CSV. */
+export const operation: Operation = {
+	option: {
+		name: 'Create From CSV',
+		value: 'createFromCsv',
+		action: 'Create a list from a CSV file',
+		description: 'Create a list whose columns and subscribers come from a CSV file',
+	},
+	fields: createListFromCsvFields,
+	run: createListFromCsv,
+};

@@ -3,15 +3,37 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { optionalObjectResponse } from '../../core/http';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['list'], operation: ['delete'] };
 
 export const deleteListFields: INodeProperties[] = [listLocator({ show }), previewOptions(show)];
 
-/** List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a confirmation is output. */
+/**
+ * List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a
+ * confirmation is output.
+ */
 export const deleteList = requestOperation({
 	fields: deleteListFields,
 	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex) }),
-	request: { base: 'lists', method: 'DELETE', path: '/lists/{listId}', action: 'delete list {listId}', expect: optionalObjectResponse },
+	request: {
+		base: 'lists',
+		method: 'DELETE',
+		path: '/lists/{listId}',
+		action: 'delete list {listId}',
+		expect: optionalObjectResponse,
+	},
 	output: (data, { listId }) => ({ listId, deleted: true, ...(data as IDataObject) }),
 });
+
+/** List › Delete. */
+export const operation: Operation = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a list',
+		description: 'Delete a list and its subscribers',
+	},
+	fields: deleteListFields,
+	run: deleteList,
+};

@@ -4,6 +4,7 @@ import { identifiedObjectResponse } from '../../core/http';
 import { simplifyList } from '../../core/platform';
 import { listLocator, readListId, readSimplify, simplifyField } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['list'], operation: ['get'] };
 
@@ -12,7 +13,29 @@ export const getListFields: INodeProperties[] = [listLocator({ show }), simplify
 /** List > Get: GET /lists/{listId}; outputs the list (simplified unless Simplify is off). */
 export const getList = requestOperation({
 	fields: getListFields,
-	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex), simplify: readSimplify(context, itemIndex) }),
-	request: { base: 'lists', method: 'GET', path: '/lists/{listId}', action: 'get list {listId}', expect: identifiedObjectResponse },
-	output: (data, { simplify }) => (simplify ? simplifyList(data as IDataObject) : (data as IDataObject)),
+	values: ({ context, itemIndex }) => ({
+		listId: readListId(context, itemIndex),
+		simplify: readSimplify(context, itemIndex),
+	}),
+	request: {
+		base: 'lists',
+		method: 'GET',
+		path: '/lists/{listId}',
+		action: 'get list {listId}',
+		expect: identifiedObjectResponse,
+	},
+	output: (data, { simplify }) =>
+		simplify ? simplifyList(data as IDataObject) : (data as IDataObject),
 });
+
+/** List › Get. */
+export const operation: Operation = {
+	option: {
+		name: 'Get',
+		value: 'get',
+		action: 'Get a list',
+		description: 'Get a list with its columns, size and status',
+	},
+	fields: getListFields,
+	run: getList,
+};

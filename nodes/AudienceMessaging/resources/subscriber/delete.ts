@@ -5,6 +5,7 @@ import { parsed } from '../../core/values';
 import { subscriberIdSchema } from '../../core/platform';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['subscriber'], operation: ['delete'] };
 
@@ -37,5 +38,22 @@ export const deleteSubscriber = requestOperation({
 		action: 'delete subscriber {subscriberId} of list {listId}',
 		expect: optionalObjectResponse,
 	},
-	output: (data, { listId, subscriberId }) => ({ listId, subscriberId, deleted: true, ...(data as IDataObject) }),
+	output: (data, { listId, subscriberId }) => ({
+		listId,
+		subscriberId,
+		deleted: true,
+		...(data as IDataObject),
+	}),
 });
+
+/** Subscriber › Delete. */
+export const operation: Operation = {
+	option: {
+		name: 'Delete',
+		value: 'delete',
+		action: 'Delete a subscriber',
+		description: 'Delete one subscriber from a list',
+	},
+	fields: deleteSubscriberFields,
+	run: deleteSubscriber,
+};

@@ -1,7 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { listLocator, readListId, readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
+import {
+	listLocator,
+	readListId,
+	readReturnAllAndLimit,
+	returnAllAndLimit,
+} from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['subscriber'], operation: ['getMany'] };
 
@@ -9,12 +15,35 @@ const show = { resource: ['subscriber'], operation: ['getMany'] };
 const PAGE_SIZE = 1000;
 const MAX_PAGE_SIZE = 1000;
 
-export const getManySubscribersFields: INodeProperties[] = [listLocator({ show }), ...returnAllAndLimit(show)];
+export const getManySubscribersFields: INodeProperties[] = [
+	listLocator({ show }),
+	...returnAllAndLimit(show),
+];
 
 /** Subscriber > Get Many: one output item per subscriber, paged. */
 export const getManySubscribers = requestOperation({
 	fields: getManySubscribersFields,
-	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex), ...readReturnAllAndLimit(context, itemIndex) }),
-	request: { base: 'lists', method: 'GET', path: '/lists/{listId}/subscribers', action: 'get the subscribers of list {listId}' },
+	values: ({ context, itemIndex }) => ({
+		listId: readListId(context, itemIndex),
+		...readReturnAllAndLimit(context, itemIndex),
+	}),
+	request: {
+		base: 'lists',
+		method: 'GET',
+		path: '/lists/{listId}/subscribers',
+		action: 'get the subscribers of list {listId}',
+	},
 	pages: { pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
 });
+
+/** Subscriber › Get Many. */
+export const operation: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many subscribers',
+		description: 'Get the subscribers of a list',
+	},
+	fields: getManySubscribersFields,
+	run: getManySubscribers,
+};

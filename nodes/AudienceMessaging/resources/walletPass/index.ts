@@ -1,25 +1,5 @@
-import type { INodeProperties } from 'n8n-workflow';
+import { resourceOf } from '../../shared/operation';
+import { operation as create } from './create';
 
-import { createWalletPasses } from './create';
-import { createWalletPassFields } from './fields';
-
-export const walletPassExecutors = { create: createWalletPasses };
-
-export const walletPassOperations: INodeProperties = {
-	displayName: 'Operation',
-	name: 'operation',
-	type: 'options',
-	noDataExpression: true,
-	displayOptions: { show: { resource: ['walletPass'] } },
-	default: 'create',
-	options: [
-		{
-			name: 'Create',
-			value: 'create',
-			action: 'Create wallet passes',
-			description: 'Create one personalised pass per input item, in batches',
-		},
-	],
-};
-
-export const walletPassFields: INodeProperties[] = [...createWalletPassFields];
+/** Wallet Pass: its operations, the first the default. */
+export const walletPass = resourceOf('walletPass', [create]);

@@ -4,6 +4,7 @@ import { record, textList } from '../../core/values';
 import { templateSelect, templateSort } from '../../core/platform';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
@@ -31,7 +32,8 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 						name: 'field',
 						type: 'options',
 						default: 'creationDate',
-						description: 'Template field to sort by. Choose from the list, or specify another field using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						description:
+							'Template field to sort by. Choose from the list, or specify another field using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 						options: [
 							{ name: 'Creation Date', value: 'creationDate' },
 							{ name: 'Description', value: 'description' },
@@ -69,7 +71,10 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 	},
 ];
 
-/** Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor, paged. */
+/**
+ * Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor,
+ * paged.
+ */
 export const getManyWalletTemplates = requestOperation({
 	fields: getManyWalletTemplatesFields,
 	values: ({ context, itemIndex, parameter }) => ({
@@ -77,6 +82,24 @@ export const getManyWalletTemplates = requestOperation({
 		select: templateSelect(textList(parameter('select', []), 'select')),
 		...readReturnAllAndLimit(context, itemIndex),
 	}),
-	request: { base: 'wallet', method: 'GET', path: '/v2/wallet/templates', qs: ({ sort, select }) => ({ ...(sort ? { sort } : {}), ...(select ? { select } : {}) }), action: 'get the wallet templates' },
+	request: {
+		base: 'wallet',
+		method: 'GET',
+		path: '/v2/wallet/templates',
+		qs: ({ sort, select }) => ({ ...(sort ? { sort } : {}), ...(select ? { select } : {}) }),
+		action: 'get the wallet templates',
+	},
 	pages: { pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
 });
+
+/** WalletTemplate › Get Many. */
+export const operation: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many wallet templates',
+		description: 'Get the wallet (member card) templates of the account',
+	},
+	fields: getManyWalletTemplatesFields,
+	run: getManyWalletTemplates,
+};

@@ -5,7 +5,12 @@
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { AudienceMessagingTrigger } from '../../../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
-import { callbackToken, callbackUrlWithToken, normaliseEvent, secretMatches } from '../../../../src/platform/callbacks';
+import {
+	callbackToken,
+	callbackUrlWithToken,
+	normaliseEvent,
+	secretMatches,
+} from '../../../../src/platform/callbacks';
 import { paceToken } from '../../../../src/pace/board';
 
 const SECRET = 'a1b2c3d4e5f6a7b8c9d0';
@@ -24,14 +29,25 @@ interface Call {
 	webhook?: string;
 }
 
-async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, parameters = {}, webhook = 'default' }: Call) {
+async function call({
+	token = TOKEN,
+	secret = SECRET,
+	body = '',
+	headers = {},
+	parameters = {},
+	webhook = 'default',
+}: Call) {
 	const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
 	const response = { status: 0, headers: {} as Record<string, string>, body: '' };
 	const params: Record<string, unknown> = { events: 'any', statuses: [], ...parameters };
 	const context = {
-		getRequestObject: () => ({ headers: { 'content-length': String(raw.length), ...headers }, rawBody: raw }),
+		getRequestObject: () => ({
+			headers: { 'content-length': String(raw.length), ...headers },
+			rawBody: raw,
+		}),
 		getResponseObject: () => ({
-			writeHead: (status: number, head: Record<string, string>) => Object.assign(response, { status, headers: head }),
+			writeHead: (status: number, head: Record<string, string>) =>
+				Object.assign(response, { status, headers: head }),
 			end: (text: string) => Object.assign(response, { body: text }),
 		}),
 		getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
@@ -49,13 +65,32 @@ async function call({ token = TOKEN, secret = SECRET, body = '', headers = {}, p
 	return { result, response };
 }
 
-const event = { id: 'msg_1', from: '15550100100', to: '+33612345678', externalId: 'ref1', campaignId: null, callback: 'https://x', date: '2026-11-21T21:05:24.123Z', status: 'SENT' };
+const event = {
+	id: 'msg_1',
+	from: '15550100100',
+	to: '+33612345678',
+	externalId: 'ref1',
+	campaignId: null,
+	callback: 'https://x',
+	date: '2026-11-21T21:05:24.123Z',
+	status: 'SENT',
+};
 
 describe('token', () => {
 	it('starts the workflow for the right token, one item per event with normalised fields, answered with a small JSON body', async () => {
 		const { result } = await call({ body: JSON.stringify(event) });
 		expect(result.workflowData?.[0]).toEqual([
-			{ json: { ...event, messageId: 'msg_1', status: 'SENT', to: '+33612345678', from: '15550100100', externalId: 'ref1', date: '2026-11-21T21:05:24.123Z' } },
+			{
+				json: {
+					...event,
+					messageId: 'msg_1',
+					status: 'SENT',
+					to: '+33612345678',
+					from: '15550100100',
+					externalId: 'ref1',
+					date: '2026-11-21T21:05:24.123Z',
+				},
+			},
 		]);
 		expect(result.webhookResponse).toEqual({ received: 1, started: 1 });
 	});
@@ -66,7 +101,10 @@ describe('token', () => {
 		['no token', { token: null }],
 		['a token that is not text', { token: [TOKEN] }],
 		['no Callbacks credential', { secret: null }],
-		['a credential secret that breaks the rule', { secret: 'short', token: callbackToken('short') }],
+		[
+			'a credential secret that breaks the rule',
+			{ secret: 'short', token: callbackToken('short') },
+		],
 	])('answers 401 and starts nothing for %s', async (_name, overrides) => {
 		const { result, response } = await call({ body: JSON.stringify(event), ...overrides });
 		expect(result).toEqual({ noWebhookResponse: true });
@@ -76,7 +114,12 @@ describe('token', () => {
 	});
 
 	it('takes the token out of the events, which echo the callback URL', async () => {
-		const { result } = await call({ body: JSON.stringify({ ...event, callback: `https://n8n.example.com/webhook/x/callbacks?token=${TOKEN}` }) });
+		const { result } = await call({
+			body: JSON.stringify({
+				...event,
+				callback: `https://n8n.example.com/webhook/x/callbacks?token=${TOKEN}`,
+			}),
+		});
 		const [item] = result.workflowData?.[0] ?? [];
 		expect(item.json.callback).toBe('https://n8n.example.com/webhook/x/callbacks?token=***');
 		expect(JSON.stringify(result)).not.toContain(TOKEN);
@@ -87,7 +130,9 @@ describe('token', () => {
 		expect(TOKEN).not.toContain(SECRET);
 		expect(callbackToken(SECRET)).toBe(TOKEN);
 		expect(callbackToken(`${SECRET}x`)).not.toBe(TOKEN);
-		expect(callbackUrlWithToken('https://n8n.example.com/webhook/abc/callbacks', SECRET)).toBe(`https://n8n.example.com/webhook/abc/callbacks?token=${TOKEN}`);
+		expect(callbackUrlWithToken('https://n8n.example.com/webhook/abc/callbacks', SECRET)).toBe(
+			`https://n8n.example.com/webhook/abc/callbacks?token=${TOKEN}`,
+		);
 	});
 
 	it('compares in constant time and only equal values match', () => {
@@ -108,7 +153,9 @@ describe('bodies', () => {
 	it('refuses a body over 256 KB with 413, by its declared length or its real size', async () => {
 		const big = JSON.stringify({ ...event, padding: 'x'.repeat(300 * 1024) });
 		expect((await call({ body: big })).response.status).toBe(413);
-		expect((await call({ body: big, headers: { 'content-length': '10' } })).response.status).toBe(413);
+		expect((await call({ body: big, headers: { 'content-length': '10' } })).response.status).toBe(
+			413,
+		);
 	});
 
 	it('accepts an array of events', async () => {
@@ -124,9 +171,15 @@ describe('bodies', () => {
 
 describe('status filter', () => {
 	it('drops events of other statuses with 200 and passes unknown statuses under "any"', async () => {
-		const filtered = await call({ parameters: { events: 'selected', statuses: ['BLACKLISTED'] }, body: JSON.stringify(event) });
+		const filtered = await call({
+			parameters: { events: 'selected', statuses: ['BLACKLISTED'] },
+			body: JSON.stringify(event),
+		});
 		expect(filtered.result).toEqual({ webhookResponse: { received: 1, started: 0 } });
-		const kept = await call({ parameters: { events: 'selected', statuses: ['SENT'] }, body: JSON.stringify(event) });
+		const kept = await call({
+			parameters: { events: 'selected', statuses: ['SENT'] },
+			body: JSON.stringify(event),
+		});
 		expect(kept.result.workflowData?.[0]).toHaveLength(1);
 		const unknown = await call({ body: JSON.stringify({ ...event, status: 'SOMETHING_NEW' }) });
 		expect(unknown.result.workflowData?.[0][0].json.status).toBe('SOMETHING_NEW');
@@ -136,22 +189,40 @@ describe('status filter', () => {
 describe('the token alone decides', () => {
 	it('an Authorization header neither lets a wrong token in nor keeps the right one out', async () => {
 		const basic = `Basic ${Buffer.from('cb:pw').toString('base64')}`;
-		const wrong = await call({ token: 'x'.repeat(43), headers: { authorization: basic }, body: JSON.stringify(event) });
+		const wrong = await call({
+			token: 'x'.repeat(43),
+			headers: { authorization: basic },
+			body: JSON.stringify(event),
+		});
 		expect(wrong.response.status).toBe(401);
 		expect(wrong.result.workflowData).toBeUndefined();
-		const right = await call({ headers: { authorization: 'Basic eA==' }, body: JSON.stringify(event) });
+		const right = await call({
+			headers: { authorization: 'Basic eA==' },
+			body: JSON.stringify(event),
+		});
 		expect(right.result.workflowData?.[0]).toHaveLength(1);
 	});
 
 	it("the trigger asks for this package's Callbacks credential only", () => {
-		expect(trigger.description.credentials?.map((credential) => credential.name)).toEqual(['audienceMessagingCallbackApi']);
-		expect(trigger.description.properties.map((property) => property.name)).not.toContain('authentication');
+		expect(trigger.description.credentials?.map((credential) => credential.name)).toEqual([
+			'audienceMessagingCallbackApi',
+		]);
+		expect(trigger.description.properties.map((property) => property.name)).not.toContain(
+			'authentication',
+		);
 	});
 });
 
 describe('normaliseEvent', () => {
 	it('tolerates other field names and epoch dates', () => {
-		expect(normaliseEvent({ messageId: 7, state: 'delivered', destination: '+1555', timestamp: 1_700_000_000 })).toMatchObject({
+		expect(
+			normaliseEvent({
+				messageId: 7,
+				state: 'delivered',
+				destination: '+1555',
+				timestamp: 1_700_000_000,
+			}),
+		).toMatchObject({
 			messageId: '7',
 			status: 'DELIVERED',
 			to: '+1555',
@@ -165,7 +236,12 @@ describe('normaliseEvent', () => {
 describe('publishing (webhookMethods.create)', () => {
 	const create = async (parameters: Record<string, unknown>, secret: string | null = SECRET) => {
 		const context = {
-			getNode: () => ({ name: 'Trigger', type: 'n8n-nodes-audience-messaging.audienceMessagingTrigger', typeVersion: 1, parameters: {} }),
+			getNode: () => ({
+				name: 'Trigger',
+				type: 'n8n-nodes-audience-messaging.audienceMessagingTrigger',
+				typeVersion: 1,
+				parameters: {},
+			}),
 			getNodeParameter: (name: string, fallback?: unknown) => parameters[name] ?? fallback,
 			getCredentials: async () => {
 				if (secret === null) throw new Error('no credentials');
@@ -176,7 +252,9 @@ describe('publishing (webhookMethods.create)', () => {
 	};
 
 	it('refuses Only Selected Statuses with no status picked, naming the problem', async () => {
-		await expect(create({ events: 'selected', statuses: [] })).rejects.toThrow('No status selected');
+		await expect(create({ events: 'selected', statuses: [] })).rejects.toThrow(
+			'No status selected',
+		);
 		await expect(create({ events: 'selected' })).rejects.toThrow('No status selected');
 	});
 
@@ -187,21 +265,33 @@ describe('publishing (webhookMethods.create)', () => {
 	});
 
 	it('marks Statuses required, so the editor flags an empty choice before publishing', () => {
-		expect(trigger.description.properties.find((property) => property.name === 'statuses')?.required).toBe(true);
+		expect(
+			trigger.description.properties.find((property) => property.name === 'statuses')?.required,
+		).toBe(true);
 	});
 });
 
 describe("the pace webhook (Message › Send's Share Pace Across Workers)", () => {
 	const PACE = paceToken(SECRET);
 	const key = `https://api.example.com sender-${Math.random()}`;
-	const pace = async (overrides: Partial<Call> = {}) => await call({ webhook: 'setup', token: PACE, body: JSON.stringify({ key, perSecond: 20, count: 5 }), ...overrides });
+	const pace = async (overrides: Partial<Call> = {}) =>
+		await call({
+			webhook: 'setup',
+			token: PACE,
+			body: JSON.stringify({ key, perSecond: 20, count: 5 }),
+			...overrides,
+		});
 
 	it('answers the turns of the board of this process, starts nothing, and the next asker gets the turns after them', async () => {
 		const first = await pace();
 		expect(first.result).toEqual({ noWebhookResponse: true });
 		expect(first.response.status).toBe(200);
 		expect(first.response.headers['Cache-Control']).toBe('no-store');
-		const grant = JSON.parse(first.response.body) as { delayMs: number; spacingMs: number; count: number };
+		const grant = JSON.parse(first.response.body) as {
+			delayMs: number;
+			spacingMs: number;
+			count: number;
+		};
 		expect(grant).toEqual({ delayMs: expect.any(Number), spacingMs: 1000 / 19, count: 5 });
 		expect(grant.delayMs).toBeLessThan(5);
 		const second = JSON.parse((await pace()).response.body) as { delayMs: number };
@@ -232,7 +322,10 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 	});
 
 	it('does not take a pace request on the callbacks webhook', async () => {
-		const { response } = await call({ token: PACE, body: JSON.stringify({ key, perSecond: 20, count: 5 }) });
+		const { response } = await call({
+			token: PACE,
+			body: JSON.stringify({ key, perSecond: 20, count: 5 }),
+		});
 		expect(response.status).toBe(401);
 	});
 });

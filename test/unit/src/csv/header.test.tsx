@@ -17,7 +17,11 @@ describe('assertCsvSize', () => {
 
 describe('csvHeader', () => {
 	it('reads the column names of the first line, BOM and quotes included', () => {
-		expect(csvHeader(Buffer.from('\uFEFFemail,"first name",age\r\na@b.c,Ada,3\r\n'), 'f')).toEqual(['email', 'first name', 'age']);
+		expect(csvHeader(Buffer.from('\uFEFFemail,"first name",age\r\na@b.c,Ada,3\r\n'), 'f')).toEqual([
+			'email',
+			'first name',
+			'age',
+		]);
 	});
 
 	it('refuses an empty header, an unnamed column and a repeated one', () => {
@@ -38,7 +42,13 @@ describe('multipartFileBody', () => {
 	it('builds one file part with an exact Content-Length, from a buffer or a stream', async () => {
 		const data = Buffer.from('email\na@b.c\n');
 		for (const source of [data, Readable.from([data.subarray(0, 5), data.subarray(5)])]) {
-			const { body, headers } = multipartFileBody({ name: 'csvFile', fileName: 'people.csv', contentType: 'text/csv', data: source, size: data.length });
+			const { body, headers } = multipartFileBody({
+				name: 'csvFile',
+				fileName: 'people.csv',
+				contentType: 'text/csv',
+				data: source,
+				size: data.length,
+			});
 			const bytes = await collect(body);
 			const boundary = headers['Content-Type'].split('boundary=')[1];
 			expect(Number(headers['Content-Length'])).toBe(bytes.length);
@@ -47,7 +57,8 @@ describe('multipartFileBody', () => {
 			);
 			expect(Buffer.isBuffer(body)).toBe(Buffer.isBuffer(source));
 			if (!Buffer.isBuffer(body)) {
-				// What n8n's request helper (axios) reads: a Blob with the exact size and the multipart type.
+				// What n8n's request helper (axios) reads: a Blob with the exact size and the multipart
+				// type.
 				expect(isStreamedBody(body)).toBe(true);
 				expect(body.size).toBe(bytes.length);
 				expect(body.type).toBe(headers['Content-Type']);
@@ -56,7 +67,13 @@ describe('multipartFileBody', () => {
 	});
 
 	it('a streamed body can be read once: a second read fails instead of sending a truncated file', async () => {
-		const { body } = multipartFileBody({ name: 'csvFile', fileName: 'a.csv', contentType: 'text/csv', data: Readable.from([Buffer.from('x\n')]), size: 2 });
+		const { body } = multipartFileBody({
+			name: 'csvFile',
+			fileName: 'a.csv',
+			contentType: 'text/csv',
+			data: Readable.from([Buffer.from('x\n')]),
+			size: 2,
+		});
 		await collect(body);
 		await expect(collect(body)).rejects.toThrow(/already sent once/);
 	});

@@ -17,7 +17,10 @@ const node: INode = {
 
 describe('platformMessage', () => {
 	it.each([
-		[{ meta: {}, error: { status: 404, code: 'NOT_FOUND', message: 'List 42 not found' } }, 'List 42 not found'],
+		[
+			{ meta: {}, error: { status: 404, code: 'NOT_FOUND', message: 'List 42 not found' } },
+			'List 42 not found',
+		],
 		[{ errors: [{ detail: 'Bad column' }] }, 'Bad column'],
 		[{ message: 'Top level' }, 'Top level'],
 		[{ error: 'Plain string error' }, 'Plain string error'],
@@ -31,7 +34,11 @@ describe('platformMessage', () => {
 
 describe('apiError', () => {
 	it('carries the HTTP status and the platform message', () => {
-		const error = apiError(node, { statusCode: 404, body: { error: { message: 'List 42 not found' } } }, { itemIndex: 3, action: 'get list 42' });
+		const error = apiError(
+			node,
+			{ statusCode: 404, body: { error: { message: 'List 42 not found' } } },
+			{ itemIndex: 3, action: 'get list 42' },
+		);
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.httpCode).toBe('404');
 		expect(error.message).toBe('List 42 not found [HTTP 404]');
@@ -40,27 +47,37 @@ describe('apiError', () => {
 	});
 
 	it('explains a refused key', () => {
-		const error = apiError(node, { statusCode: 401, body: { error: { message: 'Invalid API key' } } });
+		const error = apiError(node, {
+			statusCode: 401,
+			body: { error: { message: 'Invalid API key' } },
+		});
 		expect(error.httpCode).toBe('401');
 		expect(error.message).toContain('Invalid API key');
 		expect(error.description).toMatch(/API key/);
 	});
 
 	it('falls back to the status when the body has no message', () => {
-		expect(apiError(node, { statusCode: 502, body: '' }).message).toBe('The platform answered HTTP 502 [HTTP 502]');
+		expect(apiError(node, { statusCode: 502, body: '' }).message).toBe(
+			'The platform answered HTTP 502 [HTTP 502]',
+		);
 	});
 });
 
 describe('transportError', () => {
 	it('never copies request configuration, so the key cannot leak', () => {
-		const cause = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9 (Authorization: Bearer secret-key-123)'), {
-			code: 'ECONNREFUSED',
-			config: { headers: { Authorization: 'Bearer secret-key-123' } },
-		});
+		const cause = Object.assign(
+			new Error('connect ECONNREFUSED 127.0.0.1:9 (Authorization: Bearer secret-key-123)'),
+			{
+				code: 'ECONNREFUSED',
+				config: { headers: { Authorization: 'Bearer secret-key-123' } },
+			},
+		);
 		const error = transportError(node, cause, 'http://127.0.0.1:9/lists');
 		expect(error).toBeInstanceOf(NodeApiError);
 		expect(error.message).toContain('Could not reach the platform at http://127.0.0.1:9/lists');
-		expect(JSON.stringify({ ...error, message: error.message, description: error.description })).not.toContain('secret-key-123');
+		expect(
+			JSON.stringify({ ...error, message: error.message, description: error.description }),
+		).not.toContain('secret-key-123');
 	});
 });
 
@@ -73,7 +90,9 @@ describe('field errors', () => {
 	});
 
 	it('label zod paths with the editor labels and the position in a list', () => {
-		const schema = z.object({ columns: z.array(z.object({ name: z.string().min(1, 'every column needs a name') })) });
+		const schema = z.object({
+			columns: z.array(z.object({ name: z.string().min(1, 'every column needs a name') })),
+		});
 		const result = schema.safeParse({ columns: [{ name: 'a' }, { name: '' }] });
 		if (result.success) throw new Error('expected a failure');
 		const error = schemaError(node, 0, result.error, { 'columns.name': 'Columns › Name' });

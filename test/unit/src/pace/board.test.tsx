@@ -28,7 +28,9 @@ describe('TurnBoard', () => {
 		board.take({ key: 'a', perSecond: 10, count: 50 });
 		expect(board.take({ key: 'b', perSecond: 10, count: 1 }).delayMs).toBe(0);
 		expect(board.take({ key: 'a', perSecond: 20, count: 1 }).delayMs).toBe(0);
-		expect(board.take({ key: 'a', perSecond: 10, count: 1 }).delayMs).toBeCloseTo((50 * 1000) / 9.5);
+		expect(board.take({ key: 'a', perSecond: 10, count: 1 }).delayMs).toBeCloseTo(
+			(50 * 1000) / 9.5,
+		);
 	});
 
 	it('forgets the sender asked for longest ago past 1,000 senders, not one still in use', () => {
@@ -45,9 +47,12 @@ describe('TurnBoard', () => {
 });
 
 describe('parseTurnRequest', () => {
-	const parse = (body: unknown) => parseTurnRequest(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+	const parse = (body: unknown) =>
+		parseTurnRequest(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
 	it('takes { key, perSecond, count }', () => {
-		expect(parse({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3, other: 1 })).toEqual({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3 });
+		expect(
+			parse({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3, other: 1 }),
+		).toEqual({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3 });
 	});
 
 	it.each<[string, unknown, number, RegExp]>([
@@ -55,12 +60,22 @@ describe('parseTurnRequest', () => {
 		['malformed JSON', '{"key":', 400, /Malformed JSON/],
 		['an array', [{ key: 'k', perSecond: 1, count: 1 }], 400, /JSON object/],
 		['no key', { perSecond: 1, count: 1 }, 400, /key must be/],
-		['a key of 513 characters', { key: 'k'.repeat(513), perSecond: 1, count: 1 }, 400, /key must be/],
+		[
+			'a key of 513 characters',
+			{ key: 'k'.repeat(513), perSecond: 1, count: 1 },
+			400,
+			/key must be/,
+		],
 		['a rate of 0', { key: 'k', perSecond: 0, count: 1 }, 400, /perSecond/],
 		['a rate as text', { key: 'k', perSecond: '10', count: 1 }, 400, /perSecond/],
 		['a fractional count', { key: 'k', perSecond: 1, count: 1.5 }, 400, /count/],
 		['too many turns', { key: 'k', perSecond: 1, count: MAX_TURNS_PER_REQUEST + 1 }, 400, /count/],
-		['a body over 4 KB', { key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) }, 413, /over 4096 bytes/],
+		[
+			'a body over 4 KB',
+			{ key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) },
+			413,
+			/over 4096 bytes/,
+		],
 	])('refuses %s', (_name, body, status, message) => {
 		let error: unknown;
 		try {
@@ -87,13 +102,23 @@ describe('turnGrant', () => {
 	});
 
 	it('takes fewer turns than asked', () => {
-		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, extra: true }, 5)).toEqual({ delayMs: 10, spacingMs: 50, count: 2 });
+		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, extra: true }, 5)).toEqual({
+			delayMs: 10,
+			spacingMs: 50,
+			count: 2,
+		});
 	});
 });
 
 describe('SharedTurns', () => {
 	/** A run's turns from `board`, `rttMs` away there and back, with the times its requests start. */
-	function runOn(clock: VirtualClock, board: TurnBoard, rttMs: number, perSecond = 20, wanted = Infinity) {
+	function runOn(
+		clock: VirtualClock,
+		board: TurnBoard,
+		rttMs: number,
+		perSecond = 20,
+		wanted = Infinity,
+	) {
 		const asked: Array<{ at: number; request: TurnRequest }> = [];
 		const failures: string[] = [];
 		const ask = async (request: TurnRequest) => {
@@ -103,7 +128,14 @@ describe('SharedTurns', () => {
 			await clock.sleep(rttMs / 2);
 			return grant;
 		};
-		const turns = new SharedTurns(ask, 'sender', perSecond, clock, (reason) => failures.push(reason), () => wanted);
+		const turns = new SharedTurns(
+			ask,
+			'sender',
+			perSecond,
+			clock,
+			(reason) => failures.push(reason),
+			() => wanted,
+		);
 		const starts: number[] = [];
 		const send = async (count: number, parallel: number) => {
 			let next = 0;
@@ -127,7 +159,9 @@ describe('SharedTurns', () => {
 		const done = run.send(40, 10);
 		await clock.runAll();
 		await done;
-		expect(run.asked.every(({ request }) => request.perSecond === 20 && request.key === 'sender')).toBe(true);
+		expect(
+			run.asked.every(({ request }) => request.perSecond === 20 && request.key === 'sender'),
+		).toBe(true);
 		// 40 turns in chunks of a second's worth (19), never more than the run has requests for.
 		expect(run.asked.map(({ request }) => request.count)).toEqual([19, 19, 2]);
 		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
@@ -148,7 +182,9 @@ describe('SharedTurns', () => {
 		await done;
 		const all = runs.flatMap((run) => run.starts).sort((a, b) => a - b);
 		expect(all).toHaveLength(120);
-		const mostInASecond = Math.max(...all.map((start) => all.filter((other) => other >= start && other < start + 1000).length));
+		const mostInASecond = Math.max(
+			...all.map((start) => all.filter((other) => other >= start && other < start + 1000).length),
+		);
 		expect(mostInASecond).toBeLessThanOrEqual(20);
 		// Each got about half while both ran: together at the board's pace, 19 a second.
 		expect((all.length - 1) / ((all[all.length - 1] - all[0]) / 1000)).toBeGreaterThan(18.5);
@@ -166,7 +202,9 @@ describe('SharedTurns', () => {
 		expect(run.asked[0].request.count).toBe(19);
 		// Once the first answer told how long the board takes (the first 5 turns wait for it):
 		const starts = run.starts.slice(10);
-		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(18.9);
+		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(
+			18.9,
+		);
 	});
 
 	it('asks for no more turns than the run has requests for, and one more at a time for resends', async () => {

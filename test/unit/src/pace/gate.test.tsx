@@ -1,9 +1,25 @@
-import { Pacer, RATE_HEADROOM, RateGate, SENDER_SHARERS, senderPace, sharedPacer, sharedPacerCount } from '../../../../src/pace/gate';
+import {
+	Pacer,
+	RATE_HEADROOM,
+	RateGate,
+	SENDER_SHARERS,
+	senderPace,
+	sharedPacer,
+	sharedPacerCount,
+} from '../../../../src/pace/gate';
 import { simulateSharedLimit, VirtualClock as FakeClock } from '../../../helpers/virtual-time';
 import type { LimitWindow } from '../../../helpers/virtual-time';
 
-/** Starts `count` acquires at once (as parallel requests would) and records when each was let through. */
-async function starts(gate: RateGate, clock: FakeClock, count: number, during?: (index: number) => void): Promise<number[]> {
+/**
+ * Starts `count` acquires at once (as parallel requests would) and records when each was let
+ * through.
+ */
+async function starts(
+	gate: RateGate,
+	clock: FakeClock,
+	count: number,
+	during?: (index: number) => void,
+): Promise<number[]> {
 	const times: number[] = [];
 	const all = Array.from({ length: count }, async (_, index) => {
 		await gate.acquire();
@@ -16,14 +32,18 @@ async function starts(gate: RateGate, clock: FakeClock, count: number, during?: 
 }
 
 /** The most starts in any window of `ms` beginning at a start. */
-const mostWithin = (times: number[], ms: number) => Math.max(...times.map((from) => times.filter((time) => time >= from && time < from + ms).length));
+const mostWithin = (times: number[], ms: number) =>
+	Math.max(...times.map((from) => times.filter((time) => time >= from && time < from + ms).length));
 
 /** `count` requests answered now (they went through). */
 function answered(gate: RateGate, count: number): void {
 	for (let i = 0; i < count; i++) gate.succeeded();
 }
 
-/** Lets one request through the gate at the clock's time (moving the clock to its slot), returning when it started. */
+/**
+ * Lets one request through the gate at the clock's time (moving the clock to its slot), returning
+ * when it started.
+ */
 async function oneStart(gate: RateGate, clock: FakeClock): Promise<number> {
 	await Promise.all([gate.acquire(), clock.runAll()]);
 	return clock.now();
@@ -37,16 +57,23 @@ describe('RateGate', () => {
 		const gate = new RateGate(20, clock);
 		const times = await starts(gate, clock, 60);
 		expect(gate.spacingMs).toBeCloseTo(1000 / (20 * RATE_HEADROOM), 6);
-		expect(times.slice(1).every((time, index) => Math.abs(time - times[index] - 1000 / 19) < 1e-6)).toBe(true);
+		expect(
+			times.slice(1).every((time, index) => Math.abs(time - times[index] - 1000 / 19) < 1e-6),
+		).toBe(true);
 		// Under the rate in any second, with room for a few ms of network jitter either side.
-		// No more than the rate in any second, even with a start up to 50 ms late or early (network jitter).
+		// No more than the rate in any second, even with a start up to 50 ms late or early (network
+		// jitter).
 		expect(mostWithin(times, 1000)).toBe(20);
 		expect(mostWithin(times, 1050)).toBe(20);
 	});
 
 	it('spaces a fractional rate the same way', async () => {
 		const clock = new FakeClock();
-		expect(await starts(new RateGate(2.5, clock), clock, 3)).toEqual([0, 1000 / 2.375, 2000 / 2.375]);
+		expect(await starts(new RateGate(2.5, clock), clock, 3)).toEqual([
+			0,
+			1000 / 2.375,
+			2000 / 2.375,
+		]);
 		const slower = new FakeClock();
 		expect(await starts(new RateGate(0.5, slower), slower, 2)).toEqual([0, 1000 / 0.475]);
 	});
@@ -60,13 +87,16 @@ describe('RateGate', () => {
 		const clock = new FakeClock();
 		const gate = new RateGate(40, clock);
 		clock.time = 600;
-		// 20 answered in the run's first 600 ms, then a refusal: the platform's window holds 20 (a sliding second, or this run's share).
+		// 20 answered in the run's first 600 ms, then a refusal: the platform's window holds 20 (a
+		// sliding second, or this run's share).
 		answered(gate, 20);
 		gate.backOff(1500);
 		expect(gate.currentRate).toBeCloseTo(20 * RATE_HEADROOM, 6);
 		const times = await starts(gate, clock, 4);
 		expect(times[0]).toBe(2100);
-		expect(times.slice(1).map((time, index) => time - times[index])).toEqual([1000 / 19, 1000 / 19, 1000 / 19].map((ms) => expect.closeTo(ms, 6)));
+		expect(times.slice(1).map((time, index) => time - times[index])).toEqual(
+			[1000 / 19, 1000 / 19, 1000 / 19].map((ms) => expect.closeTo(ms, 6)),
+		);
 	});
 
 	it('measures per second over the last two seconds, and only since the last pause', () => {
@@ -80,7 +110,8 @@ describe('RateGate', () => {
 		clock.time = 3000;
 		gate.backOff(1000);
 		expect(gate.currentRate).toBeCloseTo(30 * RATE_HEADROOM, 6);
-		// Answers that came in during the pause (requests in flight) are not counted; after it, 5 in 400 ms, then a refusal.
+		// Answers that came in during the pause (requests in flight) are not counted; after it, 5 in
+		// 400 ms, then a refusal.
 		clock.time = 3900;
 		answered(gate, 25);
 		clock.time = 4300;
@@ -93,9 +124,13 @@ describe('RateGate', () => {
 	it('halves the rate (to at most 10/s) when nothing went through, and counts the refusals of requests in flight at the first 429 as one event', async () => {
 		const clock = new FakeClock();
 		const gate = new RateGate(40, clock);
-		const [tickets] = await Promise.all([Promise.all(Array.from({ length: 10 }, async () => await gate.acquire())), clock.runAll()]);
+		const [tickets] = await Promise.all([
+			Promise.all(Array.from({ length: 10 }, async () => await gate.acquire())),
+			clock.runAll(),
+		]);
 		const started = clock.now();
-		// All ten refused: the first halves the rate (to at most 10/s), the other nine only extend the pause.
+		// All ten refused: the first halves the rate (to at most 10/s), the other nine only extend the
+		// pause.
 		for (const [index, ticket] of tickets.entries()) {
 			clock.time = started + index * 10;
 			gate.backOff(1000, ticket);
@@ -103,7 +138,8 @@ describe('RateGate', () => {
 		expect(gate.spacingMs).toBe(100);
 		const resent = await starts(gate, clock, 3);
 		expect(Math.min(...resent)).toBeGreaterThanOrEqual(started + 1090);
-		// A request that started after the back-off and is refused again, with nothing through: halved again.
+		// A request that started after the back-off and is refused again, with nothing through: halved
+		// again.
 		const [ticket] = await Promise.all([gate.acquire(), clock.runAll()]);
 		gate.backOff(0, ticket);
 		expect(gate.spacingMs).toBe(200);
@@ -143,7 +179,8 @@ describe('RateGate', () => {
 		clock.time = 24_000;
 		await oneStart(gate, clock);
 		expect(gate.currentRate).toBeGreaterThan(9.5 * 1.1);
-		// Refused while probing, with only 8 through in the last two seconds: back to the 9.5/s it held.
+		// Refused while probing, with only 8 through in the last two seconds: back to the 9.5/s it
+		// held.
 		answered(gate, 8);
 		clock.time = 24_100;
 		gate.backOff(1000);
@@ -181,7 +218,7 @@ describe('RateGate', () => {
 		expect(gate.spacingMs).toBe(0);
 	});
 
-	it('never backs off slower than one request per 10 s, nor a run at its sender\'s rate below an eighth of it', () => {
+	it("never backs off slower than one request per 10 s, nor a run at its sender's rate below an eighth of it", () => {
 		const gate = new RateGate(1, new FakeClock());
 		for (let i = 0; i < 10; i++) gate.backOff(0);
 		expect(gate.spacingMs).toBe(10_000);
@@ -195,33 +232,71 @@ describe('RateGate', () => {
  * In virtual time, each run paced by its own gate as the node paces it, against a platform 80–90 ms
  * away counting a sender's accepted messages per second of its clock, in any 1,000 ms or with a
  * token bucket (Retry-After 1 s); seeds vary start offsets, latency and the platform's phase. The
- * figures are the bench's (test/bench/shared-sender.bench.tsx); the bounds leave a margin under them.
+ * figures are the bench's (test/bench/shared-sender.bench.tsx); the bounds leave a margin under
+ * them.
  */
 describe("pacing against a platform's limit, whatever its window", () => {
 	const seeds = [1, 2, 3, 4, 5].map((seed) => seed * 7919);
 	const windows: LimitWindow[] = ['sliding', 'second', 'tokenBucket'];
 
-	it.each(windows)('one run told the platform\'s exact rate, or its sender\'s rateLimit, is never refused and keeps 95 %% of it (%s window)', async (window) => {
-		for (const pace of [20, senderPace(20, undefined)!]) {
-			for (const seed of seeds) {
-				const result = await simulateSharedLimit({ pace, runs: 1, messagesPerRun: 400, parallel: 10, limit: 20, window, seed });
-				expect(result).toMatchObject({ accepted: 400, refused: 0, duplicates: 0 });
-				expect(result.utilization).toBeGreaterThan(0.93);
+	it.each(windows)(
+		"one run told the platform's exact rate, or its sender's rateLimit, is never refused and keeps 95 %% of it (%s window)",
+		async (window) => {
+			for (const pace of [20, senderPace(20, undefined)!]) {
+				for (const seed of seeds) {
+					const result = await simulateSharedLimit({
+						pace,
+						runs: 1,
+						messagesPerRun: 400,
+						parallel: 10,
+						limit: 20,
+						window,
+						seed,
+					});
+					expect(result).toMatchObject({ accepted: 400, refused: 0, duplicates: 0 });
+					expect(result.utilization).toBeGreaterThan(0.93);
+				}
 			}
-		}
-	});
+		},
+	);
 
-	// One run told twice the platform's rate (40/s of 20/s), by window: what it keeps and how often it is refused.
+	// One run told twice the platform's rate (40/s of 20/s), by window: what it keeps and how often
+	// it is refused.
 	it.each([
 		// A sliding window: the first 429's measure is the limit.
-		{ window: 'sliding' as LimitWindow, refused: 0.02, kept: 0.9, why: 'finds it at the first 429 and keeps 90 % of it' },
-		// Each later measure is the run's own rate (the bucket let all of it through): 5–6 refusals of 1–2 requests (2026-11-25: 1.5–2.2 %).
-		{ window: 'tokenBucket' as LimitWindow, refused: 0.025, kept: 0.93, why: 'keeps the limit; the bucket refills during each pause, so it is refused a few times more' },
-		// A boundary can double the first measure; the answers' Date gives the limit at the second refusal (platform-seconds.test.tsx: without it, 72 %).
-		{ window: 'second' as LimitWindow, refused: 0.02, kept: 0.9, why: "a second refusal counting the same in its platform second gives the limit, and it keeps 90 % of it" },
-	])("one run told twice the rate of a $window window: $why", async ({ window, refused, kept }) => {
+		{
+			window: 'sliding' as LimitWindow,
+			refused: 0.02,
+			kept: 0.9,
+			why: 'finds it at the first 429 and keeps 90 % of it',
+		},
+		// Each later measure is the run's own rate (the bucket let all of it through): 5–6 refusals of
+		// 1–2 requests (2026-11-25: 1.5–2.2 %).
+		{
+			window: 'tokenBucket' as LimitWindow,
+			refused: 0.025,
+			kept: 0.93,
+			why: 'keeps the limit; the bucket refills during each pause, so it is refused a few times more',
+		},
+		// A boundary can double the first measure; the answers' Date gives the limit at the second
+		// refusal (platform-seconds.test.tsx: without it, 72 %).
+		{
+			window: 'second' as LimitWindow,
+			refused: 0.02,
+			kept: 0.9,
+			why: 'a second refusal counting the same in its platform second gives the limit, and it keeps 90 % of it',
+		},
+	])('one run told twice the rate of a $window window: $why', async ({ window, refused, kept }) => {
 		for (const seed of seeds) {
-			const result = await simulateSharedLimit({ pace: 40, runs: 1, messagesPerRun: 400, parallel: 10, limit: 20, window, seed });
+			const result = await simulateSharedLimit({
+				pace: 40,
+				runs: 1,
+				messagesPerRun: 400,
+				parallel: 10,
+				limit: 20,
+				window,
+				seed,
+			});
 			expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
 			expect(result.refusedShare).toBeLessThanOrEqual(refused);
 			expect(result.utilization).toBeGreaterThan(kept);
@@ -230,31 +305,49 @@ describe("pacing against a platform's limit, whatever its window", () => {
 
 	it('whole shares of a fixed-window limit are never refused (four runs at 3/s, a 12/s sender)', async () => {
 		for (const seed of seeds) {
-			const result = await simulateSharedLimit({ pace: 3, runs: 4, messagesPerRun: 60, parallel: 10, limit: 12, seed });
+			const result = await simulateSharedLimit({
+				pace: 3,
+				runs: 4,
+				messagesPerRun: 60,
+				parallel: 10,
+				limit: 12,
+				seed,
+			});
 			expect(result).toMatchObject({ accepted: 240, refused: 0, duplicates: 0 });
 			expect(result.utilization).toBeGreaterThan(0.9);
 		}
 	});
 
-	it.each([2, 4, 8])("%i runs each paced at the sender's full rate lose nothing, send nothing twice, and are refused far less than with bursts", async (runs) => {
-		for (const window of windows) {
-			for (const seed of seeds) {
-				const result = await simulateSharedLimit({ pace: senderPace(10, undefined)!, runs, messagesPerRun: 400 / runs, parallel: 10, limit: 10, window, seed });
-				expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
-				expect(result.refused).toBeGreaterThan(0);
-				// Bursts and halving: 12–35 % of requests refused.
-				expect(result.refusedShare).toBeLessThan(runs === 8 ? 0.16 : 0.08);
-				expect(result.utilization).toBeGreaterThan(0.5);
-				expect(result.mostRefusalsOfOne).toBeLessThan(10);
+	it.each([2, 4, 8])(
+		"%i runs each paced at the sender's full rate lose nothing, send nothing twice, and are refused far less than with bursts",
+		async (runs) => {
+			for (const window of windows) {
+				for (const seed of seeds) {
+					const result = await simulateSharedLimit({
+						pace: senderPace(10, undefined)!,
+						runs,
+						messagesPerRun: 400 / runs,
+						parallel: 10,
+						limit: 10,
+						window,
+						seed,
+					});
+					expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
+					expect(result.refused).toBeGreaterThan(0);
+					// Bursts and halving: 12–35 % of requests refused.
+					expect(result.refusedShare).toBeLessThan(runs === 8 ? 0.16 : 0.08);
+					expect(result.utilization).toBeGreaterThan(0.5);
+					expect(result.mostRefusalsOfOne).toBeLessThan(10);
+				}
 			}
-		}
-	});
+		},
+	);
 });
 
 describe("runs of one process sharing a sender's pacer", () => {
 	const shared = (pacer: Pacer) => new RateGate({ shared: { pacer, release: () => undefined } });
 
-	it('spaces the starts of all the runs together, at 95 % of the sender\'s rate', async () => {
+	it("spaces the starts of all the runs together, at 95 % of the sender's rate", async () => {
 		const clock = new FakeClock();
 		const pacer = new Pacer(senderPace(10, undefined), clock);
 		const [a, b] = [shared(pacer), shared(pacer)];
@@ -268,7 +361,9 @@ describe("runs of one process sharing a sender's pacer", () => {
 		await clock.runAll();
 		await Promise.all(all);
 		const at = times.map(([, time]) => time);
-		expect(at.slice(1).every((time, index) => Math.abs(time - at[index] - 1000 / 9.5) < 1e-6)).toBe(true);
+		expect(at.slice(1).every((time, index) => Math.abs(time - at[index] - 1000 / 9.5) < 1e-6)).toBe(
+			true,
+		);
 		expect(mostWithin(at, 1000)).toBe(10);
 		// First come, first served: a asked for its ten slots first.
 		expect(times.map(([run]) => run).join('')).toBe('aaaaaaaaaabbbbbbbbbb');
@@ -322,13 +417,25 @@ describe("runs of one process sharing a sender's pacer", () => {
 		expect(sharedPacerCount()).toBe(before + 1);
 	});
 
-	it.each(['sliding', 'second', 'tokenBucket'] as LimitWindow[])("four runs at a sender's full rate in one process keep 95 %% of it, never refused (%s window)", async (window) => {
-		for (const seed of [1, 2, 3].map((seed) => seed * 7919)) {
-			const result = await simulateSharedLimit({ pace: senderPace(20, undefined)!, runs: 4, messagesPerRun: 100, parallel: 10, limit: 20, window, seed, processes: 1 });
-			expect(result).toMatchObject({ accepted: 400, refused: 0, duplicates: 0 });
-			expect(result.utilization).toBeGreaterThan(0.93);
-		}
-	});
+	it.each(['sliding', 'second', 'tokenBucket'] as LimitWindow[])(
+		"four runs at a sender's full rate in one process keep 95 %% of it, never refused (%s window)",
+		async (window) => {
+			for (const seed of [1, 2, 3].map((seed) => seed * 7919)) {
+				const result = await simulateSharedLimit({
+					pace: senderPace(20, undefined)!,
+					runs: 4,
+					messagesPerRun: 100,
+					parallel: 10,
+					limit: 20,
+					window,
+					seed,
+					processes: 1,
+				});
+				expect(result).toMatchObject({ accepted: 400, refused: 0, duplicates: 0 });
+				expect(result.utilization).toBeGreaterThan(0.93);
+			}
+		},
+	);
 });
 
 describe("senderPace: the run's pace from the sender's rateLimit", () => {
@@ -342,7 +449,8 @@ describe("senderPace: the run's pace from the sender's rateLimit", () => {
 	});
 
 	it('keeps the run at Messages per Second when the sender gives no usable rate', () => {
-		for (const missing of [undefined, null, '', 0, -5, 'fast', Number.NaN, true, {}]) expect(senderPace(missing, 8)).toBe(8);
+		for (const missing of [undefined, null, '', 0, -5, 'fast', Number.NaN, true, {}])
+			expect(senderPace(missing, 8)).toBe(8);
 		expect(senderPace(undefined, undefined)).toBeUndefined();
 	});
 });

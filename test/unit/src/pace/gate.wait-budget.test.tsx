@@ -16,7 +16,13 @@ import { VirtualClock } from '../../../helpers/virtual-time';
 async function simulate(
 	gate: RateGate,
 	clock: VirtualClock,
-	options: { count: number; parallel: number; latencyMs: number; retryAfterMs: number; answer: (now: number) => boolean },
+	options: {
+		count: number;
+		parallel: number;
+		latencyMs: number;
+		retryAfterMs: number;
+		answer: (now: number) => boolean;
+	},
 ): Promise<{ fates: Array<'sent' | 'notSent'>; endedAt: number; attempts: number }> {
 	const fates: Array<'sent' | 'notSent'> = new Array(options.count);
 	let next = 0;
@@ -50,7 +56,7 @@ async function simulate(
 	return { fates, endedAt: clock.now(), attempts };
 }
 
-describe('the run\'s wait budget', () => {
+describe("the run's wait budget", () => {
 	it('a platform that answers 429 forever: the run ends when its budget is spent, whatever the pace, every request not sent', async () => {
 		for (const [pace, parallel] of [
 			[10, 10],
@@ -61,9 +67,16 @@ describe('the run\'s wait budget', () => {
 			const clock = new VirtualClock();
 			const gate = new RateGate(pace, clock);
 			gate.waitBudgetMs = 30_000;
-			const { fates, endedAt } = await simulate(gate, clock, { count: 1000, parallel, latencyMs: 80, retryAfterMs: 1000, answer: () => false });
+			const { fates, endedAt } = await simulate(gate, clock, {
+				count: 1000,
+				parallel,
+				latencyMs: 80,
+				retryAfterMs: 1000,
+				answer: () => false,
+			});
 			expect(fates.every((fate) => fate === 'notSent')).toBe(true);
-			// Within the budget (+10 %); it may stop up to one slot early (10 s at the slowest pace) rather than wait past it.
+			// Within the budget (+10 %); it may stop up to one slot early (10 s at the slowest pace)
+			// rather than wait past it.
 			expect(endedAt).toBeLessThanOrEqual(30_000 * 1.1);
 			expect(endedAt).toBeGreaterThanOrEqual(20_000);
 			expect(gate.budgetSpent).toBe(true);
@@ -76,7 +89,13 @@ describe('the run\'s wait budget', () => {
 		// Retry-After 0: only the slower pacing can spend the budget.
 		const gate = new RateGate(10, clock);
 		gate.waitBudgetMs = 20_000;
-		const { fates, endedAt } = await simulate(gate, clock, { count: 400, parallel: 10, latencyMs: 50, retryAfterMs: 0, answer: () => false });
+		const { fates, endedAt } = await simulate(gate, clock, {
+			count: 400,
+			parallel: 10,
+			latencyMs: 50,
+			retryAfterMs: 0,
+			answer: () => false,
+		});
 		expect(fates.every((fate) => fate === 'notSent')).toBe(true);
 		expect(endedAt).toBeLessThanOrEqual(22_000);
 		expect(gate.budgetSpent).toBe(true);
@@ -88,7 +107,13 @@ describe('the run\'s wait budget', () => {
 		const gate = new RateGate(10, clock);
 		gate.waitBudgetMs = 20_000;
 		let answers = 0;
-		const { fates, endedAt } = await simulate(gate, clock, { count: 400, parallel: 10, latencyMs: 50, retryAfterMs: 1000, answer: () => ++answers % 2 === 0 });
+		const { fates, endedAt } = await simulate(gate, clock, {
+			count: 400,
+			parallel: 10,
+			latencyMs: 50,
+			retryAfterMs: 1000,
+			answer: () => ++answers % 2 === 0,
+		});
 		const sent = fates.filter((fate) => fate === 'sent').length;
 		expect(sent).toBeGreaterThan(0);
 		// At 10/s all 400 would have gone in 40 s.
@@ -96,7 +121,8 @@ describe('the run\'s wait budget', () => {
 		expect(fates.filter((fate) => fate === 'notSent').length).toBe(400 - sent);
 		expect(gate.budgetSpent).toBe(true);
 		expect(gate.lostMs()).toBeGreaterThan(15_000);
-		// The pauses are the lost time, and about half the run (between them it sends): it ends well before three times its budget.
+		// The pauses are the lost time, and about half the run (between them it sends): it ends well
+		// before three times its budget.
 		expect(endedAt).toBeGreaterThan(20_000);
 		expect(endedAt).toBeLessThan(60_000);
 	});
@@ -105,7 +131,13 @@ describe('the run\'s wait budget', () => {
 		const clock = new VirtualClock();
 		const gate = new RateGate(10, clock);
 		gate.waitBudgetMs = 1000;
-		const { fates, endedAt } = await simulate(gate, clock, { count: 300, parallel: 10, latencyMs: 80, retryAfterMs: 1000, answer: () => true });
+		const { fates, endedAt } = await simulate(gate, clock, {
+			count: 300,
+			parallel: 10,
+			latencyMs: 80,
+			retryAfterMs: 1000,
+			answer: () => true,
+		});
 		expect(fates.every((fate) => fate === 'sent')).toBe(true);
 		expect(endedAt).toBeGreaterThanOrEqual(29_000);
 		expect(gate.lostMs()).toBe(0);
@@ -140,14 +172,26 @@ describe('the run\'s wait budget', () => {
 		const clock = new VirtualClock();
 		const gate = new RateGate(0, clock);
 		gate.waitBudgetMs = 0;
-		const first = await simulate(gate, clock, { count: 5, parallel: 1, latencyMs: 10, retryAfterMs: 1000, answer: () => false });
+		const first = await simulate(gate, clock, {
+			count: 5,
+			parallel: 1,
+			latencyMs: 10,
+			retryAfterMs: 1000,
+			answer: () => false,
+		});
 		expect(first.fates).toEqual(['notSent', 'notSent', 'notSent', 'notSent', 'notSent']);
 		expect(first.attempts).toBe(1);
 
 		const longClock = new VirtualClock();
 		const patient = new RateGate(0, longClock);
 		patient.waitBudgetMs = 60_000;
-		const long = await simulate(patient, longClock, { count: 3, parallel: 1, latencyMs: 10, retryAfterMs: 3_600_000, answer: () => false });
+		const long = await simulate(patient, longClock, {
+			count: 3,
+			parallel: 1,
+			latencyMs: 10,
+			retryAfterMs: 3_600_000,
+			answer: () => false,
+		});
 		expect(long.fates).toEqual(['notSent', 'notSent', 'notSent']);
 		expect(long.attempts).toBe(1);
 		expect(long.endedAt).toBeLessThan(1000);
@@ -174,7 +218,7 @@ describe('the run\'s wait budget', () => {
 		expect(gate.lostMs()).toBeLessThanOrEqual(1300);
 	});
 
-	it('the option\'s default in the editor is the budget a run without it gets', () => {
+	it("the option's default in the editor is the budget a run without it gets", () => {
 		expect(rateLimitWaitOption().default).toBe(DEFAULT_WAIT_BUDGET_MS / 1000);
 		expect(new RateGate(10).waitBudgetMs).toBe(DEFAULT_WAIT_BUDGET_MS);
 	});

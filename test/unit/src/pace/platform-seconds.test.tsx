@@ -4,31 +4,48 @@ import { simulateSharedLimit, VirtualClock } from '../../../helpers/virtual-time
 
 /**
  * A limit counted per second of the platform's clock, read from the answers' Date headers
- * (src/pace/platform-seconds.ts): the count of one refusal's second is only a candidate; two refusals
- * that count the same give the limit, and the run then waits for the platform's next second only.
+ * (src/pace/platform-seconds.ts): the count of one refusal's second is only a candidate; two
+ * refusals that count the same give the limit, and the run then waits for the platform's next
+ * second only.
  */
 
-/** The platform's clock runs this far ahead of the run's; a request takes RTT there and back, dated halfway. */
+/**
+ * The platform's clock runs this far ahead of the run's; a request takes RTT there and back, dated
+ * halfway.
+ */
 const AHEAD_MS = 300;
 const RTT = 80;
-const dated = (sentAt: number) => ({ sentAt, second: Math.floor((sentAt + RTT / 2 + AHEAD_MS) / 1000) });
+const dated = (sentAt: number) => ({
+	sentAt,
+	second: Math.floor((sentAt + RTT / 2 + AHEAD_MS) / 1000),
+});
 
 describe('platformSecond', () => {
 	it('reads the second an HTTP Date names, and nothing from a missing or unreadable one', () => {
-		expect(platformSecond('Wed, 25 Nov 2026 19:33:34 GMT')).toBe(Date.UTC(2026, 10, 25, 19, 33, 34) / 1000);
-		expect(platformSecond(['Wed, 25 Nov 2026 19:33:34 GMT'])).toBe(Date.UTC(2026, 10, 25, 19, 33, 34) / 1000);
-		for (const value of [undefined, '', 'yesterday', 42, null]) expect(platformSecond(value)).toBeUndefined();
+		expect(platformSecond('Wed, 25 Nov 2026 19:33:34 GMT')).toBe(
+			Date.UTC(2026, 10, 25, 19, 33, 34) / 1000,
+		);
+		expect(platformSecond(['Wed, 25 Nov 2026 19:33:34 GMT'])).toBe(
+			Date.UTC(2026, 10, 25, 19, 33, 34) / 1000,
+		);
+		for (const value of [undefined, '', 'yesterday', 42, null])
+			expect(platformSecond(value)).toBeUndefined();
 	});
 });
 
 describe('PlatformSeconds', () => {
-	/** `count` requests accepted at `spacing` ms from `from`, then one refused: what the refusal gives. */
+	/**
+	 * `count` requests accepted at `spacing` ms from `from`, then one refused: what the refusal
+	 * gives.
+	 */
 	function burst(seconds: PlatformSeconds, from: number, count: number, spacing = 25) {
-		for (let i = 0; i < count; i++) seconds.accepted(dated(from + i * spacing), from + i * spacing + RTT);
+		for (let i = 0; i < count; i++)
+			seconds.accepted(dated(from + i * spacing), from + i * spacing + RTT);
 		const refusedAt = from + count * spacing;
 		return seconds.refused(dated(refusedAt), refusedAt + RTT);
 	}
-	// Platform second 1 starts at the run's 700 ms: requests sent from 700 − 40 ms on are counted in it.
+	// Platform second 1 starts at the run's 700 ms: requests sent from 700 − 40 ms on are counted in
+	// it.
 	const SECOND_1 = 1000 - AHEAD_MS - RTT / 2;
 
 	it('takes a count as the limit only when a second refusal, in another second, counts the same', () => {
@@ -36,7 +53,8 @@ describe('PlatformSeconds', () => {
 		expect(burst(seconds, SECOND_1, 20)).toBeUndefined();
 		expect(seconds.limit).toBeUndefined();
 		expect(burst(seconds, SECOND_1 + 2000, 20)).toBe(20);
-		// One more or one fewer (a request at a second's edge may carry the other second's Date) still agrees: the lower is kept.
+		// One more or one fewer (a request at a second's edge may carry the other second's Date) still
+		// agrees: the lower is kept.
 		expect(burst(seconds, SECOND_1 + 4000, 21)).toBe(20);
 	});
 
@@ -52,7 +70,8 @@ describe('PlatformSeconds', () => {
 		const seconds = new PlatformSeconds();
 		burst(seconds, SECOND_1, 20);
 		// 30 in second 3 (spacing 30 ms: 900 ms), then 5 in second 4 and a refusal there.
-		for (let i = 0; i < 30; i++) seconds.accepted(dated(SECOND_1 + 2000 + i * 30), SECOND_1 + 2000 + i * 30 + RTT);
+		for (let i = 0; i < 30; i++)
+			seconds.accepted(dated(SECOND_1 + 2000 + i * 30), SECOND_1 + 2000 + i * 30 + RTT);
 		expect(burst(seconds, SECOND_1 + 3000, 5)).toBeUndefined();
 		expect(burst(seconds, SECOND_1 + 5000, 5)).toBeUndefined();
 	});
@@ -98,7 +117,8 @@ describe('a run whose refusals agree on a limit per platform second', () => {
 		clock.time = 3000 - AHEAD_MS - RTT / 2;
 		const refusedAt = clock.time + 20 * 25 + RTT;
 		expect(refuse(20)).toBe(true);
-		// Platform second 3 (the run's 2,700–3,700 ms) held 20 when the second refusal came: the run waits for second 4 only.
+		// Platform second 3 (the run's 2,700–3,700 ms) held 20 when the second refusal came: the run
+		// waits for second 4 only.
 		expect(gate.pacer.pausedUntil).toBeGreaterThanOrEqual(3700 - RTT / 2);
 		expect(gate.pacer.pausedUntil).toBeLessThanOrEqual(3700 + RTT);
 		expect(gate.pacer.pausedUntil).toBeLessThan(refusedAt + 1000);
@@ -107,17 +127,45 @@ describe('a run whose refusals agree on a limit per platform second', () => {
 		expect(gate.ownWaitMs(refusedAt + 1000)).toBe(refusedAt + 1000 - gate.pacer.pausedUntil);
 	});
 
-	// Simulated as the bench does (80–90 ms away, Retry-After 1 s, seeds varying the phase of the platform's seconds).
+	// Simulated as the bench does (80–90 ms away, Retry-After 1 s, seeds varying the phase of the
+	// platform's seconds).
 	it.each([
-		{ date: 'aligned' as const, kept: 0.9, refused: 0.02, why: "its answers' Date names the seconds it counts: the second refusal gives the limit" },
-		{ date: 'unaligned' as const, kept: 0.72, refused: 0.04, why: 'it counts seconds other than its Date: the counts never agree, the run measures as without Date' },
-		{ date: 'none' as const, kept: 0.72, refused: 0.04, why: 'no Date header: the run measures what went through' },
-	])('one run told twice the limit of a fixed window, when $why', async ({ date, kept, refused }) => {
-		for (const seed of [1, 2, 3, 4, 5, 6, 7, 8].map((n) => n * 7919)) {
-			const result = await simulateSharedLimit({ pace: 40, runs: 1, messagesPerRun: 400, parallel: 10, limit: 20, window: 'second', seed, date });
-			expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
-			expect(result.refusedShare).toBeLessThanOrEqual(refused);
-			expect(result.utilization).toBeGreaterThan(kept);
-		}
-	});
+		{
+			date: 'aligned' as const,
+			kept: 0.9,
+			refused: 0.02,
+			why: "its answers' Date names the seconds it counts: the second refusal gives the limit",
+		},
+		{
+			date: 'unaligned' as const,
+			kept: 0.72,
+			refused: 0.04,
+			why: 'it counts seconds other than its Date: the counts never agree, the run measures as without Date',
+		},
+		{
+			date: 'none' as const,
+			kept: 0.72,
+			refused: 0.04,
+			why: 'no Date header: the run measures what went through',
+		},
+	])(
+		'one run told twice the limit of a fixed window, when $why',
+		async ({ date, kept, refused }) => {
+			for (const seed of [1, 2, 3, 4, 5, 6, 7, 8].map((n) => n * 7919)) {
+				const result = await simulateSharedLimit({
+					pace: 40,
+					runs: 1,
+					messagesPerRun: 400,
+					parallel: 10,
+					limit: 20,
+					window: 'second',
+					seed,
+					date,
+				});
+				expect(result).toMatchObject({ accepted: 400, duplicates: 0 });
+				expect(result.refusedShare).toBeLessThanOrEqual(refused);
+				expect(result.utilization).toBeGreaterThan(kept);
+			}
+		},
+	);
 });

@@ -1,7 +1,22 @@
 import { blacklistAddBody, blacklistLookupQuery } from '../../../../src/platform/blacklist/mapping';
-import { E164, E164_DIGITS, E164_MAX_DIGITS, E164_MIN_DIGITS, asciiPhoneText, toE164, toE164Digits, toEmail, trimEmail } from '../../../../src/values/addresses';
+import {
+	E164,
+	E164_DIGITS,
+	E164_MAX_DIGITS,
+	E164_MIN_DIGITS,
+	asciiPhoneText,
+	toE164,
+	toE164Digits,
+	toEmail,
+	trimEmail,
+} from '../../../../src/values/addresses';
 import { blacklistAddRequestSchema } from '../../../../src/platform/blacklist/schema';
-import { E164 as SANDBOX_E164, PHONE as SANDBOX_PHONE, PHONE_MAX_DIGITS, PHONE_MIN_DIGITS } from '../../../sandbox/checks';
+import {
+	E164 as SANDBOX_E164,
+	PHONE as SANDBOX_PHONE,
+	PHONE_MAX_DIGITS,
+	PHONE_MIN_DIGITS,
+} from '../../../sandbox/checks';
 
 describe('toE164', () => {
 	it.each([
@@ -18,7 +33,8 @@ describe('toE164', () => {
 		['＋３３\u3000６１２３４５６７８', '+33612345678'],
 		['+３３６１２３４５６７８', '+33612345678'],
 		['（＋１）５５５－０１０－０１００', '+15550100100'],
-		// Digits of other scripts are read by their value (NFKC leaves them): Arabic-Indic, Persian, Devanagari.
+		// Digits of other scripts are read by their value (NFKC leaves them): Arabic-Indic, Persian,
+		// Devanagari.
 		['+٣٣٦١٢٣٤٥٦٧٨', '+33612345678'],
 		['۰۰۹۸ ۹۱۲ ۳۴۵ ۶۷۸۹', '+989123456789'],
 		['+९१ ९८७६५ ४३२१०', '+919876543210'],
@@ -35,11 +51,20 @@ describe('toE164', () => {
 		['+33 6 ΑΒΓ', /contains letters/],
 		['+0 123 456 789', /not a valid international phone number/],
 		['+33 6 12 34 56 78 #2', /^"\+33 6 12 34 56 78 #2" is not a phone number: it contains "#"$/],
-		['+1234', /^"\+1234" has 4 digits; a phone number has 7 to 15 digits including the country code$/],
-		['+3361', /^"\+3361" has 4 digits; a phone number has 7 to 15 digits including the country code$/],
+		[
+			'+1234',
+			/^"\+1234" has 4 digits; a phone number has 7 to 15 digits including the country code$/,
+		],
+		[
+			'+3361',
+			/^"\+3361" has 4 digits; a phone number has 7 to 15 digits including the country code$/,
+		],
 		['+683 400', /^"\+683 400" has 6 digits; /],
 		['+1', /^"\+1" has 1 digit; /],
-		['+1234567890123456', /^"\+1234567890123456" has 16 digits; a phone number has 7 to 15 digits including the country code$/],
+		[
+			'+1234567890123456',
+			/^"\+1234567890123456" has 16 digits; a phone number has 7 to 15 digits including the country code$/,
+		],
 		['＋１２３４', /^"＋１２３４" has 4 digits; /],
 	])('refuses %j', (input, message) => {
 		expect(() => toE164(input, 'to')).toThrow(message);
@@ -47,7 +72,9 @@ describe('toE164', () => {
 
 	it('the regex sent numbers are checked with says the same', () => {
 		expect(['+6834002', '+123456789012345'].map((value) => E164.test(value))).toEqual([true, true]);
-		expect(['+683400', '+1234567890123456', '+0123456789', '6834002'].map((value) => E164.test(value))).toEqual([false, false, false, false]);
+		expect(
+			['+683400', '+1234567890123456', '+0123456789', '6834002'].map((value) => E164.test(value)),
+		).toEqual([false, false, false, false]);
 	});
 });
 
@@ -63,20 +90,29 @@ describe('toE164Digits (a sender number: digits, + optional)', () => {
 	it.each([
 		['ACME', /contains letters/],
 		['+0 555 0100', /the first not 0/],
-		['+1234', /^"\+1234" has 4 digits; a phone number has 7 to 15 digits including the country code$/],
+		[
+			'+1234',
+			/^"\+1234" has 4 digits; a phone number has 7 to 15 digits including the country code$/,
+		],
 		['+1 555 0100 0100 0100 1', /has 17 digits/],
 	])('refuses %j', (input, message) => expect(() => toE164Digits(input, 'from')).toThrow(message));
 
 	it('E164_DIGITS is E164 without the +', () => {
-		expect(['6834002', '123456789012345', '683400', '0123456789'].map((value) => E164_DIGITS.test(value))).toEqual([true, true, false, false]);
+		expect(
+			['6834002', '123456789012345', '683400', '0123456789'].map((value) =>
+				E164_DIGITS.test(value),
+			),
+		).toEqual([true, true, false, false]);
 	});
 });
 
 describe('asciiPhoneText', () => {
-	it('keeps ASCII as it is and converts every script\'s decimal digits', () => {
+	it("keeps ASCII as it is and converts every script's decimal digits", () => {
 		expect(asciiPhoneText('+33 (0)6 12-34')).toBe('+33 (0)6 12-34');
 		// Digits 0-9 of Thai, Bengali, Myanmar, Adlam (outside the BMP) and mathematical bold (NFKC).
-		expect(asciiPhoneText('๐๑๒๓๔๕๖๗๘๙ ০১২৩৪৫৬৭৮৯ ၀၁၂၃၄၅၆၇၈၉ 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙 𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗')).toBe('0123456789 0123456789 0123456789 0123456789 0123456789');
+		expect(asciiPhoneText('๐๑๒๓๔๕๖๗๘๙ ০১২৩৪৫৬৭৮৯ ၀၁၂၃၄၅၆၇၈၉ 𞥐𞥑𞥒𞥓𞥔𞥕𞥖𞥗𞥘𞥙 𝟎𝟏𝟐𝟑𝟒𝟓𝟔𝟕𝟖𝟗')).toBe(
+			'0123456789 0123456789 0123456789 0123456789 0123456789',
+		);
 	});
 });
 
@@ -85,14 +121,28 @@ describe('the sandbox applies the same phone rule (it imports nothing from src)'
 		expect([PHONE_MIN_DIGITS, PHONE_MAX_DIGITS]).toEqual([E164_MIN_DIGITS, E164_MAX_DIGITS]);
 	});
 	it('accepts and refuses the same numbers', () => {
-		const numbers = ['+6834002', '+683400', '+123456789012345', '+1234567890123456', '+0123456789', '+33612345678', '33612345678', '+33 612345678'];
-		expect(numbers.map((value) => SANDBOX_E164.test(value))).toEqual(numbers.map((value) => E164.test(value)));
-		expect(numbers.map((value) => SANDBOX_PHONE.test(value))).toEqual(numbers.map((value) => E164.test(value.startsWith('+') ? value : `+${value}`)));
+		const numbers = [
+			'+6834002',
+			'+683400',
+			'+123456789012345',
+			'+1234567890123456',
+			'+0123456789',
+			'+33612345678',
+			'33612345678',
+			'+33 612345678',
+		];
+		expect(numbers.map((value) => SANDBOX_E164.test(value))).toEqual(
+			numbers.map((value) => E164.test(value)),
+		);
+		expect(numbers.map((value) => SANDBOX_PHONE.test(value))).toEqual(
+			numbers.map((value) => E164.test(value.startsWith('+') ? value : `+${value}`)),
+		);
 	});
 });
 
 describe('toEmail', () => {
-	it('trims and keeps the spelling', () => expect(toEmail(' Ada@Example.com ', 'to')).toBe('Ada@Example.com'));
+	it('trims and keeps the spelling', () =>
+		expect(toEmail(' Ada@Example.com ', 'to')).toBe('Ada@Example.com'));
 	it.each([
 		['a line break', 'ada@example.com\n'],
 		['CRLF', 'ada@example.com\r\n'],
@@ -100,9 +150,17 @@ describe('toEmail', () => {
 		['no-break spaces', '\u00a0ada@example.com\u00a0'],
 		['a zero-width space', '\u200bada@example.com\u200b'],
 		['a byte-order mark', '\ufeffada@example.com'],
-	])('trims %s around the address', (_, input) => expect(toEmail(input, 'to')).toBe('ada@example.com'));
-	it('refuses what is not an address', () => expect(() => toEmail('ada@', 'to')).toThrow(/not an e-mail address/));
-	it.each(['ada @example.com', 'ada@exa\nmple.com', 'ada\u00a0lovelace@example.com', 'ada\u200b@example.com'])('refuses whitespace inside: %j', (input) => {
+	])('trims %s around the address', (_, input) =>
+		expect(toEmail(input, 'to')).toBe('ada@example.com'),
+	);
+	it('refuses what is not an address', () =>
+		expect(() => toEmail('ada@', 'to')).toThrow(/not an e-mail address/));
+	it.each([
+		'ada @example.com',
+		'ada@exa\nmple.com',
+		'ada\u00a0lovelace@example.com',
+		'ada\u200b@example.com',
+	])('refuses whitespace inside: %j', (input) => {
 		expect(() => toEmail(input, 'to')).toThrow(/is not an e-mail address$/);
 	});
 	it('trimEmail leaves what is not text alone', () => {
@@ -112,13 +170,29 @@ describe('toEmail', () => {
 
 describe('blacklist mapping', () => {
 	it('builds the add body with listType BLACK and a custom reason', () => {
-		const body = blacklistAddBody({ channel: 'CHATAPP', from: ' 33612345678 ', to: '+33 7 00 00 00 01', reason: 'custom', customReason: ' COMPLAINT ' });
-		expect(body).toEqual({ to: '+33700000001', reason: 'COMPLAINT', type: 'CHATAPP', from: '33612345678', listType: 'BLACK' });
+		const body = blacklistAddBody({
+			channel: 'CHATAPP',
+			from: ' 33612345678 ',
+			to: '+33 7 00 00 00 01',
+			reason: 'custom',
+			customReason: ' COMPLAINT ',
+		});
+		expect(body).toEqual({
+			to: '+33700000001',
+			reason: 'COMPLAINT',
+			type: 'CHATAPP',
+			from: '33612345678',
+			listType: 'BLACK',
+		});
 		expect(blacklistAddRequestSchema.parse(body)).toEqual(body);
 	});
 
 	it('builds the lookup query in the order of the spec', () => {
-		expect(Object.entries(blacklistLookupQuery({ channel: 'EMAIL', from: 'news@example.com', to: 'a@b.co' }))).toEqual([
+		expect(
+			Object.entries(
+				blacklistLookupQuery({ channel: 'EMAIL', from: 'news@example.com', to: 'a@b.co' }),
+			),
+		).toEqual([
 			['type', 'EMAIL'],
 			['from', 'news@example.com'],
 			['listType', 'BLACK'],

@@ -1,4 +1,10 @@
-import { MISS, compileParameter, parseJsonReference, plainValueAt, sameValue } from '../../../../src/values/expressions';
+import {
+	MISS,
+	compileParameter,
+	parseJsonReference,
+	plainValueAt,
+	sameValue,
+} from '../../../../src/values/expressions';
 
 describe('parseJsonReference: which raw values are a plain $json reference, and their path', () => {
 	it.each([
@@ -23,7 +29,8 @@ describe('parseJsonReference: which raw values are a plain $json reference, and 
 		['={{ $json._x1 }}', ['_x1']],
 		['={{ $json.class }}', ['class']],
 		['={{ $json["0"] }}', ['0']],
-		// A path like any other: on a text, n8n gives its method (and refuses it); here the text is not an object, so n8n decides.
+		// A path like any other: on a text, n8n gives its method (and refuses it); here the text is not
+		// an object, so n8n decides.
 		['={{ $json.a.trim }}', ['a', 'trim']],
 	])('%j is simple, path %j', (raw, path) => {
 		expect(parseJsonReference(raw)).toEqual(path);
@@ -101,7 +108,16 @@ describe('parseJsonReference: which raw values are a plain $json reference, and 
 	});
 
 	it('only strings are parsed', () => {
-		for (const raw of [undefined, null, 42, true, {}, ['={{ $json.a }}'], { value: '={{ $json.a }}' }]) expect(parseJsonReference(raw)).toBeUndefined();
+		for (const raw of [
+			undefined,
+			null,
+			42,
+			true,
+			{},
+			['={{ $json.a }}'],
+			{ value: '={{ $json.a }}' },
+		])
+			expect(parseJsonReference(raw)).toBeUndefined();
 	});
 });
 
@@ -193,10 +209,29 @@ describe('compileParameter: a whole parameter value, as n8n walks it', () => {
 	});
 
 	it('collections and fixedCollections are rebuilt, literal leaves kept, in their order', () => {
-		const raw = { field: [{ label: 'Member', place: 'BACK', value: '={{ $json.name }}', order: 2, on: true, none: null }, { label: 'Plan', value: '={{ $json["plan"] }}' }], note: 'literal' };
+		const raw = {
+			field: [
+				{
+					label: 'Member',
+					place: 'BACK',
+					value: '={{ $json.name }}',
+					order: 2,
+					on: true,
+					none: null,
+				},
+				{ label: 'Plan', value: '={{ $json["plan"] }}' },
+			],
+			note: 'literal',
+		};
 		const resolve = compileParameter(raw)!;
 		const value = resolve({ name: 'Ada', plan: 'gold' }) as typeof raw;
-		expect(value).toStrictEqual({ field: [{ label: 'Member', place: 'BACK', value: 'Ada', order: 2, on: true, none: null }, { label: 'Plan', value: 'gold' }], note: 'literal' });
+		expect(value).toStrictEqual({
+			field: [
+				{ label: 'Member', place: 'BACK', value: 'Ada', order: 2, on: true, none: null },
+				{ label: 'Plan', value: 'gold' },
+			],
+			note: 'literal',
+		});
 		expect(Object.keys(value.field[0])).toEqual(['label', 'place', 'value', 'order', 'on', 'none']);
 		expect(value).not.toBe(raw);
 		expect(raw.field[0].value).toBe('={{ $json.name }}');
@@ -206,18 +241,31 @@ describe('compileParameter: a whole parameter value, as n8n walks it', () => {
 	});
 
 	it('a resource locator keeps its mode and cached fields', () => {
-		const resolve = compileParameter({ __rl: true, mode: 'id', value: '={{ $json.serial }}', cachedResultName: 'Gold' })!;
-		expect(resolve({ serial: 'tpl-gold' })).toStrictEqual({ __rl: true, mode: 'id', value: 'tpl-gold', cachedResultName: 'Gold' });
+		const resolve = compileParameter({
+			__rl: true,
+			mode: 'id',
+			value: '={{ $json.serial }}',
+			cachedResultName: 'Gold',
+		})!;
+		expect(resolve({ serial: 'tpl-gold' })).toStrictEqual({
+			__rl: true,
+			mode: 'id',
+			value: 'tpl-gold',
+			cachedResultName: 'Gold',
+		});
 	});
 
 	it('any other expression anywhere in the value leaves the whole parameter to n8n', () => {
 		expect(compileParameter('={{ $json.a.toUpperCase() }}')).toBeUndefined();
 		expect(compileParameter({ a: '={{ $json.a }}', b: '=literal with no braces' })).toBeUndefined();
-		expect(compileParameter({ list: [{ v: '={{ $json.a }}' }, { v: '={{ $json.b }} text' }] })).toBeUndefined();
+		expect(
+			compileParameter({ list: [{ v: '={{ $json.a }}' }, { v: '={{ $json.b }} text' }] }),
+		).toBeUndefined();
 	});
 
 	it('values without expressions are returned as they are', () => {
-		for (const raw of ['text', '', 42, false, null, undefined]) expect(compileParameter(raw)!({})).toBe(raw);
+		for (const raw of ['text', '', 42, false, null, undefined])
+			expect(compileParameter(raw)!({})).toBe(raw);
 		expect(compileParameter([])!({})).toStrictEqual([]);
 		expect(compileParameter({})!({})).toStrictEqual({});
 	});

@@ -10,7 +10,12 @@ import { binaryFile } from '../../../../../nodes/AudienceMessaging/shared/binary
 function contextWith(chunks: Buffer[]): IExecuteFunctions {
 	const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
 	return {
-		getInputData: () => [{ json: {}, binary: { data: { id: 'database:1', fileName: 'big.csv', mimeType: 'text/csv', data: '' } } }],
+		getInputData: () => [
+			{
+				json: {},
+				binary: { data: { id: 'database:1', fileName: 'big.csv', mimeType: 'text/csv', data: '' } },
+			},
+		],
 		helpers: {
 			getBinaryMetadata: async () => ({ fileSize: size }),
 			getBinaryStream: async () => Readable.from(chunks),

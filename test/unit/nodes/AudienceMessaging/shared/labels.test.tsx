@@ -41,7 +41,13 @@ const fields: INodeProperties[] = [
 						typeOptions: { multipleValues: true },
 						default: {},
 						// The group and its value share a name: the value wins the short path.
-						options: [{ displayName: 'Email', name: 'email', values: [{ displayName: 'Address', name: 'email', type: 'string', default: '' }] }],
+						options: [
+							{
+								displayName: 'Email',
+								name: 'email',
+								values: [{ displayName: 'Address', name: 'email', type: 'string', default: '' }],
+							},
+						],
 					},
 				],
 			},
@@ -54,12 +60,26 @@ const fields: INodeProperties[] = [
 		default: {},
 		displayOptions: show,
 		options: [
-			{ displayName: 'Include', name: 'include', values: [{ displayName: 'Pattern', name: 'pattern', type: 'string', default: '' }] },
-			{ displayName: 'Exclude', name: 'exclude', values: [{ displayName: 'Pattern', name: 'pattern', type: 'string', default: '' }] },
+			{
+				displayName: 'Include',
+				name: 'include',
+				values: [{ displayName: 'Pattern', name: 'pattern', type: 'string', default: '' }],
+			},
+			{
+				displayName: 'Exclude',
+				name: 'exclude',
+				values: [{ displayName: 'Pattern', name: 'pattern', type: 'string', default: '' }],
+			},
 		],
 	},
 	// Shown under another condition, same name: the first field names the path.
-	{ displayName: 'Recipient (Other Mode)', name: 'to', type: 'string', default: '', displayOptions: { show: { resource: ['other'] } } },
+	{
+		displayName: 'Recipient (Other Mode)',
+		name: 'to',
+		type: 'string',
+		default: '',
+		displayOptions: { show: { resource: ['other'] } },
+	},
 ];
 
 describe('fieldLabels: how errors name fields, read from the fields', () => {
@@ -92,23 +112,38 @@ describe('fieldLabels: how errors name fields, read from the fields', () => {
 	});
 
 	it('gives an alias the label of its field and of everything below it, a longer alias overriding a shorter one', () => {
-		const aliased = fieldLabels(fields, { person: 'contacts', 'person.mail': 'contacts.emails', '': 'to', 'person.family': 'contacts.lastName' });
+		const aliased = fieldLabels(fields, {
+			person: 'contacts',
+			'person.mail': 'contacts.emails',
+			'': 'to',
+			'person.family': 'contacts.lastName',
+		});
 		expect(aliased['']).toBe('Recipient');
 		expect(aliased.person).toBe('Contacts');
 		expect(aliased['person.firstName']).toBe('Contacts › First Name');
 		expect(aliased['person.mail.email']).toBe('Contacts › Emails › Address');
 		expect(aliased['person.family']).toBe('Contacts › Last Name');
-		expect(fieldName(['person', '1', 'mail', '0', 'email'], aliased)).toBe('Contacts › Emails › Address #2');
+		expect(fieldName(['person', '1', 'mail', '0', 'email'], aliased)).toBe(
+			'Contacts › Emails › Address #2',
+		);
 	});
 
 	it('names a rule across fields by all of them, their common parents once', () => {
-		expect(fieldLabels(fields, { name: ['contacts.firstName', 'contacts.lastName'] }).name).toBe('Contacts › First Name or Last Name');
-		expect(fieldLabels(fields, { scope: ['to', 'options.batchSize'] }).scope).toBe('Recipient or Options › Batch Size');
+		expect(fieldLabels(fields, { name: ['contacts.firstName', 'contacts.lastName'] }).name).toBe(
+			'Contacts › First Name or Last Name',
+		);
+		expect(fieldLabels(fields, { scope: ['to', 'options.batchSize'] }).scope).toBe(
+			'Recipient or Options › Batch Size',
+		);
 	});
 
 	it('refuses an alias to a field the operation does not have (a renamed field name), rather than naming nothing', () => {
-		expect(() => fieldLabels(fields, { body: 'text' })).toThrow('The alias "body" names the field "text", which the operation\'s fields do not have');
-		expect(() => fieldLabels(fields, { name: ['contacts.firstName', 'contacts.middleName'] })).toThrow('"contacts.middleName"');
+		expect(() => fieldLabels(fields, { body: 'text' })).toThrow(
+			'The alias "body" names the field "text", which the operation\'s fields do not have',
+		);
+		expect(() =>
+			fieldLabels(fields, { name: ['contacts.firstName', 'contacts.middleName'] }),
+		).toThrow('"contacts.middleName"');
 	});
 
 	it('reads the fields when called: a renamed field is named by its new name', () => {

@@ -17,7 +17,10 @@ describe('simplifyList', () => {
 			usesAutoColumns: true,
 			caseSensitive: false,
 			usesGeneratedData: false,
-			columns: [{ name: 'email', type: 'STRING', unique: true }, { name: 'plan', type: 'STRING' }],
+			columns: [
+				{ name: 'email', type: 'STRING', unique: true },
+				{ name: 'plan', type: 'STRING' },
+			],
 		};
 		expect(simplifyList(full)).toEqual({
 			id: 7,
@@ -34,8 +37,14 @@ describe('simplifyList', () => {
 	});
 
 	it('leaves out what the platform did not send, keeps zeros and nulls it did, and tolerates other column shapes', () => {
-		expect(simplifyList({ id: 'L1', size: 0, key: null })).toEqual({ id: 'L1', size: 0, key: null });
-		expect(simplifyList({ id: 1, columns: ['email', { name: 'plan' }, { type: 'STRING' }, 3] })).toEqual({ id: 1, columns: ['email', 'plan'] });
+		expect(simplifyList({ id: 'L1', size: 0, key: null })).toEqual({
+			id: 'L1',
+			size: 0,
+			key: null,
+		});
+		expect(
+			simplifyList({ id: 1, columns: ['email', { name: 'plan' }, { type: 'STRING' }, 3] }),
+		).toEqual({ id: 1, columns: ['email', 'plan'] });
 		expect(simplifyList({ id: 1, columns: 'email,plan' })).toEqual({ id: 1 });
 	});
 });

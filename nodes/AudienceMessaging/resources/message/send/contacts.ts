@@ -12,7 +12,12 @@ const typeOption = (noun: string): INodeProperties => ({
 	],
 });
 
-const subList = (displayName: string, name: string, entry: string, values: INodeProperties[]): INodeProperties => ({
+const subList = (
+	displayName: string,
+	name: string,
+	entry: string,
+	values: INodeProperties[],
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -22,8 +27,13 @@ const subList = (displayName: string, name: string, entry: string, values: INode
 	options: [{ displayName: entry, name: entry.toLowerCase(), values }],
 });
 
-/** Contacts of a contacts message: names, birthday, organisation and the plural sub-lists (sent as arrays). */
-export function contactFields(displayOptions: INodeProperties['displayOptions']): INodeProperties[] {
+/**
+ * Contacts of a contacts message: names, birthday, organisation and the plural sub-lists (sent as
+ * arrays).
+ */
+export function contactFields(
+	displayOptions: INodeProperties['displayOptions'],
+): INodeProperties[] {
 	return [
 		{
 			displayName: 'Contacts',
@@ -42,25 +52,64 @@ export function contactFields(displayOptions: INodeProperties['displayOptions'])
 						subList('Addresses', 'addresses', 'Address', [
 							{ displayName: 'City', name: 'city', type: 'string', default: '' },
 							{ displayName: 'Country', name: 'country', type: 'string', default: '' },
-							{ displayName: 'Country Code', name: 'country_code', type: 'string', default: '', placeholder: 'e.g. FR' },
+							{
+								displayName: 'Country Code',
+								name: 'country_code',
+								type: 'string',
+								default: '',
+								placeholder: 'e.g. FR',
+							},
 							{ displayName: 'State', name: 'state', type: 'string', default: '' },
 							{ displayName: 'Street', name: 'street', type: 'string', default: '' },
 							typeOption('address'),
 							{ displayName: 'ZIP', name: 'zip', type: 'string', default: '' },
 						]),
-						{ displayName: 'Birthday', name: 'birthday', type: 'string', default: '', placeholder: 'YYYY-MM-DD' },
+						{
+							displayName: 'Birthday',
+							name: 'birthday',
+							type: 'string',
+							default: '',
+							placeholder: 'YYYY-MM-DD',
+						},
 						{ displayName: 'Company', name: 'company', type: 'string', default: '' },
 						{ displayName: 'Department', name: 'department', type: 'string', default: '' },
 						subList('Emails', 'emails', 'Email', [
-							{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', default: '' },
+							{
+								displayName: 'Email',
+								name: 'email',
+								type: 'string',
+								placeholder: 'name@email.com',
+								default: '',
+							},
 							typeOption('e-mail address'),
 						]),
-						{ displayName: 'First Name', name: 'firstName', type: 'string', default: '', description: 'A first or a last name is needed' },
-						// Required (n8n marks it and flags an empty one before the run); kept in alphabetical place:
-						// n8n's community-package checks require 5+ values of a fixedCollection in displayName order.
-						{ displayName: 'Formatted Name', name: 'formattedName', type: 'string', default: '', required: true, placeholder: 'e.g. Ada Lovelace', description: 'Full name as displayed' },
+						{
+							displayName: 'First Name',
+							name: 'firstName',
+							type: 'string',
+							default: '',
+							description: 'A first or a last name is needed',
+						},
+						// Required (n8n marks it and flags an empty one before the run); kept in alphabetical
+						// place: n8n's community-package checks require 5+ values of a fixedCollection in
+						// displayName order.
+						{
+							displayName: 'Formatted Name',
+							name: 'formattedName',
+							type: 'string',
+							default: '',
+							required: true,
+							placeholder: 'e.g. Ada Lovelace',
+							description: 'Full name as displayed',
+						},
 						{ displayName: 'Job Title', name: 'title', type: 'string', default: '' },
-						{ displayName: 'Last Name', name: 'lastName', type: 'string', default: '', description: 'A first or a last name is needed' },
+						{
+							displayName: 'Last Name',
+							name: 'lastName',
+							type: 'string',
+							default: '',
+							description: 'A first or a last name is needed',
+						},
 						subList('Phones', 'phones', 'Phone', [
 							{ displayName: 'Phone', name: 'phone', type: 'string', default: '' },
 							typeOption('phone number'),

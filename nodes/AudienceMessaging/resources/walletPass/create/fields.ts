@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PASS_PLACE_BACK } from '../../core/platform';
-import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
-import type { FieldAliases } from '../../shared/labels';
+import { PASS_PLACE_BACK } from '../../../core/platform';
+import {
+	parallelRequestsOption,
+	previewOption,
+	rateLimitWaitOption,
+} from '../../../shared/descriptions';
+import type { FieldAliases } from '../../../shared/labels';
 
 const show = { resource: ['walletPass'], operation: ['create'] };
 export const PASS_DATA = ['define', 'itemFields'] as const;
@@ -19,10 +23,21 @@ export const DEFAULT_PASS_BATCH_SIZE = 100;
 export const MAX_PASS_BATCH_SIZE = 10_000;
 export const MAX_PARALLEL_BATCHES = 10;
 
-/** A pass's paths (as the pass schema names them) to the fields of "Define Below"; a whole-value error is the template's. */
-export const definedAliases: FieldAliases = { '': 'templateSerial', 'uniqueValues.fields': 'fields' };
+/**
+ * A pass's paths (as the pass schema names them) to the fields of "Define Below"; a whole-value
+ * error is the template's.
+ */
+export const definedAliases: FieldAliases = {
+	'': 'templateSerial',
+	'uniqueValues.fields': 'fields',
+};
 /** "From Input Item Fields" names the fields that name the input fields holding the values. */
-export const itemFieldAliases: FieldAliases = { '': 'templateSerial', recipientId: 'recipientIdField', 'uniqueValues.fields': 'fieldsFromInput', 'uniqueValues.fields.value': 'fieldsFromInput.inputField' };
+export const itemFieldAliases: FieldAliases = {
+	'': 'templateSerial',
+	recipientId: 'recipientIdField',
+	'uniqueValues.fields': 'fieldsFromInput',
+	'uniqueValues.fields.value': 'fieldsFromInput.inputField',
+};
 
 /** The place of a pass field: BACK, or one the user types. */
 const placeFields: INodeProperties[] = [
@@ -48,8 +63,15 @@ const placeFields: INodeProperties[] = [
 	},
 ];
 
-/** The Fields collection of either Pass Data mode: Label and Place, then where the value comes from. */
-function passFieldsCollection(name: string, description: string, show: Record<string, string[]>, value: INodeProperties): INodeProperties {
+/**
+ * The Fields collection of either Pass Data mode: Label and Place, then where the value comes from.
+ */
+function passFieldsCollection(
+	name: string,
+	description: string,
+	show: Record<string, string[]>,
+	value: INodeProperties,
+): INodeProperties {
 	return {
 		displayName: 'Fields',
 		name,
@@ -63,7 +85,17 @@ function passFieldsCollection(name: string, description: string, show: Record<st
 			{
 				displayName: 'Field',
 				name: 'field',
-				values: [{ displayName: 'Label', name: 'label', type: 'string', default: '', description: 'Label of the field, as set in the template' }, ...placeFields, value],
+				values: [
+					{
+						displayName: 'Label',
+						name: 'label',
+						type: 'string',
+						default: '',
+						description: 'Label of the field, as set in the template',
+					},
+					...placeFields,
+					value,
+				],
 			},
 		],
 	};
@@ -105,12 +137,14 @@ export const createWalletPassFields: INodeProperties[] = [
 			{
 				name: 'Define Below',
 				value: 'define',
-				description: 'Recipient ID and field values set below, with expressions for what differs per item',
+				description:
+					'Recipient ID and field values set below, with expressions for what differs per item',
 			},
 			{
 				name: 'From Input Item Fields',
 				value: 'itemFields',
-				description: "Recipient ID and field values read from each input item's fields by name: no expression per item, the fastest way for thousands of passes",
+				description:
+					"Recipient ID and field values read from each input item's fields by name: no expression per item, the fastest way for thousands of passes",
 			},
 		],
 	},
@@ -121,17 +155,24 @@ export const createWalletPassFields: INodeProperties[] = [
 		required: true,
 		default: 'recipientId',
 		placeholder: 'e.g. email',
-		description: 'Name of the input item field holding the recipient ID; each pass of a template needs a different one',
+		description:
+			'Name of the input item field holding the recipient ID; each pass of a template needs a different one',
 		displayOptions: { show: showFromItems },
 	},
-	passFieldsCollection('fieldsFromInput', 'Template fields set as Unique, each filled from an input item field', showFromItems, {
-		displayName: 'Input Field',
-		name: 'inputField',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. memberPage',
-		description: 'Name of the input item field holding the text of this field (sent as written; an HTML anchor is shown as a link)',
-	}),
+	passFieldsCollection(
+		'fieldsFromInput',
+		'Template fields set as Unique, each filled from an input item field',
+		showFromItems,
+		{
+			displayName: 'Input Field',
+			name: 'inputField',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. memberPage',
+			description:
+				'Name of the input item field holding the text of this field (sent as written; an HTML anchor is shown as a link)',
+		},
+	),
 	{
 		displayName: 'Recipient ID',
 		name: 'recipientId',
@@ -142,14 +183,20 @@ export const createWalletPassFields: INodeProperties[] = [
 		description: 'Identifies the pass holder; each pass of a template needs a different one',
 		displayOptions: { show: showDefined },
 	},
-	passFieldsCollection('fields', 'Values of the template fields set as Unique (personalised per pass)', showDefined, {
-		displayName: 'Value',
-		name: 'value',
-		type: 'string',
-		default: '',
-		placeholder: 'e.g. <a href="https://example.com/members/42">Your member page</a>',
-		description: 'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
-	}),
+	passFieldsCollection(
+		'fields',
+		'Values of the template fields set as Unique (personalised per pass)',
+		showDefined,
+		{
+			displayName: 'Value',
+			name: 'value',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. <a href="https://example.com/members/42">Your member page</a>',
+			description:
+				'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
+		},
+	),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -164,7 +211,8 @@ export const createWalletPassFields: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1, maxValue: MAX_PASS_BATCH_SIZE },
 				default: DEFAULT_PASS_BATCH_SIZE,
-				description: 'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
+				description:
+					'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
 			},
 			parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
 			previewOption(),

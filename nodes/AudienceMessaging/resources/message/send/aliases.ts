@@ -1,6 +1,9 @@
-import type { FieldAliases } from '../../shared/labels';
+import type { FieldAliases } from '../../../shared/labels';
 
-/** How a structured message type is given: the editor's fields, or one JSON value (what an AI agent's $fromAI() produces). */
+/**
+ * How a structured message type is given: the editor's fields, or one JSON value (what an AI
+ * agent's $fromAI() produces).
+ */
 type StructuredInput = 'define' | 'json';
 
 /** How this run's contacts and buttons are given (the choices take no expression: one per run). */

@@ -1,15 +1,28 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { parallelRequestsOption, previewOption, rateLimitWaitOption } from '../../shared/descriptions';
+import {
+	parallelRequestsOption,
+	previewOption,
+	rateLimitWaitOption,
+} from '../../../shared/descriptions';
 
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
 export const MAX_PARALLEL_REQUESTS = 50;
-/** Over the Daily Quota: refuse the run, send to the first recipients the quota allows, or send all (the platform refuses the rest). */
+/**
+ * Over the Daily Quota: refuse the run, send to the first recipients the quota allows, or send all
+ * (the platform refuses the rest).
+ */
 export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
 
-/** Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing and the daily quota. */
-export const sendOptions = (show: { resource: string[]; operation: string[] }): INodeProperties => ({
+/**
+ * Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing and the
+ * daily quota.
+ */
+export const sendOptions = (show: {
+	resource: string[];
+	operation: string[];
+}): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
@@ -31,7 +44,8 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			name: 'checkMedia',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to ask the media URL for its content type and size (HEAD request) and refuse the message when they do not fit the type',
+			description:
+				'Whether to ask the media URL for its content type and size (HEAD request) and refuse the message when they do not fit the type',
 		},
 		{
 			displayName: 'External ID',
@@ -49,7 +63,8 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'number',
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: DEFAULT_MESSAGES_PER_SECOND,
-			description: "At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+			description:
+				"At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
 		},
 		{
 			displayName: 'Over the Daily Quota',
@@ -60,8 +75,17 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 				"With Sender ID for Rate Limit, the sender's dailyQuota of unique recipients is read before the first message: what to do when this run alone has more recipients",
 			options: [
 				{ name: 'Refuse the Run', value: 'refuse', description: 'Send nothing and say so' },
-				{ name: 'Send All', value: 'sendAll', description: 'Send every message; the platform refuses the recipients beyond its quota' },
-				{ name: 'Send to the First Recipients', value: 'sendFirst', description: 'Send to the first recipients the quota allows, in item order; the others are reported as not sent' },
+				{
+					name: 'Send All',
+					value: 'sendAll',
+					description: 'Send every message; the platform refuses the recipients beyond its quota',
+				},
+				{
+					name: 'Send to the First Recipients',
+					value: 'sendFirst',
+					description:
+						'Send to the first recipients the quota allows, in item order; the others are reported as not sent',
+				},
 			],
 		},
 		parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
@@ -71,7 +95,8 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'string',
 			default: '',
 			placeholder: 'e.g. snd_4f2a',
-			description: "Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second",
+			description:
+				'Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second',
 		},
 		{
 			displayName: 'Share Pace Across Workers',
@@ -79,7 +104,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether runs on several n8n workers (queue mode) sending from the sender of Sender ID for Rate Limit take turns, so that together they keep under its rateLimit. The turns come from the trigger of Send Status Events to a Trigger (its workflow published); needs both.",
+				'Whether runs on several n8n workers (queue mode) sending from the sender of Sender ID for Rate Limit take turns, so that together they keep under its rateLimit. The turns come from the trigger of Send Status Events to a Trigger (its workflow published); needs both.',
 		},
 	],
 });

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../core/platform';
-import type { MediaType } from '../../core/platform';
+import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../core/platform';
+import type { MediaType } from '../../../core/platform';
 import { contactFields } from './contacts';
 import { sendOptions } from './options';
 
@@ -17,8 +17,16 @@ const inputMode = (name: string, what: string, type: string): INodeProperties =>
 	noDataExpression: true,
 	default: 'define',
 	options: [
-		{ name: 'Define Below', value: 'define', description: `Set the ${what.toLowerCase()} in the fields below` },
-		{ name: 'JSON', value: 'json', description: "One JSON array, e.g. from an expression or an AI agent's $fromAI()" },
+		{
+			name: 'Define Below',
+			value: 'define',
+			description: `Set the ${what.toLowerCase()} in the fields below`,
+		},
+		{
+			name: 'JSON',
+			value: 'json',
+			description: "One JSON array, e.g. from an expression or an AI agent's $fromAI()",
+		},
 	],
 	displayOptions: forTypes(type),
 });
@@ -67,7 +75,8 @@ export const sendMessageFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. +33 6 12 34 56 78',
-		description: 'Phone number with country code; sent in E.164 form. Outside 24 hours after the user\'s last message, only template messages may be sent.',
+		description:
+			"Phone number with country code; sent in E.164 form. Outside 24 hours after the user's last message, only template messages may be sent.",
 		displayOptions: { show },
 	},
 	{
@@ -88,7 +97,8 @@ export const sendMessageFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://example.com/files/welcome.jpg',
-		description: 'Public http(s) URL of the file; its content type and size can be checked before sending (Options › Check Media Before Sending)',
+		description:
+			'Public http(s) URL of the file; its content type and size can be checked before sending (Options › Check Media Before Sending)',
 		displayOptions: forTypes(...MEDIA_TYPES),
 	},
 	inputMode('contactsInput', 'Contacts', 'contacts'),
@@ -98,7 +108,8 @@ export const sendMessageFields: INodeProperties[] = [
 		name: 'contactsJson',
 		type: 'json',
 		required: true,
-		default: '[{"name": {"formatted_name": "Ada Lovelace", "first_name": "Ada"}, "phones": [{"phone": "+44 20 7946 0000", "type": "WORK"}]}]',
+		default:
+			'[{"name": {"formatted_name": "Ada Lovelace", "first_name": "Ada"}, "phones": [{"phone": "+44 20 7946 0000", "type": "WORK"}]}]',
 		description:
 			'The contacts as the API takes them: an array of objects with name (formatted_name, and first_name or last_name), and optionally birthday (YYYY-MM-DD), org (company, department, title), and arrays of phones, emails, web addresses and addresses whose entries have a type HOME or WORK (keys as in the default)',
 		displayOptions: { show: { ...show, messageType: ['contacts'], contactsInput: ['json'] } },
@@ -172,8 +183,20 @@ export const sendMessageFields: INodeProperties[] = [
 				displayName: 'Button',
 				name: 'button',
 				values: [
-					{ displayName: 'ID', name: 'id', type: 'string', default: '', description: 'Returned to you when the user taps the button' },
-					{ displayName: 'Title', name: 'title', type: 'string', default: '', description: `Button label, at most ${REPLY_TITLE_MAX} characters` },
+					{
+						displayName: 'ID',
+						name: 'id',
+						type: 'string',
+						default: '',
+						description: 'Returned to you when the user taps the button',
+					},
+					{
+						displayName: 'Title',
+						name: 'title',
+						type: 'string',
+						default: '',
+						description: `Button label, at most ${REPLY_TITLE_MAX} characters`,
+					},
 				],
 			},
 		],
@@ -194,7 +217,8 @@ export const sendMessageFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. https://n8n.example.com/webhook/5b0f9c3e-…/callbacks',
-		description: 'The Production URL shown by the Audience Messaging Trigger node (the trigger must use the same Callbacks credential)',
+		description:
+			'The Production URL shown by the Audience Messaging Trigger node (the trigger must use the same Callbacks credential)',
 		displayOptions: { show: { ...show, sendToTrigger: [true] } },
 	},
 	sendOptions(show),

@@ -1,0 +1,36 @@
+import { blacklistAddBody, blacklistAddRequestSchema } from '../../core/platform';
+import { identifiedObjectResponse } from '../../core/http';
+import type { Operation } from '../../shared/operation';
+import { requestOperation } from '../../shared/request';
+import { blacklistFields, blacklistParameters, both, read } from './fields';
+
+/** Blacklist > Add: POST /subscribers; outputs the entry. */
+export const addToBlacklist = requestOperation({
+	...both,
+	values: (item) =>
+		blacklistAddRequestSchema.parse(
+			blacklistAddBody(blacklistParameters(read(item), item.itemIndex, 'add')),
+		),
+	request: {
+		base: 'messaging',
+		method: 'POST',
+		path: '/subscribers',
+		body: (body) => body,
+		action: 'blacklist {to} for {from}',
+		reconcile: 'check {to} with Blacklist › Check',
+		expect: identifiedObjectResponse,
+	},
+});
+
+/** Blacklist › Add. */
+export const operation: Operation = {
+	option: {
+		name: 'Add',
+		value: 'add',
+		action: 'Add a recipient to a blacklist',
+		description:
+			"Add a recipient to the sender's blacklist of a channel; adding twice keeps one entry",
+	},
+	fields: blacklistFields,
+	run: addToBlacklist,
+};

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../../../core/http';
+import { InputError } from '../../../core/values';
+import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../core/platform';
+import type { MediaType } from '../../../core/platform';
+
+/**
+ * HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No
+ * credential is sent to it.
+ */
+export async function checkMedia(
+	context: IExecuteFunctions,
+	type: MediaType,
+	url: string,
+	timeoutMs: number,
+): Promise<void> {
+	// Through the request helper, without the credential (outside.ts); redirects followed, as a
+	// media URL's CDN answers with them. A failure to reach the URL is the item's field error (named
+	// by the caller), not an API error.
+	const response = await apiRequest(context, {
+		method: 'HEAD',
+		url,
+		timeoutMs,
+		followRedirects: true,
+	}).catch((error: Error) => error);
+	if (response instanceof Error)
+		throw new InputError('mediaUrl', `the media URL could not be reached (${response.message})`);
+	if (response.statusCode >= 400)
+		throw new InputError('mediaUrl', `the media URL answered HTTP ${response.statusCode}`);
+	const contentType = String(response.headers['content-type'] ?? '');
+	if (contentType && !mediaContentTypeFits(type, contentType)) {
+		throw new InputError(
+			'mediaUrl',
+			`the file is ${contentType}; ${type} messages take ${MEDIA[type].contentTypes.join(', ')}`,
+		);
+	}
+	const size = Number(response.headers['content-length']);
+	if (Number.isFinite(size) && size > MEDIA_MAX_BYTES) {
+		throw new InputError(
+			'mediaUrl',
+			`the file is ${(size / 1024 / 1024).toFixed(1)} MB; media messages take at most 5 MB`,
+		);
+	}
+}

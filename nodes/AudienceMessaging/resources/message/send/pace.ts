@@ -1,0 +1,156 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import {
+	apiRequest,
+	baseUrlOf,
+	configureRun,
+	identifiedObjectResponse,
+	overQuotaNotSent,
+} from '../../../core/http';
+import { InputError, number, oneOf, pathSegment, record, text } from '../../../core/values';
+import type { FieldLabels } from '../../../core/values';
+import type { Message } from '../../../core/platform';
+import { senderPace } from '../../../core/pace';
+import type { RateGate } from '../../../core/pace';
+import { parallelRequestsOf } from '../../../shared/descriptions';
+import { validated } from '../../../shared/execute';
+import {
+	DEFAULT_MESSAGES_PER_SECOND,
+	DEFAULT_PARALLEL_REQUESTS,
+	MAX_PARALLEL_REQUESTS,
+	OVER_QUOTA,
+} from './options';
+import { sharedPaceTrigger, shareTurns } from './share-pace';
+
+export interface Pace {
+	messagesPerSecond: number;
+	parallelRequests: number;
+	senderId?: string;
+	/**
+	 * Share Pace Across Workers: the trigger's Production URL, whose board gives the run its turns.
+	 */
+	sharePace?: URL;
+	/**
+	 * What a run does when its unique recipients exceed the sender's daily quota (known with senderId
+	 * only).
+	 */
+	overQuota: (typeof OVER_QUOTA)[number];
+}
+
+/** The run's pace, from the first item's options (one pace for the whole run). */
+export function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
+	return validated(context, 0, labels, () => {
+		const options = record(context.getNodeParameter('options', 0, {}), 'options');
+		const messagesPerSecond =
+			options.messagesPerSecond === undefined
+				? DEFAULT_MESSAGES_PER_SECOND
+				: number(options.messagesPerSecond, 'messagesPerSecond');
+		if (messagesPerSecond < 0)
+			throw new InputError(
+				'messagesPerSecond',
+				`it must be 0 (no pacing) or more (got ${messagesPerSecond})`,
+			);
+		const parallelRequests = parallelRequestsOf(
+			options,
+			DEFAULT_PARALLEL_REQUESTS,
+			MAX_PARALLEL_REQUESTS,
+		);
+		const senderId = text(options.rateLimitSenderId, 'rateLimitSenderId');
+		const overQuota =
+			options.overQuota === undefined
+				? 'refuse'
+				: oneOf(options.overQuota, 'overQuota', OVER_QUOTA);
+		const sender = senderId ? pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') : undefined;
+		const sharePace = sharedPaceTrigger(context, options, sender);
+		return {
+			messagesPerSecond,
+			parallelRequests,
+			overQuota,
+			...(sender ? { senderId: sender } : {}),
+			...(sharePace ? { sharePace } : {}),
+		};
+	});
+}
+
+/**
+ * The run's pace (every request of the run waits for its slot in one RateGate: see configureRun):
+ * at the sender's rateLimit when a sender is given (read once), else at Messages per Second.
+ */
+export async function openGate(
+	context: IExecuteFunctions,
+	pace: Pace,
+	secret: () => Promise<string>,
+	wanted: () => number,
+): Promise<{ gate: RateGate; dailyQuota?: number }> {
+	if (!pace.senderId) return { gate: configureRun(context, { pace: pace.messagesPerSecond }) };
+	const { data } = await apiRequest(context, {
+		base: 'messaging',
+		method: 'GET',
+		path: `/chatapp/senders/${encodeURIComponent(pace.senderId)}`,
+		action: `read the rate limit of sender ${pace.senderId}`,
+		expect: identifiedObjectResponse,
+	});
+	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
+	const { baseURL, timeoutMs } = await baseUrlOf(context, 'messaging');
+	const key = `${baseURL} ${pace.senderId}`;
+	const senderRate = senderPace(data.rateLimit, pace.messagesPerSecond);
+	const gate = configureRun(context, { pace: senderRate, shareKey: key });
+	// Runs of other processes too (queue mode's workers) take turns, from the trigger's board.
+	if (pace.sharePace && typeof senderRate === 'object') {
+		shareTurns(context, gate, {
+			trigger: pace.sharePace,
+			secret: await secret(),
+			key,
+			perSecond: senderRate.perSecond,
+			timeoutMs,
+			wanted,
+		});
+	}
+	const quota = Number(data.dailyQuota);
+	return { gate, ...(Number.isInteger(quota) && quota > 0 ? { dailyQuota: quota } : {}) };
+}
+
+/**
+ * The messages a run may not send because of the sender's daily quota of unique recipients, known
+ * before the first is sent: the recipients beyond the first `dailyQuota` of the run (in item
+ * order; more messages to a recipient already counted still go). With Over the Daily Quota at
+ * Refuse the Run, the run stops here instead, nothing sent.
+ */
+export function overQuota(
+	context: IExecuteFunctions,
+	pace: Pace,
+	dailyQuota: number,
+	messages: Array<{ itemIndex: number; value: Message }>,
+): Map<number, Error> {
+	const counted = new Set<string>();
+	const beyond = new Set<string>();
+	const held = new Map<number, Error>();
+	for (const { itemIndex, value } of messages) {
+		if (counted.has(value.to)) continue;
+		if (counted.size < dailyQuota && !beyond.has(value.to)) {
+			counted.add(value.to);
+			continue;
+		}
+		beyond.add(value.to);
+		held.set(
+			itemIndex,
+			overQuotaNotSent(context.getNode(), {
+				itemIndex,
+				to: value.to,
+				senderId: pace.senderId!,
+				dailyQuota,
+			}),
+		);
+	}
+	if (held.size && pace.overQuota === 'refuse') {
+		throw new NodeOperationError(
+			context.getNode(),
+			`This run would message ${counted.size + beyond.size} unique recipients, more than sender ${pace.senderId}'s daily quota of ${dailyQuota}`,
+			{
+				description: `Nothing was sent. The platform counts unique recipients per day (UTC), earlier runs included, and refuses the ones beyond the quota. Send to fewer recipients, or set Options › Over the Daily Quota to Send to the First Recipients to send to the first ${dailyQuota} and report the others as not sent.`,
+			},
+		);
+	}
+	return held;
+}

@@ -1,0 +1,109 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { boolean, httpUrl, InputError } from '../../../core/values';
+import {
+	PACE_TOKEN_PARAMETER,
+	PACE_WEBHOOK_PATH,
+	paceToken,
+	SharedTurns,
+	TurnsUnavailable,
+} from '../../../core/pace';
+import { apiRequest, redacted } from '../../../core/http';
+import type { RateGate, TurnRequest } from '../../../core/pace';
+
+/** The last path segment of the trigger's Production URL (its callbacks' webhook). */
+const CALLBACKS_SEGMENT = 'callbacks';
+
+/**
+ * Share Pace Across Workers, read from the first item with the run's other pace options: the
+ * trigger's Production URL, checked (before any request of the run) to need only its last
+ * segment changed to reach the trigger's pace webhook. Undefined when the option is off.
+ */
+export function sharedPaceTrigger(
+	context: IExecuteFunctions,
+	options: Record<string, unknown>,
+	senderId: string | undefined,
+): URL | undefined {
+	if (options.sharePace === undefined || !boolean(options.sharePace, 'sharePace')) return undefined;
+	if (!senderId)
+		throw new InputError(
+			'sharePace',
+			"it needs Sender ID for Rate Limit: the runs take turns at that sender's rateLimit",
+		);
+	if (!boolean(context.getNodeParameter('sendToTrigger', 0, false), 'sendToTrigger')) {
+		throw new InputError(
+			'sharePace',
+			'it needs Send Status Events to a Trigger: the turns come from that Audience Messaging Trigger',
+		);
+	}
+	const url = new URL(httpUrl(context.getNodeParameter('triggerUrl', 0, ''), 'triggerUrl'));
+	const segments = url.pathname.split('/');
+	if (segments[segments.length - 1] !== CALLBACKS_SEGMENT) {
+		throw new InputError(
+			'triggerUrl',
+			`to share the pace, it must be the trigger's Production URL as the trigger shows it, ending in /${CALLBACKS_SEGMENT}`,
+		);
+	}
+	return url;
+}
+
+/**
+ * Gives the run's gate turns from the trigger's board (src/pace/shared-turns.ts), asked for with
+ * n8n's request helper, the pace token in the query, no redirect followed. When the board cannot be
+ * asked, the run paces itself alone and the node's output says why (an execution hint): the token
+ * never appears in it.
+ */
+export function shareTurns(
+	context: IExecuteFunctions,
+	gate: RateGate,
+	settings: {
+		trigger: URL;
+		secret: string;
+		key: string;
+		perSecond: number;
+		timeoutMs: number;
+		wanted: () => number;
+	},
+): void {
+	const url = new URL(settings.trigger.toString());
+	url.pathname = url.pathname.replace(/[^/]*$/, PACE_WEBHOOK_PATH);
+	url.search = '';
+	const token = paceToken(settings.secret);
+	url.searchParams.set(PACE_TOKEN_PARAMETER, token);
+	const ask = async (request: TurnRequest): Promise<unknown> => {
+		// Through the request helper, without the API credential (outside.ts): no redirect followed,
+		// the token taken out of any failure.
+		const response = await apiRequest(context, {
+			method: 'POST',
+			url: url.toString(),
+			body: request as unknown as IDataObject,
+			timeoutMs: settings.timeoutMs,
+			secrets: [token, settings.secret],
+		}).catch((error: Error) => error);
+		if (response instanceof Error)
+			throw new TurnsUnavailable(
+				`the trigger could not be reached (${redacted(response.message, [token, settings.secret])})`,
+			);
+		if (response.statusCode === 404)
+			throw new TurnsUnavailable(
+				"the trigger answered HTTP 404: is its workflow published, and does it run this package's version with Share Pace Across Workers?",
+			);
+		if (response.statusCode !== 200)
+			throw new TurnsUnavailable(`the trigger answered HTTP ${response.statusCode}`);
+		return response.body;
+	};
+	const onFail = (reason: string) =>
+		context.addExecutionHints?.({
+			type: 'warning',
+			location: 'outputPane',
+			message: `Share Pace Across Workers: ${reason}. This run paced itself alone at the sender's rateLimit, backing off when refused.`,
+		});
+	gate.turns = new SharedTurns(
+		ask,
+		settings.key,
+		settings.perSecond,
+		gate.pacer.clock,
+		onFail,
+		settings.wanted,
+	);
+}

@@ -1,0 +1,84 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { collectionResponse } from '../../core/http';
+import { templateScopeSchema } from '../../core/platform';
+import { text } from '../../core/values';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
+import type { Operation } from '../../shared/operation';
+import { requestOperation } from '../../shared/request';
+
+const show = { resource: ['messageTemplate'], operation: ['getMany'] };
+
+export const messageTemplateFields: INodeProperties[] = [
+	{
+		displayName: 'Give a Sender ID, a Business Account ID, or both',
+		name: 'scopeNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Sender ID',
+		name: 'senderId',
+		type: 'string',
+		default: '',
+		description: 'Templates of this sender; give this, a business account ID, or both',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Business Account ID',
+		name: 'bizAccountId',
+		type: 'string',
+		default: '',
+		description: 'Templates of this business account (supplied by support)',
+		displayOptions: { show },
+	},
+	...returnAllAndLimit(show),
+];
+
+/**
+ * Message Template > Get Many: GET /chatapp/templates/ for a sender and/or business account; one
+ * item per template. The spec shows no paging for this call (and no query parameter besides the
+ * two scopes), so one request is sent and nothing else is asked: Return All outputs every
+ * template of the answer, Limit the first ones.
+ */
+export const getManyMessageTemplates = requestOperation({
+	fields: messageTemplateFields,
+	aliases: { scope: ['senderId', 'bizAccountId'] },
+	values: ({ context, itemIndex, parameter }) => {
+		const scope = templateScopeSchema.parse({
+			senderId: text(parameter('senderId', ''), 'senderId') || undefined,
+			bizAccountId: text(parameter('bizAccountId', ''), 'bizAccountId') || undefined,
+		});
+		return { ...scope, limit: readReturnAllAndLimit(context, itemIndex).limit };
+	},
+	// The response body is not shown by the spec: `items`, `data` or a bare array of templates are
+	// read.
+	request: {
+		base: 'messaging',
+		method: 'GET',
+		path: '/chatapp/templates/',
+		qs: ({ senderId, bizAccountId }) => ({
+			...(senderId ? { senderId } : {}),
+			...(bizAccountId ? { bizAccountId } : {}),
+		}),
+		action: 'get the message templates',
+		expect: collectionResponse,
+	},
+	output: (data, { limit }) => {
+		const { items } = data as { items: IDataObject[] };
+		return limit < items.length ? items.slice(0, limit) : items;
+	},
+});
+
+/** Message Template › Get Many. */
+export const operation: Operation = {
+	option: {
+		name: 'Get Many',
+		value: 'getMany',
+		action: 'Get many message templates',
+		description: 'Get the message templates of a sender or business account',
+	},
+	fields: messageTemplateFields,
+	run: getManyMessageTemplates,
+};

@@ -1,0 +1,111 @@
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
+
+import { identifiedObjectResponse } from '../../core/http';
+import { integer, record, text, toE164 } from '../../core/values';
+import { senderCreateSchema } from '../../core/platform';
+import { previewOptions } from '../../shared/descriptions';
+import type { Operation } from '../../shared/operation';
+import { requestOperation } from '../../shared/request';
+import { senderWithHint } from './hint';
+
+const create = { resource: ['sender'], operation: ['create'] };
+
+export const createSenderFields: INodeProperties[] = [
+	{
+		displayName: 'Provider ID',
+		name: 'providerId',
+		type: 'string',
+		required: true,
+		default: '',
+		description: 'The provider ID supplied by support after the business account was approved',
+		displayOptions: { show: create },
+	},
+	{
+		displayName: 'Name',
+		name: 'name',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. ACME Corp',
+		description: 'Account name shown to users; the organisation name is recommended',
+		displayOptions: { show: create },
+	},
+	{
+		displayName: 'Phone Number',
+		name: 'address',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +1 555 010 0100',
+		description: 'Phone number of the business account, with country code',
+		displayOptions: { show: create },
+	},
+	{
+		displayName: 'Account Tier',
+		name: 'accountTier',
+		type: 'number',
+		required: true,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		default: 1,
+		description: 'Daily unique-user capacity level; new accounts start at 1',
+		displayOptions: { show: create },
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: { show: create },
+		options: [
+			{
+				displayName: 'Daily Quota',
+				name: 'dailyQuota',
+				type: 'number',
+				typeOptions: { minValue: 1, numberPrecision: 0 },
+				default: 1000,
+				description: 'Unique users the sender may message per day',
+			},
+		],
+	},
+	previewOptions(create),
+];
+
+/** Sender > Create: POST /chatapp/senders. */
+export const createSender = requestOperation({
+	fields: createSenderFields,
+	values: ({ parameter }) => {
+		const extra = record(parameter('additionalFields', {}), 'additionalFields');
+		return senderCreateSchema.parse({
+			providerId: text(parameter('providerId', ''), 'providerId'),
+			name: text(parameter('name', ''), 'name'),
+			address: toE164(parameter('address', ''), 'address'),
+			accountTier: integer(parameter('accountTier', 1), 'accountTier', { min: 1 }),
+			...(extra.dailyQuota !== undefined
+				? { dailyQuota: integer(extra.dailyQuota, 'dailyQuota', { min: 1 }) }
+				: {}),
+		});
+	},
+	request: {
+		base: 'messaging',
+		method: 'POST',
+		path: '/chatapp/senders',
+		body: (body) => body,
+		action: 'create the sender {name}',
+		expect: identifiedObjectResponse,
+	},
+	output: (data) => senderWithHint(data as IDataObject, 'create'),
+});
+
+/** Sender › Create. */
+export const operation: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create a sender',
+		description:
+			'Register a business phone number as chat-app sender (approval takes about 48 hours)',
+	},
+	fields: createSenderFields,
+	run: createSender,
+};

@@ -1,0 +1,100 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { listLocator, previewOption, rateLimitWaitOption } from '../../../shared/descriptions';
+import { csvCheckOptions } from '../../../shared/csv-options';
+
+const show = { resource: ['subscriber'], operation: ['addMany'] };
+
+export const DEFAULT_BATCH_SIZE = 500;
+export const MAX_BATCH_SIZE = 10_000;
+
+export const addManySubscribersFields: INodeProperties[] = [
+	listLocator({ show }),
+	{
+		displayName: 'Input Data',
+		name: 'source',
+		type: 'options',
+		noDataExpression: true,
+		default: 'items',
+		displayOptions: { show },
+		options: [
+			{
+				name: 'Each Input Item Is a Subscriber',
+				value: 'items',
+				description:
+					'All input items go out in as few bulk requests as possible; each gets an output item saying added, updated or failed',
+			},
+			{
+				name: 'JSON Array',
+				value: 'json',
+				description: 'Each input item sends its own JSON array of subscribers',
+			},
+			{
+				name: 'CSV File',
+				value: 'csv',
+				description:
+					'Each input item sends the CSV file in one of its binary fields (at most 200 MB)',
+			},
+		],
+	},
+	{
+		displayName: 'Subscribers (JSON)',
+		name: 'subscribers',
+		type: 'json',
+		default: '[]',
+		required: true,
+		description:
+			'A JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com"}]',
+		displayOptions: { show: { ...show, source: ['json'] } },
+	},
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field holding the CSV file',
+		displayOptions: { show: { ...show, source: ['csv'] } },
+	},
+	{
+		displayName: 'Columns to Send',
+		name: 'columnsToSend',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. email, mobile, firstName',
+		description:
+			'Comma-separated item fields to send as columns; leave empty to send every field of the item',
+		displayOptions: { show: { ...show, source: ['items'] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Batch Size',
+				name: 'batchSize',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+				default: DEFAULT_BATCH_SIZE,
+				description: 'Max number of subscribers sent in one bulk request',
+				displayOptions: { show: { '/source': ['items'] } },
+			},
+			{
+				displayName: 'Key Column',
+				name: 'keyColumn',
+				type: 'string',
+				default: 'id',
+				description:
+					'Column that identifies an existing subscriber; rows carrying it are reported as updated when the counts allow it',
+				displayOptions: { show: { '/source': ['items'] } },
+			},
+			previewOption(),
+			rateLimitWaitOption(),
+			...csvCheckOptions({ '/source': ['csv'] }),
+		],
+	},
+];

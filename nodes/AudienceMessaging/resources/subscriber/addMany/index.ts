@@ -1,0 +1,15 @@
+import type { Operation } from '../../../shared/operation';
+import { addManySubscribersFields } from './fields';
+import { addManySubscribers } from './run';
+
+/** Subscriber › Add Many. */
+export const operation: Operation = {
+	option: {
+		name: 'Add Many',
+		value: 'addMany',
+		action: 'Add many subscribers',
+		description: 'Add or update subscribers in bulk from input items, a JSON array or a CSV file',
+	},
+	fields: addManySubscribersFields,
+	run: addManySubscribers,
+};

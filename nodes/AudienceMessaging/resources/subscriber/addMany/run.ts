@@ -1,0 +1,207 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { apiRequest, objectResponse } from '../../../core/http';
+import {
+	bulkSubscribersRequestSchema,
+	bulkSubscribersResultSchema,
+	listIdSchema,
+	parseSubscriberRow,
+	rowOutcomes,
+	subscriberFromItem,
+} from '../../../core/platform';
+import {
+	InputError,
+	integer,
+	oneOf,
+	parsed,
+	parseObjectList,
+	record,
+	requiredText,
+	text,
+	textList,
+} from '../../../core/values';
+import type { BulkSubscribersResult, SubscriberRow } from '../../../core/platform';
+import type { FieldLabels } from '../../../core/values';
+import type { StreamedBody } from '../../../core/http';
+import { readListId } from '../../../shared/descriptions';
+import { runInBatches } from '../../../shared/batches';
+import { runPerItem, validated } from '../../../shared/execute';
+import { csvPolicyOf } from '../../../shared/csv-options';
+import { csvOutcome, csvUpload, validatedCsvFile } from '../../../shared/csv-upload';
+import { fieldLabels } from '../../../shared/labels';
+import { perItem, readParameter } from '../../../shared/parameters';
+import { addManySubscribersFields, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './fields';
+
+/**
+ * The answer of an accepted (2xx) bulk add, read leniently: what cannot be read leaves the
+ * outcome unknown with a warning; the rows are not called failed for it.
+ */
+function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: string } {
+	const data = objectResponse.safeParse(body);
+	const result = data.success ? bulkSubscribersResultSchema.safeParse(data.data) : undefined;
+	if (
+		result?.success &&
+		result.data.subscriberAdded !== undefined &&
+		result.data.subscriberUpdated !== undefined
+	)
+		return { result: result.data };
+	const problem = !data.success
+		? data.error.issues[0].message
+		: 'subscriberAdded or subscriberUpdated is missing';
+	return {
+		result: result?.success ? result.data : { subscribersError: [] },
+		warning: `The platform accepted the request but its answer could not be read (${problem}); check the list before sending these rows again.`,
+	};
+}
+
+function readBatchSize(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+	options: Record<string, unknown>,
+): number {
+	return validated(context, 0, labels, () =>
+		options.batchSize === undefined
+			? DEFAULT_BATCH_SIZE
+			: integer(options.batchSize, 'batchSize', { min: 1, max: MAX_BATCH_SIZE }),
+	);
+}
+
+/**
+ * Subscriber > Add Many: POST /lists/{listId}/subscribers/bulk, from a JSON array, a CSV binary, or
+ * the input items themselves.
+ */
+export async function addManySubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	// A JSON array that is not one as a whole is named by the Subscribers field.
+	const labels = fieldLabels(addManySubscribersFields, { '': 'subscribers' });
+	const source = validated(this, 0, labels, () =>
+		oneOf(this.getNodeParameter('source', 0), 'source', ['items', 'json', 'csv'] as const),
+	);
+	if (source === 'items') return await addItemsAsSubscribers.call(this, labels);
+	return await runPerItem(this, {
+		labels,
+		rateLimitWaitOption: true,
+		describe: (prepared: { listId: string }) => ({ listId: prepared.listId }),
+		prepare: async (itemIndex) => {
+			const listId = readListId(this, itemIndex);
+			if (source === 'csv') {
+				const propertyName = requiredText(
+					readParameter(this, 'binaryPropertyName', itemIndex, 'data'),
+					'binaryPropertyName',
+					'the binary field name',
+				);
+				const policy = csvPolicyOf(
+					record(readParameter(this, 'options', itemIndex, {}), 'options'),
+					{ autoColumns: true },
+				);
+				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName, policy) };
+			}
+			const rows = bulkSubscribersRequestSchema.parse(
+				parseObjectList(readParameter(this, 'subscribers', itemIndex), 'subscribers'),
+			);
+			if (rows.length === 0) throw new InputError('subscribers', 'the array holds no subscriber');
+			return { listId, rows };
+		},
+		send: async (prepared, itemIndex) => {
+			let body: IDataObject[] | Buffer | StreamedBody;
+			let headers: Record<string, string> = {};
+			let preview: IDataObject | undefined;
+			if ('file' in prepared && prepared.file) {
+				({ body, headers, preview } = csvUpload(prepared.file));
+			} else {
+				body = prepared.rows as IDataObject[];
+			}
+			const response = await apiRequest(this, {
+				base: 'lists',
+				method: 'POST',
+				path: `/lists/${encodeURIComponent(prepared.listId)}/subscribers/bulk`,
+				body,
+				headers,
+				...(preview ? { preview } : {}),
+				itemIndex,
+				action: `add subscribers to list ${prepared.listId}`,
+				reconcile: `look for these subscribers in list ${prepared.listId} (Subscriber › Get Many)`,
+			});
+			const { result, warning } = bulkResult(response.body);
+			const csv = 'file' in prepared && prepared.file ? csvOutcome(prepared.file) : {};
+			return {
+				listId: prepared.listId,
+				...result,
+				...(warning ? { warning } : {}),
+				...(Object.keys(csv).length ? { csvCheck: csv } : {}),
+			} as IDataObject;
+		},
+	});
+}
+
+/**
+ * "Each input item is a subscriber": every item is validated first, then the rows of each list
+ * go out in batches; each item gets one output item (added, updated, failed or unknown) paired
+ * to it. Errors the node cannot match to a row are reported once, on the batch's first item.
+ */
+async function addItemsAsSubscribers(
+	this: IExecuteFunctions,
+	labels: FieldLabels,
+): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const options = validated(this, 0, labels, () =>
+		record(this.getNodeParameter('options', 0, {}), 'options'),
+	);
+	const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';
+	const listIdOf = perItem(
+		this,
+		'listId',
+		(value) => parsed(listIdSchema, value, 'listId'),
+		undefined,
+		{ extractValue: true },
+	);
+	const columnsOf = perItem(this, 'columnsToSend', (value) => textList(value, 'columnsToSend'), '');
+	return await runInBatches<SubscriberRow>(this, {
+		labels,
+		batchSize: readBatchSize(this, labels, options),
+		rateLimitWaitOption: true,
+		describe: (listId, row) => ({ listId, subscriber: row }),
+		prepare: (itemIndex) => {
+			const listId = listIdOf(itemIndex);
+			const columns = columnsOf(itemIndex);
+			const row = parseSubscriberRow(subscriberFromItem(items[itemIndex].json, columns));
+			if (Object.keys(row).length === 0)
+				throw new InputError('input item', 'it has no fields to send as subscriber columns');
+			return { group: listId, value: row };
+		},
+		send: async (listId, batch) => {
+			const rows = batch.map((entry) => entry.value);
+			const response = await apiRequest(this, {
+				base: 'lists',
+				method: 'POST',
+				path: `/lists/${encodeURIComponent(listId)}/subscribers/bulk`,
+				body: rows as IDataObject[],
+				itemIndex: batch[0].itemIndex,
+				action: `add ${batch.length} subscribers to list ${listId}`,
+				reconcile: `look for these subscribers in list ${listId} (Subscriber › Get Many)`,
+			});
+			const { result, warning } = bulkResult(response.body);
+			const { outcomes, unmatchedErrors } = rowOutcomes(rows, result, keyColumn);
+			const unknownWarning =
+				warning ??
+				"The platform's counts do not say whether this row was stored (an error it reported could not be matched to a row): check it in the list.";
+			return new Map(
+				batch.map((entry, position): [number, IDataObject] => {
+					const outcome = outcomes[position];
+					return [
+						entry.itemIndex,
+						{
+							status: outcome.status,
+							listId,
+							subscriber: entry.value,
+							...(outcome.error ? { error: outcome.error as unknown as IDataObject } : {}),
+							...(outcome.status === 'unknown' ? { warning: unknownWarning } : {}),
+							...(position === 0 && unmatchedErrors.length
+								? { batchErrors: unmatchedErrors as unknown as IDataObject[] }
+								: {}),
+						},
+					];
+				}),
+			);
+		},
+	});
+}

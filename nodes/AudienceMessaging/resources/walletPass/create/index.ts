@@ -1,0 +1,15 @@
+import type { Operation } from '../../../shared/operation';
+import { createWalletPassFields } from './fields';
+import { createWalletPasses } from './run';
+
+/** Wallet Pass › Create. */
+export const operation: Operation = {
+	option: {
+		name: 'Create',
+		value: 'create',
+		action: 'Create wallet passes',
+		description: 'Create one personalised pass per input item, in batches',
+	},
+	fields: createWalletPassFields,
+	run: createWalletPasses,
+};

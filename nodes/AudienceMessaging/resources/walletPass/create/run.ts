@@ -1,0 +1,198 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { apiRequest } from '../../../core/http';
+import { fieldError, integer, oneOf, parsed, record, requiredText } from '../../../core/values';
+import {
+	parsePass,
+	passFieldSources,
+	passFromItem,
+	passFromParameters,
+	passOutcomes,
+	readPassBatchResult,
+	templateSerialSchema,
+} from '../../../core/platform';
+import type { Pass } from '../../../core/platform';
+import { runInBatches } from '../../../shared/batches';
+import { parallelRequestsOf } from '../../../shared/descriptions';
+import { validated } from '../../../shared/execute';
+import { fieldLabels } from '../../../shared/labels';
+import { perItem, rawPerItem } from '../../../shared/parameters';
+import {
+	DEFAULT_PASS_BATCH_SIZE,
+	MAX_PARALLEL_BATCHES,
+	MAX_PASS_BATCH_SIZE,
+	PASS_DATA,
+	createWalletPassFields,
+	definedAliases,
+	itemFieldAliases,
+} from './fields';
+
+type PreparePass = (itemIndex: number) => { group: string; value: Pass };
+
+/**
+ * "Define Below": the parameters of each item (plain `$json` references read from the item, other
+ * expressions evaluated by n8n), checked as the pass schema does.
+ */
+function passFromDefinedValues(
+	context: IExecuteFunctions,
+	serialOf: (itemIndex: number) => string,
+): PreparePass {
+	const recipientOf = rawPerItem(context, 'recipientId', '');
+	const fieldsOf = perItem(
+		context,
+		'fields',
+		(value) => record(value, 'uniqueValues.fields').field,
+		{},
+	);
+	return (itemIndex) => ({
+		group: serialOf(itemIndex),
+		value: parsePass(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex))),
+	});
+}
+
+/**
+ * "From Input Item Fields": the field names are read once (unless they are expressions), then
+ * each pass is read from its item's JSON; the values are checked as they are read, so no
+ * expression and no schema pass runs per item.
+ */
+function passFromItemFields(
+	context: IExecuteFunctions,
+	serialOf: (itemIndex: number) => string,
+): PreparePass {
+	const items = context.getInputData();
+	const recipientFieldOf = perItem(
+		context,
+		'recipientIdField',
+		(value) =>
+			requiredText(
+				value,
+				'recipientIdField',
+				'the name of the input field holding the recipient ID',
+			),
+		'recipientId',
+	);
+	const sourcesOf = perItem(
+		context,
+		'fieldsFromInput',
+		(value) => passFieldSources(record(value, 'uniqueValues.fields').field),
+		{},
+	);
+	return (itemIndex) => ({
+		group: serialOf(itemIndex),
+		value: passFromItem(items[itemIndex].json, recipientFieldOf(itemIndex), sourcesOf(itemIndex)),
+	});
+}
+
+/**
+ * Wallet Pass > Create: each input item is one pass; passes go out in batches per template
+ * (POST /v2/wallet/templates/{serial}/passes/batch) and come back as { recipientId, url },
+ * matched to their item by recipientId. A recipient may hold one pass per template.
+ */
+export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const labels = fieldLabels(createWalletPassFields, definedAliases);
+	const options = validated(this, 0, labels, () =>
+		record(this.getNodeParameter('options', 0, {}), 'options'),
+	);
+	const batchSize = validated(this, 0, labels, () =>
+		options.batchSize === undefined
+			? DEFAULT_PASS_BATCH_SIZE
+			: integer(options.batchSize, 'batchSize', { min: 1, max: MAX_PASS_BATCH_SIZE }),
+	);
+	const concurrency = validated(this, 0, labels, () =>
+		parallelRequestsOf(options, 1, MAX_PARALLEL_BATCHES),
+	);
+	const passData = validated(this, 0, labels, () =>
+		oneOf(this.getNodeParameter('passData', 0, 'define'), 'passData', PASS_DATA),
+	);
+	const serialOf = perItem(
+		this,
+		'templateSerial',
+		(value) => parsed(templateSerialSchema, value, 'templateSerial'),
+		undefined,
+		{ extractValue: true },
+	);
+	const itemLabels =
+		passData === 'itemFields' ? fieldLabels(createWalletPassFields, itemFieldAliases) : labels;
+	return await runInBatches<Pass>(this, {
+		labels: itemLabels,
+		batchSize,
+		concurrency,
+		rateLimitWaitOption: true,
+		describe: (serial, pass) => ({ recipientId: pass.recipientId, templateSerial: serial }),
+		rowsAt: 'items',
+		prepare:
+			passData === 'itemFields'
+				? passFromItemFields(this, serialOf)
+				: passFromDefinedValues(this, serialOf),
+		crossCheck: (entries) => {
+			const errors = new Map<number, Error>();
+			// Per template, the item that first named each recipient.
+			const firstSeen = new Map<string, Map<string, number>>();
+			for (const { itemIndex, group, value } of entries) {
+				let recipients = firstSeen.get(group);
+				if (!recipients) firstSeen.set(group, (recipients = new Map()));
+				const first = recipients.get(value.recipientId);
+				if (first === undefined) recipients.set(value.recipientId, itemIndex);
+				else
+					errors.set(
+						itemIndex,
+						fieldError(
+							this.getNode(),
+							itemIndex,
+							labels.recipientId,
+							`"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`,
+						),
+					);
+			}
+			return errors;
+		},
+		send: async (serial, batch) => {
+			const passes = batch.map((entry) => entry.value);
+			const response = await apiRequest(this, {
+				base: 'wallet',
+				method: 'POST',
+				path: `/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch`,
+				body: { items: passes } as unknown as IDataObject,
+				headers: { 'Content-Type': 'application/json;charset=UTF-8' },
+				itemIndex: batch[0].itemIndex,
+				action: `create ${passes.length} passes of wallet template ${serial}`,
+				reconcile: `look for these recipients' passes in wallet template ${serial} on the platform`,
+			});
+			const answer = readPassBatchResult(response.body);
+			if (!answer.success) {
+				// The platform accepted the batch (2xx): the passes exist as far as it says, so they are
+				// not reported as failed.
+				const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Check the template's passes before creating them again.`;
+				return new Map(
+					batch.map(({ itemIndex, value }): [number, IDataObject] => [
+						itemIndex,
+						{ recipientId: value.recipientId, templateSerial: serial, status: 'accepted', warning },
+					]),
+				);
+			}
+			const outcomes = passOutcomes(passes, answer.data);
+			return new Map(
+				batch.map(({ itemIndex, value }): [number, IDataObject | Error] => {
+					const outcome = outcomes.get(value.recipientId) ?? {};
+					if (outcome.url)
+						return [
+							itemIndex,
+							{ recipientId: value.recipientId, url: outcome.url, templateSerial: serial },
+						];
+					return [
+						itemIndex,
+						new NodeOperationError(
+							this.getNode(),
+							`The platform did not create the pass of recipient "${value.recipientId}": ${outcome.error}`,
+							{
+								itemIndex,
+								description: 'The other passes of the batch were still created.',
+							},
+						),
+					];
+				}),
+			);
+		},
+	});
+}

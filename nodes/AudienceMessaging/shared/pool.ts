@@ -1,0 +1,23 @@
+/**
+ * The one worker pool of the runners: jobs 0 … count − 1 started in order, up to `concurrency`
+ * at a time (at least one), each started only while no job has failed the run; resolves when
+ * the started ones are done. `failure` holds the run-stopping failure of the lowest job.
+ */
+export async function inPool(
+	count: number,
+	concurrency: number | undefined,
+	run: (job: number, fail: (error: unknown) => void) => Promise<void>,
+): Promise<{ failure?: unknown }> {
+	const stop: { job?: number; error?: unknown } = {};
+	let next = 0;
+	const worker = async () => {
+		while (stop.job === undefined && next < count) {
+			const job = next++;
+			await run(job, (error) => {
+				if (stop.job === undefined || job < stop.job) Object.assign(stop, { job, error });
+			});
+		}
+	};
+	await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency ?? 1, count)) }, worker));
+	return stop.job === undefined ? {} : { failure: stop.error };
+}

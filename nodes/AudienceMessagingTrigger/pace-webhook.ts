@@ -1,0 +1,49 @@
+import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { CallbackRejection, secretMatches } from '../../src/platform/callbacks';
+import { PACE_MAX_BYTES, paceToken, parseTurnRequest, turnBoard } from '../../src/pace/board';
+
+/** The webhook Message › Send asks for its turns (path: PACE_WEBHOOK_PATH). */
+export const PACE_WEBHOOK = 'setup';
+
+/** What the trigger's webhook() read of a request to the pace webhook, and how it refuses one. */
+export interface PaceCall {
+	/** The credential's secret, checked; undefined when it cannot be used. */
+	secret: string | undefined;
+	/** The token of the request's query string. */
+	given: unknown;
+	/** The request's Content-Length (NaN when it has none). */
+	declaredLength: number;
+	rawBody: () => Promise<Buffer | undefined>;
+	refuse: (status: number, message: string) => IWebhookResponseData;
+	response: ReturnType<IWebhookFunctions['getResponseObject']>;
+}
+
+/**
+ * Answers a request of Message › Send's Share Pace Across Workers for its turns, from the trigger's
+ * board (src/pace/board.ts): answered by this process, no execution started.
+ */
+export async function answerPace(
+	context: IWebhookFunctions,
+	{ secret, given, declaredLength, rawBody, refuse, response }: PaceCall,
+): Promise<IWebhookResponseData> {
+	if (!secret || typeof given !== 'string' || !secretMatches(given, paceToken(secret)))
+		return refuse(401, 'Unknown pace token');
+	if (Number.isFinite(declaredLength) && declaredLength > PACE_MAX_BYTES)
+		return refuse(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
+	try {
+		const grant = turnBoard.take(parseTurnRequest(await rawBody()));
+		response.writeHead(200, {
+			'Content-Type': 'application/json',
+			'Cache-Control': 'no-store',
+		});
+		response.end(JSON.stringify(grant));
+		return { noWebhookResponse: true };
+	} catch (error) {
+		if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
+		throw error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(context.getNode(), error as Error);
+	}
+}

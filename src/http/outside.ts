@@ -1,0 +1,107 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { redacted } from './errors';
+import { IDEMPOTENT, IDEMPOTENT_RETRIES, RETRIABLE_CODES, errorCode } from './failures';
+import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
+import { backoffMs } from './retry';
+import { runState } from './run';
+
+/**
+ * A request to an address outside the platform (a media URL, the trigger's pace webhook), made by
+ * apiRequest when it is given a `url`: no credential goes with it, and the caller reads every
+ * status itself.
+ */
+export interface OutsideRequest {
+	url: string;
+	method: IHttpRequestMethods;
+	qs?: IDataObject;
+	/** A JSON body. */
+	body?: IDataObject;
+	headers?: Record<string, string>;
+	/** The request's own timeout; the API credential's Request Timeout when not given. */
+	timeoutMs?: number;
+	/** Follow redirects (a media URL's CDN); never for a request that carries a secret. */
+	followRedirects?: boolean;
+	/** Values to take out of a failure's message and a preview (a token in the URL). */
+	secrets?: string[];
+}
+
+export interface OutsideResponse {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+/** A request to an outside address that got no HTTP answer; its message holds no secret. */
+export class OutsideRequestFailed extends Error {
+	constructor(
+		message: string,
+		readonly code: string,
+	) {
+		super(message);
+		this.name = 'OutsideRequestFailed';
+	}
+}
+
+type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+/**
+ * apiRequest's way to an outside address, with the rules of every request of the package that
+ * apply there: a timeout; redirects not followed unless asked; no write sent in a preview run
+ * (a RequestPreview instead); a 5xx or dropped connection resent only for GET and HEAD, twice at
+ * most. It never goes through the run's pace (it is not a platform request) and sends no key.
+ */
+export async function outsideRequest(
+	context: RequestContext,
+	request: OutsideRequest,
+	defaultTimeoutMs: number,
+): Promise<OutsideResponse> {
+	const secrets = request.secrets ?? [];
+	if (runState(context).preview && !sentInPreview(request.method)) {
+		throw new RequestPreview({
+			method: request.method,
+			url: previewUrl(request.url, '', request.qs, secrets),
+			body: previewBody(request.body, undefined),
+		});
+	}
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: request.url,
+		qs: request.qs,
+		...(request.body ? { body: request.body, json: true } : {}),
+		...(request.headers ? { headers: request.headers } : {}),
+		ignoreHttpStatusErrors: true,
+		returnFullResponse: true,
+		timeout: request.timeoutMs ?? defaultTimeoutMs,
+		...(request.followRedirects ? {} : { disableFollowRedirect: true }),
+	};
+	const idempotent = IDEMPOTENT.includes(request.method) && request.method !== 'DELETE';
+	for (let retries = 0; ; ) {
+		const response = await (context.helpers.httpRequest(options) as Promise<OutsideResponse>).catch(
+			(error: unknown) => ({ error, code: errorCode(error) }),
+		);
+		if ('error' in response) {
+			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(response.code)) {
+				await sleep(backoffMs(++retries));
+				continue;
+			}
+			const message = (response.error as { message?: unknown } | undefined)?.message;
+			throw new OutsideRequestFailed(
+				redacted(String(message ?? response.code), secrets),
+				response.code,
+			);
+		}
+		if (response.statusCode >= 500 && idempotent && retries < IDEMPOTENT_RETRIES) {
+			await sleep(backoffMs(++retries));
+			continue;
+		}
+		return response;
+	}
+}
