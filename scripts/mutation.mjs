@@ -226,7 +226,7 @@ export const MUTANTS = [
 		'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"',
 	],
 	[
-		'nodes/AudienceMessaging/shared/execute.ts',
+		'nodes/AudienceMessaging/shared/item-errors.ts',
 		'return context.continueOnFail() || runsAsTool(context.getNode());',
 		'return context.continueOnFail();',
 		"as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)",

@@ -577,9 +577,9 @@ describe('plain $json references in the node', () => {
 		);
 		expect(output.map((item) => item.json.externalId)).toEqual(['ref0', 'ref1', 'ref2']);
 		expect(reads.get('to')).toBe(1);
-		// Options: read at item 0 for the run (wait budget, pace), then per item from the items, item 0
-		// checked against n8n.
-		expect(reads.get('options')).toBe(3);
+		// Options: read once at item 0 for the run (runOptions: wait budget, preview, pace), then per
+		// item from the items, item 0 checked against n8n.
+		expect(reads.get('options')).toBe(2);
 	});
 });
 

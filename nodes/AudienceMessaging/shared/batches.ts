@@ -4,7 +4,8 @@ import { chunk } from '../core/values';
 import { isRecord, isRequestPreview } from '../core/http';
 import type { FieldLabels } from '../core/values';
 import type { RequestPreview } from '../core/http';
-import { configureRunOptions, continuesOnFail, prepareAll } from './execute';
+import { configureRunOptions, prepareAll } from './execute';
+import { continuesOnFail } from './item-errors';
 import { errorItem, failedSendItem, previewItem } from './items';
 import { inPool } from './pool';
 
@@ -14,6 +15,8 @@ interface BatchEntry<V> {
 }
 
 interface BatchPlan<V> {
+	/** The run's Options when the operation read them already (runOptions): not read again. */
+	options?: Record<string, unknown>;
 	labels: FieldLabels;
 	/**
 	 * Reads and validates one item; `group` is the request target (list, template). No request here.
@@ -88,7 +91,7 @@ export async function runInBatches<V>(
 	plan: BatchPlan<V>,
 ): Promise<INodeExecutionData[][]> {
 	const continueOnFail = continuesOnFail(context);
-	configureRunOptions(context, plan.labels, plan.rateLimitWaitOption ?? false);
+	configureRunOptions(context, plan.labels, plan.rateLimitWaitOption ?? false, plan.options);
 	const prepared = await prepareAll(context, plan.labels, plan.prepare);
 	const output: INodeExecutionData[] = new Array(prepared.length);
 	const fail = (itemIndex: number, error: Error) => {

@@ -203,9 +203,13 @@ export function previewOf(options: Record<string, unknown>): boolean {
 }
 
 /**
- * The Options collection of a write operation that has no other option: Preview Without Sending.
+ * An operation's Options collection (n8n's "Add Option" list) holding `options`, shown where `show`
+ * says: the one way the node's operations declare it.
  */
-export function previewOptions(show: Record<string, string[]>): INodeProperties {
+export function optionsCollection(
+	show: Record<string, string[]>,
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: 'options',
@@ -213,6 +217,13 @@ export function previewOptions(show: Record<string, string[]>): INodeProperties 
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show },
-		options: [previewOption()],
+		options,
 	};
+}
+
+/**
+ * The Options collection of a write operation that has no other option: Preview Without Sending.
+ */
+export function previewOptions(show: Record<string, string[]>): INodeProperties {
+	return optionsCollection(show, [previewOption()]);
 }

@@ -1,30 +1,39 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { ZodError } from 'zod';
 
-import { configureRun, isRecord, isRequestPreview } from '../core/http';
-import { fieldError, fieldName, InputError, itemLabel, schemaError } from '../core/values';
+import { configureRun, isRequestPreview } from '../core/http';
+import { record } from '../core/values';
 import type { FieldLabels } from '../core/values';
 import { RATE_LIMIT_WAIT_NAME, previewOf, rateLimitWaitOf } from './descriptions';
-import { runsAsTool, toolArgumentError } from './tool';
+import { asFieldError, continuesOnFail, validated, withNothingSent } from './item-errors';
 import { errorItem, failedSendItem, previewItem } from './items';
 import { inPool } from './pool';
 
 /**
- * The run's settings from the first item's Options, read once before any request: the wait
- * budget for rate limits when the operation has "Max Wait When Rate Limited" (`hasWaitOption`,
- * else the default budget), and Preview Without Sending, which every write operation has. A bad
- * value is a field error of item 0. Returns whether the run is a preview.
+ * The first item's Options, read once for the run and checked (a field error of item 0): what holds
+ * for the whole run (the pace, Preview Without Sending, Max Wait When Rate Limited, items at once)
+ * is read from them, once. A runner given them (`options`) does not read them again.
+ */
+export function runOptions(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+): Record<string, unknown> {
+	return validated(context, 0, labels, () =>
+		record(context.getNodeParameter('options', 0, {}), 'options'),
+	);
+}
+
+/**
+ * The run's settings from its Options (runOptions), before any request: the wait budget for rate
+ * limits when the operation has "Max Wait When Rate Limited" (`hasWaitOption`, else the default
+ * budget), and Preview Without Sending, which every write operation has. A bad value is a field
+ * error of item 0. Returns whether the run is a preview.
  */
 export function configureRunOptions(
 	context: IExecuteFunctions,
 	labels: FieldLabels,
 	hasWaitOption: boolean,
+	options: Record<string, unknown> = runOptions(context, labels),
 ): boolean {
-	const options = validated(context, 0, labels, () => {
-		const value = context.getNodeParameter('options', 0, {});
-		return isRecord(value) ? value : {};
-	});
 	const preview = validated(context, 0, labels, () => previewOf(options));
 	const budgetMs = hasWaitOption
 		? validated(context, 0, labels, () => rateLimitWaitOf(options))
@@ -36,83 +45,7 @@ export function configureRunOptions(
 	return preview;
 }
 
-type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
-
-/**
- * Whether a failed item becomes an error item (`error`, `description`) instead of stopping the
- * run: the node's On Error: Continue setting, and always when the node runs as an AI agent's
- * tool. There the error item is the answer the model reads: n8n's AI Agent 2 gave the model an
- * empty answer when a tool threw (n8n 2.40.7), so a model never learned why its call failed.
- */
-export function continuesOnFail(
-	context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>,
-): boolean {
-	return context.continueOnFail() || runsAsTool(context.getNode());
-}
-
-/**
- * Any problem met while reading an item becomes an n8n error naming the item: InputError and
- * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
- * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
- */
-function asFieldError(
-	context: NodeContext,
-	itemIndex: number,
-	labels: FieldLabels,
-	error: unknown,
-): Error {
-	const node = context.getNode();
-	if (runsAsTool(node)) {
-		// A model called the tool: the error names its argument (see toolArgumentError).
-		if (error instanceof ZodError)
-			return toolArgumentError(
-				node,
-				itemIndex,
-				labels,
-				error.issues[0].path.map(String),
-				error.issues[0].message,
-			);
-		if (error instanceof InputError)
-			return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
-	}
-	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
-	if (error instanceof InputError)
-		return fieldError(
-			node,
-			itemIndex,
-			fieldName(error.field.split('.'), labels),
-			error.message,
-			error.details,
-		);
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
-	return new NodeOperationError(
-		node,
-		`Could not read the parameters of ${itemLabel(itemIndex)}: ${(error as Error)?.message ?? String(error)}`,
-		{ itemIndex },
-	);
-}
-
-/**
- * Reads a node-level setting (Batch Size, Input Data) once, before any request: a problem is
- * reported as a field error of item 0, saying that nothing was sent.
- */
-export function validated<T>(
-	context: NodeContext,
-	itemIndex: number,
-	labels: FieldLabels,
-	build: () => T,
-): T {
-	try {
-		return build();
-	} catch (error) {
-		throw withNothingSent(asFieldError(context, itemIndex, labels, error));
-	}
-}
-
 type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
-
-const NOTHING_SENT =
-	'No item of this run was sent to the platform: every item is checked before the first request.';
 
 /**
  * The first phase of every operation: each input item is read and checked before any request
@@ -146,20 +79,9 @@ function isPromise<P>(value: P | Promise<P>): value is Promise<P> {
 	return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-function withNothingSent(error: Error): Error {
-	const withDescription = error as Error & { description?: string | null; forAgent?: boolean };
-	// An error for a model already says that nothing was sent, without items.
-	if (withDescription.forAgent) return error;
-	withDescription.description = [
-		withDescription.description?.replace(/ ?This item was not sent to the platform\.$/, ''),
-		NOTHING_SENT,
-	]
-		.filter(Boolean)
-		.join(' ');
-	return error;
-}
-
 interface ItemOperation<P> {
+	/** The run's Options when the operation read them already (runOptions): not read again. */
+	options?: Record<string, unknown>;
 	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
 	labels: FieldLabels;
 	/** Reads and checks one item; throws InputError/ZodError for bad input. No request here. */
@@ -195,7 +117,12 @@ export async function runPerItem<P>(
 	context: IExecuteFunctions,
 	operation: ItemOperation<P>,
 ): Promise<INodeExecutionData[][]> {
-	configureRunOptions(context, operation.labels, operation.rateLimitWaitOption ?? false);
+	configureRunOptions(
+		context,
+		operation.labels,
+		operation.rateLimitWaitOption ?? false,
+		operation.options,
+	);
 	const prepared = await prepareAll(context, operation.labels, operation.prepare);
 	const held = operation.beforeSend
 		? await operation.beforeSend(

@@ -10,7 +10,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 import { apiRequest, fetchPages } from '../core/http';
 import type { ApiRequest } from '../core/http';
 import type { FieldLabels } from '../core/values';
-import { runPerItem } from './execute';
+import { runOptions, runPerItem } from './execute';
 import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';
 import { readParameter } from './parameters';
@@ -61,8 +61,12 @@ export interface RequestDescriptor<V extends object> {
 	};
 	pages?: { pageSize: number; maxPageSize: number };
 	output?: (data: unknown, values: V, statusCode: number) => IDataObject | IDataObject[];
-	/** Items sent at the same time, from the run's first item (default 1). */
-	concurrency?: (context: IExecuteFunctions, labels: FieldLabels) => number;
+	/** Items sent at the same time, from the run's Options (runOptions; default 1). */
+	concurrency?: (
+		context: IExecuteFunctions,
+		labels: FieldLabels,
+		options: Record<string, unknown>,
+	) => number;
 	/** Whether the operation's Options hold "Max Wait When Rate Limited". */
 	rateLimitWaitOption?: boolean;
 }
@@ -96,9 +100,11 @@ export async function runRequests<V extends object>(
 ): Promise<INodeExecutionData[][]> {
 	const { request } = descriptor;
 	const labels = fieldLabels(descriptor.fields, descriptor.aliases);
+	const options = runOptions(context, labels);
 	return await runPerItem<V>(context, {
 		labels,
-		concurrency: descriptor.concurrency?.(context, labels),
+		options,
+		concurrency: descriptor.concurrency?.(context, labels, options),
 		rateLimitWaitOption: descriptor.rateLimitWaitOption,
 		prepare: (itemIndex) =>
 			descriptor.values({

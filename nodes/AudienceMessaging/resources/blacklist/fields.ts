@@ -3,14 +3,14 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { REASON_UNSUBSCRIBED } from '../../core/platform';
 import type { BlacklistParameters } from '../../core/platform';
 import {
+	optionsCollection,
+	parallelRequestsOf,
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
-	parallelRequestsOf,
 } from '../../shared/descriptions';
-import { record } from '../../core/values';
 import type { FieldLabels } from '../../core/values';
-import { validated } from '../../shared/execute';
+import { validated } from '../../shared/item-errors';
 import type { ItemReader } from '../../shared/request';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;
@@ -95,34 +95,29 @@ export const blacklistFields: INodeProperties[] = [
 		description: 'Free text stored with the entry',
 		displayOptions: { show: { ...show, operation: ['add'], reason: ['custom'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			parallelRequestsOption(
-				DEFAULT_PARALLEL_REQUESTS,
-				MAX_PARALLEL_REQUESTS,
-				'recipients checked or added',
-			),
-			rateLimitWaitOption(),
-			{ ...previewOption(), displayOptions: { show: { '/operation': ['add'] } } },
-		],
-	},
+	optionsCollection(show, [
+		parallelRequestsOption(
+			DEFAULT_PARALLEL_REQUESTS,
+			MAX_PARALLEL_REQUESTS,
+			'recipients checked or added',
+		),
+		rateLimitWaitOption(),
+		{ ...previewOption(), displayOptions: { show: { '/operation': ['add'] } } },
+	]),
 ];
 
 /**
  * How many recipients go at once, from the first item's options (a 429 backs off the whole run:
  * transport's run gate).
  */
-function readConcurrency(context: IExecuteFunctions, labels: FieldLabels): number {
-	return validated(context, 0, labels, () => {
-		const options = record(context.getNodeParameter('options', 0, {}), 'options');
-		return parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS);
-	});
+function readConcurrency(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+	options: Record<string, unknown>,
+): number {
+	return validated(context, 0, labels, () =>
+		parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS),
+	);
 }
 
 export const read =

@@ -14,6 +14,7 @@ import {
 	simplifyList,
 } from '../../core/platform';
 import {
+	optionsCollection,
 	previewOption,
 	rateLimitWaitOption,
 	readSimplify,
@@ -52,55 +53,47 @@ export const createListFromCsvFields: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	simplifyField(show),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Case Sensitive Columns',
-				name: 'caseSensitive',
-				type: 'boolean',
-				default: false,
-				description: 'Whether column names are case sensitive',
-			},
-			{
-				displayName: 'Fill Empty Unique Columns',
-				name: 'usesGeneratedData',
-				type: 'boolean',
-				default: false,
-				description: 'Whether empty unique columns are filled with generated data',
-			},
-			{
-				displayName: 'Key',
-				name: 'key',
-				type: 'string',
-				default: '',
-				description: 'Column used as the list key; leave empty for an auto-generated key',
-			},
-			{
-				displayName: 'Track Last Activity',
-				name: 'trackLastActivity',
-				type: 'boolean',
-				default: false,
-				description: 'Whether the list tracks each subscriber last activity',
-			},
-			{
-				displayName: 'Use Automatic Columns',
-				name: 'usesAutoColumns',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
-			},
-			previewOption(),
-			rateLimitWaitOption(),
-			...csvCheckOptions(),
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Case Sensitive Columns',
+			name: 'caseSensitive',
+			type: 'boolean',
+			default: false,
+			description: 'Whether column names are case sensitive',
+		},
+		{
+			displayName: 'Fill Empty Unique Columns',
+			name: 'usesGeneratedData',
+			type: 'boolean',
+			default: false,
+			description: 'Whether empty unique columns are filled with generated data',
+		},
+		{
+			displayName: 'Key',
+			name: 'key',
+			type: 'string',
+			default: '',
+			description: 'Column used as the list key; leave empty for an auto-generated key',
+		},
+		{
+			displayName: 'Track Last Activity',
+			name: 'trackLastActivity',
+			type: 'boolean',
+			default: false,
+			description: 'Whether the list tracks each subscriber last activity',
+		},
+		{
+			displayName: 'Use Automatic Columns',
+			name: 'usesAutoColumns',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether the list gets the automatic columns (ID, email, mobile, devices, devices_type)',
+		},
+		previewOption(),
+		rateLimitWaitOption(),
+		...csvCheckOptions(),
+	]),
 ];
 
 interface PreparedUpload {

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
+	optionsCollection,
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
@@ -19,17 +20,8 @@ export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
  * Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing and the
  * daily quota.
  */
-export const sendOptions = (show: {
-	resource: string[];
-	operation: string[];
-}): INodeProperties => ({
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	displayOptions: { show },
-	options: [
+export const sendOptions = (show: { resource: string[]; operation: string[] }): INodeProperties =>
+	optionsCollection(show, [
 		{
 			displayName: 'Callback URLs',
 			name: 'callbacks',
@@ -106,5 +98,4 @@ export const sendOptions = (show: {
 			description:
 				'Whether runs on several n8n workers (queue mode) sending from the sender of Sender ID for Rate Limit take turns, so that together they keep under its rateLimit. The turns come from the trigger of Send Status Events to a Trigger (its workflow published); needs both.',
 		},
-	],
-});
+	]);

@@ -8,13 +8,13 @@ import {
 	identifiedObjectResponse,
 	overQuotaNotSent,
 } from '../../../core/http';
-import { InputError, number, oneOf, pathSegment, record, text } from '../../../core/values';
+import { InputError, number, oneOf, pathSegment, text } from '../../../core/values';
 import type { FieldLabels } from '../../../core/values';
 import type { Message } from '../../../core/platform';
 import { senderPace } from '../../../core/pace';
 import type { RateGate } from '../../../core/pace';
 import { parallelRequestsOf } from '../../../shared/descriptions';
-import { validated } from '../../../shared/execute';
+import { validated } from '../../../shared/item-errors';
 import {
 	DEFAULT_MESSAGES_PER_SECOND,
 	DEFAULT_PARALLEL_REQUESTS,
@@ -38,10 +38,13 @@ export interface Pace {
 	overQuota: (typeof OVER_QUOTA)[number];
 }
 
-/** The run's pace, from the first item's options (one pace for the whole run). */
-export function readPace(context: IExecuteFunctions, labels: FieldLabels): Pace {
+/** The run's pace, from the run's Options (the first item's: one pace for the whole run). */
+export function readPace(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+	options: Record<string, unknown>,
+): Pace {
 	return validated(context, 0, labels, () => {
-		const options = record(context.getNodeParameter('options', 0, {}), 'options');
 		const messagesPerSecond =
 			options.messagesPerSecond === undefined
 				? DEFAULT_MESSAGES_PER_SECOND

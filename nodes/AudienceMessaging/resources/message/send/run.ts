@@ -5,7 +5,7 @@ import { boolean, oneOf, record, text } from '../../../core/values';
 import { MESSAGE_TYPES, messageBody, messageSchema } from '../../../core/platform';
 import type { MediaType, Message } from '../../../core/platform';
 import type { RateGate } from '../../../core/pace';
-import { runPerItem } from '../../../shared/execute';
+import { runOptions, runPerItem } from '../../../shared/execute';
 import { fieldLabels } from '../../../shared/labels';
 import { parameterReader } from '../../../shared/parameters';
 import { messageAliases } from './aliases';
@@ -34,7 +34,8 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 		buttons: input('buttonsInput'),
 	};
 	const labels = fieldLabels(sendMessageFields, messageAliases(inputs));
-	const pace = readPace(this, labels);
+	const options = runOptions(this, labels);
+	const pace = readPace(this, labels, options);
 	let gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
 	let callbackSecret: Promise<string> | undefined;
 	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
@@ -51,6 +52,7 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 	try {
 		return await runPerItem<Message>(this, {
 			labels,
+			options,
 			rateLimitWaitOption: true,
 			prepare: async (itemIndex) => {
 				const options = record(read('options', itemIndex, {}), 'options');

@@ -1,6 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { listLocator, previewOption, rateLimitWaitOption } from '../../../shared/descriptions';
+import {
+	listLocator,
+	optionsCollection,
+	previewOption,
+	rateLimitWaitOption,
+} from '../../../shared/descriptions';
 import { csvCheckOptions } from '../../../shared/csv-options';
 
 const show = { resource: ['subscriber'], operation: ['addMany'] };
@@ -66,35 +71,27 @@ export const addManySubscribersFields: INodeProperties[] = [
 			'Comma-separated item fields to send as columns; leave empty to send every field of the item',
 		displayOptions: { show: { ...show, source: ['items'] } },
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
-				default: DEFAULT_BATCH_SIZE,
-				description: 'Max number of subscribers sent in one bulk request',
-				displayOptions: { show: { '/source': ['items'] } },
-			},
-			{
-				displayName: 'Key Column',
-				name: 'keyColumn',
-				type: 'string',
-				default: 'id',
-				description:
-					'Column that identifies an existing subscriber; rows carrying it are reported as updated when the counts allow it',
-				displayOptions: { show: { '/source': ['items'] } },
-			},
-			previewOption(),
-			rateLimitWaitOption(),
-			...csvCheckOptions({ '/source': ['csv'] }),
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_BATCH_SIZE },
+			default: DEFAULT_BATCH_SIZE,
+			description: 'Max number of subscribers sent in one bulk request',
+			displayOptions: { show: { '/source': ['items'] } },
+		},
+		{
+			displayName: 'Key Column',
+			name: 'keyColumn',
+			type: 'string',
+			default: 'id',
+			description:
+				'Column that identifies an existing subscriber; rows carrying it are reported as updated when the counts allow it',
+			displayOptions: { show: { '/source': ['items'] } },
+		},
+		previewOption(),
+		rateLimitWaitOption(),
+		...csvCheckOptions({ '/source': ['csv'] }),
+	]),
 ];

@@ -25,7 +25,8 @@ import type { FieldLabels } from '../../../core/values';
 import type { StreamedBody } from '../../../core/http';
 import { readListId } from '../../../shared/descriptions';
 import { runInBatches } from '../../../shared/batches';
-import { runPerItem, validated } from '../../../shared/execute';
+import { runOptions, runPerItem } from '../../../shared/execute';
+import { validated } from '../../../shared/item-errors';
 import { csvPolicyOf } from '../../../shared/csv-options';
 import { csvOutcome, csvUpload, validatedCsvFile } from '../../../shared/csv-upload';
 import { fieldLabels } from '../../../shared/labels';
@@ -52,6 +53,36 @@ function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: s
 		result: result?.success ? result.data : { subscribersError: [] },
 		warning: `The platform accepted the request but its answer could not be read (${problem}); check the list before sending these rows again.`,
 	};
+}
+
+/**
+ * Add Many's one bulk request, whatever the input: POST /lists/{listId}/subscribers/bulk with the
+ * rows (JSON) or the CSV file (multipart), and its answer read leniently (bulkResult).
+ */
+async function postBulk(
+	context: IExecuteFunctions,
+	listId: string,
+	send: {
+		body: IDataObject[] | Buffer | StreamedBody;
+		headers?: Record<string, string>;
+		preview?: IDataObject;
+		itemIndex: number;
+		/** The rows in the body, when the node knows them (not for a file). */
+		rows?: number;
+	},
+): Promise<{ result: BulkSubscribersResult; warning?: string }> {
+	const response = await apiRequest(context, {
+		base: 'lists',
+		method: 'POST',
+		path: `/lists/${encodeURIComponent(listId)}/subscribers/bulk`,
+		body: send.body,
+		headers: send.headers ?? {},
+		...(send.preview ? { preview: send.preview } : {}),
+		itemIndex: send.itemIndex,
+		action: `add ${send.rows === undefined ? '' : `${send.rows} `}subscribers to list ${listId}`,
+		reconcile: `look for these subscribers in list ${listId} (Subscriber › Get Many)`,
+	});
+	return bulkResult(response.body);
 }
 
 function readBatchSize(
@@ -110,18 +141,12 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			} else {
 				body = prepared.rows as IDataObject[];
 			}
-			const response = await apiRequest(this, {
-				base: 'lists',
-				method: 'POST',
-				path: `/lists/${encodeURIComponent(prepared.listId)}/subscribers/bulk`,
+			const { result, warning } = await postBulk(this, prepared.listId, {
 				body,
 				headers,
 				...(preview ? { preview } : {}),
 				itemIndex,
-				action: `add subscribers to list ${prepared.listId}`,
-				reconcile: `look for these subscribers in list ${prepared.listId} (Subscriber › Get Many)`,
 			});
-			const { result, warning } = bulkResult(response.body);
 			const csv = 'file' in prepared && prepared.file ? csvOutcome(prepared.file) : {};
 			return {
 				listId: prepared.listId,
@@ -143,9 +168,7 @@ async function addItemsAsSubscribers(
 	labels: FieldLabels,
 ): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const options = validated(this, 0, labels, () =>
-		record(this.getNodeParameter('options', 0, {}), 'options'),
-	);
+	const options = runOptions(this, labels);
 	const keyColumn = validated(this, 0, labels, () => text(options.keyColumn, 'keyColumn')) || 'id';
 	const listIdOf = perItem(
 		this,
@@ -157,6 +180,7 @@ async function addItemsAsSubscribers(
 	const columnsOf = perItem(this, 'columnsToSend', (value) => textList(value, 'columnsToSend'), '');
 	return await runInBatches<SubscriberRow>(this, {
 		labels,
+		options,
 		batchSize: readBatchSize(this, labels, options),
 		rateLimitWaitOption: true,
 		describe: (listId, row) => ({ listId, subscriber: row }),
@@ -170,16 +194,11 @@ async function addItemsAsSubscribers(
 		},
 		send: async (listId, batch) => {
 			const rows = batch.map((entry) => entry.value);
-			const response = await apiRequest(this, {
-				base: 'lists',
-				method: 'POST',
-				path: `/lists/${encodeURIComponent(listId)}/subscribers/bulk`,
+			const { result, warning } = await postBulk(this, listId, {
 				body: rows as IDataObject[],
 				itemIndex: batch[0].itemIndex,
-				action: `add ${batch.length} subscribers to list ${listId}`,
-				reconcile: `look for these subscribers in list ${listId} (Subscriber › Get Many)`,
+				rows: batch.length,
 			});
-			const { result, warning } = bulkResult(response.body);
 			const { outcomes, unmatchedErrors } = rowOutcomes(rows, result, keyColumn);
 			const unknownWarning =
 				warning ??

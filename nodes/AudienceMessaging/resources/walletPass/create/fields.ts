@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { PASS_PLACE_BACK } from '../../../core/platform';
 import {
+	optionsCollection,
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
@@ -197,26 +198,18 @@ export const createWalletPassFields: INodeProperties[] = [
 				'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
 		},
 	),
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Batch Size',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_PASS_BATCH_SIZE },
-				default: DEFAULT_PASS_BATCH_SIZE,
-				description:
-					'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
-			},
-			parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
-			previewOption(),
-			rateLimitWaitOption(),
-		],
-	},
+	optionsCollection(show, [
+		{
+			displayName: 'Batch Size',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_PASS_BATCH_SIZE },
+			default: DEFAULT_PASS_BATCH_SIZE,
+			description:
+				'Max number of passes sent in one batch request. The platform documents no limit per request: if it refuses a batch as too large, lower this.',
+		},
+		parallelRequestsOption(1, MAX_PARALLEL_BATCHES, 'batch requests'),
+		previewOption(),
+		rateLimitWaitOption(),
+	]),
 ];

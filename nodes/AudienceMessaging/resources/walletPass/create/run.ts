@@ -15,7 +15,8 @@ import {
 import type { Pass } from '../../../core/platform';
 import { runInBatches } from '../../../shared/batches';
 import { parallelRequestsOf } from '../../../shared/descriptions';
-import { validated } from '../../../shared/execute';
+import { runOptions } from '../../../shared/execute';
+import { validated } from '../../../shared/item-errors';
 import { fieldLabels } from '../../../shared/labels';
 import { perItem, rawPerItem } from '../../../shared/parameters';
 import {
@@ -91,9 +92,7 @@ function passFromItemFields(
  */
 export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const labels = fieldLabels(createWalletPassFields, definedAliases);
-	const options = validated(this, 0, labels, () =>
-		record(this.getNodeParameter('options', 0, {}), 'options'),
-	);
+	const options = runOptions(this, labels);
 	const batchSize = validated(this, 0, labels, () =>
 		options.batchSize === undefined
 			? DEFAULT_PASS_BATCH_SIZE
@@ -116,6 +115,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 		passData === 'itemFields' ? fieldLabels(createWalletPassFields, itemFieldAliases) : labels;
 	return await runInBatches<Pass>(this, {
 		labels: itemLabels,
+		options,
 		batchSize,
 		concurrency,
 		rateLimitWaitOption: true,

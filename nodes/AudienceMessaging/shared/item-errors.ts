@@ -1,0 +1,96 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { ZodError } from 'zod';
+
+import { fieldError, fieldName, InputError, itemLabel, schemaError } from '../core/values';
+import type { FieldLabels } from '../core/values';
+import { runsAsTool, toolArgumentError } from './tool';
+
+type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
+
+/**
+ * Whether a failed item becomes an error item (`error`, `description`) instead of stopping the
+ * run: the node's On Error: Continue setting, and always when the node runs as an AI agent's
+ * tool. There the error item is the answer the model reads: n8n's AI Agent 2 gave the model an
+ * empty answer when a tool threw (n8n 2.40.7), so a model never learned why its call failed.
+ */
+export function continuesOnFail(
+	context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>,
+): boolean {
+	return context.continueOnFail() || runsAsTool(context.getNode());
+}
+
+/**
+ * Any problem met while reading an item becomes an n8n error naming the item: InputError and
+ * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
+ * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
+ */
+export function asFieldError(
+	context: NodeContext,
+	itemIndex: number,
+	labels: FieldLabels,
+	error: unknown,
+): Error {
+	const node = context.getNode();
+	if (runsAsTool(node)) {
+		// A model called the tool: the error names its argument (see toolArgumentError).
+		if (error instanceof ZodError)
+			return toolArgumentError(
+				node,
+				itemIndex,
+				labels,
+				error.issues[0].path.map(String),
+				error.issues[0].message,
+			);
+		if (error instanceof InputError)
+			return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
+	}
+	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
+	if (error instanceof InputError)
+		return fieldError(
+			node,
+			itemIndex,
+			fieldName(error.field.split('.'), labels),
+			error.message,
+			error.details,
+		);
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
+	return new NodeOperationError(
+		node,
+		`Could not read the parameters of ${itemLabel(itemIndex)}: ${(error as Error)?.message ?? String(error)}`,
+		{ itemIndex },
+	);
+}
+
+/**
+ * Reads a node-level setting (Batch Size, Input Data) once, before any request: a problem is
+ * reported as a field error of item 0, saying that nothing was sent.
+ */
+export function validated<T>(
+	context: NodeContext,
+	itemIndex: number,
+	labels: FieldLabels,
+	build: () => T,
+): T {
+	try {
+		return build();
+	} catch (error) {
+		throw withNothingSent(asFieldError(context, itemIndex, labels, error));
+	}
+}
+
+const NOTHING_SENT =
+	'No item of this run was sent to the platform: every item is checked before the first request.';
+
+export function withNothingSent(error: Error): Error {
+	const withDescription = error as Error & { description?: string | null; forAgent?: boolean };
+	// An error for a model already says that nothing was sent, without items.
+	if (withDescription.forAgent) return error;
+	withDescription.description = [
+		withDescription.description?.replace(/ ?This item was not sent to the platform\.$/, ''),
+		NOTHING_SENT,
+	]
+		.filter(Boolean)
+		.join(' ');
+	return error;
+}
