@@ -1,4 +1,4 @@
-/** When a refused or failed request is sent again: the pauses of apiRequest (transport.ts). */
+/** When a refused or failed request is sent again: the pauses of apiRequest (api-request.ts). */
 
 /** A 429 is never resent sooner than this, whatever Retry-After says (0, a past date, nothing). */
 const MIN_RETRY_PAUSE_MS = 1_000;

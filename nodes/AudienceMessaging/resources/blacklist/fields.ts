@@ -108,7 +108,7 @@ export const blacklistFields: INodeProperties[] = [
 
 /**
  * How many recipients go at once, from the first item's options (a 429 backs off the whole run:
- * transport's run gate).
+ * the run's gate, src/pace/gate.ts).
  */
 function readConcurrency(
 	context: IExecuteFunctions,

@@ -30,7 +30,7 @@ import { validated } from '../../../shared/item-errors';
 import { csvPolicyOf } from '../../../shared/csv-options';
 import { csvOutcome, csvUpload, validatedCsvFile } from '../../../shared/csv-upload';
 import { fieldLabels } from '../../../shared/labels';
-import { perItem, readParameter } from '../../../shared/parameters';
+import { parameterReader, perItem } from '../../../shared/parameters';
 import { addManySubscribersFields, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './fields';
 
 /**
@@ -108,6 +108,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 		oneOf(this.getNodeParameter('source', 0), 'source', ['items', 'json', 'csv'] as const),
 	);
 	if (source === 'items') return await addItemsAsSubscribers.call(this, labels);
+	const read = parameterReader(this);
 	return await runPerItem(this, {
 		labels,
 		rateLimitWaitOption: true,
@@ -116,18 +117,17 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			const listId = readListId(this, itemIndex);
 			if (source === 'csv') {
 				const propertyName = requiredText(
-					readParameter(this, 'binaryPropertyName', itemIndex, 'data'),
+					read('binaryPropertyName', itemIndex, 'data'),
 					'binaryPropertyName',
 					'the binary field name',
 				);
-				const policy = csvPolicyOf(
-					record(readParameter(this, 'options', itemIndex, {}), 'options'),
-					{ autoColumns: true },
-				);
+				const policy = csvPolicyOf(record(read('options', itemIndex, {}), 'options'), {
+					autoColumns: true,
+				});
 				return { listId, file: await validatedCsvFile(this, itemIndex, propertyName, policy) };
 			}
 			const rows = bulkSubscribersRequestSchema.parse(
-				parseObjectList(readParameter(this, 'subscribers', itemIndex), 'subscribers'),
+				parseObjectList(read('subscribers', itemIndex), 'subscribers'),
 			);
 			if (rows.length === 0) throw new InputError('subscribers', 'the array holds no subscriber');
 			return { listId, rows };
