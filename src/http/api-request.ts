@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
@@ -28,7 +22,7 @@ import type { OutsideRequest, OutsideResponse } from './outside';
 import { runState } from './run';
 import { platformSecond } from '../pace/platform-seconds';
 import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
-import type { ApiBase } from './endpoints';
+import type { ApiBase, RequestContext } from './endpoints';
 
 export interface ApiRequest<T = unknown> {
 	base: ApiBase;
@@ -62,8 +56,6 @@ interface ApiResponse<T = unknown> {
 	/** The body as `expect` read it (2xx only); the raw body otherwise. */
 	data: T;
 }
-
-type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
 /**
  * The one request helper: n8n's httpRequestWithAuthentication (which adds the Bearer header and

@@ -1,6 +1,7 @@
 import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
-type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+/** What a request is made from: a node run, or the editor loading options (a list picker). */
+export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
 /** The API credential's type: where requests go (three base URLs) and with which key. */
 export const CREDENTIAL_TYPE = 'audienceMessagingApi';

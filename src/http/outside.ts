@@ -1,10 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
 import { redacted } from './errors';
@@ -12,6 +6,7 @@ import { IDEMPOTENT, IDEMPOTENT_RETRIES, RETRIABLE_CODES, errorCode } from './fa
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs } from './retry';
 import { runState } from './run';
+import type { RequestContext } from './endpoints';
 
 /**
  * A request to an address outside the platform (a media URL, the trigger's pace webhook), made by
@@ -49,8 +44,6 @@ export class OutsideRequestFailed extends Error {
 		this.name = 'OutsideRequestFailed';
 	}
 }
-
-type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
 /**
  * apiRequest's way to an outside address, with the rules of every request of the package that

@@ -1,9 +1,6 @@
-import type { IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
-
 import { RateGate, sharedPacer } from '../pace/gate';
 import type { Pace } from '../pace/gate';
-
-type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
+import type { RequestContext } from './endpoints';
 
 /** What every request of one node run shares: one pace and one wait budget for rate limits. */
 export interface RunState {
