@@ -90,11 +90,8 @@ export async function apiRequest<T = unknown>(
 	request: ApiRequest<T> | OutsideRequest,
 ): Promise<ApiResponse<T> | OutsideResponse> {
 	if ('url' in request) {
-		return await outsideRequest(
-			context,
-			request,
-			(await baseUrlOf(context, 'messaging')).timeoutMs,
-		);
+		const timeoutMs = request.timeoutMs ?? (await baseUrlOf(context, 'messaging')).timeoutMs;
+		return await outsideRequest(context, { ...request, timeoutMs });
 	}
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
 	const secrets = [apiKey];

@@ -48,13 +48,12 @@ export class OutsideRequestFailed extends Error {
 /**
  * apiRequest's way to an outside address, with the rules of every request of the package that
  * apply there: a timeout; redirects not followed unless asked; no write sent in a preview run
- * (a RequestPreview instead); a 5xx or dropped connection resent only for GET and HEAD, twice at
- * most. It never goes through the run's pace (it is not a platform request) and sends no key.
+ * (a RequestPreview instead); a 5xx or dropped connection resent only for GET, HEAD and DELETE,
+ * twice at most. It never goes through the run's pace (not a platform request) and sends no key.
  */
 export async function outsideRequest(
 	context: RequestContext,
-	request: OutsideRequest,
-	defaultTimeoutMs: number,
+	request: OutsideRequest & { timeoutMs: number },
 ): Promise<OutsideResponse> {
 	const secrets = request.secrets ?? [];
 	if (runState(context).preview && !sentInPreview(request.method)) {
@@ -72,10 +71,10 @@ export async function outsideRequest(
 		...(request.headers ? { headers: request.headers } : {}),
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
-		timeout: request.timeoutMs ?? defaultTimeoutMs,
+		timeout: request.timeoutMs,
 		...(request.followRedirects ? {} : { disableFollowRedirect: true }),
 	};
-	const idempotent = IDEMPOTENT.includes(request.method) && request.method !== 'DELETE';
+	const idempotent = IDEMPOTENT.includes(request.method);
 	for (let retries = 0; ; ) {
 		const response = await (context.helpers.httpRequest(options) as Promise<OutsideResponse>).catch(
 			(error: unknown) => ({ error, code: errorCode(error) }),

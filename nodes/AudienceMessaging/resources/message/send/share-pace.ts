@@ -8,7 +8,7 @@ import {
 	SharedTurns,
 	TurnsUnavailable,
 } from '../../../core/pace';
-import { apiRequest, redacted } from '../../../core/http';
+import { apiRequest } from '../../../core/http';
 import type { RateGate, TurnRequest } from '../../../core/pace';
 
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
@@ -81,9 +81,7 @@ export function shareTurns(
 			secrets: [token, settings.secret],
 		}).catch((error: Error) => error);
 		if (response instanceof Error)
-			throw new TurnsUnavailable(
-				`the trigger could not be reached (${redacted(response.message, [token, settings.secret])})`,
-			);
+			throw new TurnsUnavailable(`the trigger could not be reached (${response.message})`);
 		if (response.statusCode === 404)
 			throw new TurnsUnavailable(
 				"the trigger answered HTTP 404: is its workflow published, and does it run this package's version with Share Pace Across Workers?",
