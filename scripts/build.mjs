@@ -2,7 +2,8 @@
 // in package.json "n8n") bundled by esbuild with the libraries it uses (zod, papaparse), so the
 // published package has no runtime dependencies: n8n Cloud and verified community nodes accept
 // none. n8n-workflow stays external (a peer dependency: n8n provides it). Then the icons and
-// codex files n8n reads next to the compiled nodes.
+// codex files n8n reads next to the compiled nodes. The bundled libraries are minified (nobody
+// reads zod's internals in a stack trace); the package's own code keeps its names and lines.
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -25,7 +26,21 @@ const { n8n } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const entries = [...n8n.credentials, ...n8n.nodes].map((file) =>
 	join(root, file.replace(/^dist\//, '').replace(/\.js$/, '.ts')),
 );
-const result = esbuild.buildSync({
+// Each library file minified as it is loaded; esbuild then prints it into the bundle with the rest.
+const minifiedLibraries = {
+	name: 'minified-libraries',
+	setup(build) {
+		build.onLoad({ filter: /[\\/]node_modules[\\/].*\.[cm]?js$/ }, ({ path }) => ({
+			contents: esbuild.transformSync(readFileSync(path, 'utf8'), {
+				minify: true,
+				legalComments: 'inline',
+				sourcefile: path,
+			}).code,
+			loader: 'js',
+		}));
+	},
+};
+const result = await esbuild.build({
 	entryPoints: entries,
 	outbase: root,
 	outdir: join(root, 'dist'),
@@ -44,6 +59,10 @@ const result = esbuild.buildSync({
 	sourcemap: true,
 	sourcesContent: false,
 	legalComments: 'inline',
+	// Our code keeps its names and lines; only its syntax is shortened (`!0` for `true`,
+	// `let` for `const`, an `if` that returns becomes `?:`).
+	minifySyntax: true,
+	plugins: [minifiedLibraries],
 	logLevel: 'warning',
 	metafile: true,
 });

@@ -112,22 +112,20 @@ const contactSchema = z.object({
 		.optional(),
 });
 
+/** A latitude or longitude: a number from -limit to limit. */
+const coordinate = (name: string, limit: number) =>
+	z
+		.number({
+			required_error: `the ${name} is required`,
+			invalid_type_error: `the ${name} must be a number`,
+		})
+		.min(-limit, `the ${name} must be between -${limit} and ${limit}`)
+		.max(limit, `the ${name} must be between -${limit} and ${limit}`);
+
 const locationSchema = z
 	.object({
-		latitude: z
-			.number({
-				required_error: 'the latitude is required',
-				invalid_type_error: 'the latitude must be a number',
-			})
-			.min(-90, 'the latitude must be between -90 and 90')
-			.max(90, 'the latitude must be between -90 and 90'),
-		longitude: z
-			.number({
-				required_error: 'the longitude is required',
-				invalid_type_error: 'the longitude must be a number',
-			})
-			.min(-180, 'the longitude must be between -180 and 180')
-			.max(180, 'the longitude must be between -180 and 180'),
+		latitude: coordinate('latitude', 90),
+		longitude: coordinate('longitude', 180),
 		name: optionalText,
 		address: optionalText,
 	})

@@ -87,17 +87,20 @@ export function createListBody(parameters: CreateListParameters): Record<string,
 	};
 }
 
+/** The switches of Create From CSV, sent as query flags when the user sets them. */
+const CSV_IMPORT_FLAGS = [
+	'usesAutoColumns',
+	'caseSensitive',
+	'usesGeneratedData',
+	'trackLastActivity',
+] as const;
+
 /** The Create From CSV options collection, each option of its type. */
 export function csvImportOptions(value: unknown): CsvImportOptions {
 	const options = record(value, 'options');
 	const result: CsvImportOptions = {};
 	if (options.key !== undefined) result.key = text(options.key, 'options.key');
-	for (const flag of [
-		'usesAutoColumns',
-		'caseSensitive',
-		'usesGeneratedData',
-		'trackLastActivity',
-	] as const) {
+	for (const flag of CSV_IMPORT_FLAGS) {
 		const flagValue = optionalBoolean(options[flag], `options.${flag}`);
 		if (flagValue !== undefined) result[flag] = flagValue;
 	}
@@ -114,12 +117,7 @@ export function csvImportQuery(
 ): Record<string, string | boolean> {
 	const query: Record<string, string | boolean> = { name };
 	if (options.key !== undefined && options.key.trim() !== '') query.key = options.key.trim();
-	for (const flag of [
-		'usesAutoColumns',
-		'caseSensitive',
-		'usesGeneratedData',
-		'trackLastActivity',
-	] as const) {
+	for (const flag of CSV_IMPORT_FLAGS) {
 		if (options[flag] !== undefined) query[flag] = options[flag] as boolean;
 	}
 	return query;
