@@ -36,7 +36,7 @@ export class AudienceMessagingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com/lists/v3',
+			placeholder: 'e.g. https://api.example.com/lists/v3',
 			description:
 				'Base URL of the list and subscriber endpoints; it ends with the version segment v3',
 		},
@@ -46,7 +46,7 @@ export class AudienceMessagingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com/wallet',
+			placeholder: 'e.g. https://api.example.com/wallet',
 			description: 'Base URL of the wallet endpoints, without the /v2 that starts their paths',
 		},
 		{
@@ -55,7 +55,7 @@ export class AudienceMessagingApi implements ICredentialType {
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: 'https://api.example.com/messaging',
+			placeholder: 'e.g. https://api.example.com/messaging',
 			description: 'Base URL of the chat-app and blacklist endpoints',
 		},
 		{
@@ -72,20 +72,20 @@ export class AudienceMessagingApi implements ICredentialType {
 	 * The Bearer header, added by n8n to every request of the nodes (and of an HTTP Request node
 	 * using this credential). A function rather than the generic `=Bearer {{$credentials.apiKey}}`
 	 * form: n8n 2.40 evaluates that expression in its sandboxed expression engine for every
-	 * request (about 1 ms each, measured), which a bulk run of hundreds of requests feels.
+	 * request (about 1 ms each, measured), which a bulk run of hundreds of requests feels. A field,
+	 * not a method: n8n's editor offers a credential under HTTP Request › Predefined Credential Type
+	 * only when its type data has `authenticate`, and that data copies the object's own fields.
 	 */
-	async authenticate(
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
-		return {
-			...requestOptions,
-			headers: {
-				...requestOptions.headers,
-				Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
-			},
-		};
-	}
+	): Promise<IHttpRequestOptions> => ({
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.apiKey ?? '')}`,
+		},
+	});
 
 	/**
 	 * n8n's **Test** button: one read-only request of the spec that answers 2xx for a good key, the

@@ -29,7 +29,7 @@ export class AudienceMessagingCallbackApi implements ICredentialType {
 			placeholder: 'e.g. 3f9c1a7e5b2d4c6a8e0f1b3d5c7a9e2f',
 			hint: '16 to 128 characters: letters, digits, - or _. Test checks it and shows the token.',
 			description:
-				'16 to 128 letters, digits, - or _. Any random value works, for example the output of: openssl rand -hex 24. Use the same credential in the trigger and in Message › Send.',
+				'Any random value, e.g. the output of openssl rand -hex 24. Use the same credential in the trigger and in Message › Send.',
 		},
 	];
 }

@@ -48,6 +48,13 @@ async function callbackSecret(
 	}
 }
 
+/** A platform status as the editor lists it: CODE_NOT_ALLOWED reads "Code Not Allowed". */
+const statusName = (status: string) =>
+	status
+		.split('_')
+		.map((word) => word[0] + word.slice(1).toLowerCase())
+		.join(' ');
+
 export class AudienceMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Audience Messaging Trigger',
@@ -129,7 +136,7 @@ export class AudienceMessagingTrigger implements INodeType {
 				description:
 					'Start the workflow only for these statuses; other events are acknowledged and dropped',
 				displayOptions: { show: { events: ['selected'] } },
-				options: CALLBACK_STATUSES.map((status) => ({ name: status, value: status })),
+				options: CALLBACK_STATUSES.map((status) => ({ name: statusName(status), value: status })),
 			},
 			{
 				// n8n does not parse the body of a version-1 webhook node that asks for binary data, so

@@ -6,7 +6,7 @@
  */
 import { startSpecOnlyServer } from '../nodes/spec-only-server';
 import type { SpecOnlyServer } from '../nodes/spec-only-server';
-import { getRuntime, startN8n } from './n8n-harness';
+import { getRuntime, setUpOwner, startN8n } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
 import { API_KEY, usePackageInN8n } from './package-setup';
 
@@ -19,21 +19,7 @@ let specOnly: SpecOnlyServer | undefined;
 
 beforeAll(async () => {
 	n8n = await startN8n(ctx.folder, { logLevel: 'debug' });
-	const owner = await fetch(`${n8n.url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({
-			email: 'owner@example.com',
-			firstName: 'E2E',
-			lastName: 'Owner',
-			password: 'E2e-owner-pass-1',
-		}),
-	});
-	expect(owner.status).toBe(200);
-	cookie = owner.headers
-		.getSetCookie()
-		.map((line) => line.split(';')[0])
-		.join('; ');
+	cookie = await setUpOwner(n8n.url);
 });
 
 afterAll(async () => {

@@ -1054,6 +1054,29 @@ export interface StartN8nOptions {
 }
 
 /**
+ * Sets up n8n's owner account, as a new user does on the set-up form, and returns the session
+ * cookie the editor's own requests carry (the type files, the REST API behind the sign-in).
+ */
+export async function setUpOwner(url: string): Promise<string> {
+	const owner = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			email: 'owner@example.com',
+			firstName: 'E2E',
+			lastName: 'Owner',
+			password: 'E2e-owner-pass-1',
+		}),
+	});
+	if (owner.status !== 200)
+		throw new Error(`owner set-up answered HTTP ${owner.status}: ${await owner.text()}`);
+	return owner.headers
+		.getSetCookie()
+		.map((line) => line.split(';')[0])
+		.join('; ');
+}
+
+/**
  * `n8n start` (or `worker`, `webhook`: opts.command) on the folder; resolves when GET
  * /healthz/readiness answers 200 (about 7 s), for `start` also its REST API, and every webhook in
  * `opts.webhooks` is registered.

@@ -3,7 +3,13 @@
  * does, with the executions n8n recorded checked afterwards.
  */
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
-import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
+import {
+	importCredentials,
+	listExecutions,
+	publishWorkflow,
+	setUpOwner,
+	startN8n,
+} from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
 import { API_KEY, callbackTriggerWorkflow, usePackageInN8n } from './package-setup';
 
@@ -187,21 +193,7 @@ it("keeps the secret and the token out of n8n's logs (at debug level) and out of
 it('n8n serves both nodes with the codex aliases its nodes panel searches (blacklist, wallet, subscriber, chat app)', async () => {
 	// The editor's node list is for signed-in users: set up the owner, as a new user does, and use
 	// its session.
-	const owner = await fetch(`${n8n.url}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({
-			email: 'owner@example.com',
-			firstName: 'E2E',
-			lastName: 'Owner',
-			password: 'E2e-owner-pass-1',
-		}),
-	});
-	expect(owner.status).toBe(200);
-	const cookie = owner.headers
-		.getSetCookie()
-		.map((line) => line.split(';')[0])
-		.join('; ');
+	const cookie = await setUpOwner(n8n.url);
 	const response = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } });
 	expect(response.status).toBe(200);
 	const types = (await response.json()) as Array<{ name: string; codex?: { alias?: string[] } }>;

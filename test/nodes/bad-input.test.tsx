@@ -603,6 +603,15 @@ for (const operation of ['add', 'check']) {
 		'ACME',
 		REQUIRED_TEXT,
 	);
+	// Chat App: the sender's number, digits only as Message › Send sends it (issue 39).
+	add(
+		`Blacklist › ${operation}`,
+		'chat-app from',
+		'Sender',
+		blacklist(operation, { channel: 'CHATAPP', from: BAD }),
+		'+33 6 12 34 56 78',
+		['ACME', 'abc', '0', '+0 555', '1234', '1234567890123456'],
+	);
 	add(
 		`Blacklist › ${operation}`,
 		'to',

@@ -173,3 +173,107 @@ describe('Blacklist > Check', () => {
 		);
 	});
 });
+
+describe('the Sender, per channel (issue 39)', () => {
+	const TYPED = '+33 6 12-34-56-78';
+	const USER = '+33700000001';
+
+	const sendText = (from: string) => ({
+		resource: 'message',
+		operation: 'send',
+		messageType: 'text',
+		text: 'Hi',
+		from,
+		to: USER,
+	});
+
+	/** What Message › Send sends as `from` for the sender typed as `from` (an active sender). */
+	async function sendersFrom(from: string): Promise<unknown> {
+		ctx.sandbox.seedSender(
+			{ providerId: 'prov-1', name: 'ACME', address: '+33612345678', accountTier: 1 },
+			{ active: true },
+		);
+		ctx.sandbox.simulateInbound(USER, '33612345678');
+		outputOf(await run(ctx.credentials, sendText(from)));
+		const sent = ctx.sandbox.requests.find((request) => request.path.endsWith('/messages'));
+		return (sent?.body as { from?: unknown }).from;
+	}
+
+	it('Chat App: Add sends the Sender as Message › Send sends it, digits only, and the entry stops the message', async () => {
+		const sendsFrom = await sendersFrom(TYPED);
+		const before = ctx.sandbox.requests.length;
+		outputOf(await run(ctx.credentials, add({ channel: 'CHATAPP', from: TYPED, to: USER })));
+		const added = ctx.sandbox.requests[before];
+		expect(added.path).toBe('/messaging/subscribers');
+		expect(added.body).toMatchObject({ type: 'CHATAPP', from: '33612345678', to: USER });
+		expect((added.body as { from: unknown }).from).toBe(sendsFrom);
+		expect(ctx.sandbox.isBlacklisted('33612345678', 'CHATAPP', USER)).toBe(true);
+		const [again] = outputOf(await run(ctx.credentials, sendText(TYPED)));
+		expect(again.json.status).toBe('BLACKLISTED');
+	});
+
+	it('Chat App: Check sends the Sender as Message › Send sends it and finds the digits-only entry', async () => {
+		const sendsFrom = await sendersFrom(TYPED);
+		ctx.sandbox.seedBlacklist({ from: '33612345678', type: 'CHATAPP', to: USER, reason: 'X' });
+		const before = ctx.sandbox.requests.length;
+		const [item] = outputOf(
+			await run(ctx.credentials, check({ channel: 'CHATAPP', from: TYPED, to: USER })),
+		);
+		const checked = ctx.sandbox.requests[before];
+		expect(checked.query).toEqual({
+			type: 'CHATAPP',
+			from: '33612345678',
+			listType: 'BLACK',
+			to: USER,
+		});
+		expect(checked.query.from).toBe(sendsFrom);
+		expect(item.json).toMatchObject({ blacklisted: true, from: '33612345678', type: 'CHATAPP' });
+	});
+
+	it('SMS, RCS and Email keep the Sender as typed (trimmed) where Chat App takes the digits', async () => {
+		const cases = [
+			{ channel: 'SMS', from: ' MyShop ', to: USER },
+			{ channel: 'SMS', from: TYPED, to: USER },
+			{ channel: 'RCS', from: 'MyShop', to: USER },
+			{ channel: 'EMAIL', from: 'news@example.com', to: 'ada@example.com' },
+			{ channel: 'CHATAPP', from: TYPED, to: USER },
+		];
+		for (const extra of cases) {
+			outputOf(await run(ctx.credentials, add(extra)));
+			outputOf(await run(ctx.credentials, check(extra)));
+		}
+		const sent = ctx.sandbox.requests.map((request) =>
+			request.method === 'POST' ? (request.body as { from: unknown }).from : request.query.from,
+		);
+		const each = ['MyShop', TYPED, 'MyShop', 'news@example.com', '33612345678'];
+		expect(sent).toEqual(each.flatMap((from) => [from, from]));
+	});
+
+	it.each([
+		['add', 'abc', '"abc" is not a phone number: it contains letters'],
+		['check', 'abc', '"abc" is not a phone number: it contains letters'],
+		[
+			'add',
+			'+0 555',
+			'"+0 555" is not a valid international phone number (+, then up to 15 digits, the first not 0)',
+		],
+		[
+			'check',
+			'123',
+			'"123" has 3 digits; a phone number has 7 to 15 digits including the country code',
+		],
+	])(
+		'Chat App: %s refuses the Sender %j before any request, naming the item and "Sender"',
+		async (operation, from, message) => {
+			const items = [{ json: { from: TYPED } }, { json: { from } }];
+			const parameters = operation === 'add' ? add({}) : check({});
+			const result = await run(
+				ctx.credentials,
+				{ ...parameters, channel: 'CHATAPP', from: '={{ $json.from }}', to: USER },
+				items,
+			);
+			expect(result.error?.message).toBe(`Invalid "Sender" in item 1: ${message}`);
+			expect(ctx.sandbox.requests).toHaveLength(0);
+		},
+	);
+});

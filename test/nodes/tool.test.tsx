@@ -173,9 +173,9 @@ describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent cal
 		);
 	});
 
-	it("gives the error the README shows for Message › Send's recipient", async () => {
-		const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
-		const shown = /## Use with AI agents\n[\s\S]*?```\n(.*)\n```/.exec(readme)?.[1];
+	it("gives the error the operations reference shows for Message › Send's recipient", async () => {
+		const reference = readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8');
+		const shown = /## Use with AI agents\n[\s\S]*?```\n(.*)\n```/.exec(reference)?.[1];
 		const { calls } = await runAsTool({
 			nodeType: node,
 			credentials: ctx.credentials,

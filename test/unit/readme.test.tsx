@@ -49,7 +49,17 @@ const pkg = JSON.parse(read('package.json')) as {
  * The docs this task keeps next to the README (docs/releasing.md is maintained with the release
  * tooling).
  */
-const OWN_DOCS = ['docs/development.md', 'docs/ci.md', 'docs/benchmarks.md'];
+const OWN_DOCS = [
+	'docs/development.md',
+	'docs/ci.md',
+	'docs/benchmarks.md',
+	'docs/operations.md',
+	'docs/rate-limits.md',
+	'docs/troubleshooting.md',
+	'docs/architecture.md',
+];
+/** The operations reference: every operation, the trigger, how requests are sent. */
+const reference = read('docs/operations.md');
 
 const node = new AudienceMessaging().description;
 const trigger = new AudienceMessagingTrigger().description;
@@ -107,7 +117,10 @@ function anchors(text: string): Set<string> {
 function section(text: string, title: string, level = 2): string {
 	const lines = text.split('\n');
 	const start = lines.findIndex((line) => line === `${'#'.repeat(level)} ${title}`);
-	if (start < 0) throw new Error(`the README has no "${'#'.repeat(level)} ${title}" section`);
+	if (start < 0)
+		throw new Error(
+			`the ${text === readme ? 'README' : 'document'} has no "${'#'.repeat(level)} ${title}" section`,
+		);
 	const endOffset = lines
 		.slice(start + 1)
 		.findIndex((line) => new RegExp(`^#{1,${level}} `).test(line));
@@ -147,6 +160,17 @@ function operationsOf(description: INodeTypeDescription): Map<string, string[]> 
 	return byResource;
 }
 const operations = operationsOf(node);
+/**
+ * Whether "<resource> › <words>" names an operation of that resource. The capture may run on into
+ * the sentence ("Sender › Get Outputs…"), so the longest operation name of any resource that
+ * starts the words is the one meant: "List › Get Many" means Get Many, which List lacks.
+ */
+function namesOperation(resource: string, words: string): boolean {
+	const meant = [...new Set([...operations.values()].flat())]
+		.filter((operation) => words === operation || words.startsWith(`${operation} `))
+		.sort((a, b) => b.length - a.length)[0];
+	return meant !== undefined && (operations.get(resource) ?? []).includes(meant);
+}
 const operationLabels = [...operations]
 	.flatMap(([resource, names]) => names.map((name) => `${resource} › ${name}`))
 	.sort();
@@ -192,8 +216,8 @@ const N8N_LABELS = ['Production URL', 'Test'];
 
 // ------------------------------------------------------------------ the checks
 
-describe('README: operations', () => {
-	const operationsSection = section(readme, 'Operations');
+describe('README and the operations reference: operations', () => {
+	const operationsSection = section(reference, 'Operations');
 	const documented = headings(operationsSection)
 		.filter((h) => h.level === 3 && h.title.includes(' › '))
 		.map((h) => h.title)
@@ -217,11 +241,7 @@ describe('README: operations', () => {
 		const unknown: string[] = [];
 		for (const file of ['README.md', ...OWN_DOCS]) {
 			for (const [, resource, words] of flat(read(file)).matchAll(mention)) {
-				// The capture may run on into the sentence ("Sender › Get Outputs…"): one of its leading
-				// word runs must be an operation.
-				const known = operations.get(resource) ?? [];
-				if (!known.some((operation) => words === operation || words.startsWith(`${operation} `)))
-					unknown.push(`${file}: ${resource} › ${words}`);
+				if (!namesOperation(resource, words)) unknown.push(`${file}: ${resource} › ${words}`);
 			}
 		}
 		expect(unknown).toEqual([]);
@@ -230,9 +250,15 @@ describe('README: operations', () => {
 	// Drift: a field or option renamed in the node ("Batch Size" -> "Rows per Request") while the
 	// README goes on naming the old label. Bold text in these sections is, by convention, a label.
 	it('sets in bold only labels the nodes and credentials show', () => {
-		const named = ['Credentials', 'Operations', 'Audience Messaging Trigger'].flatMap((title) =>
-			bold(section(readme, title)),
-		);
+		const named = [
+			...['Quick start', 'Credentials', 'Operations', 'Audience Messaging Trigger'].flatMap(
+				(title) => bold(section(readme, title)),
+			),
+			...['Operations', 'Audience Messaging Trigger'].flatMap((title) =>
+				bold(section(reference, title)),
+			),
+			...bold(read('docs/rate-limits.md')),
+		];
 		expect(named.length).toBeGreaterThan(50);
 		expect(named.filter((label) => !uiLabels.has(label) && !N8N_LABELS.includes(label))).toEqual(
 			[],
@@ -241,7 +267,7 @@ describe('README: operations', () => {
 
 	// Drift: a status added to (or dropped from) the trigger's Statuses without the README's list.
 	it("lists every status the trigger's Statuses offers", () => {
-		const triggerSection = section(readme, 'Audience Messaging Trigger');
+		const triggerSection = section(reference, 'Audience Messaging Trigger');
 		const listed = [...triggerSection.matchAll(/`([A-Z_]+)`/g)].map((match) => match[1]);
 		expect([...new Set(listed)].sort()).toEqual([...CALLBACK_STATUSES].sort());
 	});
@@ -535,7 +561,7 @@ function operationsWithOption(name: string): Set<string> {
 }
 
 describe('README: outcomes and the wait budget', () => {
-	const requests = section(readme, 'How requests are sent');
+	const requests = section(reference, 'How requests are sent');
 
 	// Drift: an outcome added to (or renamed in) the code without a row telling users what to do.
 	it('has one row per outcome the nodes report in `status`, and no other', () => {
@@ -591,7 +617,7 @@ describe('README: outcomes and the wait budget', () => {
 });
 
 describe('README: plain $json references', () => {
-	const operations = section(readme, 'Operations');
+	const operations = section(reference, 'Common to every operation', 3);
 	const bullet =
 		/^- A field whose whole value is a reference to the input item's own data[\s\S]*?(?=\n- |\n\n)/m.exec(
 			operations,
@@ -610,11 +636,141 @@ describe('README: plain $json references', () => {
 	// Drift: a computed expression the README gives as evaluated by n8n turned into one the reader
 	// takes.
 	it('gives as computed only expressions the fast path leaves to n8n', () => {
-		const computed = examples(section(readme, 'Wallet Pass › Create', 3)).filter((example) =>
+		const computed = examples(section(reference, 'Wallet Pass › Create', 3)).filter((example) =>
 			example.includes('+'),
 		);
 		expect(computed.length).toBeGreaterThanOrEqual(1);
 		for (const example of computed)
 			expect([example, parseJsonReference(example)]).toEqual([example, undefined]);
+	});
+});
+
+// ------------------------------------------------------------------ the front page and the reference
+
+/** The fields shown for `resource`.`operation`, and the entries of its collections (Options…). */
+function labelsShownFor(resource: string, operation: string): string[] {
+	const shown = (property: INodeProperties, key: string, value: string) => {
+		const values = property.displayOptions?.show?.[key] as unknown[] | undefined;
+		return !values || values.includes(value);
+	};
+	const labels: string[] = [];
+	for (const property of node.properties) {
+		if (['resource', 'operation'].includes(property.name) || property.type === 'notice') continue;
+		if (!property.displayOptions?.show?.resource) continue;
+		if (!shown(property, 'resource', resource) || !shown(property, 'operation', operation))
+			continue;
+		labels.push(property.displayName);
+		if (property.type !== 'collection') continue;
+		for (const option of (property.options ?? []) as INodeProperties[])
+			if (shown(option, '/operation', operation)) labels.push(option.displayName);
+	}
+	return labels;
+}
+
+describe('README: the front page', () => {
+	// Drift: the README grows back into the reference (issue 39: a front page read in minutes).
+	it('is at most 300 lines and has the front page sections', () => {
+		expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+		const titles = headings(readme).map((heading) => heading.title);
+		for (const title of [
+			'Supported versions',
+			'Release status',
+			'Installation',
+			'Queue mode',
+			'Quick start',
+			'Credentials',
+			'Operations',
+			'Audience Messaging Trigger',
+			'Use with AI agents',
+			'Not supported, and what to do instead',
+			'Limits',
+			'Troubleshooting',
+			'Development',
+		])
+			expect({ title, present: titles.includes(title) }).toEqual({ title, present: true });
+	});
+
+	// Drift: an operation added to the node without its line in the README's table, or a line left
+	// for one that is gone.
+	it("lists every operation once in the Operations table, linked to the reference's section", () => {
+		const rows = [
+			...section(readme, 'Operations').matchAll(
+				/^\| \[([^\]]+)\]\(docs\/operations\.md#([^)]+)\) \|/gm,
+			),
+		];
+		expect(rows.map((row) => row[1]).sort()).toEqual(operationLabels);
+		for (const [, label, anchor] of rows)
+			expect({ label, anchor }).toEqual({ label, anchor: slug(label) });
+	});
+});
+
+describe('the operations reference: every field and option', () => {
+	const resourceValues = new Map(resources.map((r) => [r.name, r.value]));
+	const cases = node.properties
+		.filter((p) => p.name === 'operation')
+		.flatMap((p) =>
+			((p.displayOptions?.show?.resource ?? []) as string[]).flatMap((resource) =>
+				(p.options as Array<{ name: string; value: string }>).map((option) => ({
+					resource,
+					operation: option.value,
+					label: `${resources.find((r) => r.value === resource)?.name} › ${option.name}`,
+				})),
+			),
+		);
+
+	// Drift: a field or option added to an operation without a word in its section of the reference
+	// (a user cannot find what it does), or renamed in the node only.
+	it.each(cases.map((c) => [c.label, c] as const))(
+		'names in bold, in "%s", every field and option the editor shows for it',
+		(label, { resource, operation }) => {
+			expect(resourceValues.get(label.split(' › ')[0])).toBe(resource);
+			const named = new Set(bold(section(reference, label, 3)));
+			const missing = labelsShownFor(resource, operation).filter((name) => !named.has(name));
+			expect({ label, missing }).toEqual({ label, missing: [] });
+		},
+	);
+});
+
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('messages and docs name only what exists', () => {
+	const resourceNames = resources.map((r) => r.name).sort((a, b) => b.length - a.length);
+	const mention = new RegExp(
+		`\\b(${resourceNames.join('|')}) › ([A-Z][A-Za-z]*(?: [A-Z][A-Za-z]*)*)`,
+		'g',
+	);
+	const sources = (dir: string): string[] =>
+		execFileSync('git', ['ls-files', dir], { cwd: root, encoding: 'utf8' })
+			.split('\n')
+			.filter((file) => /\.ts$/.test(file));
+
+	// Drift: an error message, hint or tooltip sends users to "List › Get Many" (there is none) or
+	// any other operation the node does not have.
+	it('names only existing operations in the shipped code (errors, hints, tooltips)', () => {
+		const unknown: string[] = [];
+		for (const file of [...sources('nodes'), ...sources('src'), ...sources('credentials')]) {
+			for (const [, resource, words] of read(file).replace(/\s+/g, ' ').matchAll(mention)) {
+				if (!namesOperation(resource, words)) unknown.push(`${file}: ${resource} › ${words}`);
+			}
+		}
+		expect(unknown).toEqual([]);
+	});
+
+	// Drift: a doc or message names "Options › Rows per Request" after the option was renamed.
+	it('names only existing options wherever it writes "Options › <option>"', () => {
+		const optionLabels = new Set(
+			node.properties
+				.filter((p) => p.type === 'collection')
+				.flatMap((p) => (p.options as INodeProperties[]).map((option) => option.displayName)),
+		);
+		const unknown: string[] = [];
+		const files = ['README.md', ...OWN_DOCS, ...sources('nodes'), ...sources('src')];
+		for (const file of files) {
+			for (const [, rest] of flat(read(file)).matchAll(/Options\*{0,2} › \*{0,2}([A-Z].{0,60})/g)) {
+				if (![...optionLabels].some((label) => new RegExp(`^${escaped(label)}(?!\\w)`).test(rest)))
+					unknown.push(`${file}: Options › ${rest.slice(0, 40)}`);
+			}
+		}
+		expect(unknown).toEqual([]);
 	});
 });

@@ -16,8 +16,9 @@ export function listLocator(
 		default: { mode: 'id', value: '' },
 		required: true,
 		description: 'The subscriber list to work on',
-		// The spec has no call listing lists, so By ID comes first; From List works where the account
-		// offers GET /lists.
+		// By ID first and by default: the spec has no call listing lists, so From List (GET /lists) is
+		// empty on an account that offers only the spec. The Template picker, whose listing the spec
+		// has, opens on From List.
 		modes: [
 			{
 				displayName: 'By ID',
@@ -159,7 +160,7 @@ export function rateLimitWaitOption(): INodeProperties {
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
 		default: 60, // DEFAULT_WAIT_BUDGET_MS in seconds (n8n's lint wants a literal here)
 		description:
-			'When the platform answers 429, the whole run pauses as it asks and slows down, then sends again; this is the most time the run may lose that way in all (pauses, and slower pacing in part). Then what was not sent yet is reported as not sent. A refused request is never sent twice. 0: stop at the first 429.',
+			'Most time the run may wait in all when the platform asks it to slow down (0: do not wait); then what is not sent yet is reported as not sent',
 	};
 }
 
@@ -190,7 +191,7 @@ export function previewOption(): INodeProperties {
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether to send nothing to the platform: each item comes out as the request it would send (method, URL, body; for a CSV file its name, size, rows and check report), with every item checked as in a live run. Reads the run needs (a sender's rate and quota) are still made.",
+			'Whether to send nothing and output the request each item would send, checked as in a real run',
 	};
 }
 

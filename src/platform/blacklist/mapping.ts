@@ -2,6 +2,7 @@ import { oneOf, text as readText } from '../../values/coerce';
 import { InputError } from '../../values/input-errors';
 import { BLACKLIST_CHANNELS, BLACKLIST_LIST_TYPE } from './schema';
 import { toE164, toEmail } from '../../values/addresses';
+import { senderDigits } from '../chatapp/mapping';
 
 export interface BlacklistParameters {
 	channel: unknown;
@@ -21,14 +22,19 @@ function blacklistRecipient(channel: string, to: unknown): string {
 	return channel === 'EMAIL' ? toEmail(to, 'to') : toE164(to, 'to');
 }
 
-function sender(from: unknown): string {
+/**
+ * The sender as the channel's blacklist is keyed: on CHATAPP the number in the digits-only form a
+ * chat-app message's `from` takes (Message › Send's own rule, senderDigits), so the entry is the
+ * one the platform matches; on SMS, EMAIL and RCS the sender as typed, trimmed.
+ */
+function sender(channel: string, from: unknown): string {
 	const text = readText(from, 'from');
 	if (!text)
 		throw new InputError(
 			'from',
 			'the sender is required: the phone number, e-mail address or sender name that sends on this channel',
 		);
-	return text;
+	return channel === 'CHATAPP' ? senderDigits(text, 'from') : text;
 }
 
 /** Blacklist > Add parameters to the body of POST /subscribers. */
@@ -39,7 +45,7 @@ export function blacklistAddBody(parameters: BlacklistParameters): Record<string
 		to: blacklistRecipient(channel, parameters.to),
 		reason: choice === 'custom' ? readText(parameters.customReason, 'customReason') : choice,
 		type: channel,
-		from: sender(parameters.from),
+		from: sender(channel, parameters.from),
 		listType: BLACKLIST_LIST_TYPE,
 	};
 }
@@ -49,7 +55,7 @@ export function blacklistLookupQuery(parameters: BlacklistParameters): Record<st
 	const channel = channelOf(parameters);
 	return {
 		type: channel,
-		from: sender(parameters.from),
+		from: sender(channel, parameters.from),
 		listType: BLACKLIST_LIST_TYPE,
 		to: blacklistRecipient(channel, parameters.to),
 	};

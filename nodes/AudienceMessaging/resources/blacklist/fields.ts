@@ -58,9 +58,9 @@ export const blacklistFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		placeholder: 'e.g. 33612345678 or news@example.com',
+		placeholder: 'e.g. +33 6 12 34 56 78, MyShop or news@example.com',
 		description:
-			'The sender identity on this channel (phone number, sender name or e-mail address) whose blacklist is used',
+			"Chat App: the sender's phone number, sent as digits only as Message › Send sends it. SMS, RCS, Email: the sender name, number or address as typed.",
 		displayOptions: { show },
 	},
 	{

@@ -14,6 +14,7 @@ import { parameterReader } from '../../shared/parameters';
 import type { Operation } from '../../shared/operation';
 
 const show = { resource: ['list'], operation: ['create'] };
+const UNDOCUMENTED_TYPE = "Not in the platform's documentation: your account may refuse it";
 
 /**
  * List > Create: POST /lists with the JSON body built from the parameters and checked by its
@@ -67,7 +68,7 @@ export const createListFields: INodeProperties[] = [
 		placeholder: 'Add Column',
 		default: {},
 		description:
-			'Columns of the list. Every list also gets the automatic columns ID, email, mobile, devices and devices_type; a column with one of those names replaces the automatic one.',
+			'Columns of the list, besides the automatic ID, email, mobile, devices and devices_type; a column named like one of those replaces it',
 		displayOptions: { show },
 		options: [
 			{
@@ -103,14 +104,14 @@ export const createListFields: INodeProperties[] = [
 						// Also the type of a column saved without it; set empty by an expression, it is an
 						// error naming the column.
 						default: DEFAULT_COLUMN_TYPE,
+						// The spec shows STRING only; the others are offered, marked as undocumented.
 						options: [
-							{ name: 'Boolean', value: 'BOOLEAN' },
-							{ name: 'Date', value: 'DATE' },
-							{ name: 'Number', value: 'NUMBER' },
-							{ name: 'String', value: 'STRING' },
+							{ name: 'Boolean', value: 'BOOLEAN', description: UNDOCUMENTED_TYPE },
+							{ name: 'Date', value: 'DATE', description: UNDOCUMENTED_TYPE },
+							{ name: 'Number', value: 'NUMBER', description: UNDOCUMENTED_TYPE },
+							{ name: 'String', value: 'STRING', description: 'The type the platform documents' },
 						],
-						description:
-							'Data type of the column. The platform documents STRING; use an expression for other types your account supports.',
+						description: 'Data type of the column; the platform documents only String',
 					},
 					{
 						displayName: 'Unique',

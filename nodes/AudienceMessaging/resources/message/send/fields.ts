@@ -76,7 +76,7 @@ export const sendMessageFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. +33 6 12 34 56 78',
 		description:
-			"Phone number with country code; sent in E.164 form. Outside 24 hours after the user's last message, only template messages may be sent.",
+			"Phone number with country code; sent in E.164 form. Reachable within 24 hours of the user's last message (this node sends no template messages).",
 		displayOptions: { show },
 	},
 	{
@@ -111,7 +111,7 @@ export const sendMessageFields: INodeProperties[] = [
 		default:
 			'[{"name": {"formatted_name": "Ada Lovelace", "first_name": "Ada"}, "phones": [{"phone": "+44 20 7946 0000", "type": "WORK"}]}]',
 		description:
-			'The contacts as the API takes them: an array of objects with name (formatted_name, and first_name or last_name), and optionally birthday (YYYY-MM-DD), org (company, department, title), and arrays of phones, emails, web addresses and addresses whose entries have a type HOME or WORK (keys as in the default)',
+			"A JSON array of contacts in the API's format, keyed as in the default; each contact needs a formatted name and a first or last name",
 		displayOptions: { show: { ...show, messageType: ['contacts'], contactsInput: ['json'] } },
 	},
 	{
@@ -207,7 +207,7 @@ export const sendMessageFields: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			"Whether the platform posts this message's status events to an Audience Messaging Trigger. The node adds the token derived from the Callbacks credential's secret to the trigger's URL, so the secret is never written in the workflow.",
+			"Whether the platform reports this message's status changes (delivered, read, refused…) to an Audience Messaging Trigger",
 		displayOptions: { show },
 	},
 	{

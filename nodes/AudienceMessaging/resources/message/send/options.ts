@@ -29,7 +29,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			default: '',
 			placeholder: 'e.g. https://n8n.example.com/webhook/…/audience-messaging/…',
 			description:
-				"Other webhook URLs the platform notifies of this message's status events; separate several with commas. For an Audience Messaging Trigger, use Send Status Events to a Trigger instead.",
+				"Webhook URLs to notify of this message's status changes, comma-separated. For an Audience Messaging Trigger, use Send Status Events to a Trigger.",
 		},
 		{
 			displayName: 'Check Media Before Sending',
@@ -45,7 +45,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'string',
 			default: '',
 			description:
-				'Your own ID for reporting; letters and digits only, at most 64. Left empty, each message gets one made of the workflow, execution and item (e.g. wfAbC12ex4521it7), returned in the output, so a message whose outcome is unknown can be looked up.',
+				'Your own ID for reporting; letters and digits only, at most 64. Left empty, one is made from the workflow, execution and item.',
 		},
 		rateLimitWaitOption(),
 		previewOption(),
@@ -56,7 +56,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: DEFAULT_MESSAGES_PER_SECOND,
 			description:
-				"At most this many messages start in any one second, for the whole run, evenly spaced a little under it (0: no pacing). Set it to the sender's rateLimit, or give Sender ID for Rate Limit.",
+				"Most messages the run starts per second, all items together (0: no limit). Set it to the sender's rate limit, or use Sender ID for Rate Limit.",
 		},
 		{
 			displayName: 'Over the Daily Quota',
@@ -64,7 +64,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'options',
 			default: 'refuse',
 			description:
-				"With Sender ID for Rate Limit, the sender's dailyQuota of unique recipients is read before the first message: what to do when this run alone has more recipients",
+				"What to do when this run has more unique recipients than the sender's daily quota (read with Sender ID for Rate Limit)",
 			options: [
 				{ name: 'Refuse the Run', value: 'refuse', description: 'Send nothing and say so' },
 				{
@@ -96,6 +96,6 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether runs on several n8n workers (queue mode) sending from the sender of Sender ID for Rate Limit take turns, so that together they keep under its rateLimit. The turns come from the trigger of Send Status Events to a Trigger (its workflow published); needs both.',
+				"Whether runs on several n8n workers (queue mode) share the sender's rate limit. Needs Sender ID for Rate Limit and Send Status Events to a Trigger.",
 		},
 	]);

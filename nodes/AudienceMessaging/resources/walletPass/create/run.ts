@@ -163,7 +163,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 			if (!answer.success) {
 				// The platform accepted the batch (2xx): the passes exist as far as it says, so they are
 				// not reported as failed.
-				const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Check the template's passes before creating them again.`;
+				const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Look for these recipients' passes in the platform's web application (the API lists no passes) before creating them again.`;
 				return new Map(
 					batch.map(({ itemIndex, value }): [number, IDataObject] => [
 						itemIndex,
