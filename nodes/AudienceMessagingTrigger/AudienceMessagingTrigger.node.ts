@@ -22,16 +22,14 @@ import {
 	parseCallbackBody,
 	secretMatches,
 } from '../../src/platform/callbacks';
+import { readBodyWithin } from '../../src/platform/request-body';
+import type { WebhookRequest } from '../../src/platform/request-body';
 import { redacted } from '../../src/http/errors';
-import { PACE_WEBHOOK_PATH } from '../../src/pace/board';
+import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH } from '../../src/pace/board';
 import { PACE_WEBHOOK, answerPace } from './pace-webhook';
 
 const WEBHOOK_PATH = 'callbacks';
-
-type RawRequest = ReturnType<IWebhookFunctions['getRequestObject']> & {
-	rawBody?: Buffer;
-	readRawBody?: () => Promise<void>;
-};
+const CALLBACK_TOO_LARGE = `Callback body over ${CALLBACK_MAX_BYTES} bytes`;
 
 /**
  * The credential's secret, checked; undefined when the credential cannot be read or the secret
@@ -186,14 +184,16 @@ export class AudienceMessagingTrigger implements INodeType {
 	};
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		const request = this.getRequestObject() as RawRequest;
+		const request = this.getRequestObject() as WebhookRequest;
 		const response = this.getResponseObject();
 		const refuse = (
 			status: number,
 			message: string,
 			headers: Record<string, string> = {},
 		): IWebhookResponseData => {
-			response.writeHead(status, { 'Content-Type': 'application/json', ...headers });
+			// A refused body may be left unread (401, 413): the connection is closed, not drained.
+			const close = status === 401 || status === 413 ? { Connection: 'close' } : {};
+			response.writeHead(status, { 'Content-Type': 'application/json', ...close, ...headers });
 			response.end(JSON.stringify({ error: message }));
 			return { noWebhookResponse: true };
 		};
@@ -201,21 +201,20 @@ export class AudienceMessagingTrigger implements INodeType {
 		const secret = await callbackSecret(this);
 		const given = (this.getQueryData() as IDataObject)[CALLBACK_TOKEN_PARAMETER];
 		const declaredLength = Number(request.headers['content-length']);
-		const rawBody = async () => {
-			if (!request.rawBody && request.readRawBody) await request.readRawBody();
-			return (
-				request.rawBody ?? (request.body ? Buffer.from(JSON.stringify(request.body)) : undefined)
-			);
-		};
+		// The body read up to the webhook's limit only (readBodyWithin), chunked or compressed too.
+		const pace = this.getWebhookName() === PACE_WEBHOOK;
+		const limit = pace ? PACE_MAX_BYTES : CALLBACK_MAX_BYTES;
+		const tooLarge = pace ? `Pace request body over ${limit} bytes` : CALLBACK_TOO_LARGE;
+		const rawBody = async () => await readBodyWithin(request, limit, tooLarge);
 
-		if (this.getWebhookName() === PACE_WEBHOOK)
+		if (pace)
 			return await answerPace(this, { secret, given, declaredLength, rawBody, refuse, response });
 
 		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret)))
 			return refuse(401, 'Unknown callback token');
 
 		if (Number.isFinite(declaredLength) && declaredLength > CALLBACK_MAX_BYTES)
-			return refuse(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
+			return refuse(413, CALLBACK_TOO_LARGE);
 		let events: Array<Record<string, unknown>>;
 		try {
 			events = parseCallbackBody(await rawBody());

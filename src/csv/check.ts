@@ -1,10 +1,11 @@
-import type { ByteSource } from '../http/multipart';
 import type { CsvCheck, CsvCheckOptions, CsvProblem } from './check-types';
+import { confirmedRepeats, readTwice, RepeatCandidates } from './confirm';
+import type { CsvSource } from './confirm';
 import { csvLayout, eachCsvRow } from './rows';
 import { UniqueValues } from './repeats';
 import { rewrittenRow } from './rewrite';
 import { RowSizes } from './row-sizes';
-import { emailKey, mobileKey } from './value-keys';
+import { comparedValue, emailKey, mobileKey } from './value-keys';
 import type { ValueProblem } from './value-keys';
 
 const MAX_PROBLEMS = 20;
@@ -14,11 +15,13 @@ const MAX_PROBLEMS = 20;
  * without BOM), quotes, the same number of fields on every row, the automatic unique columns'
  * values (`email`, `mobile` well-formed; `id`, `email`, `mobile` not repeated within the file),
  * the Key column, and each column's first value (the platform infers a column's type from it).
+ * Repeats are found by hash, then confirmed by comparing the values of those rows only, read again
+ * (confirmedRepeats): from the bytes kept of a stream up to 16 MB, else by opening `source` again.
  * Returns the report and the indexes of the bad rows (Leave Out the Bad Rows skips them). A file
  * whose reading cannot go on (not UTF-8, a quote never closed) ends with that problem.
  */
 export async function checkCsv(
-	source: Buffer | ByteSource,
+	source: CsvSource,
 	head: Buffer,
 	options: CsvCheckOptions,
 ): Promise<CsvCheck> {
@@ -31,8 +34,7 @@ export async function checkCsv(
 	let headerProblems = 0;
 	const note = (problem: CsvProblem, rowIndex: number) => {
 		problemCount++;
-		// Repeats are found after the reading, out of order: the earliest problems are kept, sorted now
-		// and then.
+		// Repeats are found after the reading: the earliest problems are kept, sorted now and then.
 		problems.push(problem);
 		if (problems.length >= maxProblems * 4) problems = earliest(problems, maxProblems);
 		if (rowIndex >= 0) badRows.add(rowIndex);
@@ -51,6 +53,7 @@ export async function checkCsv(
 		name: string;
 		key?: (value: string) => string | ValueProblem;
 		seen: UniqueValues;
+		candidates?: RepeatCandidates;
 		required?: boolean;
 	}> = [];
 	const firstValueSeen = new Set<number>();
@@ -125,18 +128,12 @@ export async function checkCsv(
 		}
 		for (let c = 0; c < checks.length; c++) {
 			const check = checks[c];
-			const field = fields[check.at];
-			// trim() only when there is something to trim: it copies the value.
-			const value =
-				field.length && (field.charCodeAt(0) <= 32 || field.charCodeAt(field.length - 1) <= 32)
-					? field.trim()
-					: field;
-			if (!value) {
+			const key = comparedValue(fields[check.at], check.key);
+			if (key === '') {
 				if (check.required)
 					note({ line, column: check.name, problem: 'the Key column is empty' }, index);
 				continue;
 			}
-			const key = check.key ? check.key(value) : value;
 			if (typeof key === 'string') check.seen.add(key, index);
 			else note({ line, column: check.name, problem: key.problem }, index);
 		}
@@ -165,7 +162,8 @@ export async function checkCsv(
 		}
 		return index + shifts[low];
 	};
-	const read = await eachCsvRow(source, layout, (row) => {
+	const { first, again } = await readTwice(source);
+	const read = await eachCsvRow(first, layout, (row) => {
 		if (row.line - row.index !== shifts[shifts.length - 1]) {
 			shiftIndexes.push(row.index);
 			shifts.push(row.line - row.index);
@@ -174,18 +172,36 @@ export async function checkCsv(
 		else checkRow(row.fields, row.index, row.line);
 		sizes?.add(Buffer.byteLength(rewrittenRow(row, layout, convert)));
 	});
+	// The rows whose value's hash an earlier row held, then those whose value it held.
 	for (const check of checks) {
 		check.seen.repeats((index, firstIndex) =>
+			(check.candidates ??= new RepeatCandidates()).add(index, firstIndex),
+		);
+	}
+	const compared = checks.filter((check) => check.candidates);
+	await confirmedRepeats(
+		again,
+		layout,
+		compared.map(({ at, key, candidates }) => ({
+			at,
+			value: (field) => {
+				const value = comparedValue(field, key);
+				return typeof value === 'string' && value ? value : undefined;
+			},
+			rows: candidates!.sorted(),
+		})),
+		(column, index, firstIndex) => {
+			const { name } = compared[column];
 			note(
 				{
 					line: lineOf(index),
-					column: check.name,
-					problem: `the same ${check.name} as line ${lineOf(firstIndex)}: values of ${check.name} must not repeat in the file`,
+					column: name,
+					problem: `the same ${name} as line ${lineOf(firstIndex)}: values of ${name} must not repeat in the file`,
 				},
 				index,
-			),
-		);
-	}
+			);
+		},
+	);
 	const { bytes } = read;
 	if (read.stop) {
 		stopped = true;

@@ -35,3 +35,19 @@ export function mobileKey(value: string): string | ValueProblem {
 	const problem = e164DigitsProblem(compact.slice(1), value);
 	return problem ? { problem } : compact;
 }
+
+/**
+ * A field's value as compared for repeats: without the spaces around it, then in the form `key`
+ * gives (emailKey, mobileKey), or its problem; '' when it is empty.
+ */
+export function comparedValue(
+	field: string,
+	key?: (value: string) => string | ValueProblem,
+): string | ValueProblem {
+	// trim() only when there is something to trim: it copies the value.
+	const value =
+		field.length && (field.charCodeAt(0) <= 32 || field.charCodeAt(field.length - 1) <= 32)
+			? field.trim()
+			: field;
+	return value && key ? key(value) : value;
+}

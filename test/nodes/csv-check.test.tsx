@@ -231,6 +231,40 @@ describe('CSV files checked row by row before upload (List › Create From CSV, 
 		}
 	});
 
+	it('uploads a file whose two different e-mails (and Key values) share their hash: a repeat is the same value, compared', async () => {
+		// Twins: the top bit of the characters at 1 and 3 flipped (U+4E00… to U+CE00…) leaves the
+		// 64-bit hash of the check the same (test/unit/src/csv/repeats.test.tsx).
+		const twin = (value: string) =>
+			[...value]
+				.map((char, at) =>
+					at === 1 || at === 3 ? String.fromCharCode(char.charCodeAt(0) ^ 0x8000) : char,
+				)
+				.join('');
+		const [email, name] = ['a一b丁@example.com', '王一丁七'];
+		const text = members(3000, (n, row) =>
+			n === 10
+				? row.replace(`user${n}@example.com`, email).replace(`"Ada, ${n}"`, name)
+				: n === 2500
+					? row.replace(`user${n}@example.com`, twin(email)).replace(`"Ada, ${n}"`, twin(name))
+					: row,
+		);
+		for (const options of [{}, { csvProblems: 'leaveOut' }, { key: 'firstName' }]) {
+			ctx.sandbox.reset();
+			const [item] = outputOf(
+				await run(ctx.credentials, createFromCsv(options), [await csvItem(text)]),
+			);
+			expect(uploaded()).toEqual([
+				expect.objectContaining({ size: Buffer.byteLength(text), text }),
+			]);
+			expect(item.json.csvCheck).toBeUndefined();
+		}
+		// The same value twice is still a repeat, named by its first line.
+		const repeated = text.replace(twin(email), email);
+		expect(
+			(await run(ctx.credentials, createFromCsv(), [await csvItem(repeated)])).error?.message,
+		).toMatch(/the first on line 2502, column "email": the same email as line 12: /);
+	});
+
 	describe.each(['filesystem', 'default'] as const)(
 		'Subscriber › Add Many from a CSV file, binary data mode %s',
 		(mode) => {

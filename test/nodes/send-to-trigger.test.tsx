@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
 import { callbackToken } from '../../src/platform/callbacks';
 import { runNode } from '../helpers/n8n';
@@ -98,6 +100,44 @@ describe("the trigger's Test URL is refused where its Production URL is needed",
 		);
 		expect((ctx.sandbox.requests[0].body as { callbacks: string }).callbacks).toBe(
 			`${triggerUrl}?token=${callbackToken(SECRET)}`,
+		);
+	});
+});
+
+describe('the callback token stays out of the output', () => {
+	const TOKEN = callbackToken(SECRET);
+	const send = async (options: Record<string, unknown>) =>
+		await runNode({
+			nodeType: node,
+			parameters: parameters({ options: { callbacks: 'https://hooks.example.com/a', ...options } }),
+			credentials: ctx.credentials,
+			extraCredentials: [callbacksCredential(SECRET)],
+			items: [{ json: {} }, { json: {} }],
+		});
+
+	it('a preview shows the callback URL with token=*** and sends no message', async () => {
+		const output = outputOf(await send({ preview: true }));
+		expect(output.map((item) => (item.json.request as IDataObject).body)).toEqual(
+			[0, 1].map(() =>
+				expect.objectContaining({
+					callbacks: `https://hooks.example.com/a,${TRIGGER_URL}?token=***`,
+				}),
+			),
+		);
+		expect(JSON.stringify(output)).not.toContain(TOKEN);
+		expect(ctx.sandbox.requests.filter((request) => request.method !== 'GET')).toHaveLength(0);
+	});
+
+	it('a live send sends the token to the platform, and its output does not hold it', async () => {
+		const output = outputOf(await send({}));
+		expect(output.map((item) => item.json.status)).toEqual(['QUEUE', 'QUEUE']);
+		expect(JSON.stringify(output)).not.toContain(TOKEN);
+		expect(ctx.sandbox.requests.map((request) => request.body)).toEqual(
+			[0, 1].map(() =>
+				expect.objectContaining({
+					callbacks: `https://hooks.example.com/a,${TRIGGER_URL}?token=${TOKEN}`,
+				}),
+			),
 		);
 	});
 });

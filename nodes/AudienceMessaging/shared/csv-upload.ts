@@ -48,8 +48,10 @@ function problemsError(fileName: string, check: CsvCheck, advice: string): Input
 
 /**
  * The CSV binary of an item, checked before any request: present, at most 200 MB, text with a
- * usable header (from its first bytes), then every row in one streamed read (checkCsv). A file with
- * problems is refused, or rewritten without its bad rows, or uploaded as it is, as `policy` says.
+ * usable header (from its first bytes), then every row in one streamed read (checkCsv: the rows
+ * its hashes take for repeats are read again, from memory up to 16 MB, to compare their values). A
+ * file with problems is refused, or rewritten without its bad rows, or uploaded as it is, as
+ * `policy` says.
  */
 export async function validatedCsvFile(
 	context: IExecuteFunctions,
@@ -73,7 +75,7 @@ export async function validatedCsvFile(
 	assertCsvSize(file.size, 'binaryPropertyName');
 	csvHeader(file.head, 'binaryPropertyName');
 	const convert = policy.otherDelimiter === 'convert';
-	const check = await checkCsv(await file.open(), file.head, {
+	const check = await checkCsv(file.open, file.head, {
 		autoColumns: policy.autoColumns,
 		keyColumn: policy.keyColumn,
 		convert,

@@ -1,4 +1,7 @@
-/** A bulk batch's rows and the lookups that find one by its values (see row-matching.ts). */
+/**
+ * A bulk batch's rows, the lookups that find one by its values, and the keys under which an
+ * error gives a row's position (see row-matching.ts).
+ */
 import type { SubscriberRow } from './schema';
 
 /**
@@ -144,4 +147,40 @@ export class BatchRows {
 	}
 }
 
-/** What one subscribersError element says about its row. */
+/**
+ * What one subscribersError element says about its row: key names (lower case, without `_`, `-`
+ * or spaces) under which an error may give its row's position.
+ */
+export const POSITION_KEYS = new Set([
+	'row',
+	'rownumber',
+	'rownum',
+	'rowno',
+	'rowindex',
+	'rowidx',
+	'rowposition',
+	'line',
+	'linenumber',
+	'linenum',
+	'lineno',
+	'lineindex',
+	'index',
+	'idx',
+	'position',
+	'recordnumber',
+	'recordindex',
+	'itemindex',
+]);
+/** Inside an object saying where (`{ row: { number: 3 } }`) these name the position too. */
+export const NESTED_POSITION_KEYS = new Set([...POSITION_KEYS, 'number', 'num', 'no']);
+
+/** A reported position: a whole number, or text holding one. */
+export function positionValue(value: unknown): number | undefined {
+	const number =
+		typeof value === 'number'
+			? value
+			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+				? Number(value)
+				: NaN;
+	return Number.isInteger(number) && number >= 0 ? number : undefined;
+}

@@ -3,34 +3,18 @@
  * their shape, so a row is found by a position under any usual key (its numbering decided from
  * what the batch makes unambiguous) or by the row's values. Used by rowOutcomes (subscribers.ts).
  */
-import { BatchRows, canonical, isObject, nameKey, valueKey } from './batch-rows';
+import type { ErrorMatch, Reading } from './ambiguous-rows';
+import {
+	BatchRows,
+	canonical,
+	isObject,
+	nameKey,
+	NESTED_POSITION_KEYS,
+	POSITION_KEYS,
+	positionValue,
+	valueKey,
+} from './batch-rows';
 
-/**
- * Key names (lower case, without `_`, `-` or spaces) under which an error may give its row's
- * position.
- */
-const POSITION_KEYS = new Set([
-	'row',
-	'rownumber',
-	'rownum',
-	'rowno',
-	'rowindex',
-	'rowidx',
-	'rowposition',
-	'line',
-	'linenumber',
-	'linenum',
-	'lineno',
-	'lineindex',
-	'index',
-	'idx',
-	'position',
-	'recordnumber',
-	'recordindex',
-	'itemindex',
-]);
-/** Inside an object saying where (`{ row: { number: 3 } }`) these name the position too. */
-const NESTED_POSITION_KEYS = new Set([...POSITION_KEYS, 'number', 'num', 'no']);
 /**
  * A position is the reported number minus the offset: 0-based, 1-based, 1-based counting a CSV
  * header line.
@@ -51,15 +35,11 @@ function conventionalOffset(key: string): number | undefined {
 /** A value shared by more rows than this does not narrow down which row an error is about. */
 const FEW_ROWS = 16;
 
-/** A reported position: a whole number, or text holding one. */
-function positionValue(value: unknown): number | undefined {
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && /^\s*\d+\s*$/.test(value)
-				? Number(value)
-				: NaN;
-	return Number.isInteger(number) && number >= 0 ? number : undefined;
+interface Numbering {
+	/** Position key → the offset its numbers are read with. */
+	offsets: Map<string, number>;
+	/** Position key left ambiguous → the offsets its numbers all fit. */
+	open: Map<string, number[]>;
 }
 
 interface Clues {
@@ -116,9 +96,10 @@ function agreement(clues: Clues, position: number, rows: BatchRows): number {
  * The numbering of each position key of the batch (key → offset), where the errors make it
  * unambiguous: the reported numbers fit the batch's rows under one offset only (a 0 is 0-based,
  * the row count 1-based, one more the CSV style counting a header line), or the errors' values
- * agree with the rows under one offset better than under the others. A key left out is ambiguous.
+ * agree with the rows under one offset better than under the others. A key left out is ambiguous:
+ * `open` keeps the offsets its numbers all fit (none when they fit no single one).
  */
-function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<string, number> {
+function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Numbering {
 	const reported = new Map<string, Array<[Clues, number]>>();
 	for (const clue of clues) {
 		for (const [key, value] of clue.positions) {
@@ -129,6 +110,7 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<strin
 		}
 	}
 	const offsets = new Map<string, number>();
+	const open = new Map<string, number[]>();
 	for (const [key, entries] of reported) {
 		let low = Infinity;
 		let high = -Infinity;
@@ -171,8 +153,9 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Map<strin
 		// Values that agree equally under several bases (a repeated row: the same e-mail at 0 and 2):
 		// the key's name decides among those.
 		else if (tie && fallback !== undefined && tied.includes(fallback)) offsets.set(key, fallback);
+		else if (fitting.length) open.set(key, fitting);
 	}
-	return offsets;
+	return { offsets, open };
 }
 
 /**
@@ -205,18 +188,39 @@ function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
 }
 
 /**
+ * The rows an error matched to none may be about, when its only positions are numbers of a key
+ * whose base the batch leaves open (`{ row: 1 }`: row 1 counted from 0 or row 0 counted from 1):
+ * one reading per offset still open, readings beyond the batch ignored. Undefined when a position
+ * has a known base or none, or when the error's values agree with none of those rows.
+ */
+function readingsOf(clue: Clues, open: Map<string, number[]>, rows: BatchRows) {
+	const readings: Reading[] = [];
+	for (const [key, value] of clue.positions) {
+		const offsets = open.get(key);
+		if (!offsets) return undefined;
+		for (const offset of offsets)
+			if (value - offset >= 0 && value - offset < rows.rows.length)
+				readings.push({ key, value, offset, position: value - offset });
+	}
+	const agrees = readings.some(({ position }) => agreement(clue, position, rows) >= 0);
+	return agrees ? readings : undefined;
+}
+
+/**
  * The row each subscribersError element is about (the spec does not show their shape), or
  * undefined. A position under any usual key (`rowNumber`, `row_index`, `line`, `idx`, `{ row: {
  * index } }`…) counts under the numbering the batch's errors make unambiguous; the error's content
  * (`subscriber`, `data`, `row`) or values (id, Key Column, e-mail, phone, any column of the rows)
- * find the row otherwise. A position and values pointing to different rows match neither.
+ * find the row otherwise. A position and values pointing to different rows match neither. An
+ * error matching no row whose positions' base is left open gets its possible readings
+ * (readingsOf).
  */
-export function errorRows(errors: unknown[], rows: BatchRows): Array<number | undefined> {
+export function errorRows(errors: unknown[], rows: BatchRows): ErrorMatch[] {
 	const rowCount = rows.rows.length;
 	const clues = errors.map((error) => cluesOf(error, rows));
-	const offsets = clues.some((clue) => clue.positions.length)
+	const { offsets, open } = clues.some((clue) => clue.positions.length)
 		? numbering(clues, rowCount, rows)
-		: new Map<string, number>();
+		: { offsets: new Map<string, number>(), open: new Map<string, number[]>() };
 	return clues.map((clue) => {
 		let byNumber: number | undefined;
 		let conflict = false;
@@ -227,7 +231,14 @@ export function errorRows(errors: unknown[], rows: BatchRows): Array<number | un
 			byNumber = value - offset;
 		}
 		const byValues = identifiedRow(clue, rows);
-		if (byNumber === undefined || conflict) return byValues;
-		return byValues === undefined || byValues === byNumber ? byNumber : undefined;
+		const row =
+			byNumber === undefined || conflict
+				? byValues
+				: byValues === undefined || byValues === byNumber
+					? byNumber
+					: undefined;
+		if (row !== undefined) return { row };
+		const readings = clue.positions.length ? readingsOf(clue, open, rows) : undefined;
+		return readings?.length ? { readings } : {};
 	});
 }

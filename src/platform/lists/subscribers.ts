@@ -2,6 +2,8 @@ import { platformMessage } from '../error-message';
 import type { SubscriberRow } from './schema';
 import { BatchRows } from './batch-rows';
 import { errorRows } from './row-matching';
+import { ambiguityWarning, candidateRows, fewestFailing } from './ambiguous-rows';
+import type { AmbiguousError } from './ambiguous-rows';
 
 type RowStatus = 'added' | 'updated' | 'failed' | 'addedOrUpdated' | 'unknown';
 
@@ -15,6 +17,8 @@ interface RowError {
 interface RowOutcome {
 	status: RowStatus;
 	error?: RowError;
+	/** Why an `unknown` row is in doubt, when the node can say more than that an error is unmatched. */
+	warning?: string;
 }
 
 /** What a 2xx bulk answer says; counts missing from the answer are undefined, not 0. */
@@ -52,31 +56,62 @@ function mergedError(errors: RowError[]): RowError {
 }
 
 /**
+ * The status of rows the counts prove stored: added or updated as far as the counts tell (exact
+ * when one count is 0, or when the rows carrying the key column match the update count and no row
+ * left in doubt carries it), `addedOrUpdated` otherwise.
+ */
+function storedStatus(
+	rows: SubscriberRow[],
+	stored: number[],
+	doubtful: number[],
+	counts: { added: number; updated: number },
+	keyColumn: string,
+): (position: number) => RowOutcome {
+	if (counts.updated === 0) return () => ({ status: 'added' });
+	if (counts.added === 0) return () => ({ status: 'updated' });
+	const keyed = (position: number) =>
+		rows[position][keyColumn] !== undefined && rows[position][keyColumn] !== '';
+	const updated = new Set(stored.filter(keyed));
+	return updated.size === counts.updated && !doubtful.some(keyed)
+		? (position) => ({ status: updated.has(position) ? 'updated' : 'added' })
+		: () => ({ status: 'addedOrUpdated' });
+}
+
+/**
  * Per-row outcome of one bulk request, linear in rows + errors. Failures come from
  * `subscribersError`, each matched to its row as errorRows tells (several errors about one row
  * make one failure); the platform gives only counts for the rest, so a row is called added or
  * updated only when the counts prove it:
  * - the counts account for every row not failed: added/updated as far as the counts tell
- *   (exact when one count is 0 or when the rows carrying the key column match the update
- *   count), `addedOrUpdated` otherwise;
+ *   (storedStatus);
  * - both counts are 0: the remaining rows failed too (nothing was stored);
- * - fewer rows counted than remain (an error the node could not match to its row), or a count
- *   missing from the answer: the remaining rows are `unknown`, never `added`.
+ * - fewer rows counted than remain, but errors of a bare row number (its base unknown) must be
+ *   about at least k rows they may be about, and the counts plus k cover the remaining rows: at
+ *   most (those rows - k) of them were stored, so the counts prove every other row stored; those
+ *   rows are `unknown` with a warning giving the readings (named by nameRow), the others as above;
+ * - otherwise (an error the node could not tie to its row, or a count missing from the answer):
+ *   the remaining rows are `unknown`, never `added`.
  */
 export function rowOutcomes(
 	rows: SubscriberRow[],
 	result: BulkCounts,
 	keyColumn = 'id',
+	nameRow = (position: number) => `position ${position}`,
 ): { outcomes: RowOutcome[]; unmatchedErrors: RowError[] } {
 	const outcomes: Array<RowOutcome | undefined> = new Array(rows.length);
 	const unmatchedErrors: RowError[] = [];
+	const ambiguous: AmbiguousError[] = [];
 	const errors = result.subscribersError;
-	const positions = errors.length ? errorRows(errors, new BatchRows(rows, keyColumn)) : [];
+	const matches = errors.length ? errorRows(errors, new BatchRows(rows, keyColumn)) : [];
 	const rowErrors: RowError[][] = [];
 	errors.forEach((error, at) => {
-		const position = positions[at];
-		if (position === undefined) unmatchedErrors.push(rowError(error));
-		else (rowErrors[position] ??= []).push(rowError(error));
+		const { row, readings } = matches[at];
+		const found = rowError(error);
+		if (row !== undefined) (rowErrors[row] ??= []).push(found);
+		else {
+			unmatchedErrors.push(found);
+			if (readings) ambiguous.push({ message: found.message, readings });
+		}
 	});
 	rowErrors.forEach((found, position) => {
 		outcomes[position] = {
@@ -87,6 +122,7 @@ export function rowOutcomes(
 	const remaining: number[] = [];
 	for (let position = 0; position < rows.length; position++)
 		if (!outcomes[position]) remaining.push(position);
+	const failed = (position: number) => outcomes[position] !== undefined;
 	const { subscriberAdded: added, subscriberUpdated: updated } = result;
 	let statusOf: (position: number) => RowOutcome;
 	if (added === undefined || updated === undefined) statusOf = () => ({ status: 'unknown' });
@@ -96,20 +132,23 @@ export function rowOutcomes(
 			details: null,
 		};
 		statusOf = () => ({ status: 'failed', error });
-	} else if (added + updated < remaining.length) statusOf = () => ({ status: 'unknown' });
-	else if (updated === 0) statusOf = () => ({ status: 'added' });
-	else if (added === 0) statusOf = () => ({ status: 'updated' });
-	else {
-		const keyed = new Set(
-			remaining.filter(
-				(position) => rows[position][keyColumn] !== undefined && rows[position][keyColumn] !== '',
-			),
-		);
-		statusOf =
-			keyed.size === updated
-				? (position) => ({ status: keyed.has(position) ? 'updated' : 'added' })
-				: () => ({ status: 'addedOrUpdated' });
-	}
+	} else if (added + updated >= remaining.length)
+		statusOf = storedStatus(rows, remaining, [], { added, updated }, keyColumn);
+	else if (
+		ambiguous.length &&
+		added + updated + fewestFailing(ambiguous, failed) >= remaining.length
+	) {
+		const candidates = candidateRows(ambiguous, failed);
+		const doubtful = [...candidates.keys()];
+		const stored = remaining.filter((position) => !candidates.has(position));
+		const storedOf = storedStatus(rows, stored, doubtful, { added, updated }, keyColumn);
+		statusOf = (position) => {
+			const about = candidates.get(position);
+			return about
+				? { status: 'unknown', warning: ambiguityWarning(position, about, nameRow) }
+				: storedOf(position);
+		};
+	} else statusOf = () => ({ status: 'unknown' });
 	for (const position of remaining) outcomes[position] = statusOf(position);
 	return { outcomes: outcomes as RowOutcome[], unmatchedErrors };
 }

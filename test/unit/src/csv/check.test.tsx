@@ -19,8 +19,9 @@ const check = async (
 	pieceSize?: number,
 ) => {
 	const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text);
+	// The file may be read twice (repeats found by hash are confirmed by a second read).
 	return await checkCsv(
-		pieceSize ? pieces(bytes, pieceSize) : bytes,
+		pieceSize ? async () => pieces(bytes, pieceSize) : bytes,
 		bytes.subarray(0, 64 * 1024),
 		options,
 	);
@@ -326,5 +327,66 @@ describe('rewrittenCsv: the file without its bad rows, or converted to commas, e
 			{ email: 'a@example.com', name: 'Ada, Countess', notes: 'says "hi"; twice' },
 			{ email: 'b@example.com', name: 'Bob', notes: '' },
 		]);
+	});
+});
+
+/**
+ * The same value with the top bit of its characters at 1 and 3 flipped (U+4E00… become U+CE00…,
+ * Hangul): a different value with the same 64-bit hash, since each flip changes the top bit of both
+ * hashes (FNV-1a and multiply-add, two characters a step) and the second flip undoes the first
+ * (test/unit/src/csv/repeats.test.tsx checks it).
+ */
+const twin = (value: string) =>
+	[...value]
+		.map((char, at) =>
+			at === 1 || at === 3 ? String.fromCharCode(char.charCodeAt(0) ^ 0x8000) : char,
+		)
+		.join('');
+
+describe('checkCsv: a repeat found by hash is confirmed by comparing the values', () => {
+	const email = 'a一b丁@example.com';
+	const other = twin(email);
+
+	it('does not report two different values that share their hash, nor leave a row out', async () => {
+		expect(other).not.toBe(email);
+		const text = members(6, (n, row) =>
+			n === 1
+				? row.replace('user1@example.com', email)
+				: n === 4
+					? row.replace('user4@example.com', other)
+					: row,
+		);
+		for (const pieceSize of [undefined, 64, 7]) {
+			const { report, badRows, rewrittenBytes } = await check(
+				text,
+				{ ...auto, rowSizes: true },
+				pieceSize,
+			);
+			expect(report).toMatchObject({ rows: 6, problems: [], problemCount: 0, badRows: 0 });
+			expect(badRows.size).toBe(0);
+			expect(rewrittenBytes.withoutBadRows).toBe(Buffer.byteLength(text));
+		}
+		// The Key column and `id`, compared as written.
+		const key = `code,id,plan\n${email},一丁二七,pro\n${other},${twin('一丁二七')},free\n`;
+		expect((await check(key, { ...auto, keyColumn: 'code' })).report.problemCount).toBe(0);
+	});
+
+	it('still reports a real repeat, naming the first line that held the same value', async () => {
+		// Lines 2 and 3 share a hash but not a value; line 4 repeats line 3, line 5 repeats line 2.
+		const text = `email,plan\n${email},pro\n${other},free\n${other},pro\n${email},free\n`;
+		const { report, badRows } = await check(text, { ...auto, rowSizes: true }, 16);
+		expect(report.problems).toEqual([
+			{
+				line: 4,
+				column: 'email',
+				problem: 'the same email as line 3: values of email must not repeat in the file',
+			},
+			{
+				line: 5,
+				column: 'email',
+				problem: 'the same email as line 2: values of email must not repeat in the file',
+			},
+		]);
+		expect([...badRows].sort()).toEqual([2, 3]);
 	});
 });

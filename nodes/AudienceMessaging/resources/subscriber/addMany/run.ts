@@ -161,7 +161,9 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 /**
  * "Each input item is a subscriber": every item is validated first, then the rows of each list
  * go out in batches; each item gets one output item (added, updated, failed or unknown) paired
- * to it. Errors the node cannot match to a row are reported once, on the batch's first item.
+ * to it. Errors the node cannot match to a row are reported once, on the batch's first item; an
+ * error whose row number may name several rows leaves only those unknown when the counts allow
+ * (rowOutcomes), their warning naming the items it may be about.
  */
 async function addItemsAsSubscribers(
 	this: IExecuteFunctions,
@@ -199,7 +201,12 @@ async function addItemsAsSubscribers(
 				itemIndex: batch[0].itemIndex,
 				rows: batch.length,
 			});
-			const { outcomes, unmatchedErrors } = rowOutcomes(rows, result, keyColumn);
+			const { outcomes, unmatchedErrors } = rowOutcomes(
+				rows,
+				result,
+				keyColumn,
+				(position) => `item ${batch[position].itemIndex}`,
+			);
 			const unknownWarning =
 				warning ??
 				"The platform's counts do not say whether this row was stored (an error it reported could not be matched to a row): check it in the list.";
@@ -213,7 +220,9 @@ async function addItemsAsSubscribers(
 							listId,
 							subscriber: entry.value,
 							...(outcome.error ? { error: outcome.error as unknown as IDataObject } : {}),
-							...(outcome.status === 'unknown' ? { warning: unknownWarning } : {}),
+							...(outcome.status === 'unknown'
+								? { warning: outcome.warning ?? unknownWarning }
+								: {}),
 							...(position === 0 && unmatchedErrors.length
 								? { batchErrors: unmatchedErrors as unknown as IDataObject[] }
 								: {}),

@@ -1,0 +1,158 @@
+import type { ByteSource } from '../http/multipart';
+import { readCsvRows } from './rows';
+import type { CsvLayout } from './rows';
+
+/**
+ * A CSV file that can be read again from its start: the file itself, or what opens it (a stream
+ * of n8n's binary store), called once per read.
+ */
+export type CsvSource = Buffer | (() => Promise<Buffer | ByteSource>);
+
+/**
+ * The most bytes of a streamed file kept while the check reads it, for the values to be compared
+ * from memory: a file up to 16 MB is read from the binary store once to check, once to send.
+ */
+export const KEEP_BYTES = 16 * 1024 * 1024;
+
+/**
+ * A CSV source opened for the check's read, and how to read it again: the buffer itself, the bytes
+ * copied from the stream as it was read (while at most `keepBytes`), or the stream opened again.
+ */
+export async function readTwice(
+	source: CsvSource,
+	keepBytes = KEEP_BYTES,
+): Promise<{ first: Buffer | ByteSource; again: CsvSource }> {
+	if (Buffer.isBuffer(source)) return { first: source, again: source };
+	const opened = await source();
+	if (Buffer.isBuffer(opened)) return { first: opened, again: opened };
+	const stream: ByteSource = opened;
+	let kept: Buffer[] | undefined = [];
+	let size = 0;
+	async function* first(): AsyncGenerator<Uint8Array | string> {
+		for await (const chunk of stream) {
+			if (kept) {
+				const bytes = Buffer.from(chunk);
+				size += bytes.length;
+				if (size > keepBytes) kept = undefined;
+				else kept.push(bytes);
+			}
+			yield chunk;
+		}
+	}
+	async function* keptBytes(parts: Buffer[]): AsyncGenerator<Buffer> {
+		yield* parts;
+	}
+	// The bytes the first read took, up to where it stopped: the rows compared are all before that.
+	const again = async () => (kept ? keptBytes(kept) : await source());
+	return { first: first(), again };
+}
+
+/**
+ * The rows of one column that may repeat an earlier row (found by hash: UniqueValues), and the rows
+ * they may repeat, whose values confirmedRepeats compares: 8 bytes a candidate.
+ */
+export class RepeatCandidates {
+	private rows = new Uint32Array(64);
+	private count = 0;
+
+	/** A row whose value's hash `firstIndex` held first (each row once). */
+	add(index: number, firstIndex: number): void {
+		if (this.count + 2 > this.rows.length) {
+			const grown = new Uint32Array(this.rows.length * 2);
+			grown.set(this.rows);
+			this.rows = grown;
+		}
+		this.rows[this.count++] = index;
+		this.rows[this.count++] = firstIndex;
+	}
+
+	/** The rows whose values are compared, in file order, each once. */
+	sorted(): Uint32Array {
+		const rows = this.rows.subarray(0, this.count).sort();
+		let unique = 0;
+		for (let i = 0; i < rows.length; i++)
+			if (unique === 0 || rows[i] !== rows[unique - 1]) rows[unique++] = rows[i];
+		return rows.subarray(0, unique);
+	}
+}
+
+/** A column whose candidates are compared: where it is among the fields, its value as compared. */
+export interface ComparedColumn {
+	at: number;
+	/** The value as compared for repeats (trimmed, an e-mail or a mobile in the form compared). */
+	value: (field: string) => string | undefined;
+	/** The rows to compare (RepeatCandidates.sorted). */
+	rows: Uint32Array;
+}
+
+/**
+ * The most values one read keeps to compare (their rows' later values with): past either, the
+ * values first met later wait for another read. At most about 20 MB: values as JS strings in a Map.
+ */
+export const COMPARE_BUDGET = { values: 1 << 18, chars: 1 << 23 };
+
+/**
+ * Compares the values of the candidate rows (ComparedColumn.rows) by reading the file again: calls
+ * `repeat` for each row whose value, as compared, an earlier row of the same column held, with the
+ * first such row (in file order per column). Only these rows' values are kept, in a Map by value,
+ * within `budget`: a value first met once the budget is spent is left for a further read of the
+ * file, with all its rows (reads stop after the last row to compare). Returns the number of reads.
+ */
+export async function confirmedRepeats(
+	source: CsvSource,
+	layout: CsvLayout,
+	columns: ComparedColumn[],
+	repeat: (column: number, index: number, firstIndex: number) => void,
+	budget = COMPARE_BUDGET,
+): Promise<number> {
+	let pending = columns.map((column) => column.rows);
+	let reads = 0;
+	while (pending.some((rows) => rows.length)) {
+		reads++;
+		const rows = pending;
+		const firstRows = rows.map(() => new Map<string, number>());
+		const later = rows.map(() => [] as number[]);
+		const next = rows.map(() => 0);
+		let kept = 0;
+		let chars = 0;
+		let full = false;
+		const compare = (c: number, field: string, index: number) => {
+			const value = columns[c].value(field);
+			if (value === undefined) return;
+			const first = firstRows[c].get(value);
+			if (first !== undefined) return repeat(c, index, first);
+			// Once full, no value is kept until the next read: all rows of a value are read in one.
+			full ||= kept > 0 && (kept >= budget.values || chars + value.length > budget.chars);
+			if (full) {
+				later[c].push(index);
+				return;
+			}
+			// A copy: the field may be a slice of the whole piece of text it was read from.
+			firstRows[c].set(Buffer.from(value).toString(), index);
+			kept++;
+			chars += value.length;
+		};
+		const reading = readCsvRows(
+			typeof source === 'function' ? await source() : source,
+			layout,
+			(row) => {
+				for (let c = 0; c < rows.length; c++) {
+					if (rows[c][next[c]] !== row.index) continue;
+					next[c]++;
+					compare(c, row.fields[columns[c].at] ?? '', row.index);
+				}
+			},
+		);
+		const done = () => rows.every((column, c) => next[c] >= column.length);
+		for (;;) {
+			const step = await reading.next();
+			if (step.done) break;
+			if (done()) {
+				await reading.return({ bytes: 0 });
+				break;
+			}
+		}
+		pending = later.map((indexes) => Uint32Array.from(indexes));
+	}
+	return reads;
+}
