@@ -12,6 +12,7 @@ import { PACE_MAX_BYTES, paceToken } from '../../src/pace/board';
 import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
 import { callbackTriggerWorkflow, usePackageInN8n } from './package-setup';
+import { eventsOf as eventsOfSize } from '../helpers/callback-bodies';
 
 jest.setTimeout(300_000);
 
@@ -102,14 +103,7 @@ async function post(
 
 const event = { id: 'msg_limit', to: '+33612345678', status: 'SENT' };
 /** A JSON array of events, `bytes` long or a little more. */
-const eventsOf = (bytes: number) => {
-	const one = JSON.stringify(event);
-	return Buffer.from(
-		`[${Array(Math.ceil(bytes / (one.length + 1)))
-			.fill(one)
-			.join(',')}]`,
-	);
-};
+const eventsOf = (bytes: number) => eventsOfSize(event, bytes);
 
 it('answers 413 to a chunked 1 MB pace request once 4 KB and one piece came, without the rest', async () => {
 	const pieces = piecesOf(Buffer.alloc(1024 * 1024, 'x'), 1024);

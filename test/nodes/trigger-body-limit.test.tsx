@@ -11,6 +11,7 @@ import type { IWebhookFunctions } from 'n8n-workflow';
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { CALLBACK_MAX_BYTES, callbackToken } from '../../src/platform/callbacks';
 import { PACE_MAX_BYTES, paceToken } from '../../src/pace/board';
+import { eventsOf as eventsOfSize } from '../helpers/callback-bodies';
 
 const SECRET = 'bodyLimitSecret_4f1c9e2a';
 const trigger = new AudienceMessagingTrigger();
@@ -67,14 +68,7 @@ async function call(webhook: 'default' | 'setup', request: Readable & RequestHea
 
 const event = { id: 'msg_1', to: '+33612345678', status: 'SENT' };
 /** A JSON array of events, `bytes` long or a little more. */
-const eventsOf = (bytes: number) => {
-	const one = JSON.stringify(event);
-	return Buffer.from(
-		`[${Array(Math.ceil(bytes / (one.length + 1)))
-			.fill(one)
-			.join(',')}]`,
-	);
-};
+const eventsOf = (bytes: number) => eventsOfSize(event, bytes);
 
 it('refuses a chunked 1 MB body to the pace webhook with 413, having read 4 KB and one piece at most', async () => {
 	const { request, pulled } = requestStream(Buffer.alloc(1024 * 1024, 'x'), 1024);
