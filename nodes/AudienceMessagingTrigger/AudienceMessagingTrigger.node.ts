@@ -207,8 +207,7 @@ export class AudienceMessagingTrigger implements INodeType {
 		const tooLarge = pace ? `Pace request body over ${limit} bytes` : CALLBACK_TOO_LARGE;
 		const rawBody = async () => await readBodyWithin(request, limit, tooLarge);
 
-		if (pace)
-			return await answerPace(this, { secret, given, declaredLength, rawBody, refuse, response });
+		if (pace) return await answerPace(this, { secret, declaredLength, rawBody, refuse, response });
 
 		if (!secret || typeof given !== 'string' || !secretMatches(given, callbackToken(secret)))
 			return refuse(401, 'Unknown callback token');

@@ -2,7 +2,13 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { CallbackRejection, secretMatches } from '../../src/platform/callbacks';
-import { PACE_MAX_BYTES, paceToken, parseTurnRequest, turnBoard } from '../../src/pace/board';
+import {
+	PACE_MAX_BYTES,
+	PACE_TOKEN_HEADER,
+	paceToken,
+	parseTurnRequest,
+	turnBoard,
+} from '../../src/pace/board';
 
 /** The webhook Message › Send asks for its turns (path: PACE_WEBHOOK_PATH). */
 export const PACE_WEBHOOK = 'setup';
@@ -11,8 +17,6 @@ export const PACE_WEBHOOK = 'setup';
 export interface PaceCall {
 	/** The credential's secret, checked; undefined when it cannot be used. */
 	secret: string | undefined;
-	/** The token of the request's query string. */
-	given: unknown;
 	/** The request's Content-Length (NaN when it has none). */
 	declaredLength: number;
 	rawBody: () => Promise<Buffer | undefined>;
@@ -22,12 +26,15 @@ export interface PaceCall {
 
 /**
  * Answers a request of Message › Send's Share Pace Across Workers for its turns, from the trigger's
- * board (src/pace/board.ts): answered by this process, no execution started.
+ * board (src/pace/board.ts): answered by this process, no execution started. The pace token comes
+ * in a header (read here from the request, as n8n hands it over), never the callbacks' token.
  */
 export async function answerPace(
 	context: IWebhookFunctions,
-	{ secret, given, declaredLength, rawBody, refuse, response }: PaceCall,
+	{ secret, declaredLength, rawBody, refuse, response }: PaceCall,
 ): Promise<IWebhookResponseData> {
+	const header = context.getRequestObject().headers[PACE_TOKEN_HEADER];
+	const given = Array.isArray(header) ? undefined : header;
 	if (!secret || typeof given !== 'string' || !secretMatches(given, paceToken(secret)))
 		return refuse(401, 'Unknown pace token');
 	if (Number.isFinite(declaredLength) && declaredLength > PACE_MAX_BYTES)

@@ -178,7 +178,13 @@ export async function apiRequest<T = unknown>(
 			// against the run's budget (taking shared turns, only the refused request waits:
 			// RateGate.pausesRequestOnly; once the platform's full second is known to end sooner, the
 			// others start then, Pacer.backOff). The refused request waits its whole pause.
-			const pauseMs = rateLimitPauseMs(response.headers['retry-after']);
+			const { date } = response.headers;
+			const pauseMs = rateLimitPauseMs(
+				response.headers['retry-after'],
+				Date.now(),
+				Math.random,
+				date,
+			);
 			const resendAt = gate.pacer.clock.now() + pauseMs;
 			if (gate.backOff(pauseMs, ticket, answer)) {
 				// The refused request sleeps until resendAt when the run may start others sooner (only

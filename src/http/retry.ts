@@ -13,24 +13,37 @@ export function backoffMs(attempt: number): number {
 
 /**
  * The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so
- * parallel runs do not resend together (`random`: the simulations pass a seeded one).
+ * parallel runs do not resend together (`random`: the simulations pass a seeded one). `date`: the
+ * answer's Date header, which a Retry-After given as a date is read against.
  */
 export function rateLimitPauseMs(
 	header: unknown,
 	now = Date.now(),
 	random: () => number = Math.random,
+	date?: unknown,
 ): number {
-	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now) ?? MIN_RETRY_PAUSE_MS);
+	const asked = Math.max(MIN_RETRY_PAUSE_MS, retryAfterMs(header, now, date) ?? MIN_RETRY_PAUSE_MS);
 	return asked + jitter(asked, random);
 }
 
+const first = (header: unknown) =>
+	String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
+
 /**
  * Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable.
+ * A date is counted from the answer's own Date (`date`) when it has one, the platform's clock
+ * against itself: a platform clock an hour ahead does not make an hour's pause.
  */
-export function retryAfterMs(header: unknown, now = Date.now()): number | undefined {
-	const value = String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
+export function retryAfterMs(
+	header: unknown,
+	now = Date.now(),
+	date?: unknown,
+): number | undefined {
+	const value = first(header);
 	if (!value) return undefined;
 	if (/^\d+(\.\d+)?$/.test(value)) return Math.ceil(Number(value) * 1000);
-	const date = Date.parse(value);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+	const until = Date.parse(value);
+	if (Number.isNaN(until)) return undefined;
+	const answered = Date.parse(first(date));
+	return Math.max(0, until - (Number.isNaN(answered) ? now : answered));
 }

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 import { CallbackRejection } from '../platform/callbacks';
 import { tryParseJson } from '../values/json';
@@ -14,14 +14,23 @@ import { RATE_HEADROOM } from './pacer';
  * its share in turn.
  */
 
-/** The query parameter of the pace URL that carries its token (the callbacks' name). */
-export const PACE_TOKEN_PARAMETER = 'token';
+/**
+ * The request header that carries the pace token (never the URL: proxies and access logs keep
+ * URLs).
+ */
+export const PACE_TOKEN_HEADER = 'x-pace-token';
+
+/**
+ * The board never hands out a turn further ahead than this; a run given one later does not follow
+ * it and paces alone (src/pace/turn-grant.ts). Ten runs asking a second's worth each fit.
+ */
+export const SCHEDULE_AHEAD_MS = 10_000;
 
 /** The last path segment of the trigger's pace webhook (its callbacks come to `callbacks`). */
 export const PACE_WEBHOOK_PATH = 'pace';
 
 /**
- * The token of the pace URL, derived from the Callbacks credential's secret, not the callbacks'
+ * The pace token, derived from the Callbacks credential's secret, not the callbacks'
  * token: the platform and its reports see the callback URL, and must not be able to take turns.
  */
 export function paceToken(secret: string): string {
@@ -40,12 +49,15 @@ export interface TurnRequest {
 
 /**
  * The turns given: the first `delayMs` after the board received the request, then one every
- * `spacingMs`.
+ * `spacingMs`; `board` names the board that gave them (a run given turns by two boards paces
+ * alone). None (`count` 0) when the next free turn lies beyond SCHEDULE_AHEAD_MS: the run asks
+ * again after `delayMs`.
  */
 export interface TurnGrant {
 	delayMs: number;
 	spacingMs: number;
 	count: number;
+	board: string;
 }
 
 /**
@@ -96,11 +108,15 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 
 /**
  * The turns of every sender, in one process: each sender's next free turn, handed out in the order
- * the requests come (so runs asking in turn share the rate evenly). Past MAX_KEYS senders, the one
- * asked for longest ago is forgotten.
+ * the requests come (so runs asking in turn share the rate evenly), never more than
+ * SCHEDULE_AHEAD_MS ahead (fewer turns than asked, or none). Past MAX_KEYS senders, the one asked
+ * for longest ago is forgotten. Each board has an identity of its own, random, in every grant: a
+ * run whose turns come from two boards (two webhook processes, or one restarted) knows its turns
+ * do not hold the limit.
  */
 export class TurnBoard {
 	private readonly next = new Map<string, number>();
+	readonly id = randomBytes(9).toString('base64url');
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
 
@@ -109,14 +125,19 @@ export class TurnBoard {
 		const id = `${request.key}\u0000${request.perSecond}`;
 		const spacingMs = 1000 / (request.perSecond * RATE_HEADROOM);
 		const first = Math.max(now, this.next.get(id) ?? 0);
+		const fit = Math.floor((now + SCHEDULE_AHEAD_MS - first) / spacingMs + 1e-9) + 1;
+		const count = Math.max(0, Math.min(request.count, fit));
 		// Re-inserted: the Map's order is the order of last use.
 		this.next.delete(id);
-		this.next.set(id, first + request.count * spacingMs);
+		this.next.set(id, first + count * spacingMs);
 		for (const oldest of this.next.keys()) {
 			if (this.next.size <= MAX_KEYS) break;
 			this.next.delete(oldest);
 		}
-		return { delayMs: first - now, spacingMs, count: request.count };
+		// None fits: the first free turn is less than a spacing beyond the bound, asked for after.
+		if (count === 0)
+			return { delayMs: first - now - SCHEDULE_AHEAD_MS, spacingMs, count, board: this.id };
+		return { delayMs: first - now, spacingMs, count, board: this.id };
 	}
 
 	/** How many senders the board keeps (for tests). */

@@ -3,6 +3,7 @@ import type { Clock } from './clock';
 import { RATE_HEADROOM, Pacer } from './pacer';
 import type { Pace } from './pacer';
 import type { PlatformAnswer } from './platform-seconds';
+import type { RunBudget } from './turn-budget';
 
 // The pacer is pacing's engine; what the runs and the tests use of it is exported from here too.
 export { Pacer, RATE_HEADROOM } from './pacer';
@@ -45,6 +46,8 @@ export class RateGate {
 	private lostAt = 0;
 	/** Requests of the run waiting in acquire() now: time counts as lost only while one waits. */
 	private waiting = 0;
+	/** Until when refused requests wait out their own pauses (pausesRequestOnly), counted. */
+	private ownPausesUntil = 0;
 	/** Once the budget is spent, no request of the run is sent any more. */
 	private spent = false;
 	/** The run's wait budget (ms); see lostMs. */
@@ -53,9 +56,20 @@ export class RateGate {
 	readonly release: () => void;
 	/**
 	 * Turns shared with runs on other n8n processes (src/pace/shared-turns.ts): each request waits
-	 * for its turn too, after its slot. Waiting for a turn another run took is not lost time.
+	 * for its turn too, after its slot. Waiting for turns costs the budget only beyond the run's due
+	 * share (src/pace/turn-budget.ts); a wait past the budget is not waited (take() gives false).
+	 * Each refusal is told (refused()): the turns may give sharing up.
 	 */
-	turns?: { take(): Promise<void>; readonly shared: boolean };
+	turns?: {
+		take(budget: RunBudget): Promise<boolean>;
+		refused(): void;
+		readonly shared: boolean;
+	};
+	/** The run's budget as the shared turns see it. */
+	private readonly budget: RunBudget = {
+		leftMs: () => this.waitBudgetMs - this.lostMs(),
+		lose: (ms) => (this.lost += ms),
+	};
 
 	constructor(
 		pace: Pace | number | undefined | { shared: { pacer: Pacer; release: () => void } },
@@ -151,7 +165,13 @@ export class RateGate {
 			}
 			pacer.nextStart = start + pacer.spacingMs;
 			if (start > now) await this.clock.sleep(start - now);
-			if (this.turns) await this.turns.take();
+			const shared = this.turns?.shared;
+			if (this.turns && !(await this.turns.take(this.budget))) {
+				this.spent = true;
+				return undefined;
+			}
+			// The run gave sharing up while this request waited for its turn: a slot at its own pace.
+			if (shared && !this.turns?.shared) continue;
 			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies
 			// in the pause; it takes a new one.
 			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now()))
@@ -167,6 +187,8 @@ export class RateGate {
 	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): boolean {
 		const now = this.clock.now();
 		this.account(now);
+		// Told first: the refusal that shows the turns do not hold the limit is the run's own already.
+		this.turns?.refused();
 		// A pause longer than what is left of the budget is not waited: the run stops sending.
 		if (
 			this.spent ||
@@ -177,8 +199,9 @@ export class RateGate {
 		}
 		if (this.pausesRequestOnly) {
 			// The refused request waits out the pause alone (pausesRequestOnly), and the pause counts in
-			// full.
-			this.lost += pauseMs;
+			// full, each moment once however many refused requests wait in it.
+			this.lost += Math.max(0, now + pauseMs - Math.max(now, this.ownPausesUntil));
+			this.ownPausesUntil = Math.max(this.ownPausesUntil, now + pauseMs);
 			return true;
 		}
 		this.pacer.backOff(pauseMs, ticket, answer);

@@ -188,11 +188,13 @@ export class Pacer {
 		const now = this.clock.now();
 		const sameEvent = ticket !== undefined && ticket < this.backOffs;
 		const limit = sameEvent ? this.seconds.limit : this.seconds.refused(answer, now);
+		// A Date at odds with the answers before (a clock an hour off) tells no second.
 		const nextSecond =
-			limit !== undefined && answer?.second !== undefined
+			limit !== undefined && answer?.second !== undefined && this.seconds.fits(answer, now)
 				? this.seconds.nextSecondAt(answer.second)
 				: undefined;
-		this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);
+		// The platform's second may end the pause sooner, never later than the refusal asked.
+		this.pausedUntil = Math.max(this.pausedUntil, Math.min(nextSecond ?? Infinity, now + pauseMs));
 		this.probeAt = Math.max(this.probeAt, this.pausedUntil);
 		if (sameEvent) return;
 		const probeRefused = this.backOffs > 0 && this.probed;

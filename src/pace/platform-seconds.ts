@@ -41,6 +41,8 @@ const KEPT = 2048;
  * a second's edge may carry the other second's Date).
  */
 const SAME_COUNT = 1;
+/** A Date fits the clocks' difference when it lies within this of what the answers before told. */
+const FITS_MS = 1000;
 
 export class PlatformSeconds {
 	/** The platform's clock minus the run's, in ms: known to lie in (lo, hi]. */
@@ -91,6 +93,18 @@ export class PlatformSeconds {
 	 */
 	nextSecondAt(second: number): number | undefined {
 		return Number.isFinite(this.lo) ? (second + 1) * 1000 - this.lo : undefined;
+	}
+
+	/**
+	 * Whether the answer's Date fits the difference of the two clocks the earlier answers tell
+	 * (within a second; any Date while none has): one far off is not a second to wait for.
+	 */
+	fits({ sentAt, second }: PlatformAnswer, answeredAt: number): boolean {
+		if (second === undefined) return false;
+		return (
+			second * 1000 - answeredAt < this.hi + FITS_MS &&
+			second * 1000 + 1000 - sentAt > this.lo - FITS_MS
+		);
 	}
 
 	/**

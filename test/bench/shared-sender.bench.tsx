@@ -43,7 +43,9 @@ interface Case {
 	 * Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away
 	 * there and back.
 	 */
-	sharedTurns?: { rttMs: number };
+	sharedTurns?: { rttMs: number; boards?: number; sticky?: boolean };
+	/** Each run's Max Wait When Rate Limited, in ms (default: none, the runs never give up). */
+	waitBudgetMs?: number;
 	/**
 	 * The platform's Date headers (default: naming the seconds a fixed window counts; see
 	 * SharedLimitScenario).
@@ -59,7 +61,38 @@ interface Case {
  */
 const ONE = { utilization: 0.9, refused: 0.02 };
 const SHARED = { utilization: 0.9, refused: 0.05 };
+/**
+ * Issue 40: several webhook processes behind a load balancer, each with its own board. Sharing is
+ * never worse than not sharing: each of these rows is printed beside the same runs with the option
+ * off, with the default wait budget of 60 s.
+ */
+const sharer = (runs: number, messagesPerRun: number) =>
+	(['off', 'one board', 'two boards', 'two boards, sticky'] as const).map(
+		(option): Case => ({
+			name: `issue 40: ${runs} runs × ${messagesPerRun} at the sender's rateLimit 10, Share Pace ${option}, Max Wait 60 s`,
+			pace: senderPace(10, undefined) as Pace,
+			limit: 10,
+			runs,
+			messagesPerRun,
+			waitBudgetMs: 60_000,
+			windows: ['second', 'sliding'],
+			...(option === 'off'
+				? {}
+				: {
+						sharedTurns: {
+							rttMs: 5,
+							boards: option === 'one board' ? 1 : 2,
+							sticky: option === 'two boards, sticky',
+						},
+						// Two boards: each run notices and paces alone, as with the option off (no target).
+						...(option === 'one board' ? { target: { utilization: 0.9, refused: 0.02 } } : {}),
+					}),
+		}),
+	);
+
 const cases: Case[] = [
+	...sharer(2, 200),
+	...sharer(4, 100),
 	{
 		name: '1 run, Messages per Second 20 = the limit',
 		pace: 20,
@@ -247,6 +280,7 @@ async function main() {
 		bucket,
 		processes,
 		sharedTurns,
+		waitBudgetMs,
 		date,
 		windows,
 	} of cases) {
@@ -266,20 +300,25 @@ async function main() {
 						seed: seed * 7919,
 						processes,
 						sharedTurns,
+						waitBudgetMs,
 						date,
 					}),
 				);
 			}
 			const shares = results.map((result) => result.utilization).sort((a, b) => a - b);
 			const refused = results.map((result) => result.refusedShare).sort((a, b) => a - b);
+			const notSent = results.map((result) => result.notSent).sort((a, b) => a - b);
+			const alone = results.reduce((sum, result) => sum + result.pacedAlone.length, 0);
 			const lost = results.reduce(
-				(sum, result) => sum + runs * messagesPerRun - result.accepted + result.duplicates,
+				(sum, result) =>
+					sum + runs * messagesPerRun - result.accepted - result.notSent + result.duplicates,
 				0,
 			);
 			const fairness = Math.min(...results.map((result) => result.fairness));
 			const met =
 				shares[0] >= (target?.utilization ?? 0) &&
 				refused[refused.length - 1] <= (target?.refused ?? 1) &&
+				notSent[notSent.length - 1] === 0 &&
 				lost === 0;
 			const set = window !== 'tokenBucket' || runs > 1;
 			const verdict = !target
@@ -292,7 +331,7 @@ async function main() {
 			if (target && !met && set) missed++;
 			if (target && !met && !set) bucketMissed++;
 			console.log(
-				`  ${name}, ${window}: ${percent(shares[0])}–${percent(shares[shares.length - 1])} of the limit (median ${percent(shares[Math.floor(shares.length / 2)])}); 429s ${percent(refused[0])}–${percent(refused[refused.length - 1])} of requests, at most ${Math.max(...results.map((r) => r.mostRefusalsOfOne))} for one message${runs > 1 ? `; fairness ≥ ${fairness.toFixed(2)}` : ''}; lost or sent twice: ${lost}${verdict}${target ? ` (target ≥ ${percent(target.utilization)}, ≤ ${percent(target.refused)} 429s, every seed)` : ''}`,
+				`  ${name}, ${window}: ${percent(shares[0])}–${percent(shares[shares.length - 1])} of the limit (median ${percent(shares[Math.floor(shares.length / 2)])}); 429s ${percent(refused[0])}–${percent(refused[refused.length - 1])} of requests, at most ${Math.max(...results.map((r) => r.mostRefusalsOfOne))} for one message${runs > 1 ? `; fairness ≥ ${fairness.toFixed(2)}` : ''}; accepted ${Math.min(...results.map((r) => r.accepted))}–${Math.max(...results.map((r) => r.accepted))} of ${runs * messagesPerRun}, 429s ${Math.min(...results.map((r) => r.refused))}–${Math.max(...results.map((r) => r.refused))}${waitBudgetMs !== undefined ? `, not sent ${notSent[0]}–${notSent[notSent.length - 1]}` : ''}${sharedTurns ? `, runs that paced alone ${alone} of ${runs * SEEDS}` : ''}; lost or sent twice: ${lost}${verdict}${target ? ` (target ≥ ${percent(target.utilization)}, ≤ ${percent(target.refused)} 429s, every seed)` : ''}`,
 			);
 		}
 	}

@@ -91,9 +91,13 @@ export interface SharedLimitScenario {
 	processes?: number;
 	/**
 	 * The runs take turns from one board (Share Pace Across Workers: the trigger's pace webhook in
-	 * one n8n process), `rttMs` away from each run there and back. Needs an object pace.
+	 * one n8n process), `rttMs` away from each run there and back. Needs an object pace. `boards`:
+	 * that many webhook processes, each with its own board, behind a load balancer that sends each
+	 * ask to the next in turn (`sticky`: each run's asks to one of them, by run).
 	 */
-	sharedTurns?: { rttMs: number };
+	sharedTurns?: { rttMs: number; boards?: number; sticky?: boolean };
+	/** Each run's wait budget (Max Wait When Rate Limited), in ms (default: none). */
+	waitBudgetMs?: number;
 }
 
 export interface SharedLimitResult {
@@ -116,6 +120,10 @@ export interface SharedLimitResult {
 	 * Limit Wait).
 	 */
 	mostRefusalsOfOne: number;
+	/** Messages reported not sent: the run's wait budget was spent. */
+	notSent: number;
+	/** Runs that gave shared turns up and paced alone (with the reasons). */
+	pacedAlone: string[];
 }
 
 /**
@@ -191,11 +199,17 @@ export async function simulateSharedLimit(
 	const acceptedIds = new Map<string, number>();
 	const runSpans: Array<{ first: number; last: number }> = [];
 	let refused = 0;
+	let notSent = 0;
+	const pacedAlone: string[] = [];
 	let mostRefusalsOfOne = 0;
 	let lastAccepted = 0;
 
 	const pacers: Pacer[] = [];
-	const board = new TurnBoard(() => clock.now());
+	const boards = Array.from(
+		{ length: scenario.sharedTurns?.boards ?? 1 },
+		() => new TurnBoard(() => clock.now()),
+	);
+	let asks = 0;
 	const run = async (runIndex: number, offsetMs: number) => {
 		await clock.sleep(offsetMs);
 		const span = (runSpans[runIndex] = { first: clock.now(), last: clock.now() });
@@ -210,19 +224,17 @@ export async function simulateSharedLimit(
 						},
 					})
 				: new RateGate(pace, clock, random);
-		// The simulations measure pacing, not the run's wait budget: no run gives up.
-		gate.waitBudgetMs = Infinity;
+		// Unless told, the simulations measure pacing, not the run's wait budget: no run gives up.
+		gate.waitBudgetMs = scenario.waitBudgetMs ?? Infinity;
 		if (scenario.sharedTurns && typeof pace === 'object') {
-			const half = scenario.sharedTurns.rttMs / 2;
+			const { rttMs, sticky } = scenario.sharedTurns;
 			const ask = async (request: TurnRequest) => {
-				await clock.sleep(half);
-				const grant = board.take(request);
-				await clock.sleep(half);
+				await clock.sleep(rttMs / 2);
+				const grant = boards[(sticky ? runIndex : asks++) % boards.length].take(request);
+				await clock.sleep(rttMs / 2);
 				return grant;
 			};
-			const fail = (reason: string) => {
-				throw new Error(`the simulated board failed: ${reason}`);
-			};
+			const fail = (reason: string) => pacedAlone.push(reason);
 			gate.turns = new SharedTurns(
 				ask,
 				'sender',
@@ -238,6 +250,10 @@ export async function simulateSharedLimit(
 				const id = `${runIndex}:${next++}`;
 				for (let refusals = 0; ; refusals++) {
 					const ticket = await gate.acquire();
+					if (ticket === undefined) {
+						notSent++;
+						break;
+					}
 					const sentAt = clock.now();
 					// There and back: the platform counts the message on arrival (and dates its answer then),
 					// the answer takes as long again.
@@ -251,8 +267,11 @@ export async function simulateSharedLimit(
 						mostRefusalsOfOne = Math.max(mostRefusalsOfOne, refusals + 1);
 						const pauseMs = rateLimitPauseMs(String(retryAfterMs / 1000), clock.now(), random);
 						const resendAt = clock.now() + pauseMs;
-						if (gate.backOff(pauseMs, ticket, answer) && gate.ownWaitMs(resendAt) > 0)
-							await clock.sleep(resendAt - clock.now());
+						if (!gate.backOff(pauseMs, ticket, answer)) {
+							notSent++;
+							break;
+						}
+						if (gate.ownWaitMs(resendAt) > 0) await clock.sleep(resendAt - clock.now());
 						continue;
 					}
 					const second = Math.floor(clock.now() / 1000);
@@ -286,5 +305,7 @@ export async function simulateSharedLimit(
 		fairness,
 		busiestSecond: Math.max(...perSecond.values()),
 		mostRefusalsOfOne,
+		notSent,
+		pacedAlone,
 	};
 }

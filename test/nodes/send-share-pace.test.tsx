@@ -31,7 +31,10 @@ const callbacksCredential: HarnessCredentials = {
 
 interface PaceCall {
 	path: string;
-	token: string | null;
+	/** The request's URL as the trigger's process received it (its access log keeps it). */
+	url: string;
+	/** The pace token of the request's header. */
+	token: string | undefined;
 	body: { key: string; perSecond: number; count: number };
 	receivedAt: number;
 }
@@ -61,7 +64,8 @@ beforeAll(async () => {
 			}
 			const call: PaceCall = {
 				path: url.pathname,
-				token: url.searchParams.get('token'),
+				url: request.url ?? '',
+				token: request.headers['x-pace-token'] as string | undefined,
 				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
 				receivedAt: Date.now(),
 			};
@@ -154,15 +158,18 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	expect(paceCalls.length).toBeGreaterThanOrEqual(1);
 	for (const call of paceCalls) {
 		expect(call.path).toBe('/webhook/5b0f9c3e/pace');
-		// The pace token, not the callbacks' one (which the platform sees).
+		// The pace token, not the callbacks' one (which the platform sees), in a header: the URL, which
+		// proxies and access logs keep, holds no token (issue 40).
 		expect(call.token).toBe(paceToken(SECRET));
+		expect(call.url).toBe('/webhook/5b0f9c3e/pace');
 		expect(call.token).not.toBe(callbackToken(SECRET));
 		// A second's worth at 95 % of 20/s at most (the board answers at once here).
 		expect(call.body).toEqual({ key, perSecond: 20, count: expect.any(Number) });
 		expect(call.body.count).toBeLessThanOrEqual(19);
 	}
-	// No more turns than messages: none wasted when the run ends.
-	expect(paceCalls.reduce((sum, call) => sum + call.body.count, 0)).toBe(12);
+	// No more turns than messages (the one-turn ask that looks for another board aside): none wasted
+	// when the run ends.
+	expect(paceCalls.reduce((sum, call) => sum + call.body.count, 0)).toBeLessThanOrEqual(13);
 	// The first message waits for the turns the other run holds: 1,053 ms from when it took them.
 	const all = sends();
 	expect(all[0].receivedAt - reservedAt).toBeGreaterThanOrEqual(1050);

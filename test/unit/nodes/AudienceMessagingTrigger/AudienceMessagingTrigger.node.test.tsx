@@ -274,12 +274,13 @@ describe('publishing (webhookMethods.create)', () => {
 describe("the pace webhook (Message › Send's Share Pace Across Workers)", () => {
 	const PACE = paceToken(SECRET);
 	const key = `https://api.example.com sender-${Math.random()}`;
-	const pace = async (overrides: Partial<Call> = {}) =>
+	const pace = async (overrides: Partial<Call> = {}, token: string | null = PACE) =>
 		await call({
 			webhook: 'setup',
-			token: PACE,
+			token: null,
 			body: JSON.stringify({ key, perSecond: 20, count: 5 }),
 			...overrides,
+			headers: { ...(token === null ? {} : { 'x-pace-token': token }), ...overrides.headers },
 		});
 
 	it('answers the turns of the board of this process, starts nothing, and the next asker gets the turns after them', async () => {
@@ -292,18 +293,24 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 			spacingMs: number;
 			count: number;
 		};
-		expect(grant).toEqual({ delayMs: expect.any(Number), spacingMs: 1000 / 19, count: 5 });
+		expect(grant).toEqual({
+			delayMs: expect.any(Number),
+			spacingMs: 1000 / 19,
+			count: 5,
+			board: expect.any(String),
+		});
 		expect(grant.delayMs).toBeLessThan(5);
 		const second = JSON.parse((await pace()).response.body) as { delayMs: number };
 		expect(second.delayMs).toBeGreaterThan(4 * (1000 / 19));
 	});
 
-	it.each([
-		["the callbacks' token (the platform sees it)", { token: TOKEN }],
-		['no token', { token: null }],
-		['no Callbacks credential', { secret: null }],
-	])('answers 401 for %s', async (_name, overrides) => {
-		const { result, response } = await pace(overrides);
+	it.each<[string, Partial<Call>, string | null]>([
+		["the callbacks' token (the platform sees it)", {}, TOKEN],
+		['no token', {}, null],
+		['the pace token in the URL, not in its header', { token: PACE }, null],
+		['no Callbacks credential', { secret: null }, PACE],
+	])('answers 401 for %s', async (_name, overrides, token) => {
+		const { result, response } = await pace(overrides, token);
 		expect(result).toEqual({ noWebhookResponse: true });
 		expect(response.status).toBe(401);
 		expect(response.body).toBe('{"error":"Unknown pace token"}');

@@ -13,7 +13,7 @@ describe('TurnBoard', () => {
 		let now = 1000;
 		const board = new TurnBoard(() => now);
 		const ask = (count: number) => board.take({ key: 'k', perSecond: 20, count });
-		expect(ask(5)).toEqual({ delayMs: 0, spacingMs: 1000 / 19, count: 5 });
+		expect(ask(5)).toEqual({ delayMs: 0, spacingMs: 1000 / 19, count: 5, board: board.id });
 		// Another run asking at once gets the turns after the first's five.
 		expect(ask(3).delayMs).toBeCloseTo((5 * 1000) / 19);
 		now += 100;
@@ -35,14 +35,41 @@ describe('TurnBoard', () => {
 
 	it('forgets the sender asked for longest ago past 1,000 senders, not one still in use', () => {
 		const board = new TurnBoard(() => 0);
-		board.take({ key: 'first', perSecond: 1, count: 10 });
+		board.take({ key: 'first', perSecond: 1, count: 5 });
 		for (let i = 0; i < 999; i++) board.take({ key: `s${i}`, perSecond: 1, count: 1 });
 		// "first" asked again: the oldest is now s0.
-		expect(board.take({ key: 'first', perSecond: 1, count: 1 }).delayMs).toBeCloseTo(10_000 / 0.95);
+		expect(board.take({ key: 'first', perSecond: 1, count: 1 }).delayMs).toBeCloseTo(5000 / 0.95);
 		board.take({ key: 'one more', perSecond: 1, count: 1 });
 		expect(board.size).toBe(1000);
 		expect(board.take({ key: 's0', perSecond: 1, count: 1 }).delayMs).toBe(0);
-		expect(board.take({ key: 'first', perSecond: 1, count: 1 }).delayMs).toBeCloseTo(11_000 / 0.95);
+		expect(board.take({ key: 'first', perSecond: 1, count: 1 }).delayMs).toBeCloseTo(6000 / 0.95);
+	});
+
+	it('never schedules further ahead than 10 s: fewer turns than asked, then none until one fits', () => {
+		let now = 0;
+		const board = new TurnBoard(() => now);
+		const ask = (count: number) => board.take({ key: 'k', perSecond: 1, count });
+		// At 0.95/s a turn every 1,052.6 ms: ten fit within 10 s (the last at 9,474 ms).
+		const first = ask(100);
+		expect(first).toMatchObject({ delayMs: 0, count: 10 });
+		expect(first.delayMs + (first.count - 1) * first.spacingMs).toBeLessThanOrEqual(10_000);
+		// The next free turn (10,526 ms) lies beyond the bound: none, ask again when it fits.
+		const none = ask(1);
+		expect(none.count).toBe(0);
+		expect(none.delayMs).toBeCloseTo(10_000 / 0.95 - 10_000);
+		now += none.delayMs;
+		expect(ask(5)).toMatchObject({ delayMs: 10_000, count: 1 });
+	});
+
+	it('names itself in every grant, each board apart', () => {
+		const one = new TurnBoard(() => 0);
+		const other = new TurnBoard(() => 0);
+		const grant = one.take({ key: 'k', perSecond: 10, count: 1 });
+		expect(grant.board).toBe(one.id);
+		expect(one.take({ key: 'k', perSecond: 10, count: 1 }).board).toBe(one.id);
+		expect(other.take({ key: 'k', perSecond: 10, count: 1 }).board).toBe(other.id);
+		expect(one.id).not.toBe(other.id);
+		expect(one.id).toMatch(/^[\w-]{12}$/);
 	});
 });
 
@@ -92,21 +119,31 @@ describe('parseTurnRequest', () => {
 describe('turnGrant', () => {
 	it.each<[string, unknown]>([
 		['no answer', undefined],
-		['a negative delay', { delayMs: -1, spacingMs: 50, count: 1 }],
-		['a delay over an hour', { delayMs: 3_600_001, spacingMs: 50, count: 1 }],
-		['a spacing of 0', { delayMs: 0, spacingMs: 0, count: 1 }],
-		['more turns than asked', { delayMs: 0, spacingMs: 50, count: 6 }],
-		['a count as text', { delayMs: 0, spacingMs: 50, count: '5' }],
+		['a negative delay', { delayMs: -1, spacingMs: 50, count: 1, board: 'b' }],
+		['a spacing of 0', { delayMs: 0, spacingMs: 0, count: 1, board: 'b' }],
+		['more turns than asked', { delayMs: 0, spacingMs: 50, count: 6, board: 'b' }],
+		['a count as text', { delayMs: 0, spacingMs: 50, count: '5', board: 'b' }],
+		['no board (an older trigger)', { delayMs: 0, spacingMs: 50, count: 1 }],
 	])('refuses %s', (_name, answer) => {
 		expect(() => turnGrant(answer, 5)).toThrow(/pace answer/);
 	});
 
-	it('takes fewer turns than asked', () => {
-		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, extra: true }, 5)).toEqual({
+	it.each<[string, unknown]>([
+		['a first turn an hour ahead', { delayMs: 3_600_000, spacingMs: 50, count: 1, board: 'b' }],
+		['a first turn 10.5 s ahead', { delayMs: 10_500, spacingMs: 50, count: 1, board: 'b' }],
+		['turns that reach 10.5 s ahead', { delayMs: 9_000, spacingMs: 500, count: 4, board: 'b' }],
+	])('does not follow %s (beyond the 10 s a board schedules)', (_name, answer) => {
+		expect(() => turnGrant(answer, 5)).toThrow(/beyond the 10 s it may/);
+	});
+
+	it('takes fewer turns than asked, or none for now', () => {
+		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', extra: 1 }, 5)).toEqual({
 			delayMs: 10,
 			spacingMs: 50,
 			count: 2,
+			board: 'b',
 		});
+		expect(turnGrant({ delayMs: 30, spacingMs: 50, count: 0, board: 'b' }, 5).count).toBe(0);
 	});
 });
 
@@ -162,8 +199,9 @@ describe('SharedTurns', () => {
 		expect(
 			run.asked.every(({ request }) => request.perSecond === 20 && request.key === 'sender'),
 		).toBe(true);
-		// 40 turns in chunks of a second's worth (19), never more than the run has requests for.
-		expect(run.asked.map(({ request }) => request.count)).toEqual([19, 19, 2]);
+		// 40 turns in chunks of a second's worth (19), never more than the run has requests for; the
+		// second ask, at once, for one turn (it looks for another board behind a load balancer).
+		expect(run.asked.map(({ request }) => request.count)).toEqual([19, 1, 19, 1]);
 		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
 		// start is one spacing after the last: the run never waits for the board.
 		expect(run.starts[0]).toBe(10);
@@ -197,13 +235,15 @@ describe('SharedTurns', () => {
 		const done = run.send(200, 10);
 		await clock.runAll();
 		await done;
-		// After the first answer (600 ms): 1.2 s of turns at a time, 23 at 19/s.
-		expect(run.asked.slice(1, 4).map(({ request }) => request.count)).toEqual([23, 23, 23]);
-		expect(run.asked[0].request.count).toBe(19);
-		// Once the first answer told how long the board takes (the first 5 turns wait for it):
+		// After the first answer (600 ms) and the one-turn ask that looks for another board: 1.2 s of
+		// turns at a time, 23 at 19/s.
+		expect(run.asked.slice(2, 5).map(({ request }) => request.count)).toEqual([23, 23, 23]);
+		expect(run.asked.slice(0, 2).map(({ request }) => request.count)).toEqual([19, 1]);
+		// Once the first answer told how long the board takes (the first 5 turns wait for it), 98 % of
+		// 19/s (the one-turn ask, 600 ms long, delays the next chunk's ask once):
 		const starts = run.starts.slice(10);
 		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(
-			18.9,
+			18.6,
 		);
 	});
 

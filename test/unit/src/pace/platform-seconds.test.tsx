@@ -1,3 +1,4 @@
+import { rateLimitPauseMs, retryAfterMs } from '../../../../src/http/retry';
 import { RateGate } from '../../../../src/pace/gate';
 import { PlatformSeconds, platformSecond } from '../../../../src/pace/platform-seconds';
 import { simulateSharedLimit, VirtualClock } from '../../../helpers/virtual-time';
@@ -125,6 +126,43 @@ describe('a run whose refusals agree on a limit per platform second', () => {
 		expect(gate.currentRate).toBeCloseTo(19, 6);
 		// The refused request itself is not sent again before its Retry-After.
 		expect(gate.ownWaitMs(refusedAt + 1000)).toBe(refusedAt + 1000 - gate.pacer.pausedUntil);
+	});
+
+	it("pauses no longer than a refusal's Retry-After when its Date is an hour ahead (issue 40): the Date is checked before it sets a pause", () => {
+		const clock = new VirtualClock();
+		const gate = new RateGate(40, clock);
+		gate.waitBudgetMs = 60_000;
+		const refuse = (count: number) => {
+			const from = clock.time;
+			for (let i = 0; i < count; i++) {
+				clock.time = from + i * 25 + RTT;
+				gate.succeeded(dated(from + i * 25));
+			}
+			clock.time = from + count * 25 + RTT;
+			return gate.backOff(1000, gate.pacer.backOffs, dated(from + count * 25));
+		};
+		// Two refusals agree on a limit of 20 per platform second.
+		clock.time = 1000 - AHEAD_MS - RTT / 2;
+		refuse(20);
+		clock.time = 3000 - AHEAD_MS - RTT / 2;
+		refuse(20);
+		// A request in flight at that refusal is refused too (the same event), dated an hour ahead.
+		clock.time += 20;
+		const skewed = { sentAt: clock.time - RTT, second: dated(clock.time).second + 3600 };
+		expect(gate.backOff(1000, gate.pacer.backOffs - 1, skewed)).toBe(true);
+		expect(gate.pacer.pausedUntil).toBeLessThanOrEqual(clock.time + 1000);
+		// A refusal of its own, dated an hour ahead, later.
+		clock.time = 8000;
+		const own = { sentAt: clock.time - RTT, second: dated(clock.time).second + 3600 };
+		expect(gate.backOff(1000, gate.pacer.backOffs, own)).toBe(true);
+		expect(gate.pacer.pausedUntil).toBeLessThanOrEqual(clock.time + 1000);
+		expect(gate.budgetSpent).toBe(false);
+		// Retry-After given as a date is read against the answer's own Date, not this machine's clock.
+		const date = new Date(Date.UTC(2026, 10, 25, 20, 33, 34));
+		const header = (ms: number) => new Date(date.getTime() + ms).toUTCString();
+		const hourBehind = date.getTime() - 3_600_000;
+		expect(retryAfterMs(header(2000), hourBehind, header(0))).toBe(2000);
+		expect(rateLimitPauseMs(header(2000), hourBehind, () => 0, header(0))).toBe(2000);
 	});
 
 	// Simulated as the bench does (80–90 ms away, Retry-After 1 s, seeds varying the phase of the

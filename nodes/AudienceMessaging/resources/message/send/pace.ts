@@ -95,7 +95,7 @@ export async function openGate(
 		expect: identifiedObjectResponse,
 	});
 	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
-	const { baseURL, timeoutMs } = await baseUrlOf(context, 'messaging');
+	const { baseURL } = await baseUrlOf(context, 'messaging');
 	const key = `${baseURL} ${pace.senderId}`;
 	const senderRate = senderPace(data.rateLimit, pace.messagesPerSecond);
 	const gate = configureRun(context, { pace: senderRate, shareKey: key });
@@ -106,7 +106,6 @@ export async function openGate(
 			secret: await secret(),
 			key,
 			perSecond: senderRate.perSecond,
-			timeoutMs,
 			wanted,
 		});
 	}

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { boolean, httpUrl, InputError } from '../../../core/values';
 import {
-	PACE_TOKEN_PARAMETER,
+	PACE_TOKEN_HEADER,
 	PACE_WEBHOOK_PATH,
 	paceToken,
 	SharedTurns,
@@ -47,11 +47,16 @@ export function sharedPaceTrigger(
 	return url;
 }
 
+/** Answers of a busy or restarting trigger, or of a proxy before it: asked again. */
+const TRANSIENT = (status: number) => status >= 500 || status === 408 || status === 429;
+
 /**
  * Gives the run's gate turns from the trigger's board (src/pace/shared-turns.ts), asked for with
- * n8n's request helper, the pace token in the query, no redirect followed. When the board cannot be
- * asked, the run paces itself alone and the node's output says why (an execution hint): the token
- * never appears in it.
+ * n8n's request helper, the pace token in a header (never in the URL, which proxies and access
+ * logs keep), no redirect followed, a short timeout of its own (the turns' ASK_TIMEOUT_MS, shorter
+ * when the run's wait budget is nearly spent). When the board cannot be asked, or its turns do not
+ * hold the sender's limit, the run paces itself alone and the node's output says why (an execution
+ * hint): the token never appears in it.
  */
 export function shareTurns(
 	context: IExecuteFunctions,
@@ -61,7 +66,6 @@ export function shareTurns(
 		secret: string;
 		key: string;
 		perSecond: number;
-		timeoutMs: number;
 		wanted: () => number;
 	},
 ): void {
@@ -69,32 +73,39 @@ export function shareTurns(
 	url.pathname = url.pathname.replace(/[^/]*$/, PACE_WEBHOOK_PATH);
 	url.search = '';
 	const token = paceToken(settings.secret);
-	url.searchParams.set(PACE_TOKEN_PARAMETER, token);
-	const ask = async (request: TurnRequest): Promise<unknown> => {
+	const ask = async (request: TurnRequest, timeoutMs: number): Promise<unknown> => {
 		// Through the request helper, without the API credential (outside.ts): no redirect followed,
 		// the token taken out of any failure.
 		const response = await apiRequest(context, {
 			method: 'POST',
 			url: url.toString(),
+			headers: { [PACE_TOKEN_HEADER]: token },
 			body: request as unknown as IDataObject,
-			timeoutMs: settings.timeoutMs,
+			timeoutMs,
 			secrets: [token, settings.secret],
 		}).catch((error: Error) => error);
 		if (response instanceof Error)
-			throw new TurnsUnavailable(`the trigger could not be reached (${response.message})`);
+			throw new TurnsUnavailable(`the trigger could not be reached (${response.message})`, true);
 		if (response.statusCode === 404)
 			throw new TurnsUnavailable(
 				"the trigger answered HTTP 404: is its workflow published, and does it run this package's version with Share Pace Across Workers?",
 			);
+		if (response.statusCode === 401)
+			throw new TurnsUnavailable(
+				"the trigger answered HTTP 401: does it use this node's Callbacks credential, and run this package's version (the token in a header)?",
+			);
 		if (response.statusCode !== 200)
-			throw new TurnsUnavailable(`the trigger answered HTTP ${response.statusCode}`);
+			throw new TurnsUnavailable(
+				`the trigger answered HTTP ${response.statusCode}`,
+				TRANSIENT(response.statusCode),
+			);
 		return response.body;
 	};
 	const onFail = (reason: string) =>
 		context.addExecutionHints?.({
 			type: 'warning',
 			location: 'outputPane',
-			message: `Share Pace Across Workers: ${reason}. This run paced itself alone at the sender's rateLimit, backing off when refused.`,
+			message: `Share Pace Across Workers: ${reason}. This run paced itself alone at the sender's rateLimit from then on, backing off when refused.`,
 		});
 	gate.turns = new SharedTurns(
 		ask,

@@ -1,0 +1,49 @@
+import { SCHEDULE_AHEAD_MS } from './board';
+import type { TurnGrant, TurnRequest } from './board';
+
+/**
+ * Why the board could not give turns (the message says it without the URL or its token).
+ * `transient`: no answer, or one a busy or restarting process gives (5xx, 408, 429): asked again
+ * before the run gives sharing up.
+ */
+export class TurnsUnavailable extends Error {
+	constructor(
+		message: string,
+		readonly transient = false,
+	) {
+		super(message);
+	}
+}
+
+/**
+ * Asks the board (the trigger's pace webhook) for turns, waiting at most `timeoutMs` for its
+ * answer; rejects (best with a TurnsUnavailable) when it cannot.
+ */
+export type AskTurns = (request: TurnRequest, timeoutMs: number) => Promise<unknown>;
+
+/** Rounding of the board's arithmetic: a turn this much past the bound is still within it. */
+const BOUND_SLACK_MS = 1;
+
+/**
+ * The grant in a pace answer, checked: a wrong answer is an error, not a turn. A grant whose turns
+ * reach further ahead than SCHEDULE_AHEAD_MS is not followed either (the board never schedules so
+ * far: it is not this package's board, or its clock jumped).
+ */
+export function turnGrant(answer: unknown, asked: number): TurnGrant {
+	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
+	const { delayMs, spacingMs, count, board } = grant;
+	if (typeof delayMs !== 'number' || !(delayMs >= 0))
+		throw new TurnsUnavailable('the pace answer has no delayMs of 0 or more');
+	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
+		throw new TurnsUnavailable('the pace answer has no positive spacingMs');
+	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > asked)
+		throw new TurnsUnavailable(`the pace answer's count is not a whole number from 0 to ${asked}`);
+	if (typeof board !== 'string' || !board)
+		throw new TurnsUnavailable("the pace answer does not name its board (an older trigger's?)");
+	const last = delayMs + Math.max(0, count - 1) * spacingMs;
+	if (last > SCHEDULE_AHEAD_MS + BOUND_SLACK_MS)
+		throw new TurnsUnavailable(
+			`the board gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
+		);
+	return { delayMs, spacingMs, count, board };
+}
