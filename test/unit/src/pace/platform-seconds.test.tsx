@@ -98,19 +98,27 @@ describe('PlatformSeconds', () => {
 	});
 });
 
+/**
+ * `count` requests answered 25 ms apart, each dated by the platform's clock, then a refusal with a
+ * Retry-After of 1 s: what backOff() answers.
+ */
+function refusing(clock: VirtualClock, gate: RateGate) {
+	return (count: number) => {
+		const from = clock.time;
+		for (let i = 0; i < count; i++) {
+			clock.time = from + i * 25 + RTT;
+			gate.succeeded(dated(from + i * 25));
+		}
+		clock.time = from + count * 25 + RTT;
+		return gate.backOff(1000, gate.pacer.backOffs, dated(from + count * 25));
+	};
+}
+
 describe('a run whose refusals agree on a limit per platform second', () => {
 	it("holds 95 % of that limit and, the platform's second being full, waits for its next second only; the refused request still waits its Retry-After", () => {
 		const clock = new VirtualClock();
 		const gate = new RateGate(40, clock);
-		const refuse = (count: number) => {
-			const from = clock.time;
-			for (let i = 0; i < count; i++) {
-				clock.time = from + i * 25 + RTT;
-				gate.succeeded(dated(from + i * 25));
-			}
-			clock.time = from + count * 25 + RTT;
-			return gate.backOff(1000, gate.pacer.backOffs, dated(from + count * 25));
-		};
+		const refuse = refusing(clock, gate);
 		clock.time = 1000 - AHEAD_MS - RTT / 2;
 		expect(refuse(20)).toBe(true);
 		// The first refusal: the whole run waits the Retry-After.
@@ -132,15 +140,7 @@ describe('a run whose refusals agree on a limit per platform second', () => {
 		const clock = new VirtualClock();
 		const gate = new RateGate(40, clock);
 		gate.waitBudgetMs = 60_000;
-		const refuse = (count: number) => {
-			const from = clock.time;
-			for (let i = 0; i < count; i++) {
-				clock.time = from + i * 25 + RTT;
-				gate.succeeded(dated(from + i * 25));
-			}
-			clock.time = from + count * 25 + RTT;
-			return gate.backOff(1000, gate.pacer.backOffs, dated(from + count * 25));
-		};
+		const refuse = refusing(clock, gate);
 		// Two refusals agree on a limit of 20 per platform second.
 		clock.time = 1000 - AHEAD_MS - RTT / 2;
 		refuse(20);
