@@ -2,7 +2,7 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-
 import { sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
+import { apiError, redacted, redirectError, transportError, unexpectedAnswer } from './errors';
 import {
 	GATEWAY_STATUSES,
 	IDEMPOTENT,
@@ -47,6 +47,8 @@ export interface ApiRequest<T = unknown> {
 	reconcile?: string;
 	/** What a preview shows instead of a file body (its name, size, rows and check report). */
 	preview?: IDataObject;
+	/** Values besides the key kept out of previews and errors (a callback URL's token). */
+	secrets?: string[];
 }
 
 interface ApiResponse<T = unknown> {
@@ -94,7 +96,7 @@ export async function apiRequest<T = unknown>(
 		return await outsideRequest(context, { ...request, timeoutMs });
 	}
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
-	const secrets = [apiKey];
+	const secrets = [apiKey, ...(request.secrets ?? [])];
 	const urlField = BASE_URL_LABEL[request.base];
 	const node = context.getNode();
 	const target = `${baseURL}${request.path}`;
@@ -103,7 +105,7 @@ export async function apiRequest<T = unknown>(
 		throw new RequestPreview({
 			method: request.method,
 			url: previewUrl(baseURL, request.path, request.qs, secrets),
-			body: previewBody(request.body, request.preview),
+			body: redacted(previewBody(request.body, request.preview), secrets),
 		});
 	}
 	const options: IHttpRequestOptions = {

@@ -1,22 +1,19 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { boolean, httpUrl, InputError, record, text } from '../../../core/values';
+import { boolean, httpUrl, InputError, text } from '../../../core/values';
 import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_SECRET_PATTERN,
-	CALLBACK_TOKEN_PARAMETER,
 	callbackUrlWithToken,
 } from '../../../core/platform';
 import type { MediaType, MessageParameters, MessageType } from '../../../core/platform';
-import { previewOf } from '../../../shared/descriptions';
 import type { parameterReader } from '../../../shared/parameters';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES } from './fields';
 
 /**
  * The trigger's URL with the token of the Callbacks credential, when the item sends its events to a
- * trigger. In a preview (Options › Preview Without Sending, read from item 0 as the run reads it)
- * the token shows as `***`: the preview's output holds the body, and nothing is sent.
+ * trigger. Its token is one of the request's secrets (see sendMessages): a preview shows `***`.
  */
 export async function triggerCallback(
 	get: Reader,
@@ -25,11 +22,7 @@ export async function triggerCallback(
 ): Promise<string | undefined> {
 	if (!boolean(get('sendToTrigger', itemIndex, false), 'sendToTrigger')) return undefined;
 	const url = httpUrl(get('triggerUrl', itemIndex, ''), 'triggerUrl');
-	const withToken = callbackUrlWithToken(url, await secret());
-	if (!previewOf(record(get('options', 0, {}), 'options'))) return withToken;
-	const shown = new URL(withToken);
-	shown.searchParams.set(CALLBACK_TOKEN_PARAMETER, '***');
-	return shown.toString();
+	return callbackUrlWithToken(url, await secret());
 }
 
 export type Reader = ReturnType<typeof parameterReader>;

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { apiRequest, baseUrlOf, optionalObjectResponse } from '../../../core/http';
 import { boolean, oneOf, record, text } from '../../../core/values';
-import { MESSAGE_TYPES, messageBody, messageSchema } from '../../../core/platform';
+import { MESSAGE_TYPES, callbackToken, messageBody, messageSchema } from '../../../core/platform';
 import type { MediaType, Message } from '../../../core/platform';
 import type { RateGate } from '../../../core/pace';
 import { runOptions, runPerItem } from '../../../shared/execute';
@@ -100,6 +100,8 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 					action: `send a ${message.type} message from ${message.from} to ${message.to}`,
 					reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
 					expect: optionalObjectResponse,
+					// The trigger's token stays out of a preview and of errors that echo the body.
+					secrets: callbackSecret ? [callbackToken(await callbackSecret)] : [],
 				});
 				return { ...describe(message), ...data };
 			},
