@@ -45,7 +45,11 @@ beforeAll(async () => {
 	]);
 	await publishWorkflow(ctx.folder, triggerWorkflow.id);
 	n8n = await startN8n(ctx.folder, {
-		webhooks: [{ path: `${WEBHOOK_ID}/callbacks`, method: 'POST' }],
+		// Both webhooks registered before the first request (the /pace one may come a moment later).
+		webhooks: [
+			{ path: `${WEBHOOK_ID}/callbacks`, method: 'POST' },
+			{ path: `${WEBHOOK_ID}/pace`, method: 'POST' },
+		],
 	});
 });
 
