@@ -40,25 +40,41 @@ export function paceToken(secret: string): string {
 		.slice(0, 32);
 }
 
-/** What a run asks the board for: `count` turns of the sender `key` limited to `perSecond`. */
+/**
+ * What a run asks the board for: `count` turns of the sender `key` limited to `perSecond`;
+ * `boards`: the other boards that gave the run turns within PEER_TTL_MS (behind a load balancer, a
+ * run's asks reach several webhook processes, each with its board: the runs tell the boards of
+ * each other).
+ */
 export interface TurnRequest {
 	key: string;
 	perSecond: number;
 	count: number;
+	boards?: string[];
 }
 
 /**
  * The turns given: the first `delayMs` after the board received the request, then one every
- * `spacingMs`; `board` names the board that gave them (a run given turns by two boards paces
- * alone). None (`count` 0) when the next free turn lies beyond SCHEDULE_AHEAD_MS: the run asks
- * again after `delayMs`.
+ * `spacingMs`; `board` names the board that gave them, `boards` how many boards (itself included)
+ * it shares the sender's rate with. None (`count` 0) when the next free turn lies beyond
+ * SCHEDULE_AHEAD_MS: the run asks again after `delayMs`.
  */
 export interface TurnGrant {
 	delayMs: number;
 	spacingMs: number;
 	count: number;
 	board: string;
+	boards: number;
 }
+
+/**
+ * A board shares a sender's rate with the boards runs named within this long (each run names the
+ * boards that gave it turns within as long); one no run names any more is forgotten after it.
+ */
+export const PEER_TTL_MS = 15_000;
+/** A run names at most this many boards; a board shares a sender's rate with at most as many. */
+export const MAX_PEERS = 8;
+const BOARD_ID = /^[\w-]{1,32}$/;
 
 /**
  * At most this many turns per request: a run asks for a second's worth, or for twice the board's
@@ -83,7 +99,7 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	const body = json.value as Partial<TurnRequest> | null;
 	if (!body || typeof body !== 'object' || Array.isArray(body))
 		throw new CallbackRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
-	const { key, perSecond, count } = body;
+	const { key, perSecond, count, boards } = body;
 	if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH)
 		throw new CallbackRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
 	if (
@@ -103,19 +119,41 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 			400,
 			`count must be a whole number from 1 to ${MAX_TURNS_PER_REQUEST}`,
 		);
-	return { key, perSecond, count };
+	if (
+		boards !== undefined &&
+		(!Array.isArray(boards) ||
+			boards.length > MAX_PEERS ||
+			!boards.every((board) => typeof board === 'string' && BOARD_ID.test(board)))
+	)
+		throw new CallbackRejection(
+			400,
+			`boards must be a list of at most ${MAX_PEERS} board names (letters, digits, - and _)`,
+		);
+	return { key, perSecond, count, ...(boards?.length ? { boards } : {}) };
+}
+
+/** A sender's next free turn on a board, and the other boards it shares the sender's rate with. */
+interface SenderTurns {
+	next: number;
+	/** When a run last named each other board. */
+	peers: Map<string, number>;
 }
 
 /**
  * The turns of every sender, in one process: each sender's next free turn, handed out in the order
  * the requests come (so runs asking in turn share the rate evenly), never more than
  * SCHEDULE_AHEAD_MS ahead (fewer turns than asked, or none). Past MAX_KEYS senders, the one asked
- * for longest ago is forgotten. Each board has an identity of its own, random, in every grant: a
- * run whose turns come from two boards (two webhook processes, or one restarted) knows its turns
- * do not hold the limit.
+ * for longest ago is forgotten. Each board has an identity of its own, random, in every grant.
+ *
+ * Boards coordinate through the runs: a run names the other boards that gave it turns lately, and
+ * a board hands a sender's turns out at its share of the rate, the rate divided by the boards
+ * named for that sender within PEER_TTL_MS (itself included). Behind a load balancer that spreads
+ * the asks, two webhook processes each give half the rate, and together the whole. A board no run
+ * names any more (a process stopped, or one its runs no longer reach) is forgotten after
+ * PEER_TTL_MS, and the others take its share back.
  */
 export class TurnBoard {
-	private readonly next = new Map<string, number>();
+	private readonly senders = new Map<string, SenderTurns>();
 	readonly id = randomBytes(9).toString('base64url');
 
 	constructor(private readonly now: () => number = () => Date.now()) {}
@@ -123,26 +161,32 @@ export class TurnBoard {
 	take(request: TurnRequest): TurnGrant {
 		const now = this.now();
 		const id = `${request.key}\u0000${request.perSecond}`;
-		const spacingMs = 1000 / (request.perSecond * RATE_HEADROOM);
-		const first = Math.max(now, this.next.get(id) ?? 0);
+		const sender = this.senders.get(id) ?? { next: 0, peers: new Map<string, number>() };
+		for (const board of request.boards ?? []) if (board !== this.id) sender.peers.set(board, now);
+		for (const [board, named] of sender.peers)
+			if (named < now - PEER_TTL_MS) sender.peers.delete(board);
+		const boards = Math.min(1 + sender.peers.size, MAX_PEERS);
+		const spacingMs = (1000 * boards) / (request.perSecond * RATE_HEADROOM);
+		const first = Math.max(now, sender.next);
 		const fit = Math.floor((now + SCHEDULE_AHEAD_MS - first) / spacingMs + 1e-9) + 1;
 		const count = Math.max(0, Math.min(request.count, fit));
+		sender.next = first + count * spacingMs;
 		// Re-inserted: the Map's order is the order of last use.
-		this.next.delete(id);
-		this.next.set(id, first + count * spacingMs);
-		for (const oldest of this.next.keys()) {
-			if (this.next.size <= MAX_KEYS) break;
-			this.next.delete(oldest);
+		this.senders.delete(id);
+		this.senders.set(id, sender);
+		for (const oldest of this.senders.keys()) {
+			if (this.senders.size <= MAX_KEYS) break;
+			this.senders.delete(oldest);
 		}
+		const grant = { spacingMs, count, board: this.id, boards };
 		// None fits: the first free turn is less than a spacing beyond the bound, asked for after.
-		if (count === 0)
-			return { delayMs: first - now - SCHEDULE_AHEAD_MS, spacingMs, count, board: this.id };
-		return { delayMs: first - now, spacingMs, count, board: this.id };
+		if (count === 0) return { delayMs: first - now - SCHEDULE_AHEAD_MS, ...grant };
+		return { delayMs: first - now, ...grant };
 	}
 
 	/** How many senders the board keeps (for tests). */
 	get size(): number {
-		return this.next.size;
+		return this.senders.size;
 	}
 }
 

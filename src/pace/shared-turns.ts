@@ -1,6 +1,9 @@
 import { MAX_TURNS_PER_REQUEST } from './board';
 import { RATE_HEADROOM } from './pacer';
 import { SENDER_SHARERS } from './gate';
+import { HeldTurns } from './held-turns';
+import { KnownBoards } from './known-boards';
+import { RefusalWatch } from './refusal-watch';
 import { NO_BUDGET, TurnBudget } from './turn-budget';
 import type { RunBudget } from './turn-budget';
 import { TurnsUnavailable, turnGrant } from './turn-grant';
@@ -8,6 +11,7 @@ import type { AskTurns } from './turn-grant';
 import type { Clock } from './clock';
 
 export { TurnsUnavailable, turnGrant } from './turn-grant';
+export { REFUSALS_TO_PACE_ALONE } from './refusal-watch';
 export type { AskTurns } from './turn-grant';
 export { NO_BUDGET } from './turn-budget';
 export type { RunBudget } from './turn-budget';
@@ -17,6 +21,18 @@ export type { RunBudget } from './turn-budget';
  * board's last answer time.
  */
 const CHUNK_MS = 1000;
+/**
+ * A run's first eight asks are for a quarter of that (or twice the board's answer time), each a
+ * random part of a spacing late: the boards have yet to hear of each other, and runs that ask in
+ * step reach the same board each time.
+ */
+const FIRST_ASKS = 8;
+/**
+ * Knowing several boards, a run asks again while the turns it holds within leadMs are fewer than
+ * this share of the sender's rate, holding no more than HOLD_CHUNKS asks' worth.
+ */
+const FULL_SHARE = 0.75;
+const HOLD_CHUNKS = 2;
 /** The longest a run waits for the board's answer (the API's Request Timeout is far longer). */
 export const ASK_TIMEOUT_MS = 5000;
 /** The shortest, when the run's wait budget is nearly spent. */
@@ -24,45 +40,44 @@ const ASK_MIN_TIMEOUT_MS = 1000;
 /** A board that did not answer, or answered 5xx, is asked again after these pauses. */
 export const ASK_AGAIN_AFTER_MS = [250, 1000];
 /**
- * Refusals (429) while taking turns that show the turns do not hold the sender's limit: at least
- * this many, and more than REFUSED_SHARE of the turns taken (one board on a busy machine lets a
- * late request through now and then, far fewer).
- */
-export const REFUSALS_TO_PACE_ALONE = 3;
-const REFUSED_SHARE = 0.02;
-
-/**
- * A run's turns from a board shared with runs on other n8n processes (src/pace/board.ts). It asks
- * for enough turns to last twice the board's last answer time at the sender's full rate (at least a
- * second's worth), never more than the run still has messages for, and asks again when the turns it
- * holds run out within that time, so that its requests rarely wait for the board (n8n answers a
- * webhook in a few ms when idle, in up to 1.5 s on a busy two-core machine running main, two
- * workers and a webhook process). Each request of the run takes the next turn and waits for its
- * time. A turn is timed from when its answer arrived (the board's clock is not this one): a turn is
- * never taken before the board gave it, at worst a little after. A turn that went by unused (the
- * run paused, or had nothing to send) is dropped rather than taken late, which would put two
- * requests closer than the spacing. Waiting for turns counts against the run's wait budget beyond
- * the share it is due (src/pace/turn-budget.ts).
+ * A run's turns from the boards shared with runs on other n8n processes (src/pace/board.ts). It
+ * asks for enough turns to last twice the board's last answer time at the sender's full rate (at
+ * least a second's worth), never more than the run still has messages for, and asks again when the
+ * turns it holds run out within that time (a random share of it: runs do not ask in step), so its
+ * requests rarely wait for the board (n8n answers a webhook in a few ms when idle, in up to 1.5 s
+ * on a busy two-core machine). Each request takes the next turn and waits for its time, timed from
+ * when the answer arrived (the board's clock is not this one): never before the board gave it, at
+ * worst a little after. A turn that went by unused is dropped rather than taken late, which would
+ * put two requests closer than the spacing. Waiting for turns counts against the run's wait budget
+ * beyond the share it is due (src/pace/turn-budget.ts).
  *
- * The run paces itself alone for the rest of its messages (its own pacer still holds it to the
- * sender's rate and backs it off on 429, as with the option off), and `onFail` hears why, once,
- * when the board cannot be asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), when its turns
- * cannot hold the limit (turns from two boards: several webhook processes, or one restarted; turns
- * beyond SCHEDULE_AHEAD_MS), or when the platform refuses them (REFUSALS_TO_PACE_ALONE).
+ * Several webhook processes behind a load balancer each keep a board: the run names the boards it
+ * reached to each board it asks (src/pace/known-boards.ts), each board hands out its share of the
+ * rate, and the run thins out turns it holds that were given for fewer boards
+ * (src/pace/held-turns.ts). Knowing several boards, it asks again while the turns it holds would
+ * keep it well below the sender's rate: each board gives its share, and another may have turns.
+ *
+ * The run paces itself alone for the rest of its messages (its own pacer holds it to the sender's
+ * rate and backs it off on 429, as with the option off), and `onFail` hears why, once, when the
+ * board cannot be asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), when its turns cannot
+ * hold the limit (a board that does not share the rate with the others the run reached; turns
+ * beyond SCHEDULE_AHEAD_MS), or when the platform refuses them (REFUSALS_TO_PACE_ALONE, not
+ * counting refusals while the boards are hearing of each other).
  */
 export class SharedTurns {
-	private readonly turns: number[] = [];
-	private head = 0;
+	private readonly turns: HeldTurns;
 	private asking?: Promise<void>;
 	private failed = false;
 	/** Turns taken so far, and the refusals (429) of requests sent in them. */
 	private taken = 0;
-	private refusals = 0;
+	private readonly refusals = new RefusalWatch();
 	/** How long the board took to answer, last time. */
 	private answerMs = 0;
-	/** The identity of the board that gave the run's turns, and how many grants it gave. */
-	private board?: string;
+	/** The boards that gave the run turns, and how many grants the run got. */
+	private readonly boards: KnownBoards;
 	private grants = 0;
+	/** The run asks when the turns it holds end within this share of leadMs. */
+	private aheadShare = 1;
 	private readonly spacingMs: number;
 	private readonly cost: TurnBudget;
 	/** Settles when the run gives sharing up: its requests stop waiting for turns. */
@@ -80,8 +95,12 @@ export class SharedTurns {
 		 * on top).
 		 */
 		private readonly wanted: () => number = () => Infinity,
+		/** For the jitter of asks made ahead of need (the simulations pass a seeded one). */
+		private readonly random: () => number = Math.random,
 	) {
 		this.spacingMs = 1000 / (perSecond * RATE_HEADROOM);
+		this.turns = new HeldTurns(this.spacingMs);
+		this.boards = new KnownBoards(random);
 		this.cost = new TurnBudget((perSecond * RATE_HEADROOM) / SENDER_SHARERS);
 		this.alone = new Promise((resolve) => (this.goAlone = resolve));
 	}
@@ -92,7 +111,7 @@ export class SharedTurns {
 	}
 
 	private get held(): number {
-		return this.turns.length - this.head;
+		return this.turns.count;
 	}
 
 	private get leadMs(): number {
@@ -104,7 +123,9 @@ export class SharedTurns {
 	 * has requests for (at least one).
 	 */
 	private get chunk(): number {
-		const lasting = Math.round(this.leadMs / this.spacingMs);
+		const lastingMs =
+			this.grants < FIRST_ASKS ? Math.max(CHUNK_MS / 4, 2 * this.answerMs) : this.leadMs;
+		const lasting = Math.round(lastingMs / this.spacingMs);
 		const left = this.wanted() - this.taken - this.held;
 		return Math.min(MAX_TURNS_PER_REQUEST, Math.max(1, Math.min(lasting, left)));
 	}
@@ -119,22 +140,26 @@ export class SharedTurns {
 			const now = this.clock.now();
 			// Waiting for a board that failed costs as waiting for a turn does.
 			if (this.failed) return this.cost.charge(since, now, budget) !== undefined;
-			while (this.head < this.turns.length && this.turns[this.head] < now - this.spacingMs)
-				this.head++;
-			// Ahead of need while the run has requests left for them (the second time at once: behind a
-			// load balancer, it likely reaches another board if there is one); when it holds none, in any
-			// case (a resend).
-			const last = this.turns[this.turns.length - 1];
-			const ahead = this.grants < 2 || last - now < this.leadMs;
+			this.turns.dropPast(now);
+			// Ahead of need while the run has requests left for them: the second time at once (behind a
+			// load balancer, it likely reaches another board if there is one), when the turns held run
+			// out soon, or (knowing several boards, each giving its share of the rate) when they would
+			// keep the run below the sender's rate and another board may have more, or out of turn
+			// (KnownBoards.look); when it holds none, in any case (a resend).
+			const lead = this.leadMs * this.aheadShare;
+			const ahead =
+				this.grants === 1 ||
+				(this.turns.last ?? now) - now < lead ||
+				(this.boards.recent(now).length > 1 &&
+					this.held < HOLD_CHUNKS * this.chunk &&
+					this.turns.before(now + lead) < (FULL_SHARE * lead) / this.spacingMs) ||
+				this.boards.look(now);
 			if (this.held === 0 || (this.wanted() - this.taken > this.held && ahead))
 				this.askMore(budget);
 			if (this.held > 0) {
-				const at = this.turns[this.head++];
+				const at = this.turns.take();
 				this.taken++;
-				if (this.head > 1024) {
-					this.turns.splice(0, this.head);
-					this.head = 0;
-				}
+				this.refusals.took();
 				const cost = this.cost.charge(since, at, budget);
 				if (cost === undefined) return false;
 				if (at > now) await Promise.race([this.clock.sleep(at - now), this.alone]);
@@ -152,12 +177,8 @@ export class SharedTurns {
 	 * not hold the sender's limit (another board, or runs not sharing): the run paces alone.
 	 */
 	refused(): void {
-		if (this.failed) return;
-		this.refusals++;
-		if (this.refusals >= REFUSALS_TO_PACE_ALONE && this.refusals > REFUSED_SHARE * this.taken)
-			this.fail(
-				`the platform refused ${this.refusals} of the ${this.taken} messages sent in shared turns (429), so the turns did not hold the sender's limit (several webhook processes, or runs not sharing the pace?)`,
-			);
+		const why = this.failed ? undefined : this.refusals.refused(this.clock.now());
+		if (why) this.fail(why);
 	}
 
 	private fail(reason: string): void {
@@ -176,6 +197,11 @@ export class SharedTurns {
 		// What is left of the budget once the time spent asking is counted (the waiting requests are
 		// charged when they go on).
 		const left = () => budget.leftMs() - (this.clock.now() - started);
+		// When the run asks next, ahead of need, drawn anew: runs asking in step would otherwise reach
+		// the boards behind a round-robin balancer in the same order every time, each run one board.
+		this.aheadShare = 1 + this.random();
+		if (this.held > 0 && this.grants < FIRST_ASKS)
+			await this.clock.sleep(this.random() * this.spacingMs);
 		for (let attempt = 0; ; attempt++) {
 			const sent = this.clock.now();
 			// The second ask, made at once, is for one turn: it looks for another board.
@@ -183,8 +209,9 @@ export class SharedTurns {
 			const timeoutMs = Math.min(ASK_TIMEOUT_MS, Math.max(ASK_MIN_TIMEOUT_MS, left()));
 			let grant;
 			try {
+				const boards = this.boards.recent(sent);
 				const answer = await this.ask(
-					{ key: this.key, perSecond: this.perSecond, count },
+					{ key: this.key, perSecond: this.perSecond, count, ...(boards.length ? { boards } : {}) },
 					timeoutMs,
 				);
 				grant = turnGrant(answer, count);
@@ -197,18 +224,22 @@ export class SharedTurns {
 				}
 				return this.fail((error as Error).message);
 			}
-			if (this.board !== undefined && grant.board !== this.board)
-				return this.fail(
-					"the turns came from two boards (several webhook processes behind a load balancer, or one restarted), which do not share the sender's limit",
-				);
-			this.board = grant.board;
-			this.grants++;
 			const received = this.clock.now();
+			// A board new to the run (the first too): refusals within leadMs are of the time the boards
+			// were hearing of each other, and the count starts again.
+			if (this.boards.heard(grant.board, received)) this.refusals.settle(received + this.leadMs);
+			// Told of the others, a board shares the rate with them; one that does not (an older trigger)
+			// hands out the whole rate beside them.
+			const reached = this.boards.recent(received).length;
+			if (grant.boards < reached)
+				return this.fail(
+					`the turns came from ${reached} boards (several webhook processes behind a load balancer), one of which does not share the sender's rate with the others (an older version of this package?)`,
+				);
+			this.grants++;
 			this.answerMs = received - sent;
 			// None free within the board's bound: asked again when one is.
 			if (grant.count === 0) return await this.clock.sleep(grant.delayMs);
-			for (let i = 0; i < grant.count; i++)
-				this.turns.push(received + grant.delayMs + i * grant.spacingMs);
+			this.turns.add(grant, received);
 			return;
 		}
 	}

@@ -1,4 +1,4 @@
-import { SCHEDULE_AHEAD_MS } from './board';
+import { MAX_PEERS, SCHEDULE_AHEAD_MS } from './board';
 import type { TurnGrant, TurnRequest } from './board';
 
 /**
@@ -25,13 +25,14 @@ export type AskTurns = (request: TurnRequest, timeoutMs: number) => Promise<unkn
 const BOUND_SLACK_MS = 1;
 
 /**
- * The grant in a pace answer, checked: a wrong answer is an error, not a turn. A grant whose turns
+ * The grant in a pace answer, checked: a wrong answer is an error, not a turn (an answer without
+ * `boards` is a board that shares with no other). A grant whose turns
  * reach further ahead than SCHEDULE_AHEAD_MS is not followed either (the board never schedules so
  * far: it is not this package's board, or its clock jumped).
  */
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
-	const { delayMs, spacingMs, count, board } = grant;
+	const { delayMs, spacingMs, count, board, boards = 1 } = grant;
 	if (typeof delayMs !== 'number' || !(delayMs >= 0))
 		throw new TurnsUnavailable('the pace answer has no delayMs of 0 or more');
 	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
@@ -40,10 +41,14 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 		throw new TurnsUnavailable(`the pace answer's count is not a whole number from 0 to ${asked}`);
 	if (typeof board !== 'string' || !board)
 		throw new TurnsUnavailable("the pace answer does not name its board (an older trigger's?)");
+	if (typeof boards !== 'number' || !Number.isInteger(boards) || boards < 1 || boards > MAX_PEERS)
+		throw new TurnsUnavailable(
+			`the pace answer's boards is not a whole number from 1 to ${MAX_PEERS}`,
+		);
 	const last = delayMs + Math.max(0, count - 1) * spacingMs;
 	if (last > SCHEDULE_AHEAD_MS + BOUND_SLACK_MS)
 		throw new TurnsUnavailable(
 			`the board gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
 		);
-	return { delayMs, spacingMs, count, board };
+	return { delayMs, spacingMs, count, board, boards };
 }

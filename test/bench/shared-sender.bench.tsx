@@ -43,7 +43,7 @@ interface Case {
 	 * Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away
 	 * there and back.
 	 */
-	sharedTurns?: { rttMs: number; boards?: number; sticky?: boolean };
+	sharedTurns?: { rttMs: number; boards?: number; balancer?: 'roundRobin' | 'random' | 'sticky' };
 	/** Each run's Max Wait When Rate Limited, in ms (default: none, the runs never give up). */
 	waitBudgetMs?: number;
 	/**
@@ -62,12 +62,16 @@ interface Case {
 const ONE = { utilization: 0.9, refused: 0.02 };
 const SHARED = { utilization: 0.9, refused: 0.05 };
 /**
- * Issue 40: several webhook processes behind a load balancer, each with its own board. Sharing is
- * never worse than not sharing: each of these rows is printed beside the same runs with the option
- * off, with the default wait budget of 60 s.
+ * Issue 40: several webhook processes behind a load balancer, each with its own board; the runs tell
+ * the boards of each other, and each gives its share of the rate. Sharing is never worse than not
+ * sharing: each of these rows is printed beside the same runs with the option off, with the
+ * default wait budget of 60 s. Issue 40's target (≥ 90 % of the limit, ≤ 2 % 429s, every seed) is
+ * for four runs and a balancer that spreads the asks in turn; the other rows print without one: at
+ * random, and with two runs, most seeds meet it; a balancer that keeps each run on one process (the
+ * boards never hear of each other: the runs pace alone on the 429s) cannot.
  */
 const sharer = (runs: number, messagesPerRun: number) =>
-	(['off', 'one board', 'two boards', 'two boards, sticky'] as const).map(
+	(['off', 'one board', 'two boards', 'two boards, random', 'two boards, sticky'] as const).map(
 		(option): Case => ({
 			name: `issue 40: ${runs} runs × ${messagesPerRun} at the sender's rateLimit 10, Share Pace ${option}, Max Wait 60 s`,
 			pace: senderPace(10, undefined) as Pace,
@@ -82,10 +86,16 @@ const sharer = (runs: number, messagesPerRun: number) =>
 						sharedTurns: {
 							rttMs: 5,
 							boards: option === 'one board' ? 1 : 2,
-							sticky: option === 'two boards, sticky',
+							balancer:
+								option === 'two boards, sticky'
+									? 'sticky'
+									: option === 'two boards, random'
+										? 'random'
+										: 'roundRobin',
 						},
-						// Two boards: each run notices and paces alone, as with the option off (no target).
-						...(option === 'one board' ? { target: { utilization: 0.9, refused: 0.02 } } : {}),
+						...(option === 'one board' || (option === 'two boards' && runs === 4)
+							? { target: { utilization: 0.9, refused: 0.02 } }
+							: {}),
 					}),
 		}),
 	);

@@ -91,11 +91,12 @@ export interface SharedLimitScenario {
 	processes?: number;
 	/**
 	 * The runs take turns from one board (Share Pace Across Workers: the trigger's pace webhook in
-	 * one n8n process), `rttMs` away from each run there and back. Needs an object pace. `boards`:
+	 * one n8n process), `rttMs` away from each run there and back (the way there give or take half). Needs an object pace. `boards`:
 	 * that many webhook processes, each with its own board, behind a load balancer that sends each
-	 * ask to the next in turn (`sticky`: each run's asks to one of them, by run).
+	 * ask to the next in turn (`balancer`: `random`, each ask to one at random; `sticky`, each run's
+	 * asks to one of them, by run).
 	 */
-	sharedTurns?: { rttMs: number; boards?: number; sticky?: boolean };
+	sharedTurns?: { rttMs: number; boards?: number; balancer?: 'roundRobin' | 'random' | 'sticky' };
 	/** Each run's wait budget (Max Wait When Rate Limited), in ms (default: none). */
 	waitBudgetMs?: number;
 }
@@ -227,10 +228,18 @@ export async function simulateSharedLimit(
 		// Unless told, the simulations measure pacing, not the run's wait budget: no run gives up.
 		gate.waitBudgetMs = scenario.waitBudgetMs ?? Infinity;
 		if (scenario.sharedTurns && typeof pace === 'object') {
-			const { rttMs, sticky } = scenario.sharedTurns;
+			const { rttMs, balancer } = scenario.sharedTurns;
+			// Half the round trip each way; the way there give or take half of that (a busy n8n takes its
+			// time before it runs the webhook; the answer, once written, comes back as fast as ever).
 			const ask = async (request: TurnRequest) => {
-				await clock.sleep(rttMs / 2);
-				const grant = boards[(sticky ? runIndex : asks++) % boards.length].take(request);
+				await clock.sleep((rttMs / 2) * (0.5 + random()));
+				const to =
+					balancer === 'sticky'
+						? runIndex
+						: balancer === 'random'
+							? Math.floor(random() * boards.length)
+							: asks++;
+				const grant = boards[to % boards.length].take(request);
 				await clock.sleep(rttMs / 2);
 				return grant;
 			};
@@ -242,6 +251,7 @@ export async function simulateSharedLimit(
 				clock,
 				fail,
 				() => messagesPerRun,
+				random,
 			);
 		}
 		let next = 0;

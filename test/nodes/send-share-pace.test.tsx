@@ -35,7 +35,9 @@ interface PaceCall {
 	url: string;
 	/** The pace token of the request's header. */
 	token: string | undefined;
-	body: { key: string; perSecond: number; count: number };
+	/** The request's Connection header. */
+	connection: string | undefined;
+	body: { key: string; perSecond: number; count: number; boards?: string[] };
 	receivedAt: number;
 }
 
@@ -66,6 +68,7 @@ beforeAll(async () => {
 				path: url.pathname,
 				url: request.url ?? '',
 				token: request.headers['x-pace-token'] as string | undefined,
+				connection: request.headers.connection,
 				body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
 				receivedAt: Date.now(),
 			};
@@ -156,6 +159,9 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	expectAllSentOnce(output, 12);
 
 	expect(paceCalls.length).toBeGreaterThanOrEqual(1);
+	// The first ask names no board; later ones name the one board that answered (its name, no more).
+	expect(paceCalls[0].body.boards).toBeUndefined();
+	for (const call of paceCalls.slice(1)) expect(call.body.boards).toEqual([board.id]);
 	for (const call of paceCalls) {
 		expect(call.path).toBe('/webhook/5b0f9c3e/pace');
 		// The pace token, not the callbacks' one (which the platform sees), in a header: the URL, which
@@ -163,8 +169,16 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 		expect(call.token).toBe(paceToken(SECRET));
 		expect(call.url).toBe('/webhook/5b0f9c3e/pace');
 		expect(call.token).not.toBe(callbackToken(SECRET));
+		// Each ask on a connection of its own, whatever agent n8n's helper uses (this one closes its
+		// connections anyway): a balancer spreading connections reaches each board.
+		expect(call.connection).toBe('close');
 		// A second's worth at 95 % of 20/s at most (the board answers at once here).
-		expect(call.body).toEqual({ key, perSecond: 20, count: expect.any(Number) });
+		expect(call.body).toEqual({
+			key,
+			perSecond: 20,
+			count: expect.any(Number),
+			...(call.body.boards ? { boards: [board.id] } : {}),
+		});
 		expect(call.body.count).toBeLessThanOrEqual(19);
 	}
 	// No more turns than messages (the one-turn ask that looks for another board aside): none wasted

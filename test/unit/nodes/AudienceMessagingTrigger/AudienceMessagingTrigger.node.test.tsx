@@ -298,6 +298,7 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 			spacingMs: 1000 / 19,
 			count: 5,
 			board: expect.any(String),
+			boards: 1,
 		});
 		expect(grant.delayMs).toBeLessThan(5);
 		const second = JSON.parse((await pace()).response.body) as { delayMs: number };

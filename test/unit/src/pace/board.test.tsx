@@ -3,7 +3,13 @@
  * run's side of it (SharedTurns), in virtual time.
  */
 import { CallbackRejection } from '../../../../src/platform/callbacks';
-import { MAX_TURNS_PER_REQUEST, parseTurnRequest, TurnBoard } from '../../../../src/pace/board';
+import {
+	MAX_PEERS,
+	MAX_TURNS_PER_REQUEST,
+	PEER_TTL_MS,
+	parseTurnRequest,
+	TurnBoard,
+} from '../../../../src/pace/board';
 import { SharedTurns, turnGrant } from '../../../../src/pace/shared-turns';
 import type { TurnRequest } from '../../../../src/pace/board';
 import { VirtualClock } from '../../../helpers/virtual-time';
@@ -13,7 +19,13 @@ describe('TurnBoard', () => {
 		let now = 1000;
 		const board = new TurnBoard(() => now);
 		const ask = (count: number) => board.take({ key: 'k', perSecond: 20, count });
-		expect(ask(5)).toEqual({ delayMs: 0, spacingMs: 1000 / 19, count: 5, board: board.id });
+		expect(ask(5)).toEqual({
+			delayMs: 0,
+			spacingMs: 1000 / 19,
+			count: 5,
+			board: board.id,
+			boards: 1,
+		});
 		// Another run asking at once gets the turns after the first's five.
 		expect(ask(3).delayMs).toBeCloseTo((5 * 1000) / 19);
 		now += 100;
@@ -73,13 +85,61 @@ describe('TurnBoard', () => {
 	});
 });
 
+describe('boards that hear of each other through the runs', () => {
+	it("share a sender's rate: each hands out half while a run names the other, the whole again 15 s after the last naming", () => {
+		let now = 0;
+		const one = new TurnBoard(() => now);
+		const other = new TurnBoard(() => now);
+		const ask = (board: TurnBoard, boards?: string[]) =>
+			board.take({ key: 'k', perSecond: 10, count: 10, ...(boards ? { boards } : {}) });
+		// Nobody named another board yet: the whole rate, 9.5/s.
+		expect(ask(one)).toMatchObject({ spacingMs: 1000 / 9.5, boards: 1, count: 10 });
+		// A run that got those turns asks the other board, naming the first: half the rate each, as
+		// soon as each hears of the other.
+		expect(ask(other, [one.id])).toMatchObject({ spacingMs: 2000 / 9.5, boards: 2 });
+		now += 1000;
+		const half = ask(one, [one.id, other.id]);
+		expect(half).toMatchObject({ spacingMs: 2000 / 9.5, boards: 2 });
+		// The next turn comes after the ten given at the whole rate (1,053 ms), then every 211 ms.
+		expect(half.delayMs).toBeCloseTo((10 * 1000) / 9.5 - 1000, 6);
+		// Another sender's rate is its own.
+		expect(one.take({ key: 'other sender', perSecond: 10, count: 1 }).boards).toBe(1);
+		// Named again within 15 s: still half.
+		now += PEER_TTL_MS - 1;
+		expect(ask(one).boards).toBe(2);
+		// Nobody named it for 15 s (its process stopped, or no run reaches it): the whole rate again.
+		now += 2;
+		expect(ask(one)).toMatchObject({ spacingMs: 1000 / 9.5, boards: 1 });
+	});
+
+	it('ignore their own name, and share with at most 8 boards', () => {
+		const board = new TurnBoard(() => 0);
+		expect(board.take({ key: 'k', perSecond: 10, count: 1, boards: [board.id] }).boards).toBe(1);
+		const others = Array.from({ length: MAX_PEERS }, (_, i) => `board${i}`);
+		const grant = board.take({ key: 'k', perSecond: 10, count: 1, boards: others });
+		expect(grant.boards).toBe(MAX_PEERS);
+		expect(grant.spacingMs).toBeCloseTo((MAX_PEERS * 1000) / 9.5, 6);
+	});
+});
+
 describe('parseTurnRequest', () => {
 	const parse = (body: unknown) =>
 		parseTurnRequest(Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
-	it('takes { key, perSecond, count }', () => {
+	it('takes { key, perSecond, count } and the boards the run names', () => {
 		expect(
 			parse({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3, other: 1 }),
 		).toEqual({ key: 'https://api.example.com sndr', perSecond: 12.5, count: 3 });
+		expect(parse({ key: 'k', perSecond: 1, count: 1, boards: ['a-B_9', 'x'] })).toEqual({
+			key: 'k',
+			perSecond: 1,
+			count: 1,
+			boards: ['a-B_9', 'x'],
+		});
+		expect(parse({ key: 'k', perSecond: 1, count: 1, boards: [] })).toEqual({
+			key: 'k',
+			perSecond: 1,
+			count: 1,
+		});
 	});
 
 	it.each<[string, unknown, number, RegExp]>([
@@ -97,6 +157,26 @@ describe('parseTurnRequest', () => {
 		['a rate as text', { key: 'k', perSecond: '10', count: 1 }, 400, /perSecond/],
 		['a fractional count', { key: 'k', perSecond: 1, count: 1.5 }, 400, /count/],
 		['too many turns', { key: 'k', perSecond: 1, count: MAX_TURNS_PER_REQUEST + 1 }, 400, /count/],
+		['boards as text', { key: 'k', perSecond: 1, count: 1, boards: 'a' }, 400, /boards must/],
+		[
+			'nine boards',
+			{ key: 'k', perSecond: 1, count: 1, boards: 'abcdefghi'.split('') },
+			400,
+			/boards must be a list of at most 8/,
+		],
+		[
+			'a board of 33 characters',
+			{ key: 'k', perSecond: 1, count: 1, boards: ['b'.repeat(33)] },
+			400,
+			/boards must/,
+		],
+		[
+			'a board with a space',
+			{ key: 'k', perSecond: 1, count: 1, boards: ['a b'] },
+			400,
+			/boards must/,
+		],
+		['a board as a number', { key: 'k', perSecond: 1, count: 1, boards: [7] }, 400, /boards must/],
 		[
 			'a body over 4 KB',
 			{ key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) },
@@ -124,6 +204,10 @@ describe('turnGrant', () => {
 		['more turns than asked', { delayMs: 0, spacingMs: 50, count: 6, board: 'b' }],
 		['a count as text', { delayMs: 0, spacingMs: 50, count: '5', board: 'b' }],
 		['no board (an older trigger)', { delayMs: 0, spacingMs: 50, count: 1 }],
+		['boards of 0', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 0 }],
+		['boards of 9', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 9 }],
+		['boards as text', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: '2' }],
+		['fractional boards', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 1.5 }],
 	])('refuses %s', (_name, answer) => {
 		expect(() => turnGrant(answer, 5)).toThrow(/pace answer/);
 	});
@@ -137,11 +221,13 @@ describe('turnGrant', () => {
 	});
 
 	it('takes fewer turns than asked, or none for now', () => {
+		// Without `boards` (an older trigger's answer): a board that shares with no other.
 		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', extra: 1 }, 5)).toEqual({
 			delayMs: 10,
 			spacingMs: 50,
 			count: 2,
 			board: 'b',
+			boards: 1,
 		});
 		expect(turnGrant({ delayMs: 30, spacingMs: 50, count: 0, board: 'b' }, 5).count).toBe(0);
 	});
@@ -172,6 +258,8 @@ describe('SharedTurns', () => {
 			clock,
 			(reason) => failures.push(reason),
 			() => wanted,
+			// The asks' jitter in the middle: asks ahead of need wait half a spacing.
+			() => 0.5,
 		);
 		const starts: number[] = [];
 		const send = async (count: number, parallel: number) => {
@@ -192,16 +280,17 @@ describe('SharedTurns', () => {
 	it('asks a second at a time, before it runs out, so its requests keep the spacing', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
-		const run = runOn(clock, board, 10, 20, 40);
-		const done = run.send(40, 10);
+		const run = runOn(clock, board, 10, 20, 60);
+		const done = run.send(60, 10);
 		await clock.runAll();
 		await done;
 		expect(
 			run.asked.every(({ request }) => request.perSecond === 20 && request.key === 'sender'),
 		).toBe(true);
-		// 40 turns in chunks of a second's worth (19), never more than the run has requests for; the
-		// second ask, at once, for one turn (it looks for another board behind a load balancer).
-		expect(run.asked.map(({ request }) => request.count)).toEqual([19, 1, 19, 1]);
+		// 60 turns: the first eight asks for a quarter of a second's worth (5; behind a load balancer,
+		// the boards are hearing of each other; a second's worth, 19, after them), never more than the
+		// run has requests for.
+		expect(run.asked.map(({ request }) => request.count)).toEqual([5, 5, 5, 5, 5, 5, 5, 5, 19, 1]);
 		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
 		// start is one spacing after the last: the run never waits for the board.
 		expect(run.starts[0]).toBe(10);
@@ -235,12 +324,13 @@ describe('SharedTurns', () => {
 		const done = run.send(200, 10);
 		await clock.runAll();
 		await done;
-		// After the first answer (600 ms) and the one-turn ask that looks for another board: 1.2 s of
-		// turns at a time, 23 at 19/s.
-		expect(run.asked.slice(2, 5).map(({ request }) => request.count)).toEqual([23, 23, 23]);
-		expect(run.asked.slice(0, 2).map(({ request }) => request.count)).toEqual([19, 1]);
+		// After the first answer (600 ms): 1.2 s of turns at a time, 23 at 19/s (the first asks too,
+		// which are for a quarter of a second's worth, 5, unless the board takes longer to answer).
+		expect(run.asked.slice(0, 6).map(({ request }) => request.count)).toEqual([
+			5, 23, 23, 23, 23, 23,
+		]);
 		// Once the first answer told how long the board takes (the first 5 turns wait for it), 98 % of
-		// 19/s (the one-turn ask, 600 ms long, delays the next chunk's ask once):
+		// 19/s:
 		const starts = run.starts.slice(10);
 		expect((starts.length - 1) / ((starts[starts.length - 1] - starts[0]) / 1000)).toBeGreaterThan(
 			18.6,
@@ -254,7 +344,9 @@ describe('SharedTurns', () => {
 		const done = run.send(9, 3);
 		await clock.runAll();
 		await done;
-		expect(run.asked.map(({ request }) => request.count)).toEqual([7, 1, 1]);
+		// A quarter of a second's worth first (5), then one turn (the second ask, while the run holds
+		// turns, looks for another board), then one at a time for what is left and the resends.
+		expect(run.asked.map(({ request }) => request.count)).toEqual([5, 1, 1, 1, 1]);
 	});
 
 	it('drops a turn gone by instead of taking it late', async () => {

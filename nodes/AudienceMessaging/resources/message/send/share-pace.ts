@@ -79,7 +79,9 @@ export function shareTurns(
 		const response = await apiRequest(context, {
 			method: 'POST',
 			url: url.toString(),
-			headers: { [PACE_TOKEN_HEADER]: token },
+			// A new connection for each ask: a balancer that spreads connections (not requests) over the
+			// webhook processes would otherwise keep every ask of this worker on one board.
+			headers: { [PACE_TOKEN_HEADER]: token, Connection: 'close' },
 			body: request as unknown as IDataObject,
 			timeoutMs,
 			secrets: [token, settings.secret],
