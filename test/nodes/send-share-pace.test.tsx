@@ -194,6 +194,29 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 	expect(JSON.stringify(output)).not.toContain(paceToken(SECRET));
 });
 
+it('two webhook processes behind a round-robin balancer: the run names each board to the other, each gives half the rate, all sent once, (nearly) none refused', async () => {
+	const { id, items } = sender(30, 20);
+	const boards = [new TurnBoard(), new TurnBoard()];
+	const grants: Array<{ board: string; boards: number }> = [];
+	answer = (call) => {
+		const grant = boards[(paceCalls.length - 1) % 2].take(call.body);
+		grants.push(grant);
+		return { status: 200, body: JSON.stringify(grant) };
+	};
+	const result = await run({ rateLimitSenderId: id, sharePace: true, parallelRequests: 10 }, items);
+	expectAllSentOnce(outputOf(result), 30);
+	expect(result.hints).toEqual([]);
+	// The second ask, to the other board, names the first; from then on both are named, and each
+	// board shares the rate with the other.
+	expect(paceCalls[1].body.boards).toEqual([boards[0].id]);
+	expect(paceCalls.slice(2).every((call) => call.body.boards?.length === 2)).toBe(true);
+	expect(grants.slice(1).every((grant) => grant.boards === 2)).toBe(true);
+	expect(new Set(grants.map((grant) => grant.board))).toEqual(new Set(boards.map((b) => b.id)));
+	// Together the boards hold the sender's rateLimit: none refused (one at most, should a busy
+	// machine send a turn late into the sandbox's next second).
+	expect(sends().filter((request) => request.status === 429).length).toBeLessThanOrEqual(1);
+});
+
 it('pauses only the refused message on a 429 while the run takes shared turns: the others keep their turns', async () => {
 	const { id, items } = sender(12, 20);
 	ctx.sandbox.addFault({
