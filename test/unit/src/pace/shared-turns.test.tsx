@@ -298,6 +298,21 @@ describe('two webhook processes, each with its board, behind a load balancer (si
 		}
 	});
 
+	it('four runs with Max Wait 5 s: fewer messages left not sent than the same runs with the option off', async () => {
+		for (const window of ['second', 'sliding'] as const) {
+			let shared = 0;
+			let off = 0;
+			for (const seed of seeds) {
+				const budget = { ...scenario(4, window, seed), waitBudgetMs: 5000 };
+				shared += (await simulateSharedLimit({ ...budget, sharedTurns: { rttMs: 5, boards: 2 } }))
+					.notSent;
+				off += (await simulateSharedLimit(budget)).notSent;
+			}
+			expect(off).toBeGreaterThan(0);
+			expect(shared).toBeLessThan(off);
+		}
+	});
+
 	it('one run: the two boards give it the whole rate between them (93 %; 95 % alone)', async () => {
 		for (const seed of seeds) {
 			const shared = await simulateSharedLimit({
