@@ -3,6 +3,8 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
@@ -16,6 +18,7 @@ import { sender } from './resources/sender';
 import { subscriber } from './resources/subscriber';
 import { walletPass } from './resources/walletPass';
 import { walletTemplate } from './resources/walletTemplate';
+import { answerWebhook } from './resources/message/sendAndWait/webhook';
 import type { Executor } from './shared/operation';
 
 /**
@@ -51,6 +54,19 @@ export class AudienceMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
+		// Message › Send and Wait for Response: the links of its message come back here (n8n's waiting
+		// webhooks, at the execution's and the node's ID); n8n checks their signature first.
+		webhooks: ['GET', 'POST'].map((httpMethod) => ({
+			name: 'default',
+			httpMethod,
+			responseMode: 'onReceived',
+			responseData: '',
+			path: '={{ $nodeId }}',
+			restartWebhook: true,
+			isFullPath: true,
+		})),
+		waitingNodeTooltip:
+			'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the user\'s response" : "" }}',
 		credentials: [
 			{ name: 'audienceMessagingApi', required: true },
 			{
@@ -103,6 +119,10 @@ export class AudienceMessaging implements INodeType {
 		listSearch: { searchLists, searchWalletTemplates },
 		credentialTest: { audienceMessagingCallbackTest },
 	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await answerWebhook.call(this);
+	}
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = String(this.getNodeParameter('resource', 0));

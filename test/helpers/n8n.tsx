@@ -131,6 +131,8 @@ export interface RunNodeResult {
 	credentialReads?: number;
 	/** The execution hints the node added (shown by n8n above its output). */
 	hints?: Array<{ message: string; type?: string; location?: string }>;
+	/** When the node put the execution to wait (putExecutionToWait): until when. */
+	waitTill?: Date;
 }
 
 export type BinaryDataMode = 'filesystem' | 'default';
@@ -238,6 +240,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		...(error && { error }),
 		credentialReads: credentialsHelper.reads,
 		hints: task.hints ?? [],
+		...(run.data.waitTill ? { waitTill: run.data.waitTill } : {}),
 	};
 }
 

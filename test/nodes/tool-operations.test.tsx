@@ -315,7 +315,30 @@ describe('every operation as an AI agent tool: one call, one request, the answer
 		},
 	);
 
-	it('covers every operation of the node (List › Create From CSV above)', () => {
+	it('Message › Send and Wait for Response answers that a tool call cannot wait for a person, and what to use instead, sending nothing', async () => {
+		const { calls } = await runAsTool({
+			nodeType: node,
+			credentials: ctx.credentials,
+			parameters: {
+				resource: 'message',
+				operation: 'sendAndWait',
+				from: '+15550100100',
+				to: fromAI('to', 'the recipient'),
+				message: 'Publish?',
+			},
+			calls: [{ to: '+33612345678' }],
+		});
+		expect(JSON.parse(calls[0].result!)).toEqual([
+			{
+				error: "Send and Wait for Response waits for a person's answer, which a tool call cannot.",
+				description:
+					"Nothing was sent. To have a person approve the agent's tool calls, connect them to the agent through Audience Messaging's human review step; to send a message, use Message › Send.",
+			},
+		]);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+
+	it('covers every operation of the node (List › Create From CSV and Send and Wait for Response above)', () => {
 		const operations = node.description.properties
 			.filter((property) => property.name === 'operation')
 			.flatMap((property) =>
@@ -329,6 +352,7 @@ describe('every operation as an AI agent tool: one call, one request, the answer
 		);
 		expect(operations.filter((operation) => !tested.includes(operation))).toEqual([
 			'list.createFromCsv',
+			'message.sendAndWait',
 		]);
 	});
 

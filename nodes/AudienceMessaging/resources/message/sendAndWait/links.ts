@@ -1,0 +1,104 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { InputError, record, text } from '../../../core/values';
+
+/** What n8n waits until when nothing limits the wait (n8n-workflow's WAIT_INDEFINITELY). */
+export const WAIT_INDEFINITELY = new Date('3000-01-01T00:00:00.000Z');
+
+/** The operation's value: n8n signs its links and builds its human review tool by it. */
+export const SEND_AND_WAIT = 'sendAndWait';
+
+/** A link of the message: its label and the signed URL that answers. */
+interface AnswerLink {
+	label: string;
+	url: string;
+}
+
+/**
+ * The links the message holds, signed by n8n (`getSignedResumeUrl`: a link whose query or
+ * signature is changed is refused by n8n, and the approve and decline links cannot be swapped).
+ * n8n versions without signed links cannot run the operation: it says so.
+ */
+export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
+	const sign = (context as Partial<IExecuteFunctions>).getSignedResumeUrl;
+	if (typeof sign !== 'function')
+		throw new NodeOperationError(
+			context.getNode(),
+			"Send and Wait for Response needs n8n's signed resume links, which this n8n does not offer (n8n 1.123 and 2.x do)",
+		);
+	const link = (approved: boolean) => {
+		try {
+			return sign.call(context, { approved: String(approved) });
+		} catch (error) {
+			throw new NodeOperationError(
+				context.getNode(),
+				`n8n gave no link to answer this execution (${(error as Error).message}): run the workflow from a trigger, or with "Execute workflow" in the editor`,
+			);
+		}
+	};
+	const responseType = context.getNodeParameter('responseType', 0, 'approval');
+	const options = record(context.getNodeParameter('options', 0, {}), 'options');
+	if (responseType === 'freeText')
+		return [
+			{
+				label: text(options.messageButtonLabel, 'options.messageButtonLabel') || 'Respond',
+				url: link(true),
+			},
+		];
+	const approval = record(
+		context.getNodeParameter('approvalOptions.values', 0, {}),
+		'approvalOptions.values',
+	);
+	const approve = {
+		label: text(approval.approveLabel, 'approvalOptions.values.approveLabel') || '✓ Approve',
+		url: link(true),
+	};
+	if (approval.approvalType !== 'double') return [approve];
+	return [
+		approve,
+		{
+			label:
+				text(approval.disapproveLabel, 'approvalOptions.values.disapproveLabel') || '✗ Decline',
+			url: link(false),
+		},
+	];
+}
+
+/**
+ * The message's text: the user's, then each link on a line of its own under its label, then (unless
+ * turned off) the attribution n8n's chat nodes add.
+ */
+export function messageWithLinks(
+	message: string,
+	links: AnswerLink[],
+	attribution: boolean,
+): string {
+	const lines = links.map(({ label, url }) => `${label}:\n${url}`).join('\n\n');
+	const signature = attribution ? '\n\nThis message was sent automatically with n8n' : '';
+	return `${message.trim()}\n\n${lines}${signature}`;
+}
+
+const UNIT_MS = { minutes: 60_000, hours: 3_600_000, days: 86_400_000 } as const;
+
+/** When to stop waiting: Options › Limit Wait Time, or never (n8n's WAIT_INDEFINITELY). */
+export function waitTill(options: Record<string, unknown>, now = Date.now()): Date {
+	const limit = record(
+		record(options.limitWaitTime ?? {}, 'limitWaitTime').values ?? {},
+		'limitWaitTime',
+	);
+	if (Object.keys(limit).length === 0) return WAIT_INDEFINITELY;
+	if (limit.limitType === 'atSpecifiedTime') {
+		const at = new Date(String(limit.maxDateAndTime ?? ''));
+		if (Number.isNaN(at.getTime()))
+			throw new InputError('limitWaitTime', 'Max Date and Time must be a date and time');
+		return at;
+	}
+	const amount = Number(limit.resumeAmount ?? 1);
+	const unit = String(limit.resumeUnit ?? 'hours');
+	if (!Number.isFinite(amount) || amount < 0)
+		throw new InputError('limitWaitTime', 'Amount must be a number of 0 or more');
+	if (!Object.hasOwn(UNIT_MS, unit))
+		throw new InputError('limitWaitTime', 'Unit must be minutes, hours or days');
+	return new Date(now + amount * UNIT_MS[unit as keyof typeof UNIT_MS]);
+}

@@ -1,0 +1,54 @@
+/**
+ * The pages a person sees after following a link of Send and Wait for Response: small, self-made
+ * HTML (n8n's own form templates belong to n8n-nodes-base), every text escaped.
+ */
+
+/** n8n's sandbox for form pages (n8n-core's getHtmlSandboxCSP), set on the pages served here. */
+export const SANDBOX_CSP =
+	'sandbox allow-downloads allow-forms allow-modals allow-orientation-lock allow-pointer-lock allow-popups allow-popups-to-escape-sandbox allow-presentation allow-scripts allow-top-navigation-by-user-activation allow-top-navigation-to-custom-protocols';
+
+const escape = (value: string) =>
+	value.replace(
+		/[&<>"']/g,
+		(character) =>
+			({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character]!,
+	);
+
+const STYLE =
+	'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}' +
+	'h1{font-size:1.4rem}textarea{width:100%;min-height:8rem;font:inherit;box-sizing:border-box}' +
+	'button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}' +
+	'.error{color:#b00020}';
+
+function page(title: string, body: string): string {
+	return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+}
+
+/** After an answer was recorded (n8n's chat nodes say the same). */
+export const ANSWER_RECORDED_PAGE = page(
+	'Answer recorded',
+	'<h1>Got it, thanks</h1><p>This page can be closed now.</p>',
+);
+
+/**
+ * The form of a free-text answer. It posts to its own URL (no `action`), so the signed query of the
+ * link comes with the answer, and n8n checks it again.
+ */
+export function freeTextForm(form: {
+	title: string;
+	description: string;
+	buttonLabel: string;
+	error?: string;
+}): string {
+	const description = escape(form.description).replace(/\n/g, '<br>');
+	return page(
+		form.title || 'Your answer',
+		`<h1>${escape(form.title || 'Your answer')}</h1>` +
+			(description ? `<p>${description}</p>` : '') +
+			(form.error ? `<p class="error">${escape(form.error)}</p>` : '') +
+			'<form method="post" enctype="application/x-www-form-urlencoded">' +
+			'<label for="text">Response</label>' +
+			'<textarea id="text" name="text" required maxlength="10000"></textarea>' +
+			`<button type="submit">${escape(form.buttonLabel || 'Submit')}</button></form>`,
+	);
+}

@@ -1,0 +1,98 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { boolean, InputError, record, text } from '../../../core/values';
+import { fieldLabels } from '../../../shared/labels';
+import { validated } from '../../../shared/item-errors';
+import { errorItem } from '../../../shared/items';
+import { runsAsTool } from '../../../shared/tool';
+import { sendMessages } from '../send/run';
+import { sendAndWaitFields } from './fields';
+import { answerLinks, messageWithLinks, waitTill } from './links';
+
+/**
+ * The run seen as Message › Send of one text message: the first item only, its text the user's
+ * message with the links to answer. Everything else (sender and recipient checks, External ID,
+ * Max Wait When Rate Limited, Preview Without Sending, errors and outcomes) is Send's own.
+ */
+function asSend(context: IExecuteFunctions, body: string): IExecuteFunctions {
+	const first = context.getInputData().slice(0, 1);
+	const view = Object.create(context) as IExecuteFunctions;
+	view.getInputData = () => first;
+	view.getNodeParameter = ((name: string, itemIndex: number, ...rest: unknown[]) => {
+		if (name === 'messageType') return 'text';
+		if (name === 'text') return body;
+		return (context.getNodeParameter as (...args: unknown[]) => unknown)(name, itemIndex, ...rest);
+	}) as IExecuteFunctions['getNodeParameter'];
+	return view;
+}
+
+/**
+ * The message to send. As an agent's human review step, n8n's default message names the tool and
+ * its arguments with `{{ $tool.parameters }}`, which n8n writes as "[object Object]": written as
+ * JSON here, so the approver reads what the agent wants to do.
+ */
+function messageOf(context: IExecuteFunctions): unknown {
+	const raw = context.getNode().parameters.message;
+	const toolArguments = /\{\{\s*\$tool\.parameters\s*\}\}/g;
+	if (typeof raw === 'string' && raw.startsWith('=') && toolArguments.test(raw))
+		return context.evaluateExpression(
+			raw.replace(toolArguments, '{{ JSON.stringify($tool.parameters, null, 1) }}'),
+			0,
+		);
+	return context.getNodeParameter('message', 0, '');
+}
+
+/**
+ * Message › Send and Wait for Response, as n8n's chat nodes do it: one message, built from the
+ * first item, holding n8n's signed links to answer; then the execution waits, until answered
+ * or until Options › Limit Wait Time, and goes on with the answer (the node's webhook,
+ * ./webhook.ts). The links and the wait are checked before the message is sent. A preview, or a
+ * message that was not sent (an error item with On Error: Continue, or `notSent`), ends the run
+ * without waiting.
+ */
+export async function sendAndWaitForResponse(
+	this: IExecuteFunctions,
+): Promise<INodeExecutionData[][]> {
+	const node = this.getNode();
+	// An agent's plain tool call cannot wait for a person; its human review step (n8n's HitlTool of
+	// this node) is the way: the model is told, and nothing is sent.
+	if (runsAsTool(node) && !node.type.endsWith('HitlTool')) {
+		const error = new NodeOperationError(
+			node,
+			"Send and Wait for Response waits for a person's answer, which a tool call cannot.",
+			{
+				description:
+					"Nothing was sent. To have a person approve the agent's tool calls, connect them to the agent through Audience Messaging's human review step; to send a message, use Message › Send.",
+			},
+		);
+		return [this.getInputData().map((_, itemIndex) => errorItem(error, itemIndex))];
+	}
+	const labels = fieldLabels(sendAndWaitFields);
+	const { body, until } = validated(this, 0, labels, () => {
+		const options = record(this.getNodeParameter('options', 0, {}), 'options');
+		const attribution =
+			options.appendAttribution === undefined
+				? true
+				: boolean(options.appendAttribution, 'options.appendAttribution');
+		const message = text(messageOf(this), 'message');
+		if (!message) throw new InputError('message', 'a message is needed: the links come below it');
+		return {
+			body: messageWithLinks(message, answerLinks(this), attribution),
+			until: waitTill(options),
+		};
+	});
+	const [[sent]] = await sendMessages.call(asSend(this, body));
+	const status = sent.json.status;
+	if (sent.json.error !== undefined || status === 'preview' || status === 'notSent')
+		return [[sent]];
+	const items = this.getInputData();
+	if (items.length > 1)
+		this.addExecutionHints?.({
+			type: 'info',
+			location: 'outputPane',
+			message: `Send and Wait for Response sent one message, to the first item's recipient; the other ${items.length - 1} items were not messaged.`,
+		});
+	await this.putExecutionToWait(until);
+	return [items];
+}

@@ -1,0 +1,76 @@
+import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+
+import { ANSWER_RECORDED_PAGE, SANDBOX_CSP, freeTextForm } from './pages';
+
+/**
+ * Link previewers and crawlers: chat apps fetch a link to draw its preview, and that must not
+ * count as an answer (n8n's chat nodes ignore them on approval links the same way, with the
+ * `isbot` package and Microsoft's preview service). A request without a User-Agent is one too.
+ */
+const PREVIEWER =
+	/(?<!cu)bot\b|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|^whatsapp\/|skype|teams|embedly|pinterest|vkshare|google-|headless|^curl\/|^wget\/|python-requests|go-http-client|okhttp/i;
+
+export function isPreviewer(userAgent: string | undefined): boolean {
+	return !userAgent || PREVIEWER.test(userAgent);
+}
+
+/** The answer of a free-text form's POST (urlencoded, or multipart as n8n parses it). */
+function postedText(body: IDataObject): unknown {
+	const data = body.data && typeof body.data === 'object' ? (body.data as IDataObject) : body;
+	return data.text;
+}
+
+const MAX_TEXT = 10_000;
+
+/**
+ * A request to the node's waiting webhook (n8n has checked the link's signature before: a changed
+ * link never reaches here): the answer of the person the message went to. Approval: the link's
+ * `approved` answers, unless a link previewer asks (the execution keeps waiting). Free text: the
+ * link shows a form; its POST answers. The execution goes on with one item, `{ data: { approved |
+ * text, respondedAt } }`, the output n8n's chat nodes give.
+ */
+export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = this.getRequestObject();
+	const response = this.getResponseObject();
+	const responseType = this.getNodeParameter('responseType', 'approval');
+	const respondedAt = new Date().toISOString();
+	if (responseType === 'freeText') {
+		const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
+		const show = (error?: string) => {
+			response.writeHead(error ? 400 : 200, {
+				'Content-Type': 'text/html; charset=utf-8',
+				'Content-Security-Policy': SANDBOX_CSP,
+				'Cache-Control': 'no-store',
+			});
+			response.end(
+				freeTextForm({
+					title: String(options.responseFormTitle ?? ''),
+					description: String(
+						options.responseFormDescription || this.getNodeParameter('message', ''),
+					),
+					buttonLabel: String(options.responseFormButtonLabel ?? ''),
+					error,
+				}),
+			);
+			return { noWebhookResponse: true };
+		};
+		if (request.method !== 'POST') return show();
+		const text = postedText(this.getBodyData());
+		if (typeof text !== 'string' || !text.trim()) return show('Please write a response.');
+		if (text.length > MAX_TEXT) return show(`At most ${MAX_TEXT} characters, please.`);
+		return {
+			webhookResponse: ANSWER_RECORDED_PAGE,
+			workflowData: [[{ json: { data: { text, respondedAt } } }]],
+		};
+	}
+	if (isPreviewer(request.headers['user-agent'])) {
+		response.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+		response.end('');
+		return { noWebhookResponse: true };
+	}
+	const approved = (this.getQueryData() as IDataObject).approved === 'true';
+	return {
+		webhookResponse: ANSWER_RECORDED_PAGE,
+		workflowData: [[{ json: { data: { approved, respondedAt } } }]],
+	};
+}

@@ -1,0 +1,267 @@
+/**
+ * Message › Send and Wait for Response in a real n8n (the package installed from its tarball),
+ * against the sandbox: one message holding n8n's signed links; the execution waits; a link
+ * previewer's request leaves it waiting; the approve link (as a phone's browser opens it) resumes
+ * it with `data.approved: true`, the decline link with `false`; a changed link is refused by n8n
+ * and the execution keeps waiting; free text resumes with what was posted; Limit Wait Time
+ * resumes it at the limit with the input items.
+ */
+import { listExecutions, publishWorkflow, setUpOwner, startN8n } from './n8n-harness';
+import type { RecordedExecution, RunningN8n } from './n8n-harness';
+import { audienceNode, chain, usePackageInN8n } from './package-setup';
+
+jest.setTimeout(300_000);
+
+const SENDER = '15550100100';
+const BROWSER =
+	'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const PREVIEWER = 'WhatsApp/2.24.12.78 A';
+
+const webhookNode = (path: string) => ({
+	id: `hook-${path}`,
+	name: 'Webhook',
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	position: [-220, 0],
+	webhookId: `${path}-0000-4000-8000-000000000000`.slice(0, 36),
+	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+});
+
+/** A workflow: a webhook, then Send and Wait for Response with `parameters`. */
+const workflow = (id: string, path: string, parameters: Record<string, unknown>) => ({
+	id,
+	name: `e2e: send and wait (${path})`,
+	nodes: [
+		webhookNode(path),
+		audienceNode('Ask', 1, {
+			resource: 'message',
+			operation: 'sendAndWait',
+			from: `+${SENDER}`,
+			to: '={{ $json.body.to }}',
+			message: '=Publish the campaign {{ $json.body.campaign }}?',
+			...parameters,
+		}),
+	],
+	connections: chain('Webhook', 'Ask'),
+});
+
+const approval = workflow('amE2eSawApprove', 'saw-approval', {
+	approvalOptions: { values: { approvalType: 'double' } },
+});
+const freeText = workflow('amE2eSawFreeTxt', 'saw-free-text', {
+	responseType: 'freeText',
+	options: { responseFormTitle: 'Your answer' },
+});
+const limited = workflow('amE2eSawLimited', 'saw-limited', {
+	options: {
+		limitWaitTime: {
+			values: { limitType: 'afterTimeInterval', resumeAmount: 0.05, resumeUnit: 'minutes' },
+		},
+	},
+});
+
+const ctx = usePackageInN8n('am-e2e-send-and-wait-', () => [approval, freeText, limited]);
+let n8n: RunningN8n;
+let recipient = 0;
+
+beforeAll(async () => {
+	ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
+		{ active: true },
+	);
+	for (const wf of [approval, freeText, limited]) await publishWorkflow(ctx.folder, wf.id);
+	n8n = await startN8n(ctx.folder, {
+		webhooks: ['saw-approval', 'saw-free-text', 'saw-limited'].map((path) => ({
+			path,
+			method: 'POST',
+		})),
+	});
+});
+
+afterAll(async () => {
+	await n8n?.stop();
+});
+
+/** Polls until `check` holds for the workflow's newest execution (n8n's own pace: seconds). */
+async function executionOf(
+	workflowId: string,
+	check: (execution: RecordedExecution) => boolean,
+	timeoutMs = 120_000,
+): Promise<RecordedExecution> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = await listExecutions(ctx.folder, workflowId);
+		const last = executions.at(-1);
+		if (last && check(last)) return last;
+		if (Date.now() > deadline)
+			throw new Error(`no such execution of ${workflowId}: ${JSON.stringify(last?.status)}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** Starts the workflow for a new recipient; resolves with the message the sandbox got. */
+async function ask(path: string, workflowId: string) {
+	const to = `+3361234${String(++recipient).padStart(4, '0')}`;
+	ctx.sandbox.simulateInbound(to, SENDER);
+	const before = ctx.sandbox.messages().length;
+	const started = await fetch(`${n8n.url}/webhook/${path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ to, campaign: `C${recipient}` }),
+	});
+	expect(started.status).toBe(200);
+	const waiting = await executionOf(workflowId, (execution) => execution.status === 'waiting');
+	const messages = ctx.sandbox.messages().slice(before);
+	expect(messages).toHaveLength(1);
+	const text = (messages[0].request as { body: string }).body;
+	const links = [...text.matchAll(/https?:\/\/\S+/g)].map((match) => match[0]);
+	return { waiting, text, links, to };
+}
+
+const open = async (url: string, userAgent = BROWSER, init: RequestInit = {}) => {
+	const response = await fetch(url, {
+		...init,
+		headers: { 'user-agent': userAgent, ...init.headers },
+	});
+	return { status: response.status, body: await response.text() };
+};
+
+const statusOf = async (workflowId: string) =>
+	(await listExecutions(ctx.folder, workflowId)).at(-1)!;
+
+it('sends one message with the approve and decline links and waits; a link previewer leaves it waiting; the approve link resumes it with data.approved true', async () => {
+	const { text, links, to, waiting } = await ask('saw-approval', approval.id);
+	expect(text).toMatch(/^Publish the campaign C\d+\?\n\n✓ Approve:\nhttp/);
+	expect(text).toContain('✗ Decline:\n');
+	expect(text).toMatch(/This message was sent automatically with n8n$/);
+	expect(links).toHaveLength(2);
+	const [approve, decline] = links;
+	expect(approve).toContain(`/webhook-waiting/${waiting.id}/`);
+	expect(approve).toMatch(/approved=true/);
+	expect(decline).toMatch(/approved=false/);
+	expect(approve).toMatch(/signature=/);
+	expect(ctx.sandbox.messages().at(-1)).toMatchObject({ to, type: 'text' });
+
+	// The chat app draws the link's preview: nothing answered.
+	expect(await open(approve, PREVIEWER)).toEqual({ status: 200, body: '' });
+	expect(await open(approve, '')).toEqual({ status: 200, body: '' });
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect((await statusOf(approval.id)).status).toBe('waiting');
+
+	const answered = await open(approve);
+	expect(answered.status).toBe(200);
+	expect(answered.body).toContain('Got it, thanks');
+	const done = await executionOf(approval.id, (execution) => execution.status === 'success');
+	expect(done.id).toBe(waiting.id);
+	expect(done.nodeItems.Ask).toEqual([
+		{ data: { approved: true, respondedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) } },
+	]);
+	// Followed again: n8n says there is nothing to do, and the output stays.
+	const again = await open(approve);
+	expect(again.body).toMatch(/No action required/i);
+	expect((await statusOf(approval.id)).nodeItems.Ask).toEqual(done.nodeItems.Ask);
+});
+
+it('the decline link resumes it with data.approved false', async () => {
+	const { links, waiting } = await ask('saw-approval', approval.id);
+	expect((await open(links[1])).status).toBe(200);
+	const done = await executionOf(approval.id, (execution) => execution.status === 'success');
+	expect(done.id).toBe(waiting.id);
+	expect(done.nodeItems.Ask).toEqual([
+		{ data: { approved: false, respondedAt: expect.any(String) } },
+	]);
+});
+
+it('a link with a changed signature, query or execution is refused by n8n and the execution keeps waiting', async () => {
+	const { links, waiting } = await ask('saw-approval', approval.id);
+	const [approve, decline] = links;
+	const signature = new URL(approve).searchParams.get('signature')!;
+	const flipped = signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0');
+	const tampered = [
+		approve.replace(signature, flipped),
+		// The decline link's signature on the approve link's query.
+		approve.replace(signature, new URL(decline).searchParams.get('signature')!),
+		approve.replace(/signature=[^&]+/, ''),
+		approve.replace(`/${waiting.id}/`, `/${Number(waiting.id) + 1000}/`),
+	];
+	for (const url of tampered) expect((await open(url)).status).toBeGreaterThanOrEqual(400);
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect((await statusOf(approval.id)).status).toBe('waiting');
+	// The real link still answers.
+	await open(decline);
+	await executionOf(approval.id, (execution) => execution.status === 'success');
+});
+
+it('free text: the link shows a form, and what is posted resumes the execution with data.text', async () => {
+	const { text, links, waiting } = await ask('saw-free-text', freeText.id);
+	expect(text).toContain('Respond:\nhttp');
+	expect(links).toHaveLength(1);
+	const form = await open(links[0]);
+	expect(form.status).toBe(200);
+	expect(form.body).toContain('<form method="post"');
+	expect(form.body).toContain('Your answer');
+	// Showing the form answers nothing.
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect((await statusOf(freeText.id)).status).toBe('waiting');
+	const posted = await open(links[0], BROWSER, {
+		method: 'POST',
+		headers: { 'content-type': 'application/x-www-form-urlencoded' },
+		body: new URLSearchParams({ text: 'Yes, but <b>tomorrow</b> & not today' }).toString(),
+	});
+	expect(posted.status).toBe(200);
+	const done = await executionOf(freeText.id, (execution) => execution.status === 'success');
+	expect(done.id).toBe(waiting.id);
+	expect(done.nodeItems.Ask).toEqual([
+		{ data: { text: 'Yes, but <b>tomorrow</b> & not today', respondedAt: expect.any(String) } },
+	]);
+});
+
+it('Limit Wait Time: at the limit the execution goes on with the input items, without an answer', async () => {
+	const { waiting, to } = await ask('saw-limited', limited.id);
+	// 3 s; n8n looks for waiting executions to resume once a minute.
+	const done = await executionOf(
+		limited.id,
+		(execution) => execution.status === 'success',
+		150_000,
+	);
+	expect(done.id).toBe(waiting.id);
+	expect(done.nodeItems.Ask).toHaveLength(1);
+	expect(done.nodeItems.Ask[0]).toMatchObject({ body: { to } });
+	expect(done.nodeItems.Ask[0]).not.toHaveProperty('data');
+});
+
+it("n8n builds the node's human review tool for AI agents: Send and Wait for Response, approval only, the message from the tool call", async () => {
+	const cookie = await setUpOwner(n8n.url);
+	const response = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } });
+	expect(response.status).toBe(200);
+	type Property = {
+		name: string;
+		default?: unknown;
+		type?: string;
+		displayOptions?: { show?: Record<string, unknown[]> };
+	};
+	const types = (await response.json()) as Array<{
+		name: string;
+		properties: Property[];
+		webhooks?: unknown[];
+	}>;
+	const tool = types.find(
+		(type) => type.name === 'n8n-nodes-audience-messaging.audienceMessagingHitlTool',
+	);
+	expect(tool).toBeDefined();
+	const property = (name: string) => tool!.properties.filter((p) => p.name === name);
+	expect(
+		property('operation').every((p) => p.type === 'hidden' && p.default === 'sendAndWait'),
+	).toBe(true);
+	expect(property('resource')).toEqual([
+		expect.objectContaining({ type: 'hidden', default: 'message' }),
+	]);
+	expect(property('responseType')).toEqual([
+		expect.objectContaining({ type: 'hidden', default: 'approval' }),
+	]);
+	expect(String(property('message')[0].default)).toContain('$tool.name');
+	// The recipient of Send and Wait for Response, shown with the resource and operation it is fixed to.
+	expect(
+		property('to').filter((p) => p.displayOptions?.show?.operation?.includes('sendAndWait')),
+	).toHaveLength(1);
+});

@@ -1,0 +1,40 @@
+/**
+ * Send and Wait for Response: who counts as a link previewer (their requests never answer).
+ */
+import { isPreviewer } from '../../../../../../../nodes/AudienceMessaging/resources/message/sendAndWait/webhook';
+
+it.each([
+	['WhatsApp/2.24.12.78 A'],
+	['TelegramBot (like TwitterBot)'],
+	['facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)'],
+	['Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)'],
+	['Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)'],
+	['Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'],
+	['Mozilla/5.0 (Windows NT 10.0; Win64; x64) SkypeUriPreview Preview/0.5'],
+	['Mozilla/5.0 (Windows NT 10.0) AppleWebKit/537.36 Teams/1.6.00.4472 Chrome/80'],
+	['LinkedInBot/1.0 (compatible; Mozilla/5.0)'],
+	['curl/8.5.0'],
+	[''],
+	[undefined],
+])('a link previewer: %s', (userAgent) => {
+	expect(isPreviewer(userAgent)).toBe(true);
+});
+
+it.each([
+	[
+		'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+	],
+	[
+		'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+	],
+	// A phone whose model name ends in "bot".
+	[
+		'Mozilla/5.0 (Linux; Android 10; CUBOT X30) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36',
+	],
+	// Telegram's and WhatsApp's in-app browsers are people.
+	[
+		'Mozilla/5.0 (Linux; Android 13; SM-S901B) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36 Telegram-Android/10.6.2',
+	],
+])('a person: %s', (userAgent) => {
+	expect(isPreviewer(userAgent)).toBe(false);
+});
