@@ -59,7 +59,7 @@ export const MUTANTS = [
 	],
 	[
 		'src/pace/pacer.ts',
-		'this.pausedUntil = Math.max(this.pausedUntil, nextSecond ?? now + pauseMs);',
+		'this.pausedUntil = Math.max(this.pausedUntil, Math.min(nextSecond ?? Infinity, now + pauseMs));',
 		'',
 		'a 429 no longer pauses the whole run (no shared back-off)',
 	],
@@ -311,6 +311,18 @@ const only = onlyArg
 if (args.includes('--list')) {
 	MUTANTS.forEach(([file, , , what], i) => console.log(`${i + 1}. ${file}: ${what}`));
 	process.exit(0);
+}
+
+// Every mutant's text must still be in its file once, checked before the first test run: a
+// mutant left behind by a change of its file stops the run at once, not hours into it.
+const stale = MUTANTS.flatMap(([file, from], index) =>
+	readFileSync(join(root, file), 'utf8').split(from).length === 2
+		? []
+		: [`mutant ${index + 1}: the text to change must occur exactly once in ${file}: ${from}`],
+);
+if (stale.length) {
+	console.error(stale.join('\n'));
+	process.exit(1);
 }
 
 // A copy of the tracked files (the working tree stays as it is), sharing node_modules.

@@ -52,6 +52,22 @@ const freeText = workflow('amE2eSawFreeTxt', 'saw-free-text', {
 	responseType: 'freeText',
 	options: { responseFormTitle: 'Your answer' },
 });
+const custom = workflow('amE2eSawCustomF', 'saw-custom-form', {
+	responseType: 'customForm',
+	defineForm: 'fields',
+	formFields: {
+		values: [
+			{ fieldLabel: 'Name', requiredField: true },
+			{ fieldLabel: 'Seats', fieldType: 'number' },
+			{
+				fieldLabel: 'Reason',
+				fieldType: 'dropdown',
+				multiselect: true,
+				fieldOptions: { values: [{ option: 'Price' }, { option: 'Timing' }] },
+			},
+		],
+	},
+});
 const limited = workflow('amE2eSawLimited', 'saw-limited', {
 	options: {
 		limitWaitTime: {
@@ -60,7 +76,7 @@ const limited = workflow('amE2eSawLimited', 'saw-limited', {
 	},
 });
 
-const ctx = usePackageInN8n('am-e2e-send-and-wait-', () => [approval, freeText, limited]);
+const ctx = usePackageInN8n('am-e2e-send-and-wait-', () => [approval, freeText, custom, limited]);
 let n8n: RunningN8n;
 let recipient = 0;
 
@@ -69,9 +85,9 @@ beforeAll(async () => {
 		{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
 		{ active: true },
 	);
-	for (const wf of [approval, freeText, limited]) await publishWorkflow(ctx.folder, wf.id);
+	for (const wf of [approval, freeText, custom, limited]) await publishWorkflow(ctx.folder, wf.id);
 	n8n = await startN8n(ctx.folder, {
-		webhooks: ['saw-approval', 'saw-free-text', 'saw-limited'].map((path) => ({
+		webhooks: ['saw-approval', 'saw-free-text', 'saw-custom-form', 'saw-limited'].map((path) => ({
 			path,
 			method: 'POST',
 		})),
@@ -213,6 +229,39 @@ it('free text: the link shows a form, and what is posted resumes the execution w
 	expect(done.id).toBe(waiting.id);
 	expect(done.nodeItems.Ask).toEqual([
 		{ data: { text: 'Yes, but <b>tomorrow</b> & not today', respondedAt: expect.any(String) } },
+	]);
+});
+
+it('custom form: the link shows the fields; a required one left empty shows the form again; the answers resume it by label', async () => {
+	const { links, waiting } = await ask('saw-custom-form', custom.id);
+	const form = await open(links[0]);
+	expect(form.status).toBe(200);
+	for (const name of ['field-0', 'field-1', 'field-2'])
+		expect(form.body).toContain(`name="${name}"`);
+	expect(form.body).toContain('<option value="Timing">Timing</option>');
+	const post = (body: URLSearchParams) =>
+		open(links[0], BROWSER, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: body.toString(),
+		});
+	const empty = await post(new URLSearchParams({ 'field-1': '2' }));
+	expect(empty.status).toBe(400);
+	expect(empty.body).toContain('&quot;Name&quot; is required');
+	expect((await statusOf(custom.id)).status).toBe('waiting');
+	const answers = new URLSearchParams([
+		['field-0', 'Ada'],
+		['field-1', '2'],
+		['field-2', 'Price'],
+		['field-2', 'Timing'],
+	]);
+	expect((await post(answers)).status).toBe(200);
+	const done = await executionOf(custom.id, (execution) => execution.status === 'success');
+	expect(done.id).toBe(waiting.id);
+	expect(done.nodeItems.Ask).toEqual([
+		{
+			data: { Name: 'Ada', Seats: 2, Reason: ['Price', 'Timing'], respondedAt: expect.any(String) },
+		},
 	]);
 });
 

@@ -98,6 +98,28 @@ it('free text: one link to the form, labelled as set', async () => {
 	expect(body).toMatch(/\n\nAnswer here:\nhttp\S+approved=true\S*\n\nThis message/);
 });
 
+it('a custom form whose fields do not hold is refused before the message goes', async () => {
+	const result = await run(
+		ctx.credentials,
+		ask({
+			responseType: 'customForm',
+			defineForm: 'json',
+			jsonOutput: '[{"fieldLabel": "A"}, {"fieldLabel": "A"}]',
+		}),
+		items.slice(0, 1),
+	);
+	expect(result.error?.message).toMatch(/Form Fields/);
+	expect(result.error?.message).toMatch(/used twice/);
+	expect(sent()).toHaveLength(0);
+	const fine = await run(
+		ctx.credentials,
+		ask({ responseType: 'customForm', defineForm: 'json', jsonOutput: '[{"fieldLabel": "A"}]' }),
+		items.slice(0, 1),
+	);
+	expect(fine.error).toBeUndefined();
+	expect((sent()[0].request as { body: string }).body).toMatch(/\n\nRespond:\nhttp/);
+});
+
 it.each<[string, Record<string, unknown>, RegExp]>([
 	['an empty message', { message: '={{ "" }}' }, /Message/],
 	['a recipient that is no phone number', { to: 'someone' }, /Recipient/],

@@ -6,6 +6,7 @@ import {
 	rateLimitWaitOption,
 } from '../../../shared/descriptions';
 import { sendMessageFields } from '../send/fields';
+import { formDefinitionFields } from './form-fields';
 
 const show = { resource: ['message'], operation: ['sendAndWait'] };
 const forResponse = (...responseType: string[]) => ({ show: { ...show, responseType } });
@@ -130,9 +131,15 @@ export const sendAndWaitFields: INodeProperties[] = [
 				value: 'freeText',
 				description: 'User can submit a response via a form',
 			},
+			{
+				name: 'Custom Form',
+				value: 'customForm',
+				description: 'User can submit a response via a custom form',
+			},
 		],
 		displayOptions: { show },
 	},
+	...formDefinitionFields(show),
 	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',
@@ -180,7 +187,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		rateLimitWaitOption(),
 		previewOption(),
 	]),
-	optionsCollection(forResponse('freeText').show, [
+	optionsCollection(forResponse('freeText', 'customForm').show, [
 		appendAttribution,
 		externalId,
 		limitWaitTime,

@@ -39,7 +39,7 @@ export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
 	};
 	const responseType = context.getNodeParameter('responseType', 0, 'approval');
 	const options = record(context.getNodeParameter('options', 0, {}), 'options');
-	if (responseType === 'freeText')
+	if (responseType === 'freeText' || responseType === 'customForm')
 		return [
 			{
 				label: text(options.messageButtonLabel, 'options.messageButtonLabel') || 'Respond',

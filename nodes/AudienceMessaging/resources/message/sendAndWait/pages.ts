@@ -1,3 +1,5 @@
+import type { FormField } from './form';
+
 /**
  * The pages a person sees after following a link of Send and Wait for Response: small, self-made
  * HTML (n8n's own form templates belong to n8n-nodes-base), every text escaped.
@@ -18,7 +20,8 @@ const STYLE =
 	'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#222}' +
 	'h1{font-size:1.4rem}textarea{width:100%;min-height:8rem;font:inherit;box-sizing:border-box}' +
 	'button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}' +
-	'.error{color:#b00020}';
+	'.error{color:#b00020}label{display:block;font-weight:600;margin-bottom:.3rem}' +
+	'input,select{width:100%;font:inherit;padding:.4rem;box-sizing:border-box}';
 
 function page(title: string, body: string): string {
 	return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${escape(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
@@ -29,6 +32,42 @@ export const ANSWER_RECORDED_PAGE = page(
 	'Answer recorded',
 	'<h1>Got it, thanks</h1><p>This page can be closed now.</p>',
 );
+
+/** One field of a custom form, named `field-<i>` (n8n's forms name them so). */
+function input(field: FormField, index: number): string {
+	const name = `field-${index}`;
+	const required = field.required ? ' required' : '';
+	const placeholder = field.placeholder ? ` placeholder="${escape(field.placeholder)}"` : '';
+	const label = `<label for="${name}">${escape(field.label)}${field.required ? ' *' : ''}</label>`;
+	if (field.type === 'textarea')
+		return `${label}<textarea id="${name}" name="${name}"${placeholder}${required}></textarea>`;
+	if (field.type === 'dropdown') {
+		const choices = field.options
+			.map((option) => `<option value="${escape(option)}">${escape(option)}</option>`)
+			.join('');
+		const empty = field.multiselect ? '' : '<option value=""></option>';
+		const multiple = field.multiselect ? ' multiple' : '';
+		return `${label}<select id="${name}" name="${name}"${multiple}${required}>${empty}${choices}</select>`;
+	}
+	return `${label}<input id="${name}" name="${name}" type="${field.type}"${placeholder}${required}>`;
+}
+
+/** The form of a custom answer: its fields in order, each under its label. */
+export function customForm(
+	form: { title: string; description: string; buttonLabel: string; error?: string },
+	fields: FormField[],
+): string {
+	const description = escape(form.description).replace(/\n/g, '<br>');
+	return page(
+		form.title || 'Your answer',
+		`<h1>${escape(form.title || 'Your answer')}</h1>` +
+			(description ? `<p>${description}</p>` : '') +
+			(form.error ? `<p class="error">${escape(form.error)}</p>` : '') +
+			'<form method="post" enctype="application/x-www-form-urlencoded">' +
+			fields.map((field, index) => `<p>${input(field, index)}</p>`).join('') +
+			`<button type="submit">${escape(form.buttonLabel || 'Submit')}</button></form>`,
+	);
+}
 
 /**
  * The form of a free-text answer. It posts to its own URL (no `action`), so the signed query of the

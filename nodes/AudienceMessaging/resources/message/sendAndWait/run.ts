@@ -8,6 +8,7 @@ import { errorItem } from '../../../shared/items';
 import { runsAsTool } from '../../../shared/tool';
 import { sendMessages } from '../send/run';
 import { sendAndWaitFields } from './fields';
+import { formFields } from './form';
 import { answerLinks, messageWithLinks, waitTill } from './links';
 
 /**
@@ -77,6 +78,11 @@ export async function sendAndWaitForResponse(
 				: boolean(options.appendAttribution, 'options.appendAttribution');
 		const message = text(messageOf(this), 'message');
 		if (!message) throw new InputError('message', 'a message is needed: the links come below it');
+		// A custom form's fields are checked now: a broken form must not go out.
+		if (this.getNodeParameter('responseType', 0, 'approval') === 'customForm') {
+			const json = this.getNodeParameter('defineForm', 0, 'fields') === 'json';
+			formFields(this.getNodeParameter(json ? 'jsonOutput' : 'formFields', 0, undefined), json);
+		}
 		return {
 			body: messageWithLinks(message, answerLinks(this), attribution),
 			until: waitTill(options),

@@ -1,6 +1,7 @@
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { ANSWER_RECORDED_PAGE, SANDBOX_CSP, freeTextForm } from './pages';
+import { formAnswer, formFields } from './form';
+import { ANSWER_RECORDED_PAGE, SANDBOX_CSP, customForm, freeTextForm } from './pages';
 
 /**
  * Link previewers and crawlers: chat apps fetch a link to draw its preview, and that must not
@@ -14,10 +15,9 @@ export function isPreviewer(userAgent: string | undefined): boolean {
 	return !userAgent || PREVIEWER.test(userAgent);
 }
 
-/** The answer of a free-text form's POST (urlencoded, or multipart as n8n parses it). */
-function postedText(body: IDataObject): unknown {
-	const data = body.data && typeof body.data === 'object' ? (body.data as IDataObject) : body;
-	return data.text;
+/** A form's POST as n8n parsed it: urlencoded, or multipart (`{ data, files }`). */
+function posted(body: IDataObject): IDataObject {
+	return body.data && typeof body.data === 'object' ? (body.data as IDataObject) : body;
 }
 
 const MAX_TEXT = 10_000;
@@ -26,36 +26,55 @@ const MAX_TEXT = 10_000;
  * A request to the node's waiting webhook (n8n has checked the link's signature before: a changed
  * link never reaches here): the answer of the person the message went to. Approval: the link's
  * `approved` answers, unless a link previewer asks (the execution keeps waiting). Free text: the
- * link shows a form; its POST answers. The execution goes on with one item, `{ data: { approved |
- * text, respondedAt } }`, the output n8n's chat nodes give.
+ * link shows a form; its POST answers. Custom form: the same, with the fields set in the node. The
+ * execution goes on with one item, `{ data: { approved | text | <field label>…, respondedAt } }`,
+ * the output n8n's chat nodes give.
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
 	const response = this.getResponseObject();
 	const responseType = this.getNodeParameter('responseType', 'approval');
 	const respondedAt = new Date().toISOString();
-	if (responseType === 'freeText') {
+	if (responseType === 'freeText' || responseType === 'customForm') {
 		const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
+		const fields =
+			responseType === 'customForm'
+				? formFields(
+						this.getNodeParameter(
+							this.getNodeParameter('defineForm', 'fields') === 'json'
+								? 'jsonOutput'
+								: 'formFields',
+							undefined,
+						),
+						this.getNodeParameter('defineForm', 'fields') === 'json',
+					)
+				: undefined;
+		const form = (error?: string) => ({
+			title: String(options.responseFormTitle ?? ''),
+			description: String(options.responseFormDescription || this.getNodeParameter('message', '')),
+			buttonLabel: String(options.responseFormButtonLabel ?? ''),
+			error,
+		});
 		const show = (error?: string) => {
 			response.writeHead(error ? 400 : 200, {
 				'Content-Type': 'text/html; charset=utf-8',
 				'Content-Security-Policy': SANDBOX_CSP,
 				'Cache-Control': 'no-store',
 			});
-			response.end(
-				freeTextForm({
-					title: String(options.responseFormTitle ?? ''),
-					description: String(
-						options.responseFormDescription || this.getNodeParameter('message', ''),
-					),
-					buttonLabel: String(options.responseFormButtonLabel ?? ''),
-					error,
-				}),
-			);
+			response.end(fields ? customForm(form(error), fields) : freeTextForm(form(error)));
 			return { noWebhookResponse: true };
 		};
 		if (request.method !== 'POST') return show();
-		const text = postedText(this.getBodyData());
+		const body = this.getBodyData();
+		if (fields) {
+			const result = formAnswer(fields, posted(body));
+			if ('problem' in result) return show(result.problem);
+			return {
+				webhookResponse: ANSWER_RECORDED_PAGE,
+				workflowData: [[{ json: { data: { ...result.answer, respondedAt } } }]],
+			};
+		}
+		const text = posted(body).text;
 		if (typeof text !== 'string' || !text.trim()) return show('Please write a response.');
 		if (text.length > MAX_TEXT) return show(`At most ${MAX_TEXT} characters, please.`);
 		return {

@@ -1,0 +1,106 @@
+import { InputError, tryParseJson } from '../../../core/values';
+
+/** The field types of a custom form (n8n's Form fields, those a chat link's form needs). */
+export const FORM_FIELD_TYPES = [
+	'date',
+	'dropdown',
+	'email',
+	'number',
+	'password',
+	'text',
+	'textarea',
+] as const;
+export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+
+/** One field of a custom form, checked. Its label is its key in the answer, as in n8n's forms. */
+export interface FormField {
+	label: string;
+	type: FormFieldType;
+	placeholder: string;
+	required: boolean;
+	/** A dropdown's choices, and whether several may be picked. */
+	options: string[];
+	multiselect: boolean;
+}
+
+const MAX_FIELDS = 50;
+
+/**
+ * The form's fields, from the editor's Form Fields or from Form Fields (JSON) (n8n's shape:
+ * `[{ "fieldLabel", "fieldType", "placeholder", "requiredField", "fieldOptions": { "values": [{
+ * "option" }] }, "multiselect" }]`), checked before the message is sent: each needs a label, the
+ * labels differ (they are the answer's keys), a dropdown needs choices.
+ */
+export function formFields(raw: unknown, fromJson: boolean): FormField[] {
+	const field = fromJson ? 'jsonOutput' : 'formFields';
+	let list: unknown = raw;
+	if (fromJson && typeof raw === 'string') {
+		const parsed = tryParseJson(raw);
+		if ('problem' in parsed) throw new InputError(field, `not JSON: ${parsed.problem}`);
+		list = parsed.value;
+	}
+	if (!fromJson) list = (raw as { values?: unknown } | undefined)?.values ?? [];
+	if (!Array.isArray(list)) throw new InputError(field, 'a list of form fields was expected');
+	if (list.length === 0) throw new InputError(field, 'the form needs at least one field');
+	if (list.length > MAX_FIELDS) throw new InputError(field, `at most ${MAX_FIELDS} fields`);
+	const labels = new Set<string>();
+	return list.map((entry: unknown, index) => {
+		const at = `${field}.${index}`;
+		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
+			throw new InputError(at, 'each field is an object with a fieldLabel');
+		const value = entry as Record<string, unknown>;
+		const label = typeof value.fieldLabel === 'string' ? value.fieldLabel.trim() : '';
+		if (!label) throw new InputError(`${at}.fieldLabel`, 'each field needs a label');
+		if (labels.has(label))
+			throw new InputError(`${at}.fieldLabel`, `"${label}" is used twice: labels name the answers`);
+		labels.add(label);
+		const type = (value.fieldType ?? 'text') as FormFieldType;
+		if (!FORM_FIELD_TYPES.includes(type))
+			throw new InputError(`${at}.fieldType`, `must be one of ${FORM_FIELD_TYPES.join(', ')}`);
+		const choices = (value.fieldOptions as { values?: unknown } | undefined)?.values;
+		const options = Array.isArray(choices)
+			? choices.map((choice) => String((choice as { option?: unknown })?.option ?? '').trim())
+			: [];
+		if (type === 'dropdown' && options.filter(Boolean).length === 0)
+			throw new InputError(`${at}.fieldOptions`, 'a dropdown needs at least one choice');
+		return {
+			label,
+			type,
+			placeholder: typeof value.placeholder === 'string' ? value.placeholder : '',
+			required: value.requiredField === true,
+			options: options.filter(Boolean),
+			multiselect: value.multiselect === true,
+		};
+	});
+}
+
+/**
+ * The answer of a custom form's POST (`field-<i>` as the form names them): by label, a number as
+ * a number (empty: null), several dropdown choices as a list, text trimmed. A message to show
+ * again with the form when a required field is empty or a value does not fit.
+ */
+export function formAnswer(
+	fields: FormField[],
+	posted: Record<string, unknown>,
+): { answer: Record<string, unknown> } | { problem: string } {
+	const answer: Record<string, unknown> = {};
+	for (const [index, field] of fields.entries()) {
+		const raw = posted[`field-${index}`];
+		const values = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((v) =>
+			String(v).trim(),
+		);
+		const given = values.filter(Boolean);
+		if (field.required && given.length === 0) return { problem: `"${field.label}" is required.` };
+		if (field.type === 'dropdown') {
+			if (given.some((choice) => !field.options.includes(choice)))
+				return { problem: `"${field.label}": please pick one of the choices.` };
+			answer[field.label] = field.multiselect ? given : (given[0] ?? '');
+		} else if (field.type === 'number') {
+			const number = given.length ? Number(given[0]) : null;
+			if (number !== null && !Number.isFinite(number))
+				return { problem: `"${field.label}" must be a number.` };
+			answer[field.label] = number;
+		} else answer[field.label] = given[0] ?? '';
+	}
+	return { answer };
+}
