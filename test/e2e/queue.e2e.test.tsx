@@ -178,6 +178,25 @@ paceTriggerWorkflow.nodes[0].parameters = {
 	statuses: ['READ'],
 } as (typeof paceTriggerWorkflow.nodes)[0]['parameters'];
 
+/** Message › Send and Wait for Response: asks USER to approve, and waits. */
+const ASK_SENDER = '+1 555 010 0302';
+const askWorkflow = {
+	id: 'amQueueAsk1',
+	name: 'queue e2e: send and wait for approval',
+	nodes: [
+		webhookNode('am-queue-ask', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b76'),
+		audienceNode('Ask', 1, {
+			resource: 'message',
+			operation: 'sendAndWait',
+			from: ASK_SENDER,
+			to: USER,
+			message: 'Approve the queue-mode campaign?',
+			approvalOptions: { values: { approvalType: 'double' } },
+		}),
+	],
+	connections: chain('Webhook', 'Ask'),
+};
+
 let stack: QueueStack | undefined;
 let startQueue: ((opts: { workers: number }) => Promise<QueueStack>) | undefined;
 // The queue's database and Redis are set on the folder before anything is imported into it; all
@@ -185,7 +204,14 @@ let startQueue: ((opts: { workers: number }) => Promise<QueueStack>) | undefined
 // half-way.
 const ctx = usePackageInN8n(
 	'am-e2e-queue-',
-	() => [bulkWorkflow, sendWorkflow, triggerWorkflow, sharedSendWorkflow, paceTriggerWorkflow],
+	() => [
+		bulkWorkflow,
+		sendWorkflow,
+		triggerWorkflow,
+		sharedSendWorkflow,
+		paceTriggerWorkflow,
+		askWorkflow,
+	],
 	{
 		beforeImport: async (folder) => {
 			const queue = await prepareQueueMode(folder);
@@ -203,6 +229,7 @@ beforeAll(async () => {
 		triggerWorkflow,
 		sharedSendWorkflow,
 		paceTriggerWorkflow,
+		askWorkflow,
 	])
 		await publishWorkflow(ctx.folder, workflow.id);
 	stack = await startQueue!({ workers: 2 });
@@ -210,6 +237,7 @@ beforeAll(async () => {
 		'am-queue-bulk',
 		'am-queue-send',
 		'am-queue-shared',
+		'am-queue-ask',
 		triggerPath,
 		`${PACE_TRIGGER_WEBHOOK_ID}/callbacks`,
 	])
@@ -450,4 +478,43 @@ it("shares the sender's pace across the workers through the trigger's board: fou
 	expect(new Set(order.slice(0, 12)).size).toBeGreaterThan(1);
 	for (const process of [stack!.main, stack!.webhook, ...stack!.workers])
 		expect(process.logs()).not.toContain(SECRET);
+});
+
+it('Send and Wait for Response in queue mode: the approve link reaches the webhook process, and the execution waits and finishes on a worker with data.approved true', async () => {
+	ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'ACME', address: ASK_SENDER.replace(/ /g, ''), accountTier: 1 },
+		{ active: true },
+	);
+	ctx.sandbox.simulateInbound(USER, ASK_SENDER.replace(/\D/g, ''));
+	const before = ctx.sandbox.messages().length;
+	expect((await post('am-queue-ask', {})).status).toBe(200);
+	const deadline = Date.now() + 120_000;
+	let waiting: RecordedExecution | undefined;
+	while (!waiting && Date.now() < deadline) {
+		waiting = (await listExecutions(ctx.folder, askWorkflow.id)).find(
+			(e) => e.status === 'waiting',
+		);
+		if (!waiting) await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	expect(waiting).toBeDefined();
+	const [message] = ctx.sandbox.messages().slice(before);
+	const links = [...(message.request as { body: string }).body.matchAll(/https?:\/\/\S+/g)].map(
+		(match) => match[0],
+	);
+	expect(links).toHaveLength(2);
+	// n8n's waiting webhooks, on the webhook process (N8N_WEBHOOK_URL).
+	expect(links[0].startsWith(`${stack!.webhook.url}/webhook-waiting/${waiting!.id}/`)).toBe(true);
+	const answered = await fetch(links[0], {
+		headers: {
+			'user-agent':
+				'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
+		},
+	});
+	expect(answered.status).toBe(200);
+	const [done] = (await settled(askWorkflow.id, 1)).filter((e) => e.id === waiting!.id);
+	expect(done.status).toBe('success');
+	expect(done.nodeItems.Ask).toEqual([
+		{ data: { approved: true, respondedAt: expect.any(String) } },
+	]);
+	expect(await workerOf(done.id)).toBeGreaterThanOrEqual(0);
 });
