@@ -87,10 +87,17 @@ async function execute(workflow: DemoWorkflow): Promise<RecordedExecution> {
 	const executionId = body.data?.executionId;
 	if (!executionId) throw new Error(`${workflow.name} did not start: ${JSON.stringify(body)}`);
 	const deadline = Date.now() + 60_000;
+	let answered = false;
 	for (;;) {
 		const execution = (await listExecutions(folder, workflow.id)).find(
 			(e) => e.id === String(executionId),
 		);
+		// A demo that asks a person (Send and Wait for Response) waits: answer as the person would,
+		// with the approve link of the message the sandbox received.
+		if (execution?.status === 'waiting' && !answered) {
+			await approveLatestMessage(String(executionId));
+			answered = true;
+		}
 		if (execution && !['new', 'running', 'waiting'].includes(execution.status)) return execution;
 		if (Date.now() > deadline)
 			throw new Error(
@@ -98,6 +105,28 @@ async function execute(workflow: DemoWorkflow): Promise<RecordedExecution> {
 			);
 		await new Promise((resolve) => setTimeout(resolve, 300));
 	}
+}
+
+/** Follows, with a phone's browser, the approve link the sandbox's last message holds. */
+async function approveLatestMessage(executionId: string): Promise<void> {
+	const { url } = stack!.ready.sandbox;
+	const state = (await (await fetch(`${url}/__sandbox/state`)).json()) as {
+		chatapp: { messages: Array<{ request: { body?: string } }> };
+	};
+	const body = state.chatapp.messages.at(-1)?.request.body ?? '';
+	const approve = [...body.matchAll(/https?:\/\/\S+/g)]
+		.map((match) => match[0])
+		.find(
+			(link) => link.includes(`/webhook-waiting/${executionId}/`) && link.includes('approved=true'),
+		);
+	if (!approve) throw new Error(`no approve link for execution ${executionId} in: ${body}`);
+	const response = await fetch(approve, {
+		headers: {
+			'user-agent':
+				'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+		},
+	});
+	expect(response.status).toBe(200);
 }
 
 /** Every node of the workflow but its sticky notes ran, and the run ended green. */
@@ -165,6 +194,14 @@ describe('each demo runs green against the sandbox', () => {
 			expectGreen(workflow, executions.get(workflow.id)!);
 		},
 	);
+
+	it('ask a person: one message with the approve and decline links; the execution waited, and goes on approved once the link is followed', () => {
+		const { nodeItems } = executionOf('amDemoAskPerson');
+		expect(nodeItems['Ask for Approval']).toEqual([
+			{ data: { approved: true, respondedAt: expect.any(String) } },
+		]);
+		expect(nodeItems.Answer).toEqual([{ answer: 'approved', respondedAt: expect.any(String) }]);
+	});
 
 	it('lists: a list from a CSV file, subscribers added from items, all read back', () => {
 		const { nodeItems } = executionOf('amDemoLists');
