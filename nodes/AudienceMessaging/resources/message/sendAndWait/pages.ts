@@ -52,42 +52,40 @@ function input(field: FormField, index: number): string {
 	return `${label}<input id="${name}" name="${name}" type="${field.type}"${placeholder}${required}>`;
 }
 
-/** The form of a custom answer: its fields in order, each under its label. */
-export function customForm(
-	form: { title: string; description: string; buttonLabel: string; error?: string },
-	fields: FormField[],
-): string {
-	const description = escape(form.description).replace(/\n/g, '<br>');
-	return page(
-		form.title || 'Your answer',
-		`<h1>${escape(form.title || 'Your answer')}</h1>` +
-			(description ? `<p>${description}</p>` : '') +
-			(form.error ? `<p class="error">${escape(form.error)}</p>` : '') +
-			'<form method="post" enctype="application/x-www-form-urlencoded">' +
-			fields.map((field, index) => `<p>${input(field, index)}</p>`).join('') +
-			`<button type="submit">${escape(form.buttonLabel || 'Submit')}</button></form>`,
-	);
-}
-
-/**
- * The form of a free-text answer. It posts to its own URL (no `action`), so the signed query of the
- * link comes with the answer, and n8n checks it again.
- */
-export function freeTextForm(form: {
+/** What a form page shows around its fields; `error` says why the answer was not taken. */
+export interface FormPage {
 	title: string;
 	description: string;
 	buttonLabel: string;
 	error?: string;
-}): string {
+}
+
+/**
+ * A form page. The form posts to its own URL (no `action`), so the signed query of the link comes
+ * with the answer, and n8n checks it again.
+ */
+function formPage(form: FormPage, inputs: string): string {
+	const title = form.title || 'Your answer';
 	const description = escape(form.description).replace(/\n/g, '<br>');
 	return page(
-		form.title || 'Your answer',
-		`<h1>${escape(form.title || 'Your answer')}</h1>` +
+		title,
+		`<h1>${escape(title)}</h1>` +
 			(description ? `<p>${description}</p>` : '') +
 			(form.error ? `<p class="error">${escape(form.error)}</p>` : '') +
 			'<form method="post" enctype="application/x-www-form-urlencoded">' +
-			'<label for="text">Response</label>' +
-			'<textarea id="text" name="text" required maxlength="10000"></textarea>' +
+			inputs +
 			`<button type="submit">${escape(form.buttonLabel || 'Submit')}</button></form>`,
 	);
 }
+
+/** The form of a custom answer: its fields in order, each under its label. */
+export const customForm = (form: FormPage, fields: FormField[]): string =>
+	formPage(form, fields.map((field, index) => `<p>${input(field, index)}</p>`).join(''));
+
+/** The form of a free-text answer: one text box. */
+export const freeTextForm = (form: FormPage): string =>
+	formPage(
+		form,
+		'<label for="text">Response</label>' +
+			'<textarea id="text" name="text" required maxlength="10000"></textarea>',
+	);
