@@ -17,7 +17,8 @@ interface AnswerLink {
 
 /**
  * The links the message holds, signed by n8n (`getSignedResumeUrl`: a link whose query or
- * signature is changed is refused by n8n, and the approve and decline links cannot be swapped).
+ * signature is changed is refused by n8n, and the approve and decline links cannot be swapped;
+ * n8n 1.x checks them once the execution asks it to, `setSignatureValidationRequired`).
  * n8n versions without signed links cannot run the operation: it says so.
  */
 export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
@@ -27,6 +28,11 @@ export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
 			context.getNode(),
 			"Send and Wait for Response needs n8n's signed resume links, which this n8n does not offer (n8n 1.123 and 2.x do)",
 		);
+	// n8n 1.x checks the signature only of executions that ask for it (n8n's own nodes do, here);
+	// n8n 2.x checks it always and no longer has the call.
+	(context as { setSignatureValidationRequired?: () => void }).setSignatureValidationRequired?.call(
+		context,
+	);
 	const link = (approved: boolean) => {
 		try {
 			return sign.call(context, { approved: String(approved) });
