@@ -12,7 +12,6 @@ import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_MAX_BYTES,
 	CALLBACK_SECRET_PATTERN,
-	CALLBACK_STATUSES,
 	CALLBACK_TOKEN_PARAMETER,
 	CALLBACK_SECRET_RULE,
 	CallbackRejection,
@@ -27,6 +26,7 @@ import type { WebhookRequest } from '../../src/platform/request-body';
 import { redacted } from '../../src/http/errors';
 import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH } from '../../src/pace/board';
 import { PACE_WEBHOOK, answerPace } from './pace-webhook';
+import { statusOptions } from './statuses';
 
 const WEBHOOK_PATH = 'callbacks';
 const CALLBACK_TOO_LARGE = `Callback body over ${CALLBACK_MAX_BYTES} bytes`;
@@ -45,13 +45,6 @@ async function callbackSecret(
 		return undefined;
 	}
 }
-
-/** A platform status as the editor lists it: CODE_NOT_ALLOWED reads "Code Not Allowed". */
-const statusName = (status: string) =>
-	status
-		.split('_')
-		.map((word) => word[0] + word.slice(1).toLowerCase())
-		.join(' ');
 
 export class AudienceMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -132,9 +125,9 @@ export class AudienceMessagingTrigger implements INodeType {
 				// (webhookMethods.create).
 				required: true,
 				description:
-					'Start the workflow only for these statuses; other events are acknowledged and dropped',
+					"Start the workflow only for these statuses; other events are acknowledged and dropped. Delivered and Read are not confirmed by the platform's docs: check with Any Status that your account sends them.",
 				displayOptions: { show: { events: ['selected'] } },
-				options: CALLBACK_STATUSES.map((status) => ({ name: statusName(status), value: status })),
+				options: statusOptions,
 			},
 			{
 				// n8n does not parse the body of a version-1 webhook node that asks for binary data, so

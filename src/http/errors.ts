@@ -96,7 +96,10 @@ export function transportError(
 				: timedOut
 					? `No answer from the platform at ${target}`
 					: `The connection to the platform at ${target} broke before its answer arrived`,
-			description: `${reason} (${code}). Check the ${options.urlField ?? 'base URLs'} in the credential and that the platform is reachable from n8n.`,
+			description:
+				options.sent && timedOut
+					? `${reason} (${code}). The platform was reached but did not answer in time: raise Request Timeout (Seconds) in the credential, or try again later.`
+					: `${reason} (${code}). Check the ${options.urlField ?? 'base URLs'} in the credential and that the platform is reachable from n8n.`,
 			itemIndex: options.itemIndex,
 		},
 	);

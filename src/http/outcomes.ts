@@ -146,7 +146,7 @@ export function notSentError(
 			{
 				httpCode: '429',
 				message: `Not sent: the platform kept rate limiting this run (HTTP 429${said ? `: ${said.slice(0, 200)}` : ''})`,
-				description: `While trying to ${options.action}. The run lost ${seconds(options.waitedMs())} s to rate limits (pauses and slower pacing), and its wait budget is ${seconds(options.budgetMs)} s (${setting}), so this request and the rest of the run's requests were not sent. What was sent before is reported as sent. ${advice}`,
+				description: `While trying to ${options.action}. The run lost ${seconds(options.waitedMs())} s to rate limits (pauses and slower pacing), and its wait budget is ${seconds(options.budgetMs)} s (${setting}), so this request and the rest of the run's requests were not sent. What was sent before stays sent: with On Error at Continue each item says whether it was sent; with Stop Workflow the node outputs nothing, so look the sent ones up by their External ID before running again. ${advice}`,
 				itemIndex: options.itemIndex,
 			},
 		),

@@ -24,6 +24,13 @@ export type AskTurns = (request: TurnRequest, timeoutMs: number) => Promise<unkn
 /** Rounding of the board's arithmetic: a turn this much past the bound is still within it. */
 const BOUND_SLACK_MS = 1;
 
+/** A pace answer this version cannot take turns from, and what to do. */
+function unreadable(detail: string): TurnsUnavailable {
+	return new TurnsUnavailable(
+		`the trigger's pace answer is not one this version reads (${detail}): run the same version of this package on every n8n process`,
+	);
+}
+
 /**
  * The grant in a pace answer, checked: a wrong answer is an error, not a turn (an answer without
  * `boards` is a board that shares with no other). A grant whose turns
@@ -33,18 +40,15 @@ const BOUND_SLACK_MS = 1;
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
 	const { delayMs, spacingMs, count, board, boards = 1 } = grant;
-	if (typeof delayMs !== 'number' || !(delayMs >= 0))
-		throw new TurnsUnavailable('the pace answer has no delayMs of 0 or more');
+	if (typeof delayMs !== 'number' || !(delayMs >= 0)) throw unreadable('no delayMs of 0 or more');
 	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
-		throw new TurnsUnavailable('the pace answer has no positive spacingMs');
+		throw unreadable('no positive spacingMs');
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > asked)
-		throw new TurnsUnavailable(`the pace answer's count is not a whole number from 0 to ${asked}`);
+		throw unreadable(`count is not a whole number from 0 to ${asked}`);
 	if (typeof board !== 'string' || !board)
-		throw new TurnsUnavailable("the pace answer does not name its board (an older trigger's?)");
+		throw unreadable('it names no board, as an older version answers');
 	if (typeof boards !== 'number' || !Number.isInteger(boards) || boards < 1 || boards > MAX_PEERS)
-		throw new TurnsUnavailable(
-			`the pace answer's boards is not a whole number from 1 to ${MAX_PEERS}`,
-		);
+		throw unreadable(`boards is not a whole number from 1 to ${MAX_PEERS}`);
 	const last = delayMs + Math.max(0, count - 1) * spacingMs;
 	if (last > SCHEDULE_AHEAD_MS + BOUND_SLACK_MS)
 		throw new TurnsUnavailable(

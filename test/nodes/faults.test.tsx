@@ -172,6 +172,9 @@ describe('429: every operation waits and resends, within a budget', () => {
 			/lost [12] s to rate limits .* wait budget is 2 s \(the "Max Wait When Rate Limited \(Seconds\)" option\)/,
 		);
 		expect(error.description).toContain('Raise "Max Wait When Rate Limited (Seconds)"');
+		// Without Continue the node outputs nothing: the error does not claim the sent ones are listed.
+		expect(error.description).toMatch(/with Stop Workflow the node outputs nothing/);
+		expect(error.description).not.toMatch(/reported as sent/);
 		// At least 1 s per pause and a 2 s budget: at most two resends.
 		const sends = ctx.sandbox.requests.filter((r) => r.path.endsWith('/chatapp/messages'));
 		expect(sends.length).toBeGreaterThanOrEqual(2);
@@ -283,6 +286,11 @@ describe('a platform that hangs', () => {
 		expect((result.error as NodeApiError).description).toContain(
 			"no answer within 1 s (the credential's Request Timeout)",
 		);
+		// Reached, so the advice is the timeout, not the base URL.
+		expect((result.error as NodeApiError).description).toMatch(
+			/did not answer in time: raise Request Timeout \(Seconds\) in the credential/,
+		);
+		expect((result.error as NodeApiError).description).not.toMatch(/Base URL/);
 		expect(ctx.sandbox.requests).toHaveLength(1);
 		expectNoKey(result);
 	});

@@ -102,6 +102,30 @@ describe("Message › Send: the sender's daily quota of unique recipients, known
 		expect(ctx.sandbox.requests.map((request) => request.method)).toEqual(['POST', 'POST', 'POST']);
 	});
 
+	it('says above the output that Over the Daily Quota does nothing without Sender ID for Rate Limit, and sends', async () => {
+		senderWithQuota(9);
+		const result = await run(ctx.credentials, send({ overQuota: 'sendFirst' }), items);
+		expect(result.error).toBeUndefined();
+		expect(result.hints).toEqual([
+			{
+				type: 'warning',
+				location: 'outputPane',
+				message: expect.stringMatching(
+					/^Over the Daily Quota did nothing: .*Sender ID for Rate Limit, which is empty/,
+				),
+			},
+		]);
+		// Nothing held back: the option had no quota to hold the run to.
+		expect(posted()).toEqual(recipients);
+		ctx.sandbox.reset();
+		const withSender = await run(
+			ctx.credentials,
+			send({ overQuota: 'sendAll', rateLimitSenderId: senderWithQuota(9) }),
+			items.slice(0, 1),
+		);
+		expect(withSender.hints).toEqual([]);
+	});
+
 	it('refuses an unknown choice before any request, naming the option', async () => {
 		const result = await run(
 			ctx.credentials,

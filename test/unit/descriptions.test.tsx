@@ -96,6 +96,14 @@ it("names the trigger's statuses in words, and sends the platform's values uncha
 	expect(options.find((option) => option.value === 'CODE_NOT_ALLOWED')?.name).toBe(
 		'Code Not Allowed',
 	);
+	// Each says what it means; the ones that mean the message did not go out say so first.
+	const described = options as Array<{ value: string; description?: string }>;
+	expect(described.filter((option) => !option.description)).toEqual([]);
+	expect(
+		described
+			.filter((option) => option.description?.startsWith('Not sent'))
+			.map((option) => option.value),
+	).toEqual(['CODE_NOT_ALLOWED', 'INCOMPLETE', 'BLACKLISTED', 'QUOTA_EXCEEDED']);
 });
 
 /**

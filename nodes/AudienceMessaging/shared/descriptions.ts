@@ -160,7 +160,7 @@ export function rateLimitWaitOption(): INodeProperties {
 		typeOptions: { minValue: 0, maxValue: MAX_RATE_LIMIT_WAIT_SECONDS },
 		default: 60, // DEFAULT_WAIT_BUDGET_MS in seconds (n8n's lint wants a literal here)
 		description:
-			'Most time the run may wait in all when the platform asks it to slow down (0: do not wait); then what is not sent yet is reported as not sent',
+			'Most time the run may wait in all when the platform asks it to slow down (0: do not wait); then the rest is not sent (each such item is marked notSent with On Error at Continue, else the node fails)',
 	};
 }
 

@@ -43,7 +43,8 @@ export const blacklistFields: INodeProperties[] = [
 		name: 'channel',
 		type: 'options',
 		default: 'SMS',
-		description: 'Each sender has its own blacklist per channel',
+		description:
+			"Which of the sender's blacklists to use: it has one per channel. Message › Send sends on Chat App, so choose Chat App for its recipients.",
 		displayOptions: { show },
 		options: [
 			{ name: 'Chat App', value: 'CHATAPP' },

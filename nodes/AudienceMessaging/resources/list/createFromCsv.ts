@@ -139,7 +139,7 @@ export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeE
 				preview,
 				itemIndex,
 				action: `create the list "${String(query.name)}" from a CSV file`,
-				reconcile: `look for a list named "${String(query.name)}" in the List picker (From List) or the platform's web application`,
+				reconcile: `look for a list named "${String(query.name)}" in the platform's web application (the List picker's From List shows it only where the account lists its lists)`,
 				expect: identifiedObjectResponse,
 			});
 			const csv = csvOutcome(file);

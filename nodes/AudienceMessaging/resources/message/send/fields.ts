@@ -32,7 +32,12 @@ const inputMode = (name: string, what: string, type: string): INodeProperties =>
 });
 
 const mediaNotice = (type: MediaType): INodeProperties => ({
-	displayName: `The ${type} must be one of ${MEDIA[type].contentTypes.join(', ')}, at most 5 MB after processing, and reachable by the platform at the URL`,
+	displayName: `The ${type} must be ${
+		// The spec writes document/pdf, which no server sends: a PDF is application/pdf.
+		type === 'document'
+			? 'a PDF (application/pdf)'
+			: `one of ${MEDIA[type].contentTypes.join(', ')}`
+	}, at most 5 MB, and reachable by the platform at the URL`,
 	name: `${type}Notice`,
 	type: 'notice',
 	default: '',

@@ -64,7 +64,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			type: 'options',
 			default: 'refuse',
 			description:
-				"What to do when this run has more unique recipients than the sender's daily quota (read with Sender ID for Rate Limit)",
+				"Needs Sender ID for Rate Limit (the quota is that sender's; without it this does nothing). What to do when this run has more unique recipients than the quota.",
 			options: [
 				{ name: 'Refuse the Run', value: 'refuse', description: 'Send nothing and say so' },
 				{
@@ -88,7 +88,7 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			default: '',
 			placeholder: 'e.g. snd_4f2a',
 			description:
-				'Reads this sender once (Sender › Get) and paces the run at its rateLimit instead of Messages per Second',
+				'ID of the sender of Sender Phone Number (Sender › Create outputs it; not checked against the number). The run is paced at its rate limit instead of Messages per Second and knows its daily quota.',
 		},
 		{
 			displayName: 'Share Pace Across Workers',

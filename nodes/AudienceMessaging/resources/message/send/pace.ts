@@ -38,6 +38,10 @@ export interface Pace {
 	overQuota: (typeof OVER_QUOTA)[number];
 }
 
+/** Over the Daily Quota set, Sender ID for Rate Limit not: said above the output. */
+export const NO_QUOTA_WITHOUT_SENDER =
+	"Over the Daily Quota did nothing: the run knows a sender's daily quota only from Sender ID for Rate Limit, which is empty. Set it to the sender's ID (Sender › Create outputs it).";
+
 /** The run's pace, from the run's Options (the first item's: one pace for the whole run). */
 export function readPace(
 	context: IExecuteFunctions,
@@ -66,6 +70,13 @@ export function readPace(
 				: oneOf(options.overQuota, 'overQuota', OVER_QUOTA);
 		const sender = senderId ? pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') : undefined;
 		const sharePace = sharedPaceTrigger(context, options, sender);
+		// The quota is the sender's: without it the option has nothing to hold the run to.
+		if (options.overQuota !== undefined && !sender)
+			context.addExecutionHints?.({
+				type: 'warning',
+				location: 'outputPane',
+				message: NO_QUOTA_WITHOUT_SENDER,
+			});
 		return {
 			messagesPerSecond,
 			parallelRequests,

@@ -107,7 +107,7 @@ export function shareTurns(
 		context.addExecutionHints?.({
 			type: 'warning',
 			location: 'outputPane',
-			message: `Share Pace Across Workers: ${reason}. This run paced itself alone at the sender's rateLimit from then on, backing off when refused.`,
+			message: `Share Pace Across Workers: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} This run paced itself alone at the sender's rate limit from then on, backing off when refused (the package's docs, Rate limits and queue mode, say why).`,
 		});
 	gate.turns = new SharedTurns(
 		ask,

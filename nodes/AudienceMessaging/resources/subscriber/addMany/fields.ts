@@ -87,7 +87,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 			type: 'string',
 			default: 'id',
 			description:
-				'Column that identifies an existing subscriber; rows carrying it are reported as updated when the counts allow it',
+				"The list's key column. Not sent: the platform decides what it updates. Only tells added rows from updated ones in the output (rows with a value in it count as updates).",
 			displayOptions: { show: { '/source': ['items'] } },
 		},
 		previewOption(),

@@ -187,7 +187,8 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 							`The platform did not create the pass of recipient "${value.recipientId}": ${outcome.error}`,
 							{
 								itemIndex,
-								description: 'The other passes of the batch were still created.',
+								description:
+									'The other passes of the batch were still created. With On Error at Stop Workflow their download URLs are not output: set On Error to Continue to get each pass as its own item.',
 							},
 						),
 					];
