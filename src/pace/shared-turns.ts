@@ -225,9 +225,11 @@ export class SharedTurns {
 				return this.fail((error as Error).message);
 			}
 			const received = this.clock.now();
-			// A board new to the run (the first too): refusals within leadMs are of the time the boards
-			// were hearing of each other, and the count starts again.
-			if (this.boards.heard(grant.board, received)) this.refusals.settle(received + this.leadMs);
+			// A board new to the run, beside one it knew: refusals within leadMs are of the time the
+			// boards were hearing of each other, and the count starts again. Not the first board: a
+			// balancer that keeps the run on one process shows it no other, and its refusals count.
+			if (this.boards.heard(grant.board, received) && this.grants > 0)
+				this.refusals.settle(received + this.leadMs);
 			// Told of the others, a board shares the rate with them; one that does not (an older trigger)
 			// hands out the whole rate beside them.
 			const reached = this.boards.recent(received).length;
