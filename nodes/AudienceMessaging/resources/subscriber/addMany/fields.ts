@@ -87,7 +87,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 			type: 'string',
 			default: 'id',
 			description:
-				"The list's key column. Not sent: the platform decides what it updates. Only tells added rows from updated ones in the output (rows with a value in it count as updates).",
+				"The list's key column. Not sent (the platform decides what it updates); used in the output only: rows with a value in it count as updates, and errors naming a key find their row.",
 			displayOptions: { show: { '/source': ['items'] } },
 		},
 		previewOption(),
