@@ -174,3 +174,29 @@ export function overQuotaNotSent(
 		'notSent',
 	);
 }
+
+/**
+ * A message not sent because an earlier execution of the node may have sent it (Message › Send,
+ * Skip Messages Sent Before): that run claimed its key but never confirmed that the platform
+ * accepted it (the answer was lost, or n8n stopped while sending), or another run is sending it
+ * now.
+ */
+export function unconfirmedBefore(
+	node: INode,
+	options: { itemIndex: number; key: string; now?: boolean },
+): NodeOperationError {
+	const why = options.now
+		? 'another execution of this node claimed it while this one was running'
+		: 'an earlier execution of this node was sending it, but never learned whether the platform accepted it (its answer was lost, or n8n stopped)';
+	return withOutcome(
+		new NodeOperationError(
+			node,
+			`Not sent: an earlier run may have sent this message (Message Key "${options.key.slice(0, 200)}")`,
+			{
+				itemIndex: options.itemIndex,
+				description: `It was not sent again: ${why}. Look for it on the platform (its recipient's messages, or the status callbacks). To send it anyway, turn on Options › Resend Unconfirmed.`,
+			},
+		),
+		'unknown',
+	);
+}

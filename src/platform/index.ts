@@ -8,6 +8,7 @@ export * from './blacklist/schema';
 export * from './blacklist/mapping';
 export * from './chatapp/schema';
 export * from './chatapp/mapping';
+export * from './chatapp/message-key';
 export * from './lists/schema';
 export * from './lists/mapping';
 export * from './lists/subscribers';

@@ -23,6 +23,7 @@ import {
 	BinaryDataService,
 	CredentialTestContext,
 	Credentials,
+	DataDeduplicationService,
 	DirectoryLoader,
 	ErrorReporter,
 	ExecuteContext,
@@ -83,6 +84,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+import { processedData } from './processed-data';
+
 // ---------------------------------------------------------------------------------------------
 // Public API
 // ---------------------------------------------------------------------------------------------
@@ -116,6 +119,11 @@ export interface RunNodeOptions {
 	continueOnFail?: boolean;
 	/** Defaults to the node's latest (default) version. */
 	typeVersion?: number;
+	/**
+	 * The workflow's ID (default `harness-workflow`); empty for a workflow never saved. n8n keeps what
+	 * a node processed per workflow and node (see processed-data.tsx).
+	 */
+	workflowId?: string;
 }
 
 export interface RunNodeResult {
@@ -141,7 +149,9 @@ export type BinaryDataMode = 'filesystem' | 'default';
 export const NODE_NAME = 'Node Under Test';
 const INPUT_NODE_NAME = 'Harness Input';
 const INPUT_NODE_TYPE = 'n8n-harness.input';
-const WORKFLOW_ID = 'harness-workflow';
+export const WORKFLOW_ID = 'harness-workflow';
+/** ID of the node under test in the harness workflow (n8n keeps what a node processed by it). */
+export const NODE_ID = 'harness-node-under-test';
 /** Execution id used for binary data created before a run (see `binaryItem`). */
 const INPUT_EXECUTION_ID = 'harness-input';
 
@@ -167,7 +177,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		parameters: {},
 	};
 	const node: INode = {
-		id: 'harness-node-under-test',
+		id: NODE_ID,
 		name: NODE_NAME,
 		type: typeName,
 		typeVersion,
@@ -186,7 +196,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		[INPUT_NODE_NAME]: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] },
 	};
 	const workflow = new Workflow({
-		id: WORKFLOW_ID,
+		id: options.workflowId ?? WORKFLOW_ID,
 		name: 'Harness workflow',
 		nodes: [inputNode, node],
 		connections,
@@ -334,7 +344,7 @@ export async function runAsTool(options: RunAsToolOptions): Promise<RunAsToolRes
 		parameters: {},
 	};
 	const toolNode: INode = {
-		id: 'harness-node-under-test',
+		id: NODE_ID,
 		name: NODE_NAME,
 		type: typeName,
 		typeVersion: defaultVersionOf(options.nodeType),
@@ -722,6 +732,9 @@ async function createEnvironment(): Promise<Environment> {
 
 	// Tests talk to 127.0.0.1, which SSRF protection (N8N_SSRF_PROTECTION_ENABLED) would block.
 	Container.get(SsrfProtectionConfig).enabled = false;
+
+	// What nodes processed (this.helpers.checkProcessedAndRecord): n8n's rules, kept in memory.
+	await DataDeduplicationService.init(processedData);
 
 	const env: Environment = { rootDir, logger, instanceSettings, binaryDataMode: 'filesystem' };
 	await installBinaryDataService(env, 'filesystem');

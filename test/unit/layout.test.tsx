@@ -28,9 +28,10 @@ const resolved = (name: string) =>
 /**
  * The core library's folders, lowest first: a folder imports only from the folders below it (and
  * from itself). values/ (what a user gives, input errors) < platform/ (the platform's rules per
- * service, callbacks) < pace/ (gate, pacer, board) < http/ (the request helper) < csv/ (files).
+ * service, callbacks) < pace/ (gate, pacer, board) < http/ (the request helper) < csv/ (files) <
+ * history/ (what a node sent in earlier runs, kept in n8n's store; it imports nothing below).
  */
-const FLOORS = ['values', 'platform', 'pace', 'http', 'csv'];
+const FLOORS = ['values', 'platform', 'pace', 'http', 'csv', 'history'];
 const floorOf = (path: string) => FLOORS.indexOf(path.split('/')[1]);
 
 describe('src/ is laid out by concern, each folder importing only the folders below it', () => {

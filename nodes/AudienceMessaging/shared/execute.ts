@@ -99,11 +99,14 @@ interface ItemOperation<P> {
 	describe?: (prepared: P) => IDataObject;
 	/**
 	 * Runs once every item is prepared, before the first request of the run is sent (for the
-	 * reads a decision over all items needs: Message › Send's daily quota). The items it returns
-	 * are not sent: each gets its error as an item (a `notSent` outcome with what identifies it),
-	 * with or without Continue On Fail. Throwing stops the run before any item is sent.
+	 * reads a decision over all items needs: Message › Send's daily quota and its messages sent
+	 * before). The items it returns are not sent: each gets its output, an item's JSON as it is or
+	 * an error as an item (a `notSent` or `unknown` outcome with what identifies it), with or
+	 * without Continue On Fail. Throwing stops the run before any item is sent.
 	 */
-	beforeSend?: (prepared: Array<{ itemIndex: number; value: P }>) => Promise<Map<number, Error>>;
+	beforeSend?: (
+		prepared: Array<{ itemIndex: number; value: P }>,
+	) => Promise<Map<number, Error | IDataObject>>;
 }
 
 /**
@@ -141,7 +144,11 @@ export async function runPerItem<P>(
 		}
 		const notSent = held?.get(itemIndex);
 		if (notSent) {
-			results[itemIndex] = [errorItem(notSent, itemIndex, operation.describe?.(entry.value))];
+			results[itemIndex] = [
+				notSent instanceof Error
+					? errorItem(notSent, itemIndex, operation.describe?.(entry.value))
+					: { json: notSent, pairedItem: { item: itemIndex } },
+			];
 			return;
 		}
 		try {

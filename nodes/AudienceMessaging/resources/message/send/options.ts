@@ -17,8 +17,8 @@ export const MAX_PARALLEL_REQUESTS = 50;
 export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
 
 /**
- * Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing and the
- * daily quota.
+ * Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing, the daily
+ * quota and the messages sent before (Skip Messages Sent Before).
  */
 export const sendOptions = (show: { resource: string[]; operation: string[] }): INodeProperties =>
 	optionsCollection(show, [
@@ -47,7 +47,26 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			description:
 				'Your own ID for reporting; letters and digits only, at most 64. Left empty, one is made from the workflow, execution and item.',
 		},
+		{
+			displayName: 'Forget Messages Sent Before',
+			name: 'forgetSentBefore',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether this run first forgets every message this node remembers, so all are sent again (and remembered anew). Turn it off after that run.',
+			displayOptions: { show: { skipSentBefore: [true] } },
+		},
 		rateLimitWaitOption(),
+		{
+			displayName: 'Message Key',
+			name: 'messageKey',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. spring-sale {{ $json.email }}',
+			description:
+				"What makes two messages the same message: one with a key this node sent before is not sent again. Empty: the recipient and the message's content.",
+			displayOptions: { show: { skipSentBefore: [true] } },
+		},
 		previewOption(),
 		{
 			displayName: 'Messages per Second',
@@ -82,6 +101,15 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 		},
 		parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
 		{
+			displayName: 'Resend Unconfirmed',
+			name: 'resendUnconfirmed',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to send messages an earlier run may have sent (its answer was lost, or n8n stopped while sending). Off: they come out as unknown, not sent.',
+			displayOptions: { show: { skipSentBefore: [true] } },
+		},
+		{
 			displayName: 'Sender ID for Rate Limit',
 			name: 'rateLimitSenderId',
 			type: 'string',
@@ -97,5 +125,13 @@ export const sendOptions = (show: { resource: string[]; operation: string[] }): 
 			default: false,
 			description:
 				"Whether runs on several n8n workers (queue mode) share the sender's rate limit. Needs Sender ID for Rate Limit and Send Status Events to a Trigger.",
+		},
+		{
+			displayName: 'Skip Messages Sent Before',
+			name: 'skipSentBefore',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether a message this node sent in an earlier execution (a retry, a second run) is not sent again. Needs a saved workflow.',
 		},
 	]);

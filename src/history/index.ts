@@ -1,0 +1,6 @@
+/**
+ * History: what a node sent in its earlier executions (Message › Send's Skip Messages Sent Before),
+ * kept in n8n's own store for the node.
+ */
+export * from './store';
+export * from './sent-history';

@@ -1,0 +1,214 @@
+/**
+ * The sent history's rules (src/history/sent-history.ts), on n8n's store as the node harness models
+ * it (test/helpers/processed-data.tsx: n8n's own rules for `entries`, one row per node, no lock).
+ */
+import { HISTORY_MAX_VALUES, SentHistory } from '../../../../src/history';
+import type { HistoryStore } from '../../../../src/history';
+import { MemoryProcessedData } from '../../../helpers/processed-data';
+
+const context = { workflow: { id: 'wf-1', active: false }, node: { id: 'node-1' } } as never;
+
+/** One node's history in a store, as the node reaches it (scope `node`, mode `entries`). */
+function storeOf(data: MemoryProcessedData, maxEntries = HISTORY_MAX_VALUES): HistoryStore {
+	const entries = { mode: 'entries' } as const;
+	return {
+		record: async (values, bounded) => {
+			const { processed } = await data.checkProcessedAndRecord(
+				values,
+				'node',
+				context,
+				bounded ? { ...entries, maxEntries } : entries,
+			);
+			return { processed: processed.map(String) };
+		},
+		remove: async (values) => await data.removeProcessed(values, 'node', context),
+		clear: async () => await data.clearAllProcessedItems('node', context),
+		count: async () => await data.getProcessedDataCount('node', context),
+	};
+}
+
+let data: MemoryProcessedData;
+beforeEach(() => (data = new MemoryProcessedData()));
+
+const historyOf = (options: { preview?: boolean; claimAhead?: number; maxEntries?: number } = {}) =>
+	new SentHistory(storeOf(data, options.maxEntries), {
+		claimAhead: options.claimAhead ?? 100,
+		preview: options.preview,
+	});
+
+/**
+ * One run: looks the keys up, sends the new ones (each settled as `outcome` says, default sent),
+ * closes; returns what the lookup found.
+ */
+async function runOnce(
+	keys: string[],
+	outcome: (key: string) => 'sent' | 'notSent' | 'unknown' | 'never' = () => 'sent',
+	options: { resend?: boolean; claimAhead?: number; maxEntries?: number } = {},
+) {
+	const history = historyOf(options);
+	const found = await history.lookUp(keys);
+	const send = keys.filter(
+		(key) => found.get(key) === 'new' || (options.resend && found.get(key) === 'unconfirmed'),
+	);
+	history.plan(
+		send,
+		send.filter((key) => found.get(key) === 'unconfirmed'),
+	);
+	for (const key of send) {
+		const settlement = outcome(key);
+		if (settlement === 'never') continue;
+		expect(await history.claim(key)).toBe(true);
+		history.settle(key, settlement);
+	}
+	await history.close();
+	return { found: Object.fromEntries(found), history };
+}
+
+const keys = (count: number, prefix = 'k') =>
+	Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+
+describe('a sent history: exactly the messages that went out are remembered', () => {
+	it('remembers a message the platform accepted: the next run finds it sent', async () => {
+		expect((await runOnce(['a', 'b'])).found).toEqual({ a: 'new', b: 'new' });
+		expect((await runOnce(['a', 'b', 'c'])).found).toEqual({ a: 'sent', b: 'sent', c: 'new' });
+	});
+
+	it('releases a message the platform refused or the run did not send: the next run sends it', async () => {
+		await runOnce(['a', 'b', 'c'], (key) => (key === 'b' ? 'notSent' : 'sent'));
+		expect((await runOnce(['a', 'b', 'c'])).found).toEqual({ a: 'sent', b: 'new', c: 'sent' });
+	});
+
+	it('releases messages claimed ahead but never started (the run stopped on an error)', async () => {
+		// Claimed in one window of 10; the run stops after the third.
+		await runOnce(keys(10), (key) => (Number(key.slice(1)) < 3 ? 'sent' : 'never'), {
+			claimAhead: 10,
+		});
+		const { found } = await runOnce(keys(10));
+		expect(Object.values(found)).toEqual([...Array(3).fill('sent'), ...Array(7).fill('new')]);
+	});
+
+	it('keeps a message whose answer was lost claimed: the next run finds it unconfirmed, and one that resends it confirms it', async () => {
+		await runOnce(['a', 'b'], (key) => (key === 'b' ? 'unknown' : 'sent'));
+		expect((await runOnce(['a', 'b'])).found).toEqual({ a: 'sent', b: 'unconfirmed' });
+		// Still unconfirmed: the lookup changed nothing.
+		expect((await runOnce(['a', 'b'])).found).toEqual({ a: 'sent', b: 'unconfirmed' });
+		await runOnce(['a', 'b'], () => 'sent', { resend: true });
+		expect((await runOnce(['a', 'b'])).found).toEqual({ a: 'sent', b: 'sent' });
+	});
+
+	it('a resent unconfirmed message that is refused again stays unconfirmed (the earlier run may have sent it)', async () => {
+		await runOnce(['a'], () => 'unknown');
+		await runOnce(['a'], () => 'notSent', { resend: true });
+		expect((await runOnce(['a'])).found).toEqual({ a: 'unconfirmed' });
+	});
+
+	it('a message claimed but never confirmed, because the process died in between, is unconfirmed for the next run', async () => {
+		const dying = historyOf();
+		await dying.lookUp(['a', 'b', 'c']);
+		dying.plan(['a', 'b', 'c']);
+		for (const key of ['a', 'b', 'c']) expect(await dying.claim(key)).toBe(true);
+		dying.settle('a', 'sent');
+		// n8n stops here: no close(), the confirmation of a is never written.
+		const { found } = await runOnce(['a', 'b', 'c', 'd']);
+		expect(found).toEqual({ a: 'unconfirmed', b: 'unconfirmed', c: 'unconfirmed', d: 'new' });
+	});
+
+	it('a claim of the window ahead is what the next run finds unconfirmed after a crash, not the whole run', async () => {
+		const dying = historyOf({ claimAhead: 4 });
+		const all = keys(20);
+		await dying.lookUp(all);
+		dying.plan(all);
+		for (const key of all.slice(0, 5)) {
+			expect(await dying.claim(key)).toBe(true);
+			dying.settle(key, 'sent');
+		}
+		// The run dies after five: the confirmations written with the next window's claims count.
+		const { found } = await runOnce(all);
+		const states = Object.values(found);
+		expect(states.filter((state) => state === 'unconfirmed').length).toBeLessThanOrEqual(8);
+		expect(states.filter((state) => state === 'new').length).toBeGreaterThanOrEqual(12);
+		expect(states.slice(0, 2)).toEqual(Array(2).fill('sent'));
+	});
+
+	it('a preview looks keys up and leaves the store as it was', async () => {
+		await runOnce(['a', 'b'], (key) => (key === 'b' ? 'unknown' : 'sent'));
+		const row = [...data.rows.values()][0].join();
+		const preview = historyOf({ preview: true });
+		expect(Object.fromEntries(await preview.lookUp(['a', 'b', 'c']))).toEqual({
+			a: 'sent',
+			b: 'unconfirmed',
+			c: 'new',
+		});
+		preview.plan(['c']);
+		expect(await preview.claim('c')).toBe(true);
+		preview.settle('c', 'sent');
+		await preview.forget();
+		await preview.close();
+		expect([...data.rows.values()][0].join()).toBe(row);
+	});
+
+	it('a preview of a node with no history writes nothing at all', async () => {
+		const preview = historyOf({ preview: true });
+		await preview.lookUp(['a']);
+		expect(data.rows.size).toBe(0);
+		expect(data.calls.checkProcessedAndRecord).toBeUndefined();
+	});
+
+	it('forgetting the history makes every message new again', async () => {
+		await runOnce(['a', 'b']);
+		const history = historyOf();
+		await history.forget();
+		expect(Object.fromEntries(await history.lookUp(['a', 'b']))).toEqual({ a: 'new', b: 'new' });
+	});
+
+	it('claims and confirms in batches: 10,000 messages take a handful of writes, not one per message', async () => {
+		const all = keys(10_000);
+		const { history } = await runOnce(all, () => 'sent', { claimAhead: 1000 });
+		// One lookup, ten windows of claims (each carrying the confirmations before it), one close.
+		expect(history.calls).toBeLessThanOrEqual(13);
+		expect((await runOnce(all.slice(0, 3))).found).toEqual({ k0: 'sent', k1: 'sent', k2: 'sent' });
+		// Three values per message at most.
+		expect(data.size('wf-1', 'node-1')).toBe(30_000);
+	});
+
+	it('a key another run claimed since the lookup is not claimed again (two runs at once)', async () => {
+		const first = historyOf();
+		const second = historyOf();
+		await first.lookUp(['a']);
+		await second.lookUp(['a']);
+		first.plan(['a']);
+		second.plan(['a']);
+		expect(await first.claim('a')).toBe(true);
+		expect(await second.claim('a')).toBe(false);
+		first.settle('a', 'sent');
+		await first.close();
+		await second.close();
+		expect((await runOnce(['a'])).found).toEqual({ a: 'sent' });
+	});
+});
+
+describe('the size bound', () => {
+	it('keeps HISTORY_MAX_VALUES values: 100,000 messages at three values each', () => {
+		expect(HISTORY_MAX_VALUES).toBe(300_000);
+	});
+
+	it('remembers a message while its run and the runs after it were given at most the bound; past it, the first given are forgotten first', async () => {
+		// A bound of 30 values: 10 messages.
+		const maxEntries = 30;
+		const [a, b, c] = [keys(4, 'a'), keys(6, 'b'), keys(3, 'c')];
+		await runOnce(a, () => 'sent', { maxEntries });
+		await runOnce(b, () => 'sent', { maxEntries });
+		// 4 + 6 messages: all remembered. A preview reads without changing anything.
+		const look = async () => {
+			const preview = historyOf({ preview: true, maxEntries });
+			return Object.fromEntries(await preview.lookUp([...a, ...b, ...c]));
+		};
+		expect(Object.values(await look()).slice(0, 10)).toEqual(Array(10).fill('sent'));
+		await runOnce(c, () => 'sent', { maxEntries });
+		expect(data.size('wf-1', 'node-1')).toBe(30);
+		const found = await look();
+		// 4 + 6 + 3 > 10: the run given first is forgotten; 6 + 3 are remembered.
+		expect(a.map((key) => found[key])).toEqual(Array(4).fill('new'));
+		expect([...b, ...c].map((key) => found[key])).toEqual(Array(9).fill('sent'));
+	});
+});
