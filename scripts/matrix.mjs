@@ -49,6 +49,7 @@ export const MATRIX_TESTS = [
 	'test/e2e/trigger.e2e.test.tsx',
 	'test/e2e/credential.e2e.test.tsx',
 	'test/e2e/send-and-wait.e2e.test.tsx',
+	'test/e2e/send-once.e2e.test.tsx',
 ];
 
 // ------------------------------------------------------------------ a tiny semver range check

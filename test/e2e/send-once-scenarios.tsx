@@ -1,0 +1,230 @@
+/**
+ * Message › Send › Skip Messages Sent Before in a real n8n, the scenarios of its e2e tests (regular
+ * mode: send-once.e2e.test.tsx, queue mode: send-once.queue.e2e.test.tsx): a campaign stopped by a
+ * 401 and then retried with n8n's Retry (POST /rest/executions/:id/retry) messages every recipient
+ * exactly once; the same items posted again send only the message the platform refused; a message
+ * whose answer was lost after the platform acted comes out unknown and is not sent, until Resend
+ * Unconfirmed. The history is in n8n's own database (SQLite, or PostgreSQL in queue mode).
+ */
+import { listExecutions } from './n8n-harness';
+import type { RecordedExecution } from './n8n-harness';
+import { audienceNode, chain, codeNode } from './package-setup';
+import type { PackageInN8n } from './package-setup';
+
+const SENDER = '15550100100';
+/** Recipient `index` of a scenario (`prefix`: two digits of its own). */
+const recipient = (prefix: string, index: number) =>
+	`+336${prefix}${String(index).padStart(6, '0')}`;
+
+/**
+ * A workflow: a webhook whose body says how many recipients (`count`, `prefix`) and whether to
+ * resend unconfirmed ones; a Code node making one item per recipient; Message › Send with Skip
+ * Messages Sent Before.
+ */
+export const sendOnceWorkflow = (
+	id: string,
+	path: string,
+	extra: Record<string, unknown> = {},
+) => ({
+	id,
+	name: `e2e: send once (${path})`,
+	nodes: [
+		{
+			id: `hook-${path}`,
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [-220, 0],
+			webhookId: `${path}-0000-4000-8000-000000000000`.slice(0, 36),
+			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+		},
+		codeNode(
+			'Recipients',
+			0,
+			`const { count, prefix, resend } = $input.first().json.body;
+return Array.from({ length: count }, (_, i) => ({ json: { to: '+336' + prefix + String(i).padStart(6, '0'), resend: !!resend } }));`,
+		),
+		audienceNode(
+			'Send',
+			1,
+			{
+				resource: 'message',
+				operation: 'send',
+				messageType: 'text',
+				from: `+${SENDER}`,
+				to: '={{ $json.to }}',
+				text: 'Spring sale: 20 % off',
+				options: {
+					messagesPerSecond: 0,
+					skipSentBefore: true,
+					resendUnconfirmed: '={{ $json.resend }}',
+				},
+			},
+			extra,
+		),
+	],
+	connections: chain('Webhook', 'Recipients', 'Send'),
+});
+
+export const SEND_ONCE_PATHS = ['once-retry', 'once-refused', 'once-lost'];
+export const sendOnceWorkflows = () => [
+	sendOnceWorkflow('amE2eOnceRetry1', 'once-retry'),
+	sendOnceWorkflow('amE2eOnceRefuse', 'once-refused', { onError: 'continueRegularOutput' }),
+	sendOnceWorkflow('amE2eOnceLost01', 'once-lost', { onError: 'continueRegularOutput' }),
+];
+const [stopped, refused, lost] = sendOnceWorkflows();
+
+/** An active sender fast enough never to refuse, and every scenario's recipients in its window. */
+export function seedSendOnce(ctx: PackageInN8n): void {
+	ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
+		{ active: true },
+	);
+	const [sender] = ctx.sandbox.senders();
+	ctx.sandbox.approveSender(sender.id, { rateLimit: 100_000 });
+	for (const prefix of ['11', '22', '33'])
+		for (let index = 0; index < 60; index++)
+			ctx.sandbox.simulateInbound(recipient(prefix, index), SENDER);
+}
+
+export interface SendOnceTarget {
+	/** Where production webhooks are served (the webhook process in queue mode). */
+	webhookUrl: string;
+	/** The main process, its REST API. */
+	mainUrl: string;
+	/** The owner's session cookie. */
+	cookie: string;
+}
+
+/** The three scenarios, as `it`s of the calling describe. */
+export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarget): void {
+	/** Polls until the workflow has `count` executions, the newest finished; returns the newest. */
+	async function finished(workflowId: string, count: number): Promise<RecordedExecution> {
+		const deadline = Date.now() + 120_000;
+		for (;;) {
+			const executions = await listExecutions(ctx.folder, workflowId);
+			const last = executions.at(-1);
+			if (
+				executions.length >= count &&
+				last &&
+				!['new', 'running', 'waiting'].includes(last.status)
+			)
+				return last;
+			if (Date.now() > deadline)
+				throw new Error(`no finished execution ${count} of ${workflowId}: ${last?.status}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+
+	async function start(path: string, body: Record<string, unknown>): Promise<void> {
+		const response = await fetch(`${target().webhookUrl}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+		});
+		expect(response.status).toBe(200);
+	}
+
+	/** How many messages the platform accepted for each of the scenario's recipients. */
+	function accepted(prefix: string, count: number): number[] {
+		const messages = ctx.sandbox.messages();
+		return Array.from(
+			{ length: count },
+			(_, index) => messages.filter((message) => message.to === recipient(prefix, index)).length,
+		);
+	}
+
+	const statuses = (execution: RecordedExecution) =>
+		(execution.nodeItems.Send ?? []).map((json) =>
+			json.status === 'QUEUE' ? 'sent' : json.status,
+		);
+
+	it("a 60-message run stopped by a 401 at the 21st, then n8n's Retry: every recipient has exactly one message", async () => {
+		ctx.sandbox.addFault({
+			kind: 'status',
+			method: 'POST',
+			path: '/chatapp/messages',
+			status: 401,
+			body: { message: 'Invalid API key' },
+			skip: 20,
+		});
+		await start('once-retry', { count: 60, prefix: '11' });
+		const failed = await finished(stopped.id, 1);
+		expect(failed.status).toBe('error');
+		expect(accepted('11', 60).filter((count) => count === 1)).toHaveLength(20);
+		// The key works again; the user retries the failed execution.
+		ctx.sandbox.clearFaults();
+		const retry = await fetch(`${target().mainUrl}/rest/executions/${failed.id}/retry`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', cookie: target().cookie },
+			body: JSON.stringify({ loadWorkflow: false }),
+		});
+		expect(retry.status).toBe(200);
+		const retried = await finished(stopped.id, 2);
+		expect(retried.status).toBe('success');
+		expect(retried.mode).toBe('retry');
+		expect(accepted('11', 60)).toEqual(Array(60).fill(1));
+		const output = statuses(retried);
+		expect(output.filter((status) => status === 'sentBefore')).toHaveLength(20);
+		expect(output.filter((status) => status === 'sent')).toHaveLength(40);
+	});
+
+	it('60 messages with one refused (On Error: Continue), the same items posted again: only the refused one is sent', async () => {
+		ctx.sandbox.addFault({
+			kind: 'status',
+			method: 'POST',
+			path: '/chatapp/messages',
+			status: 400,
+			body: { message: 'Recipient is not reachable' },
+			skip: 30,
+			times: 1,
+		});
+		await start('once-refused', { count: 60, prefix: '22' });
+		const first = await finished(refused.id, 1);
+		expect(statuses(first).filter((status) => status === 'sent')).toHaveLength(59);
+		const refusedIndex = accepted('22', 60).indexOf(0);
+		expect(refusedIndex).toBeGreaterThanOrEqual(0);
+		const before = ctx.sandbox.messages().length;
+		await start('once-refused', { count: 60, prefix: '22' });
+		const second = await finished(refused.id, 2);
+		expect(ctx.sandbox.messages().length - before).toBe(1);
+		expect(accepted('22', 60)).toEqual(Array(60).fill(1));
+		const output = statuses(second);
+		expect(output[refusedIndex]).toBe('sent');
+		expect(output.filter((status) => status === 'sentBefore')).toHaveLength(59);
+	});
+
+	it('a message whose answer was lost after the platform acted: unknown and not sent in the next run; sent with Resend Unconfirmed', async () => {
+		ctx.sandbox.addFault({
+			kind: 'reset',
+			method: 'POST',
+			path: '/chatapp/messages',
+			after: true,
+			skip: 10,
+			times: 1,
+		});
+		await start('once-lost', { count: 30, prefix: '33' });
+		const first = await finished(lost.id, 1);
+		const lostIndex = statuses(first).indexOf('unknown');
+		expect(lostIndex).toBeGreaterThanOrEqual(0);
+		expect(accepted('33', 30)).toEqual(Array(30).fill(1));
+
+		await start('once-lost', { count: 30, prefix: '33' });
+		const again = await finished(lost.id, 2);
+		const output = statuses(again);
+		expect(output[lostIndex]).toBe('unknown');
+		expect(String(again.nodeItems.Send[lostIndex].error)).toMatch(
+			/^Not sent: an earlier run may have sent this message/,
+		);
+		expect(output.filter((status) => status === 'sentBefore')).toHaveLength(29);
+		expect(accepted('33', 30)).toEqual(Array(30).fill(1));
+
+		await start('once-lost', { count: 30, prefix: '33', resend: true });
+		const resent = await finished(lost.id, 3);
+		expect(statuses(resent)[lostIndex]).toBe('sent');
+		expect(accepted('33', 30)[lostIndex]).toBe(2);
+		expect(
+			ctx.sandbox.messages().filter((message) => message.to.startsWith('+33633')),
+		).toHaveLength(31);
+	});
+}
