@@ -289,6 +289,23 @@ describe('Message › Send › Skip Messages Sent Before', () => {
 		expect(processedData.size(WORKFLOW_ID, NODE_ID)).toBe(900);
 	});
 
+	it('a first run with the option sends byte for byte what a run without it sends', async () => {
+		openConversations(3);
+		const bodies = async (skipSentBefore: boolean) => {
+			ctx.sandbox.clearRequests();
+			await run(
+				ctx.credentials,
+				send({ skipSentBefore, externalId: '={{ "ref" + $itemIndex }}' }),
+				itemsFor(3),
+			);
+			return ctx.sandbox.requests.map((request) => [request.method, request.path, request.rawBody]);
+		};
+		const off = await bodies(false);
+		expect(off).toHaveLength(3);
+		expect(off[0][2]).toContain('"externalId":"ref0"');
+		expect(await bodies(true)).toEqual(off);
+	});
+
 	it('without the option, the store is never used', async () => {
 		openConversations(2);
 		await run(ctx.credentials, send({ skipSentBefore: false }), itemsFor(2));
