@@ -4,3 +4,4 @@
  */
 export * from './store';
 export * from './sent-history';
+export { MAX_CLAIM_AHEAD } from './windows';

@@ -1,4 +1,5 @@
 import type { HistoryStore } from './store';
+import { WRITE_SHARE, nextWindowSize } from './windows';
 
 /**
  * What an earlier execution did with a message key: nothing (or it released the key), `sent` (the
@@ -23,13 +24,19 @@ const confirmationOf = (key: string) => `${PREFIX}s:${key}`;
 export interface SentHistoryOptions {
 	/** Preview Without Sending: look keys up and leave the store as it was. */
 	preview?: boolean;
-	/** Messages claimed in one write, ahead of their sending (at least 1). */
+	/**
+	 * Messages claimed in the first write, ahead of their sending (at least 1). The next windows hold
+	 * what the run sends in WINDOW_MS at the pace measured since the last one (or in WRITE_SHARE
+	 * times the last write, when the store is that slow), from claimAhead to MAX_CLAIM_AHEAD.
+	 */
 	claimAhead: number;
 	/**
 	 * Longest a confirmation waits for its write when no claim carries it, while messages are settled
 	 * (ms); the last ones are written by close.
 	 */
 	confirmWithinMs?: number;
+	/** The clock (ms), for tests. */
+	now?: () => number;
 }
 
 /**
@@ -62,17 +69,33 @@ export class SentHistory {
 	private waitingSince?: number;
 	/** Store calls made by this run (for the benchmarks and tests of batching). */
 	calls = 0;
+	/** Keys claimed in one write now (see claimAhead). */
+	private windowSize: number;
+	private lastWriteMs = 0;
+	private lastClaimAt?: number;
+	/** Messages settled in all, and when the last window was claimed (the run's measured pace). */
+	private settledCount = 0;
+	private settledAtClaim = 0;
+	private readonly now: () => number;
 
 	constructor(
 		private readonly store: HistoryStore,
 		private readonly options: SentHistoryOptions,
-	) {}
+	) {
+		this.windowSize = Math.max(1, options.claimAhead);
+		this.now = options.now ?? Date.now;
+	}
 
 	/** Store calls one after the other: each reads and rewrites the node's whole history. */
 	private serial<T>(task: () => Promise<T>): Promise<T> {
-		const run = this.chain.then(() => {
+		const run = this.chain.then(async () => {
 			this.calls++;
-			return task();
+			const started = this.now();
+			try {
+				return await task();
+			} finally {
+				this.lastWriteMs = this.now() - started;
+			}
 		});
 		this.chain = run.catch(() => undefined);
 		return run;
@@ -149,17 +172,27 @@ export class SentHistory {
 		if (position === undefined) throw new Error(`message key ${key} is not in the run's plan`);
 		if (!this.claims.has(key)) this.claimWindow(position);
 		const claimed = this.claims.get(key)!;
-		const ahead = Math.max(1, Math.floor(this.options.claimAhead / 2));
+		const ahead = Math.max(1, Math.floor(this.windowSize / 2));
 		if (this.nextToClaim < this.order.length && this.nextToClaim - position <= ahead)
 			this.claimWindow(this.nextToClaim);
 		return await claimed;
 	}
 
-	/** Claims up to claimAhead keys of the plan not yet claimed, from position `from` on. */
+	/** Claims a window of keys of the plan not yet claimed, from position `from` on. */
 	private claimWindow(from: number): void {
+		const now = this.now();
+		if (this.lastClaimAt !== undefined)
+			this.windowSize = nextWindowSize({
+				first: this.options.claimAhead,
+				settled: this.settledCount - this.settledAtClaim,
+				elapsedMs: now - this.lastClaimAt,
+				lastWriteMs: this.lastWriteMs,
+			});
+		this.lastClaimAt = now;
+		this.settledAtClaim = this.settledCount;
 		const window: string[] = [];
 		let index = from;
-		for (; index < this.order.length && window.length < this.options.claimAhead; index++)
+		for (; index < this.order.length && window.length < this.windowSize; index++)
 			if (!this.claims.has(this.order[index])) window.push(this.order[index]);
 		if (window.length === 0) return;
 		this.nextToClaim = Math.max(this.nextToClaim, index);
@@ -183,12 +216,15 @@ export class SentHistory {
 	settle(key: string, settlement: Settlement): void {
 		if (this.options.preview) return;
 		this.settled.set(key, settlement);
+		this.settledCount++;
 		if (settlement !== 'sent') return;
 		this.toConfirm.push(key);
-		const now = Date.now();
+		const now = this.now();
 		this.waitingSince ??= now;
-		// Written with the next claims, or by the first settle confirmWithinMs after the oldest one.
-		if (now - this.waitingSince < (this.options.confirmWithinMs ?? 2000)) return;
+		// Written with the next claims, or by the first settle confirmWithinMs after the oldest one
+		// (longer when the store is slow to write).
+		const within = Math.max(this.options.confirmWithinMs ?? 2000, WRITE_SHARE * this.lastWriteMs);
+		if (now - this.waitingSince < within) return;
 		const confirms = this.takeConfirms();
 		this.record(confirms.map(confirmationOf)).catch(() => this.toConfirm.push(...confirms));
 	}

@@ -2,7 +2,7 @@
  * The sent history's rules (src/history/sent-history.ts), on n8n's store as the node harness models
  * it (test/helpers/processed-data.tsx: n8n's own rules for `entries`, one row per node, no lock).
  */
-import { HISTORY_MAX_VALUES, SentHistory } from '../../../../src/history';
+import { HISTORY_MAX_VALUES, MAX_CLAIM_AHEAD, SentHistory } from '../../../../src/history';
 import type { HistoryStore } from '../../../../src/history';
 import { MemoryProcessedData } from '../../../helpers/processed-data';
 
@@ -30,10 +30,13 @@ function storeOf(data: MemoryProcessedData, maxEntries = HISTORY_MAX_VALUES): Hi
 let data: MemoryProcessedData;
 beforeEach(() => (data = new MemoryProcessedData()));
 
-const historyOf = (options: { preview?: boolean; claimAhead?: number; maxEntries?: number } = {}) =>
+const historyOf = (
+	options: { preview?: boolean; claimAhead?: number; maxEntries?: number; now?: () => number } = {},
+) =>
 	new SentHistory(storeOf(data, options.maxEntries), {
 		claimAhead: options.claimAhead ?? 100,
 		preview: options.preview,
+		now: options.now,
 	});
 
 /**
@@ -114,20 +117,27 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 	});
 
 	it('a claim of the window ahead is what the next run finds unconfirmed after a crash, not the whole run', async () => {
-		const dying = historyOf({ claimAhead: 4 });
+		// A message a second, writes at once: windows of about 5 s of pace.
+		let clock = 0;
+		const dying = historyOf({ claimAhead: 4, now: () => clock });
 		const all = keys(20);
 		await dying.lookUp(all);
 		dying.plan(all);
 		for (const key of all.slice(0, 5)) {
 			expect(await dying.claim(key)).toBe(true);
+			clock += 1000;
 			dying.settle(key, 'sent');
 		}
 		// The run dies after five: the confirmations written with the next window's claims count.
 		const { found } = await runOnce(all);
 		const states = Object.values(found);
-		expect(states.filter((state) => state === 'unconfirmed').length).toBeLessThanOrEqual(8);
-		expect(states.filter((state) => state === 'new').length).toBeGreaterThanOrEqual(12);
-		expect(states.slice(0, 2)).toEqual(Array(2).fill('sent'));
+		// Sent and confirmed: the first two (written with the second window). Claimed, unconfirmed: the
+		// rest of the two windows (4, then 5 s of pace: 5). Never claimed: the other eleven.
+		expect(states).toEqual([
+			...Array(2).fill('sent'),
+			...Array(7).fill('unconfirmed'),
+			...Array(11).fill('new'),
+		]);
 	});
 
 	it('a preview looks keys up and leaves the store as it was', async () => {
@@ -169,6 +179,48 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		expect((await runOnce(all.slice(0, 3))).found).toEqual({ k0: 'sent', k1: 'sent', k2: 'sent' });
 		// Three values per message at most.
 		expect(data.size('wf-1', 'node-1')).toBe(30_000);
+	});
+
+	it('claims about five seconds of the measured pace at once, longer while the store is slow to write, up to MAX_CLAIM_AHEAD', async () => {
+		let clock = 0;
+		const store = storeOf(data);
+		const sizes: number[] = [];
+		/** A run of `count` messages, each taking `sendMs`, against a store whose writes take `writeMs`. */
+		const windows = async (count: number, sendMs: number, writeMs: number) => {
+			sizes.length = 0;
+			const timed: HistoryStore = {
+				...store,
+				record: async (values, bounded) => {
+					clock += writeMs;
+					const attempts = values.filter((value) => value.startsWith('am1a:')).length;
+					if (attempts) sizes.push(attempts);
+					return await store.record(values, bounded);
+				},
+			};
+			const history = new SentHistory(timed, { claimAhead: 10, now: () => clock });
+			const all = keys(count, `${sendMs}-${writeMs}-`);
+			await history.lookUp(all);
+			history.plan(all);
+			for (const key of all) {
+				expect(await history.claim(key)).toBe(true);
+				clock += sendMs;
+				history.settle(key, 'sent');
+			}
+			await history.close();
+			return [...sizes];
+		};
+		// 100 messages a second, a fast store: 10 first, then about 5 s of pace (500) at once.
+		const paced = await windows(2000, 10, 1);
+		expect(paced[0]).toBe(10);
+		expect(Math.max(...paced.slice(1))).toBeGreaterThanOrEqual(450);
+		expect(Math.max(...paced.slice(1))).toBeLessThanOrEqual(550);
+		// The same pace, a store taking 1 s a write: windows of 10 s of pace (1,000).
+		const slow = await windows(3000, 10, 1000);
+		expect(Math.max(...slow.slice(1))).toBeGreaterThanOrEqual(900);
+		// No time to send at all: the most there is.
+		const instant = await windows(30_000, 0, 1);
+		expect(Math.max(...instant)).toBe(MAX_CLAIM_AHEAD);
+		expect(MAX_CLAIM_AHEAD).toBe(10_000);
 	});
 
 	it('a key another run claimed since the lookup is not claimed again (two runs at once)', async () => {

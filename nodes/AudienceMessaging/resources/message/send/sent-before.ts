@@ -107,8 +107,9 @@ function nodeStore(context: IExecuteFunctions): HistoryStore {
 }
 
 /**
- * Messages claimed in one write: about 5 s of the run's pace (at least two per parallel request, at
- * most 1,000). If n8n stops mid-run, these are the messages the next run reports unconfirmed.
+ * Messages claimed in the first write: about 5 s of the run's pace (at least two per parallel
+ * request, at most 1,000); the next windows follow the pace measured (see SentHistory). If n8n
+ * stops mid-run, the claimed ones are what the next run reports unconfirmed.
  */
 export function claimAhead(messagesPerSecond: number, parallelRequests: number): number {
 	const pace = messagesPerSecond > 0 ? Math.ceil(messagesPerSecond * 5) : 1000;
