@@ -4,4 +4,5 @@
  */
 export * from './store';
 export * from './sent-history';
+export type { SentBefore, Settlement } from './values';
 export { MAX_CLAIM_AHEAD } from './windows';

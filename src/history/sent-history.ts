@@ -1,25 +1,7 @@
 import type { HistoryStore } from './store';
+import { attemptOf, claimOf, confirmationOf } from './values';
+import type { SentBefore, Settlement } from './values';
 import { WRITE_SHARE, nextWindowSize } from './windows';
-
-/**
- * What an earlier execution did with a message key: nothing (or it released the key), `sent` (the
- * platform accepted the message), or `unconfirmed` (it was being sent when its answer was lost or
- * n8n stopped: it may have been sent).
- */
-export type SentBefore = 'new' | 'sent' | 'unconfirmed';
-
-/**
- * What became of a message this run tried to send: `sent` (accepted), `notSent` (refused, or never
- * sent: the key is released for the next run), or `unknown` (its answer was lost: the key stays
- * claimed, unconfirmed).
- */
-export type Settlement = 'sent' | 'notSent' | 'unknown';
-
-/** The store's values of a key: its claim, its attempt and its confirmation. */
-const PREFIX = 'am1';
-const claimOf = (key: string) => `${PREFIX}c:${key}`;
-const attemptOf = (key: string) => `${PREFIX}a:${key}`;
-const confirmationOf = (key: string) => `${PREFIX}s:${key}`;
 
 export interface SentHistoryOptions {
 	/** Preview Without Sending: look keys up and leave the store as it was. */
@@ -63,6 +45,11 @@ export class SentHistory {
 	private claims = new Map<string, Promise<boolean>>();
 	/** Keys an earlier run left unconfirmed that this run sends again: their attempt stays. */
 	private resent = new Set<string>();
+	/**
+	 * Keys an earlier run was given but never attempted, whose attempt lookUp wrote: claimed by this
+	 * run from the start (taking the attempts back would cost n8n a search of the row per key).
+	 */
+	private preclaimed = new Set<string>();
 	private settled = new Map<string, Settlement>();
 	private toConfirm: string[] = [];
 	/** When the oldest confirmation waiting for its write was settled (see settle). */
@@ -123,7 +110,10 @@ export class SentHistory {
 
 	/**
 	 * What earlier executions did with each key (unique keys). Claims the keys given for the first
-	 * time; a preview leaves the store as it found it.
+	 * time, and the attempts of keys given before but never attempted; a preview leaves the store as
+	 * it found it. n8n's store can only ask by adding: the values its checks add where they were
+	 * missing are taken back, which costs a search of the row per value, so only for the few keys
+	 * left unconfirmed, and for a preview.
 	 */
 	async lookUp(keys: string[]): Promise<Map<string, SentBefore>> {
 		const found = new Map<string, SentBefore>(keys.map((key) => [key, 'new']));
@@ -131,15 +121,16 @@ export class SentHistory {
 		if (this.options.preview && (await this.serial(() => this.store.count())) === 0) return found;
 		const claimed = await this.record(keys.map(claimOf), false);
 		const known = keys.filter((key) => claimed.has(claimOf(key)));
-		// Only keys claimed before can have been attempted, and only attempted ones sent: the values
-		// these checks add where they were missing are taken back.
+		// Only keys claimed before can have been attempted, and only attempted ones sent.
 		const attempted = await this.record(known.map(attemptOf), false);
 		const tried = known.filter((key) => attempted.has(attemptOf(key)));
 		const confirmed = await this.record(tried.map(confirmationOf), false);
 		const added: string[] = [];
 		for (const key of known) {
-			if (!attempted.has(attemptOf(key))) added.push(attemptOf(key));
-			else if (confirmed.has(confirmationOf(key))) found.set(key, 'sent');
+			if (!attempted.has(attemptOf(key))) {
+				if (this.options.preview) added.push(attemptOf(key));
+				else this.preclaimed.add(key);
+			} else if (confirmed.has(confirmationOf(key))) found.set(key, 'sent');
 			else {
 				found.set(key, 'unconfirmed');
 				added.push(confirmationOf(key));
@@ -203,7 +194,9 @@ export class SentHistory {
 		for (const key of window)
 			this.claims.set(
 				key,
-				written.then((held) => !held.has(attemptOf(key)) || this.resent.has(key)),
+				written.then(
+					(held) => !held.has(attemptOf(key)) || this.resent.has(key) || this.preclaimed.has(key),
+				),
 			);
 	}
 
@@ -236,12 +229,13 @@ export class SentHistory {
 	async close(): Promise<void> {
 		if (this.options.preview) return;
 		const releases: string[] = [];
-		for (const [key, claim] of this.claims) {
-			const ours = await claim.catch(() => false);
+		const release = (key: string, ours: boolean) => {
 			const settlement = this.settled.get(key);
 			if (ours && settlement !== 'sent' && settlement !== 'unknown' && !this.resent.has(key))
 				releases.push(attemptOf(key));
-		}
+		};
+		for (const [key, claim] of this.claims) release(key, await claim.catch(() => false));
+		for (const key of this.preclaimed) if (!this.claims.has(key)) release(key, true);
 		const confirms = this.takeConfirms();
 		await this.record(confirms.map(confirmationOf));
 		await this.remove(releases);

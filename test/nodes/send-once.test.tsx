@@ -126,6 +126,30 @@ describe('Message › Send › Skip Messages Sent Before', () => {
 		expect(statuses(again)).toEqual([...Array(5).fill('sentBefore'), ...Array(7).fill('sent')]);
 	});
 
+	it('messages not sent because the wait budget for rate limits was spent are sent by the next run', async () => {
+		openConversations(5);
+		ctx.sandbox.addFault({
+			kind: 'rateLimit',
+			method: 'POST',
+			path: '/chatapp/messages',
+			retryAfter: '30',
+			skip: 2,
+		});
+		const first = outputOf(
+			await run(
+				ctx.credentials,
+				send({ parallelRequests: 1, rateLimitWait: 0 }),
+				itemsFor(5),
+				true,
+			),
+		);
+		expect(statuses(first)).toEqual(['sent', 'sent', 'notSent', 'notSent', 'notSent']);
+		ctx.sandbox.clearFaults();
+		const second = outputOf(await run(ctx.credentials, send(), itemsFor(5)));
+		expect(statuses(second)).toEqual(['sentBefore', 'sentBefore', 'sent', 'sent', 'sent']);
+		expect(ctx.sandbox.messages()).toHaveLength(5);
+	});
+
 	it('a message whose answer was lost comes out unknown in the next run and is not sent; Resend Unconfirmed sends it', async () => {
 		openConversations(3);
 		ctx.sandbox.addFault({

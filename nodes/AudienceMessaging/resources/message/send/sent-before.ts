@@ -136,6 +136,11 @@ export class RunHistory {
 	readonly history: SentHistory;
 	private readonly keys = new WeakMap<Message, string>();
 	private readonly resent = new Set<string>();
+	/**
+	 * The run's wait budget for rate limits is spent: its other messages will not go, so they are not
+	 * claimed (a claim taken back costs n8n a search of the history per message).
+	 */
+	private budgetSpent = false;
 
 	constructor(
 		private readonly context: IExecuteFunctions,
@@ -228,13 +233,17 @@ export class RunHistory {
 	 */
 	async send<T>(message: Message, itemIndex: number, send: () => Promise<T>): Promise<T> {
 		const key = this.keyOf(message);
-		if (!(await this.history.claim(key)))
+		const claimed = !this.budgetSpent;
+		if (claimed && !(await this.history.claim(key)))
 			throw unconfirmedBefore(this.context.getNode(), { itemIndex, key, now: true });
 		const sending = send();
 		// Settled before the caller sees the result or the error.
 		sending.then(
 			() => this.history.settle(key, 'sent'),
-			(error: unknown) => this.history.settle(key, settlementOf(error)),
+			(error: unknown) => {
+				if (outcomeOf(error) === 'notSent') this.budgetSpent = true;
+				if (claimed) this.history.settle(key, settlementOf(error));
+			},
 		);
 		return await sending;
 	}
