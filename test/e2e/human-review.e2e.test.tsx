@@ -166,7 +166,8 @@ it('the gated tool runs only after the approver follows the approve link', async
 	expect(links).toHaveLength(2);
 	expect(blacklistChecks()).toHaveLength(checksBefore);
 
-	const answered = await fetch(links[0], { headers: { 'user-agent': BROWSER } });
+	const approve = links.find((link) => link.includes('approved=true'))!;
+	const answered = await fetch(approve, { headers: { 'user-agent': BROWSER } });
 	expect(answered.status).toBe(200);
 	const done = await newest(
 		(execution) => execution.id === waiting.id && execution.status === 'success',
@@ -178,7 +179,9 @@ it('the gated tool runs only after the approver follows the approve link', async
 it('a decline leaves the tool unrun, and the agent hears the call was rejected', async () => {
 	const checksBefore = blacklistChecks().length;
 	const { waiting, links } = await agentAsks();
-	await fetch(links[1], { headers: { 'user-agent': BROWSER } });
+	await fetch(links.find((link) => link.includes('approved=false'))!, {
+		headers: { 'user-agent': BROWSER },
+	});
 	const done = await newest(
 		(execution) => execution.id === waiting.id && execution.status === 'success',
 	);

@@ -65,8 +65,9 @@ it('sends one message, to the first item, with signed approve and decline links,
 		externalId: 'campaignC0',
 	});
 	const body = (request as { body: string }).body;
-	expect(body).toMatch(/^Publish C0\?\n\nYes:\nhttp\S+\n\nNo:\nhttp\S+$/);
-	const [approve, decline] = linksOf(body);
+	// Decline first, as n8n's own chat nodes list them (a checker opening only the first declines).
+	expect(body).toMatch(/^Publish C0\?\n\nNo:\nhttp\S+\n\nYes:\nhttp\S+$/);
+	const [decline, approve] = linksOf(body);
 	expect(approve.pathname).toMatch(/\/webhook-waiting\/[^/]+\/[^/]+$/);
 	expect(approve.pathname).toBe(decline.pathname);
 	expect(approve.searchParams.get('approved')).toBe('true');

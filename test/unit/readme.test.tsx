@@ -444,9 +444,15 @@ describe('README: supported versions and dependencies', () => {
 		expect(peers).toEqual(['n8n-workflow']);
 		expect(installed).toContain(`${peers[0]} is a peer dependency`);
 		const bundled =
-			/: (\S+) and (\S+) are bundled into its files by esbuild/.exec(installed)?.slice(1) ?? [];
-		expect(bundled).toHaveLength(2);
-		const sources = ['src/csv/header.ts', 'src/values/coerce.ts', 'src/platform/lists/schema.ts']
+			/: (\S+), (\S+) and (\S+) are bundled into its files by esbuild/.exec(installed)?.slice(1) ??
+			[];
+		expect(bundled).toHaveLength(3);
+		const sources = [
+			'src/csv/header.ts',
+			'src/values/coerce.ts',
+			'src/platform/lists/schema.ts',
+			'nodes/AudienceMessaging/resources/message/sendAndWait/webhook.ts',
+		]
 			.map(read)
 			.join('\n');
 		for (const library of bundled) {

@@ -61,13 +61,15 @@ export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
 		url: link(true),
 	};
 	if (approval.approvalType !== 'double') return [approve];
+	// Decline first, as n8n's own chat nodes list it: a link checker that opens only the first link
+	// declines rather than approves.
 	return [
-		approve,
 		{
 			label:
 				text(approval.disapproveLabel, 'approvalOptions.values.disapproveLabel') || '✗ Decline',
 			url: link(false),
 		},
+		approve,
 	];
 }
 

@@ -1,18 +1,31 @@
+import { isbot } from 'isbot';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { formAnswer, formFields } from './form';
 import { ANSWER_RECORDED_PAGE, SANDBOX_CSP, customForm, freeTextForm } from './pages';
 
 /**
- * Link previewers and crawlers: chat apps fetch a link to draw its preview, and that must not
- * count as an answer (n8n's chat nodes ignore them on approval links the same way, with the
- * `isbot` package and Microsoft's preview service). A request without a User-Agent is one too.
+ * Link previewers, crawlers and HTTP libraries: chat apps and mail services fetch a link to draw
+ * its preview or check it, and that must not count as an answer. As n8n's own chat nodes do: the
+ * `isbot` package (bundled) and n8n's check for Microsoft's preview service (Teams, Skype, a
+ * "preview", or no User-Agent at all); and this package's own list, which `isbot` misses some of.
  */
 const PREVIEWER =
-	/(?<!cu)bot\b|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|^whatsapp\/|skype|teams|embedly|pinterest|vkshare|google-|headless|^curl\/|^wget\/|python-requests|go-http-client|okhttp/i;
+	/(?<!cu)bot\b|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|^whatsapp\/|skype|teams|embedly|pinterest|vkshare|google-|headless|^curl\/|^wget\/|python-requests|go-http-client|okhttp|^dart\/|^ruby\b/i;
+
+/** n8n's check for Microsoft's link preview service (n8n-nodes-base's sendAndWait utils). */
+function isMicrosoftPreviewService(userAgent: string): boolean {
+	const lower = userAgent.toLowerCase();
+	return ['teams', 'skype', 'preview'].some((word) => lower.includes(word));
+}
 
 export function isPreviewer(userAgent: string | undefined): boolean {
-	return !userAgent || PREVIEWER.test(userAgent);
+	return (
+		!userAgent ||
+		isbot(userAgent) ||
+		isMicrosoftPreviewService(userAgent) ||
+		PREVIEWER.test(userAgent)
+	);
 }
 
 /** A form's POST as n8n parsed it: urlencoded, or multipart (`{ data, files }`). */

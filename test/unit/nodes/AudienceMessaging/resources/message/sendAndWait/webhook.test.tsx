@@ -16,6 +16,24 @@ it.each([
 	['curl/8.5.0'],
 	[''],
 	[undefined],
+	// Issue 48: what n8n's own nodes ignore (isbot) and this package let answer before.
+	['Viber/20.5.0'],
+	['kakaotalk-scrap/1.0; +https://devtalk.kakao.com/'],
+	['Microsoft Office Existence Discovery'],
+	['Microsoft Office Protocol Discovery'],
+	['Mozilla/5.0 (Windows NT 5.1; rv:11.0) Gecko Firefox/11.0 (via ggpht.com GoogleImageProxy)'],
+	['YahooMailProxy; https://help.yahoo.com/kb/yahoo-mail-proxy-SLN28749.html'],
+	['axios/1.7.2'],
+	['node'],
+	['undici'],
+	['node-fetch/1.0 (+https://github.com/bitinn/node-fetch)'],
+	['Java/17.0.2'],
+	['Python-urllib/3.11'],
+	['Python/3.11 aiohttp/3.9.1'],
+	['Apache-HttpClient/4.5.14 (Java/17.0.8)'],
+	['PostmanRuntime/7.39.0'],
+	['Dart/3.0 (dart:io)'],
+	['Mozilla/5.0 (compatible; Yahoo! Slurp)'],
 ])('a link previewer: %s', (userAgent) => {
 	expect(isPreviewer(userAgent)).toBe(true);
 });
