@@ -80,6 +80,7 @@ const custom = workflow('amE2eSawCustomF', 'saw-custom-form', {
 				multiselect: true,
 				fieldOptions: { values: [{ option: 'Price' }, { option: 'Timing' }] },
 			},
+			{ fieldLabel: 'Email', fieldType: 'email' },
 		],
 	},
 });
@@ -264,19 +265,37 @@ it('custom form: the link shows the fields; a required one left empty shows the 
 	const empty = await post(new URLSearchParams({ 'field-1': '2' }));
 	expect(empty.status).toBe(400);
 	expect(empty.body).toContain('&quot;Name&quot; is required');
+	// Answers too long, choices not offered and an email that is not one show the form again.
+	expect(form.body).toContain('maxlength="10000"');
+	for (const [wrong, problem] of [
+		[{ 'field-0': 'x'.repeat(20_000) }, 'at most 10000 characters'],
+		[{ 'field-0': 'Ada', 'field-2': 'Free' }, 'please pick one of the choices'],
+		[{ 'field-0': 'Ada', 'field-3': 'ada@' }, 'must be an email address'],
+	] as const) {
+		const refused = await post(new URLSearchParams(wrong));
+		expect(refused.status).toBe(400);
+		expect(refused.body).toContain(problem);
+	}
 	expect((await statusOf(custom.id)).status).toBe('waiting');
 	const answers = new URLSearchParams([
 		['field-0', 'Ada'],
 		['field-1', '2'],
 		['field-2', 'Price'],
 		['field-2', 'Timing'],
+		['field-3', 'ada@example.com'],
 	]);
 	expect((await post(answers)).status).toBe(200);
 	const done = await executionOf(custom.id, (execution) => execution.status === 'success');
 	expect(done.id).toBe(waiting.id);
 	expect(done.nodeItems.Ask).toEqual([
 		{
-			data: { Name: 'Ada', Seats: 2, Reason: ['Price', 'Timing'], respondedAt: expect.any(String) },
+			data: {
+				Name: 'Ada',
+				Seats: 2,
+				Reason: ['Price', 'Timing'],
+				Email: 'ada@example.com',
+				respondedAt: expect.any(String),
+			},
 		},
 	]);
 });

@@ -25,6 +25,25 @@ export interface FormField {
 
 const MAX_FIELDS = 50;
 
+/** Most characters of one answer (each field's, and the free text's). */
+export const MAX_ANSWER = 10_000;
+
+/**
+ * Labels that cannot name an answer: the object's own machinery in JavaScript, and the time the
+ * node adds next to the answers.
+ */
+const RESERVED_LABELS = ['__proto__', 'constructor', 'prototype', 'respondedAt'];
+
+const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
+const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+/** Whether a form's date (YYYY-MM-DD, as a browser's date field posts it) is a day of the calendar. */
+function isDate(value: string): boolean {
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+	const date = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
 /**
  * The form's fields, from the editor's Form Fields or from Form Fields (JSON) (n8n's shape:
  * `[{ "fieldLabel", "fieldType", "placeholder", "requiredField", "fieldOptions": { "values": [{
@@ -53,6 +72,11 @@ export function formFields(raw: unknown, fromJson: boolean): FormField[] {
 		if (!label) throw new InputError(`${at}.fieldLabel`, 'each field needs a label');
 		if (labels.has(label))
 			throw new InputError(`${at}.fieldLabel`, `"${label}" is used twice: labels name the answers`);
+		if (RESERVED_LABELS.includes(label))
+			throw new InputError(
+				`${at}.fieldLabel`,
+				`"${label}" cannot name an answer (${RESERVED_LABELS.join(', ')} are taken): choose another label`,
+			);
 		labels.add(label);
 		const type = (value.fieldType ?? 'text') as FormFieldType;
 		if (!FORM_FIELD_TYPES.includes(type))
@@ -91,15 +115,27 @@ export function formAnswer(
 		);
 		const given = values.filter(Boolean);
 		if (field.required && given.length === 0) return { problem: `"${field.label}" is required.` };
+		if (given.some((value) => value.length > MAX_ANSWER))
+			return { problem: `"${field.label}": at most ${MAX_ANSWER} characters, please.` };
+		if (given.length > 1 && !(field.type === 'dropdown' && field.multiselect))
+			return { problem: `"${field.label}": one answer, please.` };
 		if (field.type === 'dropdown') {
 			if (given.some((choice) => !field.options.includes(choice)))
 				return { problem: `"${field.label}": please pick one of the choices.` };
+			if (new Set(given).size < given.length)
+				return { problem: `"${field.label}": pick each choice once.` };
 			answer[field.label] = field.multiselect ? given : (given[0] ?? '');
 		} else if (field.type === 'number') {
+			if (given.length && !NUMBER.test(given[0]))
+				return { problem: `"${field.label}" must be a number.` };
 			const number = given.length ? Number(given[0]) : null;
 			if (number !== null && !Number.isFinite(number))
 				return { problem: `"${field.label}" must be a number.` };
 			answer[field.label] = number;
+		} else if (field.type === 'email' && given.length && !EMAIL.test(given[0])) {
+			return { problem: `"${field.label}" must be an email address.` };
+		} else if (field.type === 'date' && given.length && !isDate(given[0])) {
+			return { problem: `"${field.label}" must be a date (YYYY-MM-DD).` };
 		} else answer[field.label] = given[0] ?? '';
 	}
 	return { answer };

@@ -1,3 +1,4 @@
+import { MAX_ANSWER } from './form';
 import type { FormField } from './form';
 
 /**
@@ -40,7 +41,7 @@ function input(field: FormField, index: number): string {
 	const placeholder = field.placeholder ? ` placeholder="${escape(field.placeholder)}"` : '';
 	const label = `<label for="${name}">${escape(field.label)}${field.required ? ' *' : ''}</label>`;
 	if (field.type === 'textarea')
-		return `${label}<textarea id="${name}" name="${name}"${placeholder}${required}></textarea>`;
+		return `${label}<textarea id="${name}" name="${name}"${placeholder}${required} maxlength="${MAX_ANSWER}"></textarea>`;
 	if (field.type === 'dropdown') {
 		const choices = field.options
 			.map((option) => `<option value="${escape(option)}">${escape(option)}</option>`)
@@ -49,7 +50,7 @@ function input(field: FormField, index: number): string {
 		const multiple = field.multiselect ? ' multiple' : '';
 		return `${label}<select id="${name}" name="${name}"${multiple}${required}>${empty}${choices}</select>`;
 	}
-	return `${label}<input id="${name}" name="${name}" type="${field.type}"${placeholder}${required}>`;
+	return `${label}<input id="${name}" name="${name}" type="${field.type}"${placeholder}${required} maxlength="${MAX_ANSWER}">`;
 }
 
 /** What a form page shows around its fields; `error` says why the answer was not taken. */
@@ -87,5 +88,5 @@ export const freeTextForm = (form: FormPage): string =>
 	formPage(
 		form,
 		'<label for="text">Response</label>' +
-			'<textarea id="text" name="text" required maxlength="10000"></textarea>',
+			`<textarea id="text" name="text" required maxlength="${MAX_ANSWER}"></textarea>`,
 	);

@@ -1,7 +1,7 @@
 import { isbot } from 'isbot';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { formAnswer, formFields } from './form';
+import { MAX_ANSWER, formAnswer, formFields } from './form';
 import { ANSWER_RECORDED_PAGE, SANDBOX_CSP, customForm, freeTextForm } from './pages';
 
 /**
@@ -32,8 +32,6 @@ export function isPreviewer(userAgent: string | undefined): boolean {
 function posted(body: IDataObject): IDataObject {
 	return body.data && typeof body.data === 'object' ? (body.data as IDataObject) : body;
 }
-
-const MAX_TEXT = 10_000;
 
 /**
  * A request to the node's waiting webhook (n8n has checked the link's signature before: a changed
@@ -89,7 +87,7 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 		}
 		const text = posted(body).text;
 		if (typeof text !== 'string' || !text.trim()) return show('Please write a response.');
-		if (text.length > MAX_TEXT) return show(`At most ${MAX_TEXT} characters, please.`);
+		if (text.length > MAX_ANSWER) return show(`At most ${MAX_ANSWER} characters, please.`);
 		return {
 			webhookResponse: ANSWER_RECORDED_PAGE,
 			workflowData: [[{ json: { data: { text, respondedAt } } }]],

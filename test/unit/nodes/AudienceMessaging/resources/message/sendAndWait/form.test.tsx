@@ -66,6 +66,28 @@ describe('formFields', () => {
 			'jsonOutput.0.fieldOptions',
 			/choice/,
 		],
+		// Issue 48: an answer under __proto__ was silently dropped.
+		[
+			'the label __proto__',
+			[{ fieldLabel: '__proto__' }],
+			true,
+			'jsonOutput.0.fieldLabel',
+			/cannot name/,
+		],
+		[
+			'the label constructor',
+			{ values: [{ fieldLabel: 'A' }, { fieldLabel: 'constructor' }] },
+			false,
+			'formFields.1.fieldLabel',
+			/cannot name/,
+		],
+		[
+			'the label respondedAt',
+			[{ fieldLabel: 'respondedAt' }],
+			true,
+			'jsonOutput.0.fieldLabel',
+			/taken/,
+		],
 	])('refuses %s, naming the field', (_name, raw, json, field, message) => {
 		let error: unknown;
 		try {
@@ -85,6 +107,8 @@ describe('formAnswer', () => {
 			{ fieldLabel: 'Name', requiredField: true },
 			{ fieldLabel: 'Seats', fieldType: 'number' },
 			{ ...REASON, multiselect: true },
+			{ fieldLabel: 'Email', fieldType: 'email' },
+			{ fieldLabel: 'Day', fieldType: 'date' },
 		],
 		true,
 	);
@@ -92,9 +116,27 @@ describe('formAnswer', () => {
 	it('answers by label: text trimmed, a number as a number, several choices as a list', () => {
 		expect(
 			formAnswer(fields, { 'field-0': ' Ada ', 'field-1': '3', 'field-2': ['Price', 'Timing'] }),
-		).toEqual({ answer: { Name: 'Ada', Seats: 3, Reason: ['Price', 'Timing'] } });
-		expect(formAnswer(fields, { 'field-0': 'Ada', 'field-2': 'Price' })).toEqual({
-			answer: { Name: 'Ada', Seats: null, Reason: ['Price'] },
+		).toEqual({
+			answer: { Name: 'Ada', Seats: 3, Reason: ['Price', 'Timing'], Email: '', Day: '' },
+		});
+		expect(
+			formAnswer(fields, {
+				'field-0': 'Ada',
+				'field-2': 'Price',
+				'field-3': 'ada@example.com',
+				'field-4': '2026-02-28',
+			}),
+		).toEqual({
+			answer: {
+				Name: 'Ada',
+				Seats: null,
+				Reason: ['Price'],
+				Email: 'ada@example.com',
+				Day: '2026-02-28',
+			},
+		});
+		expect(formAnswer(fields, { 'field-0': 'x'.repeat(10_000), 'field-1': '-1.5e3' })).toEqual({
+			answer: expect.objectContaining({ Name: 'x'.repeat(10_000), Seats: -1500 }),
 		});
 	});
 
@@ -110,6 +152,22 @@ describe('formAnswer', () => {
 			{ 'field-0': 'Ada', 'field-2': 'Free' },
 			/pick one of the choices/,
 		],
+		// Issue 48: unbounded and unchecked answers were taken.
+		['an answer of 10,001 characters', { 'field-0': 'x'.repeat(10_001) }, /at most 10000/],
+		[
+			'a choice picked twice',
+			{ 'field-0': 'Ada', 'field-2': ['Price', 'Price'] },
+			/each choice once/,
+		],
+		[
+			'100,000 choices',
+			{ 'field-0': 'Ada', 'field-2': Array(100_000).fill('Timing') },
+			/each choice once/,
+		],
+		['two answers to a text field', { 'field-0': ['Ada', 'Bob'] }, /one answer/],
+		['a number written in hex', { 'field-0': 'Ada', 'field-1': '0x10' }, /must be a number/],
+		['an email that is not one', { 'field-0': 'Ada', 'field-3': 'ada@' }, /email address/],
+		['a date that is not one', { 'field-0': 'Ada', 'field-4': '2026-02-30' }, /must be a date/],
 	])('shows the form again for %s', (_name, posted, problem) => {
 		const result = formAnswer(fields, posted);
 		expect(result).toEqual({ problem: expect.stringMatching(problem) });
