@@ -5,6 +5,7 @@ import { boolean, oneOf, record, text } from '../../../core/values';
 import { MESSAGE_TYPES, callbackToken, messageBody, messageSchema } from '../../../core/platform';
 import type { MediaType, Message } from '../../../core/platform';
 import type { RateGate } from '../../../core/pace';
+import { previewOf } from '../../../shared/descriptions';
 import { runOptions, runPerItem } from '../../../shared/execute';
 import { fieldLabels } from '../../../shared/labels';
 import { parameterReader } from '../../../shared/parameters';
@@ -20,7 +21,6 @@ import {
 } from './message';
 import { openGate, overQuota, readPace } from './pace';
 import { RunHistory, claimAhead, messageKeyOf, readSentBefore } from './sent-before';
-import { previewOf } from '../../../shared/descriptions';
 /**
  * Message > Send: POST /chatapp/messages, one message per input item, all validated before the
  * first is sent.
