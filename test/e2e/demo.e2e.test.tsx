@@ -12,6 +12,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { ensureRuntime, freePort, listExecutions, openUserFolder, repoRoot } from './n8n-harness';
 import type { N8nUserFolder, RecordedExecution } from './n8n-harness';
+import { pressConfirm } from './answer-link';
 import { logIn, startStack, stopStack } from './demo-process';
 import type { RunningStack } from './demo-process';
 
@@ -107,7 +108,10 @@ async function execute(workflow: DemoWorkflow): Promise<RecordedExecution> {
 	}
 }
 
-/** Follows, with a phone's browser, the approve link the sandbox's last message holds. */
+/**
+ * Follows, with a phone's browser, the approve link the sandbox's last message holds, and presses
+ * the confirm page's button.
+ */
 async function approveLatestMessage(executionId: string): Promise<void> {
 	const { url } = stack!.ready.sandbox;
 	const state = (await (await fetch(`${url}/__sandbox/state`)).json()) as {
@@ -120,13 +124,11 @@ async function approveLatestMessage(executionId: string): Promise<void> {
 			(link) => link.includes(`/webhook-waiting/${executionId}/`) && link.includes('approved=true'),
 		);
 	if (!approve) throw new Error(`no approve link for execution ${executionId} in: ${body}`);
-	const response = await fetch(approve, {
-		headers: {
-			'user-agent':
-				'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
-		},
-	});
-	expect(response.status).toBe(200);
+	const pressed = await pressConfirm(
+		approve,
+		'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+	);
+	expect(pressed.status).toBe(200);
 }
 
 /** Every node of the workflow but its sticky notes ran, and the run ended green. */

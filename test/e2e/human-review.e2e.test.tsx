@@ -2,11 +2,13 @@
  * The node's human review step for AI agents (n8n 2.x builds `audienceMessagingHitlTool` from
  * Message › Send and Wait for Response) in a real n8n: an AI Agent, its model the sandbox's
  * scripted one, wants to run a tool gated by the step; the approver gets a message with the
- * approve and decline links and the execution waits; the tool runs only after approval, and not
- * after a decline (the agent is told the call was rejected).
+ * approve and decline links and the execution waits; opening a link shows the confirm page
+ * (always, even with Answer When the Link Is Opened set), and the tool runs only after its button
+ * approves, and not after a decline (the agent is told the call was rejected).
  */
 import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RecordedExecution, RunningN8n } from './n8n-harness';
+import { pressConfirm } from './answer-link';
 import { CREDENTIAL, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(300_000);
@@ -88,6 +90,8 @@ const workflow = {
 				from: `+${SENDER}`,
 				to: APPROVER,
 				approvalOptions: { values: { approvalType: 'double' } },
+				// Ignored by the human review step: the confirm page always.
+				options: { answerOnOpen: true },
 			},
 		},
 	],
@@ -157,7 +161,7 @@ async function agentAsks() {
 	return { waiting, text, links };
 }
 
-it('the gated tool runs only after the approver follows the approve link', async () => {
+it("the gated tool runs only after the approver presses the confirm page's button", async () => {
 	const checksBefore = blacklistChecks().length;
 	const { waiting, text, links } = await agentAsks();
 	// The message says which tool the agent wants to run, and with what.
@@ -167,8 +171,16 @@ it('the gated tool runs only after the approver follows the approve link', async
 	expect(blacklistChecks()).toHaveLength(checksBefore);
 
 	const approve = links.find((link) => link.includes('approved=true'))!;
-	const answered = await fetch(approve, { headers: { 'user-agent': BROWSER } });
+	// Opening the link shows the confirm page, with the agent's call: the tool has not run.
+	const opened = await fetch(approve, { headers: { 'user-agent': BROWSER } });
+	const page = await opened.text();
+	expect(page).toContain('<form method="post"');
+	expect(page).toContain(LISTED);
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect(blacklistChecks()).toHaveLength(checksBefore);
+	const answered = await pressConfirm(approve, BROWSER);
 	expect(answered.status).toBe(200);
+	expect(answered.body).toContain('Got it, thanks');
 	const done = await newest(
 		(execution) => execution.id === waiting.id && execution.status === 'success',
 	);
@@ -179,9 +191,7 @@ it('the gated tool runs only after the approver follows the approve link', async
 it('a decline leaves the tool unrun, and the agent hears the call was rejected', async () => {
 	const checksBefore = blacklistChecks().length;
 	const { waiting, links } = await agentAsks();
-	await fetch(links.find((link) => link.includes('approved=false'))!, {
-		headers: { 'user-agent': BROWSER },
-	});
+	await pressConfirm(links.find((link) => link.includes('approved=false'))!, BROWSER);
 	const done = await newest(
 		(execution) => execution.id === waiting.id && execution.status === 'success',
 	);

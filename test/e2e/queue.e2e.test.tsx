@@ -5,6 +5,7 @@
  * no production webhooks here) and run on the workers.
  */
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
+import { pressConfirm } from './answer-link';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
 import {
@@ -480,7 +481,7 @@ it("shares the sender's pace across the workers through the trigger's board: fou
 		expect(process.logs()).not.toContain(SECRET);
 });
 
-it('Send and Wait for Response in queue mode: the approve link reaches the webhook process, and the execution waits and finishes on a worker with data.approved true', async () => {
+it("Send and Wait for Response in queue mode: the approve link's confirm page and its button reach the webhook process, and the execution waits and finishes on a worker with data.approved true", async () => {
 	ctx.sandbox.seedSender(
 		{ providerId: 'p', name: 'ACME', address: ASK_SENDER.replace(/ /g, ''), accountTier: 1 },
 		{ active: true },
@@ -505,13 +506,11 @@ it('Send and Wait for Response in queue mode: the approve link reaches the webho
 	// n8n's waiting webhooks, on the webhook process (N8N_WEBHOOK_URL).
 	const approve = links.find((link) => link.includes('approved=true'))!;
 	expect(approve.startsWith(`${stack!.webhook.url}/webhook-waiting/${waiting!.id}/`)).toBe(true);
-	const answered = await fetch(approve, {
-		headers: {
-			'user-agent':
-				'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36',
-		},
-	});
+	// Through the confirm page: opening shows it, its button (a POST to the webhook process) answers.
+	const answered = await pressConfirm(approve);
+	expect(answered.page).toContain('<h1>✓ Approve?</h1>');
 	expect(answered.status).toBe(200);
+	expect(answered.body).toContain('Got it, thanks');
 	const [done] = (await settled(askWorkflow.id, 1)).filter((e) => e.id === waiting!.id);
 	expect(done.status).toBe('success');
 	expect(done.nodeItems.Ask).toEqual([

@@ -1,13 +1,16 @@
 /**
  * Message › Send and Wait for Response in a real n8n (the package installed from its tarball),
  * against the sandbox: one message holding n8n's signed links; the execution waits; a link
- * previewer's request leaves it waiting; the approve link (as a phone's browser opens it) resumes
- * it with `data.approved: true`, the decline link with `false`; a changed link is refused by n8n
- * and the execution keeps waiting; free text resumes with what was posted; Limit Wait Time
- * resumes it at the limit with the input items.
+ * previewer's request leaves it waiting; the approve link, as a phone's browser opens it, shows the
+ * confirm page and leaves it waiting, and the page's button resumes it with `data.approved: true`
+ * (the decline link: `false`); with Answer When the Link Is Opened, opening answers; a changed link
+ * is refused by n8n and the execution keeps waiting; in a loop, the first wait's link does not
+ * answer the second wait; free text resumes with what was posted; Limit Wait Time resumes it at the
+ * limit with the input items.
  */
 import { getRuntime, listExecutions, publishWorkflow, setUpOwner, startN8n } from './n8n-harness';
 import type { RecordedExecution, RunningN8n } from './n8n-harness';
+import { pressConfirm } from './answer-link';
 import { audienceNode, chain, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(300_000);
@@ -63,6 +66,47 @@ const workflow = (id: string, path: string, parameters: Record<string, unknown>)
 const approval = workflow('amE2eSawApprove', 'saw-approval', {
 	approvalOptions: { values: { approvalType: 'double' } },
 });
+const oneTap = workflow('amE2eSawOneTap1', 'saw-one-tap', {
+	approvalOptions: { values: { approvalType: 'double' } },
+	options: { answerOnOpen: true },
+});
+/** A loop over people: Send and Wait for Response runs once per person, in one execution. */
+const loop = {
+	id: 'amE2eSawLoopPpl',
+	name: 'e2e: send and wait (saw-loop)',
+	nodes: [
+		webhookNode('saw-loop'),
+		{
+			id: 'split-people',
+			name: 'Split',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: { fieldToSplitOut: 'body.people', options: {} },
+		},
+		{
+			id: 'loop-people',
+			name: 'Loop',
+			type: 'n8n-nodes-base.splitInBatches',
+			typeVersion: 3,
+			position: [220, 0],
+			parameters: { batchSize: 1, options: {} },
+		},
+		audienceNode('Ask', 3, {
+			resource: 'message',
+			operation: 'sendAndWait',
+			from: `+${SENDER}`,
+			to: '={{ $json.to }}',
+			message: '=May we write to {{ $json.to }}?',
+			approvalOptions: { values: { approvalType: 'double' } },
+		}),
+	],
+	connections: {
+		...chain('Webhook', 'Split', 'Loop'),
+		Loop: { main: [[], [{ node: 'Ask', type: 'main', index: 0 }]] },
+		Ask: { main: [[{ node: 'Loop', type: 'main', index: 0 }]] },
+	},
+};
 const freeText = workflow('amE2eSawFreeTxt', 'saw-free-text', {
 	responseType: 'freeText',
 	options: { responseFormTitle: 'Your answer' },
@@ -92,7 +136,8 @@ const limited = workflow('amE2eSawLimited', 'saw-limited', {
 	},
 });
 
-const ctx = usePackageInN8n('am-e2e-send-and-wait-', () => [approval, freeText, custom, limited]);
+const WORKFLOWS = [approval, oneTap, loop, freeText, custom, limited];
+const ctx = usePackageInN8n('am-e2e-send-and-wait-', () => WORKFLOWS);
 let n8n: RunningN8n;
 let recipient = 0;
 
@@ -101,12 +146,16 @@ beforeAll(async () => {
 		{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
 		{ active: true },
 	);
-	for (const wf of [approval, freeText, custom, limited]) await publishWorkflow(ctx.folder, wf.id);
+	for (const wf of WORKFLOWS) await publishWorkflow(ctx.folder, wf.id);
 	n8n = await startN8n(ctx.folder, {
-		webhooks: ['saw-approval', 'saw-free-text', 'saw-custom-form', 'saw-limited'].map((path) => ({
-			path,
-			method: 'POST',
-		})),
+		webhooks: [
+			'saw-approval',
+			'saw-one-tap',
+			'saw-loop',
+			'saw-free-text',
+			'saw-custom-form',
+			'saw-limited',
+		].map((path) => ({ path, method: 'POST' })),
 	});
 });
 
@@ -161,7 +210,7 @@ const open = async (url: string, userAgent = BROWSER, init: RequestInit = {}) =>
 const statusOf = async (workflowId: string) =>
 	(await listExecutions(ctx.folder, workflowId)).at(-1)!;
 
-it('sends one message with the approve and decline links and waits; a link previewer leaves it waiting; the approve link resumes it with data.approved true', async () => {
+it('sends one message with the decline and approve links and waits; a link previewer leaves it waiting; the approve link shows the confirm page, whose button resumes it with data.approved true', async () => {
 	const { text, links, to, waiting } = await ask('saw-approval', approval.id);
 	// Decline first, as n8n's own chat nodes list them.
 	expect(text).toMatch(/^Publish the campaign C\d+\?\n\n✗ Decline:\nhttp\S+\n\n✓ Approve:\nhttp/);
@@ -172,18 +221,28 @@ it('sends one message with the approve and decline links and waits; a link previ
 	expect(approve).toMatch(/approved=true/);
 	expect(decline).toMatch(/approved=false/);
 	expect(approve).toMatch(/signature=/);
+	// Both links name the same wait.
+	expect(new URL(approve).searchParams.get('wait')).toMatch(/^[\w-]{16}$/);
+	expect(new URL(decline).searchParams.get('wait')).toBe(new URL(approve).searchParams.get('wait'));
 	expect(ctx.sandbox.messages().at(-1)).toMatchObject({ to, type: 'text' });
 
-	// The chat app draws the link's preview, a mail service checks it, a script fetches it: nothing
-	// answered (what n8n's own nodes ignore, with the isbot package, and no User-Agent at all).
+	// The chat app draws the link's preview, a mail service checks it, a script fetches or posts
+	// it: nothing answered (what n8n's own nodes ignore, with the isbot package, and no User-Agent).
 	for (const userAgent of [PREVIEWER, '', ...LINK_CHECKERS])
 		expect(await open(approve, userAgent)).toEqual({ status: 200, body: '' });
+	expect(await open(approve, 'axios/1.7.2', { method: 'POST' })).toEqual({ status: 200, body: '' });
+	// A person's browser (or a checker that looks like one) gets the confirm page: no answer yet.
+	const page = await open(approve);
+	expect(page.status).toBe(200);
+	expect(page.body).toContain('<h1>✓ Approve?</h1>');
+	expect(page.body).toMatch(/Publish the campaign C\d+\?/);
+	expect(page.body).toContain('<form method="post"');
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	expect((await statusOf(approval.id)).status).toBe('waiting');
 
-	const answered = await open(approve);
-	expect(answered.status).toBe(200);
-	expect(answered.body).toContain('Got it, thanks');
+	const pressed = await pressConfirm(approve);
+	expect(pressed.status).toBe(200);
+	expect(pressed.body).toContain('Got it, thanks');
 	const done = await executionOf(approval.id, (execution) => execution.status === 'success');
 	expect(done.id).toBe(waiting.id);
 	expect(done.nodeItems.Ask).toEqual([
@@ -195,13 +254,29 @@ it('sends one message with the approve and decline links and waits; a link previ
 	expect((await statusOf(approval.id)).nodeItems.Ask).toEqual(done.nodeItems.Ask);
 });
 
-it('the decline link resumes it with data.approved false', async () => {
+it("the decline link's confirm page resumes it with data.approved false", async () => {
 	const { links, waiting } = await ask('saw-approval', approval.id);
-	expect((await open(links.find((link) => link.includes('approved=false'))!)).status).toBe(200);
+	const pressed = await pressConfirm(links.find((link) => link.includes('approved=false'))!);
+	expect(pressed.page).toContain('<h1>✗ Decline?</h1>');
+	expect(pressed.status).toBe(200);
 	const done = await executionOf(approval.id, (execution) => execution.status === 'success');
 	expect(done.id).toBe(waiting.id);
 	expect(done.nodeItems.Ask).toEqual([
 		{ data: { approved: false, respondedAt: expect.any(String) } },
+	]);
+});
+
+it('with Answer When the Link Is Opened, opening the link answers (a previewer still does not)', async () => {
+	const { links, waiting } = await ask('saw-one-tap', oneTap.id);
+	const approve = links.find((link) => link.includes('approved=true'))!;
+	expect(await open(approve, PREVIEWER)).toEqual({ status: 200, body: '' });
+	const answered = await open(approve);
+	expect(answered.status).toBe(200);
+	expect(answered.body).toContain('Got it, thanks');
+	const done = await executionOf(oneTap.id, (execution) => execution.status === 'success');
+	expect(done.id).toBe(waiting.id);
+	expect(done.nodeItems.Ask).toEqual([
+		{ data: { approved: true, respondedAt: expect.any(String) } },
 	]);
 });
 
@@ -215,14 +290,72 @@ it('a link with a changed signature, query or execution is refused by n8n and th
 		// The decline link's signature on the approve link's query.
 		approve.replace(signature, new URL(decline).searchParams.get('signature')!),
 		approve.replace(/signature=[^&]+/, ''),
+		approve.replace(/wait=[^&]+/, 'wait=AAAAAAAAAAAAAAAA'),
 		approve.replace(`/${waiting.id}/`, `/${Number(waiting.id) + 1000}/`),
 	];
-	for (const url of tampered) expect((await open(url)).status).toBeGreaterThanOrEqual(400);
+	for (const url of tampered) {
+		expect((await open(url)).status).toBeGreaterThanOrEqual(400);
+		expect((await open(url, BROWSER, { method: 'POST' })).status).toBeGreaterThanOrEqual(400);
+	}
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	expect((await statusOf(approval.id)).status).toBe('waiting');
 	// The real link still answers.
-	await open(decline);
+	await pressConfirm(decline);
 	await executionOf(approval.id, (execution) => execution.status === 'success');
+});
+
+it("in a loop over people, the first person's link does not answer the second person's wait", async () => {
+	const people = [0, 1].map(() => `+3361234${String(++recipient).padStart(4, '0')}`);
+	for (const to of people) ctx.sandbox.simulateInbound(to, SENDER);
+	const before = ctx.sandbox.messages().length;
+	const started = await fetch(`${n8n.url}/webhook/saw-loop`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ people: people.map((to) => ({ to })) }),
+	});
+	expect(started.status).toBe(200);
+	const linksTo = async (to: string) => {
+		const deadline = Date.now() + 120_000;
+		for (;;) {
+			const message = ctx.sandbox
+				.messages()
+				.slice(before)
+				.find((sent) => sent.to === to);
+			const execution = await statusOf(loop.id);
+			if (message && execution.status === 'waiting') {
+				const text = (message.request as { body: string }).body;
+				return { execution, links: [...text.matchAll(/https?:\/\/\S+/g)].map((m) => m[0]) };
+			}
+			if (Date.now() > deadline) throw new Error(`no wait for ${to}: ${execution.status}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	};
+	const first = await linksTo(people[0]);
+	const [firstDecline, firstApprove] = first.links;
+	expect((await pressConfirm(firstApprove)).body).toContain('Got it, thanks');
+	const second = await linksTo(people[1]);
+	expect(second.execution.id).toBe(first.execution.id);
+	// The same execution and node, signed by n8n: only the wait tells the links apart.
+	expect(new URL(second.links[1]).pathname).toBe(new URL(firstApprove).pathname);
+	for (const stale of [firstApprove, firstDecline]) {
+		expect((await open(stale)).body).toContain('No action required');
+		expect((await open(stale, BROWSER, { method: 'POST' })).body).toContain('No action required');
+	}
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	expect((await statusOf(loop.id)).status).toBe('waiting');
+	expect((await pressConfirm(second.links[0])).body).toContain('Got it, thanks');
+	const done = await executionOf(loop.id, (execution) => execution.status === 'success');
+	expect(done.id).toBe(first.execution.id);
+	expect(
+		ctx.sandbox
+			.messages()
+			.slice(before)
+			.map((sent) => sent.to),
+	).toEqual(people);
+	// Its first run's answer: the first person's approve.
+	expect(done.nodeItems.Ask).toEqual([
+		{ data: { approved: true, respondedAt: expect.any(String) } },
+	]);
 });
 
 it('free text: the link shows a form, and what is posted resumes the execution with data.text', async () => {

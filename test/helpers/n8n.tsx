@@ -141,6 +141,8 @@ export interface RunNodeResult {
 	hints?: Array<{ message: string; type?: string; location?: string }>;
 	/** When the node put the execution to wait (putExecutionToWait): until when. */
 	waitTill?: Date;
+	/** The node's context as n8n keeps it with the execution (`getContext('node')`). */
+	nodeContext?: Record<string, unknown>;
 }
 
 export type BinaryDataMode = 'filesystem' | 'default';
@@ -251,6 +253,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		credentialReads: credentialsHelper.reads,
 		hints: task.hints ?? [],
 		...(run.data.waitTill ? { waitTill: run.data.waitTill } : {}),
+		nodeContext: run.data.executionData?.contextData?.[`node:${NODE_NAME}`] ?? {},
 	};
 }
 

@@ -76,6 +76,33 @@ it('sends one message, to the first item, with signed approve and decline links,
 	expect(approve.searchParams.get('signature')).not.toBe(decline.searchParams.get('signature'));
 });
 
+it("each wait has a value of its own, kept in the node's context and carried by its links", async () => {
+	const waitOf = (result: Awaited<ReturnType<typeof run>>) =>
+		JSON.parse(String(result.nodeContext?.audienceMessagingWait)) as {
+			id: string;
+			message: string;
+			labels: Record<string, string>;
+		};
+	const parameters = ask({
+		approvalOptions: { values: { approvalType: 'double', approveLabel: 'Yes' } },
+	});
+	const first = await run(ctx.credentials, parameters, items.slice(0, 1));
+	const second = await run(ctx.credentials, parameters, items.slice(0, 1));
+	const [firstWait, secondWait] = [waitOf(first), waitOf(second)];
+	expect(firstWait).toEqual({
+		id: expect.stringMatching(/^[\w-]{16}$/),
+		message: 'Publish C0?',
+		labels: { true: 'Yes', false: '✗ Decline' },
+	});
+	expect(secondWait.id).not.toBe(firstWait.id);
+	const bodies = sent().map((message) => (message.request as { body: string }).body);
+	expect(bodies).toHaveLength(2);
+	for (const [index, wait] of [firstWait, secondWait].entries()) {
+		const links = linksOf(bodies[index]);
+		expect(links.map((link) => link.searchParams.get('wait'))).toEqual([wait.id, wait.id]);
+	}
+});
+
 it("approve only by default, with n8n's attribution; without a limit it waits indefinitely", async () => {
 	const result = await run(ctx.credentials, ask(), items.slice(0, 1));
 	expect(result.error).toBeUndefined();

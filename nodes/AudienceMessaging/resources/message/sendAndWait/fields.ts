@@ -92,6 +92,16 @@ const appendAttribution: INodeProperties = {
 		'Whether to include the phrase "This message was sent automatically with n8n" to the end of the message',
 };
 
+/** n8n's behaviour, one tap: opening an approval link answers, without the confirm page. */
+const answerOnOpen: INodeProperties = {
+	displayName: 'Answer When the Link Is Opened',
+	name: 'answerOnOpen',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether opening a link answers at once, as in n8n's own nodes, with no page and button to press. Link checkers that open links as a browser does then answer too.",
+};
+
 const externalId: INodeProperties = {
 	displayName: 'External ID',
 	name: 'externalId',
@@ -181,6 +191,7 @@ export const sendAndWaitFields: INodeProperties[] = [
 		displayOptions: forResponse('approval'),
 	},
 	optionsCollection(forResponse('approval').show, [
+		answerOnOpen,
 		appendAttribution,
 		externalId,
 		limitWaitTime,

@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { InputError, record, text } from '../../../core/values';
+import { WAIT_PARAMETER } from './wait';
 
 /** What n8n waits until when nothing limits the wait (n8n-workflow's WAIT_INDEFINITELY). */
 export const WAIT_INDEFINITELY = new Date('3000-01-01T00:00:00.000Z');
@@ -15,13 +16,26 @@ interface AnswerLink {
 	url: string;
 }
 
+/** The approval links' labels (`true` approve, `false` decline), as set in Approval Options. */
+export function approvalLabels(context: IExecuteFunctions): Record<'true' | 'false', string> {
+	const approval = record(
+		context.getNodeParameter('approvalOptions.values', 0, {}),
+		'approvalOptions.values',
+	);
+	return {
+		true: text(approval.approveLabel, 'approvalOptions.values.approveLabel') || '✓ Approve',
+		false: text(approval.disapproveLabel, 'approvalOptions.values.disapproveLabel') || '✗ Decline',
+	};
+}
+
 /**
  * The links the message holds, signed by n8n (`getSignedResumeUrl`: a link whose query or
  * signature is changed is refused by n8n, and the approve and decline links cannot be swapped;
- * n8n 1.x checks them once the execution asks it to, `setSignatureValidationRequired`).
- * n8n versions without signed links cannot run the operation: it says so.
+ * n8n 1.x checks them once the execution asks it to, `setSignatureValidationRequired`), each
+ * naming its wait (`wait`, ./wait.ts). n8n versions without signed links cannot run the operation:
+ * it says so.
  */
-export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
+export function answerLinks(context: IExecuteFunctions, wait: string): AnswerLink[] {
 	const sign = (context as Partial<IExecuteFunctions>).getSignedResumeUrl;
 	if (typeof sign !== 'function')
 		throw new NodeOperationError(
@@ -35,7 +49,7 @@ export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
 	);
 	const link = (approved: boolean) => {
 		try {
-			return sign.call(context, { approved: String(approved) });
+			return sign.call(context, { approved: String(approved), [WAIT_PARAMETER]: wait });
 		} catch (error) {
 			throw new NodeOperationError(
 				context.getNode(),
@@ -52,25 +66,16 @@ export function answerLinks(context: IExecuteFunctions): AnswerLink[] {
 				url: link(true),
 			},
 		];
-	const approval = record(
+	const labels = approvalLabels(context);
+	const approve = { label: labels.true, url: link(true) };
+	const approvalType = record(
 		context.getNodeParameter('approvalOptions.values', 0, {}),
 		'approvalOptions.values',
-	);
-	const approve = {
-		label: text(approval.approveLabel, 'approvalOptions.values.approveLabel') || '✓ Approve',
-		url: link(true),
-	};
-	if (approval.approvalType !== 'double') return [approve];
+	).approvalType;
+	if (approvalType !== 'double') return [approve];
 	// Decline first, as n8n's own chat nodes list it: a link checker that opens only the first link
 	// declines rather than approves.
-	return [
-		{
-			label:
-				text(approval.disapproveLabel, 'approvalOptions.values.disapproveLabel') || '✗ Decline',
-			url: link(false),
-		},
-		approve,
-	];
+	return [{ label: labels.false, url: link(false) }, approve];
 }
 
 /**

@@ -34,6 +34,29 @@ export const ANSWER_RECORDED_PAGE = page(
 	'<h1>Got it, thanks</h1><p>This page can be closed now.</p>',
 );
 
+/** A link of an earlier wait, or of a wait already answered (n8n's page says the same). */
+export const NO_ACTION_PAGE = page(
+	'No action required',
+	'<h1>No action required</h1><p>This link belongs to an earlier request, which is no longer ' +
+		'waiting for an answer. This page can be closed now.</p>',
+);
+
+/**
+ * The page an approve or decline link opens: the message, the choice, one button. Only the button
+ * answers (a POST to the same signed link), so a link checker that opens links answers nothing.
+ */
+export function confirmPage(message: string, choice: string): string {
+	const text = escape(message).replace(/\n/g, '<br>');
+	return page(
+		choice,
+		`<h1>${escape(choice)}?</h1>` +
+			(text ? `<p>${text}</p>` : '') +
+			'<form method="post" enctype="application/x-www-form-urlencoded">' +
+			'<input type="hidden" name="confirm" value="yes">' +
+			`<button type="submit">${escape(choice)}</button></form>`,
+	);
+}
+
 /** One field of a custom form, named `field-<i>` (n8n's forms name them so). */
 function input(field: FormField, index: number): string {
 	const name = `field-${index}`;

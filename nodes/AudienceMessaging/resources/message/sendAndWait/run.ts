@@ -9,7 +9,8 @@ import { runsAsTool } from '../../../shared/tool';
 import { sendMessages } from '../send/run';
 import { sendAndWaitFields } from './fields';
 import { formFields } from './form';
-import { answerLinks, messageWithLinks, waitTill } from './links';
+import { answerLinks, approvalLabels, messageWithLinks, waitTill } from './links';
+import { startWait } from './wait';
 
 /**
  * The run seen as Message › Send of one text message: the first item only, its text the user's
@@ -83,8 +84,10 @@ export async function sendAndWaitForResponse(
 			const json = this.getNodeParameter('defineForm', 0, 'fields') === 'json';
 			formFields(this.getNodeParameter(json ? 'jsonOutput' : 'formFields', 0, undefined), json);
 		}
+		// A wait of its own: the links answer this wait only (./wait.ts).
+		const wait = startWait(this, message, approvalLabels(this));
 		return {
-			body: messageWithLinks(message, answerLinks(this), attribution),
+			body: messageWithLinks(message, answerLinks(this, wait), attribution),
 			until: waitTill(options),
 		};
 	});

@@ -2,7 +2,15 @@ import { isbot } from 'isbot';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
 import { MAX_ANSWER, formAnswer, formFields } from './form';
-import { ANSWER_RECORDED_PAGE, SANDBOX_CSP, customForm, freeTextForm } from './pages';
+import {
+	ANSWER_RECORDED_PAGE,
+	NO_ACTION_PAGE,
+	SANDBOX_CSP,
+	confirmPage,
+	customForm as customFormPage,
+	freeTextForm,
+} from './pages';
+import { currentWait, isLinkOf } from './wait';
 
 /**
  * Link previewers, crawlers and HTTP libraries: chat apps and mail services fetch a link to draw
@@ -33,74 +41,91 @@ function posted(body: IDataObject): IDataObject {
 	return body.data && typeof body.data === 'object' ? (body.data as IDataObject) : body;
 }
 
+/** A page of ours, in n8n's sandbox, never cached; the request answers nothing. */
+function showPage(context: IWebhookFunctions, html: string, status = 200): IWebhookResponseData {
+	context.getResponseObject().writeHead(status, {
+		'Content-Type': 'text/html; charset=utf-8',
+		'Content-Security-Policy': SANDBOX_CSP,
+		'Cache-Control': 'no-store',
+	});
+	context.getResponseObject().end(html);
+	return { noWebhookResponse: true };
+}
+
+/** The answer: the page that says so, and the item the execution goes on with. */
+const answered = (data: IDataObject): IWebhookResponseData => ({
+	webhookResponse: ANSWER_RECORDED_PAGE,
+	workflowData: [[{ json: { data: { ...data, respondedAt: new Date().toISOString() } } }]],
+});
+
+/** Free text or a custom form: the link shows the form; its POST answers. */
+function formWebhook(context: IWebhookFunctions, customForm: boolean): IWebhookResponseData {
+	const options = (context.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const json = context.getNodeParameter('defineForm', 'fields') === 'json';
+	const fields = customForm
+		? formFields(context.getNodeParameter(json ? 'jsonOutput' : 'formFields', undefined), json)
+		: undefined;
+	const show = (error?: string) => {
+		const form = {
+			title: String(options.responseFormTitle ?? ''),
+			description: String(
+				options.responseFormDescription || context.getNodeParameter('message', ''),
+			),
+			buttonLabel: String(options.responseFormButtonLabel ?? ''),
+			error,
+		};
+		const html = fields ? customFormPage(form, fields) : freeTextForm(form);
+		return showPage(context, html, error ? 400 : 200);
+	};
+	if (context.getRequestObject().method !== 'POST') return show();
+	const body = posted(context.getBodyData());
+	if (fields) {
+		const result = formAnswer(fields, body);
+		return 'problem' in result ? show(result.problem) : answered(result.answer as IDataObject);
+	}
+	const text = body.text;
+	if (typeof text !== 'string' || !text.trim()) return show('Please write a response.');
+	if (text.length > MAX_ANSWER) return show(`At most ${MAX_ANSWER} characters, please.`);
+	return answered({ text });
+}
+
 /**
  * A request to the node's waiting webhook (n8n has checked the link's signature before: a changed
- * link never reaches here): the answer of the person the message went to. Approval: the link's
- * `approved` answers, unless a link previewer asks (the execution keeps waiting). Free text: the
- * link shows a form; its POST answers. Custom form: the same, with the fields set in the node. The
- * execution goes on with one item, `{ data: { approved | text | <field label>…, respondedAt } }`,
- * the output n8n's chat nodes give.
+ * link never reaches here): the answer of the person the message went to. A link of an earlier
+ * wait of the node answers nothing (./wait.ts). Approval: a link previewer's request answers
+ * nothing; a person's browser gets the confirm page, whose button (a POST to the same link)
+ * answers `approved` as the link says; with Answer When the Link Is Opened (not for an agent's
+ * human review step), opening the link answers, as n8n's own nodes do. Free text and custom form:
+ * the link shows the form; its POST answers. The execution goes on with one item,
+ * `{ data: { approved | text | <field label>…, respondedAt } }`, the output n8n's chat nodes give.
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();
-	const response = this.getResponseObject();
+	const query = this.getQueryData() as IDataObject;
+	const wait = currentWait(this);
+	if (!isLinkOf(wait, query)) return showPage(this, NO_ACTION_PAGE);
 	const responseType = this.getNodeParameter('responseType', 'approval');
-	const respondedAt = new Date().toISOString();
-	if (responseType === 'freeText' || responseType === 'customForm') {
-		const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
-		const fields =
-			responseType === 'customForm'
-				? formFields(
-						this.getNodeParameter(
-							this.getNodeParameter('defineForm', 'fields') === 'json'
-								? 'jsonOutput'
-								: 'formFields',
-							undefined,
-						),
-						this.getNodeParameter('defineForm', 'fields') === 'json',
-					)
-				: undefined;
-		const form = (error?: string) => ({
-			title: String(options.responseFormTitle ?? ''),
-			description: String(options.responseFormDescription || this.getNodeParameter('message', '')),
-			buttonLabel: String(options.responseFormButtonLabel ?? ''),
-			error,
-		});
-		const show = (error?: string) => {
-			response.writeHead(error ? 400 : 200, {
-				'Content-Type': 'text/html; charset=utf-8',
-				'Content-Security-Policy': SANDBOX_CSP,
-				'Cache-Control': 'no-store',
-			});
-			response.end(fields ? customForm(form(error), fields) : freeTextForm(form(error)));
-			return { noWebhookResponse: true };
-		};
-		if (request.method !== 'POST') return show();
-		const body = this.getBodyData();
-		if (fields) {
-			const result = formAnswer(fields, posted(body));
-			if ('problem' in result) return show(result.problem);
-			return {
-				webhookResponse: ANSWER_RECORDED_PAGE,
-				workflowData: [[{ json: { data: { ...result.answer, respondedAt } } }]],
-			};
-		}
-		const text = posted(body).text;
-		if (typeof text !== 'string' || !text.trim()) return show('Please write a response.');
-		if (text.length > MAX_ANSWER) return show(`At most ${MAX_ANSWER} characters, please.`);
-		return {
-			webhookResponse: ANSWER_RECORDED_PAGE,
-			workflowData: [[{ json: { data: { text, respondedAt } } }]],
-		};
-	}
+	if (responseType === 'freeText' || responseType === 'customForm')
+		return formWebhook(this, responseType === 'customForm');
 	if (isPreviewer(request.headers['user-agent'])) {
+		const response = this.getResponseObject();
 		response.writeHead(200, { 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
 		response.end('');
 		return { noWebhookResponse: true };
 	}
-	const approved = (this.getQueryData() as IDataObject).approved === 'true';
-	return {
-		webhookResponse: ANSWER_RECORDED_PAGE,
-		workflowData: [[{ json: { data: { approved, respondedAt } } }]],
-	};
+	const approved = query.approved === 'true';
+	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
+	const oneTap = options.answerOnOpen === true && !this.getNode().type.endsWith('HitlTool');
+	if (request.method !== 'POST' && !oneTap) {
+		const choice = wait?.labels[approved ? 'true' : 'false'] || (approved ? 'Approve' : 'Decline');
+		// A wait begun before waits were remembered: the message as the node's parameter reads now.
+		let message = wait?.message;
+		try {
+			message ??= String(this.getNodeParameter('message', '') ?? '');
+		} catch {
+			message = '';
+		}
+		return showPage(this, confirmPage(message, choice));
+	}
+	return answered({ approved });
 }
