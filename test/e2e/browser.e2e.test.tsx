@@ -105,6 +105,70 @@ it('opens a demo workflow, runs it with Execute workflow, and shows the node out
 });
 
 /**
+ * Demo 8 as the person asked meets it: a phone's browser opens the approve link of the message the
+ * sandbox received, sees the confirm page (in n8n's sandbox CSP), presses its one button, and the
+ * execution goes on with the approval.
+ */
+it("Demo 8: the approve link opens the confirm page in a phone's browser, and its button answers", async () => {
+	const { editorUrl, sandbox } = stack!.ready;
+	const session = await logIn(stack!.ready);
+	const started = await fetch(`${editorUrl}/rest/workflows/amDemoAskPerson1/run`, {
+		method: 'POST',
+		headers: session.headers,
+		body: JSON.stringify({
+			triggerToStartFrom: { name: 'When clicking ‘Execute workflow’' },
+		}),
+	});
+	expect(started.status).toBe(200);
+	const executionId = String(
+		((await started.json()) as { data: { executionId: string } }).data.executionId,
+	);
+	const execution = async () =>
+		(
+			(await (
+				await fetch(`${editorUrl}/rest/executions/${executionId}`, { headers: session.headers })
+			).json()) as { data: { status: string; data: string } }
+		).data;
+	const until = async (status: string) => {
+		const deadline = Date.now() + 120_000;
+		while ((await execution()).status !== status) {
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} is not ${status}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	};
+	await until('waiting');
+	const state = (await (await fetch(`${sandbox.url}/__sandbox/state`)).json()) as {
+		chatapp: { messages: Array<{ request: { body?: string } }> };
+	};
+	const approve = [
+		...(state.chatapp.messages.at(-1)?.request.body ?? '').matchAll(/https?:\/\/\S+/g),
+	]
+		.map((match) => match[0])
+		.find(
+			(link) => link.includes(`/webhook-waiting/${executionId}/`) && link.includes('approved=true'),
+		);
+	expect(approve).toBeDefined();
+	const phone = await browser!.newContext({
+		userAgent:
+			'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
+		viewport: { width: 390, height: 844 },
+	});
+	try {
+		const tab = await phone.newPage();
+		await tab.goto(approve!);
+		await tab.getByRole('heading', { name: '✓ Approve?' }).waitFor({ timeout: 30_000 });
+		await tab.getByText('shall we publish the spring campaign').waitFor();
+		expect((await execution()).status).toBe('waiting');
+		await tab.getByRole('button', { name: '✓ Approve' }).click();
+		await tab.getByText('Got it, thanks').waitFor({ timeout: 30_000 });
+	} finally {
+		await phone.close();
+	}
+	await until('success');
+	expect((await execution()).data).toContain('approved');
+});
+
+/**
  * The panels the editor polish changed, as a user sees them, each saved as a screenshot the
  * README shows (docs/editor-*.png). Each test waits for what it asserts, then takes its picture.
  */

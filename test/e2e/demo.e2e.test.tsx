@@ -197,7 +197,7 @@ describe('each demo runs green against the sandbox', () => {
 		},
 	);
 
-	it('ask a person: one message with the approve and decline links; the execution waited, and goes on approved once the link is followed', () => {
+	it("ask a person: one message with the approve and decline links; the execution waited, and goes on approved once the confirm page's button is pressed", () => {
 		const { nodeItems } = executionOf('amDemoAskPerson');
 		expect(nodeItems['Ask for Approval']).toEqual([
 			{ data: { approved: true, respondedAt: expect.any(String) } },
