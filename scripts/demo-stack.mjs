@@ -22,6 +22,7 @@ import { createServer } from 'node:net';
 import { basename, dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { seedDemoAccount } from './demo-account.mjs';
 
 export const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const workflowsDir = join(repoRoot, 'demo', 'workflows');
@@ -285,6 +286,9 @@ export async function startDemoStack({
 			stoppers.push(sandbox.stop);
 			return sandbox.url;
 		});
+		await step('sandbox account', async () =>
+			seedDemoAccount({ ...sandbox, apiKey: SANDBOX_API_KEY }),
+		);
 
 		await step('package', async () => {
 			const pkg = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
@@ -401,7 +405,9 @@ export async function startDemoStack({
 				apiKey: SANDBOX_API_KEY,
 			},
 			login: { email: DEMO_LOGIN.email, password: DEMO_LOGIN.password },
-			workflows: demos.map(({ workflow }) => ({
+			workflows: demos.map(({ file, workflow }) => ({
+				/** What `npm run demo --` takes: the file name's start (3, 5b, r2). */
+				key: file.split('-')[0],
 				id: workflow.id,
 				name: workflow.name,
 				published: workflow.active === true,

@@ -92,8 +92,9 @@ Ready in ${(stack.startedInMs / 1000).toFixed(1)} s.
   log in with  ${login.email} / ${login.password}
   sandbox      ${sandbox.url} (API key ${sandbox.apiKey}; state: ${sandbox.url}/__sandbox/state)
 
-  Demo workflows (open one, then "Execute workflow"):
-${workflows.map((w) => `    - ${w.name}${w.published ? ' (published: it runs on each callback)' : ''}`).join('\n')}
+  Demo workflows and recipes: open one, then "Execute workflow"; without a browser, run
+  \`npm run demo -- <key>\` in another terminal (e.g. npm run demo -- 3).
+${workflows.map((w) => `    ${w.key.padEnd(4)}${w.name}${w.published ? ' (published: it runs on each callback)' : ''}`).join('\n')}
 
   n8n's log: ${stack.n8nLogFile}. Stop with Ctrl-C.
 `);

@@ -288,9 +288,21 @@ describe('sender approval', () => {
 			expect.objectContaining({ address: '15550102', state: 'ACTIVE' }),
 		);
 		expect((await admin('POST', '/chatapp/senders', { ...input, active: true })).status).toBe(409);
+		// A seeded sender with the id asked for (the demo's stand-in account); an id taken or
+		// malformed is refused.
+		const fixed = await admin('POST', '/chatapp/senders', {
+			...input,
+			address: '15550103',
+			id: 'snd_000000000001',
+		});
+		expect(fixed.body).toEqual(expect.objectContaining({ id: 'snd_000000000001' }));
+		const again = { ...input, address: '15550104', id: 'snd_000000000001' };
+		expect((await admin('POST', '/chatapp/senders', again)).status).toBe(409);
+		expect((await admin('POST', '/chatapp/senders', { ...again, id: 'x y' })).status).toBe(400);
+		expect(sandbox.senders().map((s) => s.address)).not.toContain('15550104');
 		expect(
 			(await admin('GET', '/chatapp/senders')).body.map((s: { address: string }) => s.address),
-		).toEqual(['15550100', '15550101', '15550102']);
+		).toEqual(['15550100', '15550101', '15550102', '15550103']);
 		expect(() => sandbox.seedSender({ ...input, address: 'x' })).toThrow(
 			/address must be a phone number/,
 		);

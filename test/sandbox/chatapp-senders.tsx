@@ -86,8 +86,11 @@ export class SenderStore {
 		this.senders.clear();
 	}
 
-	/** POST /chatapp/senders rules: 400 on invalid input, 409 on an address already registered. */
-	create(body: unknown): Sender {
+	/**
+	 * POST /chatapp/senders rules: 400 on invalid input, 409 on an address already registered.
+	 * `id`: the seeded sender's id (the demo's stand-in account), 409 when taken.
+	 */
+	create(body: unknown, id: string = newSenderId()): Sender {
 		if (!isPlainObject(body))
 			throw badRequest('Body must be a JSON object with providerId, name, address and accountTier');
 		const providerId = requiredString(body.providerId, 'providerId');
@@ -113,9 +116,11 @@ export class SenderStore {
 				`A sender with address ${address} already exists (${existing.id})`,
 			);
 
+		if (this.senders.has(id))
+			throw new HttpError(409, 'SENDER_ALREADY_EXISTS', `A sender with id ${id} already exists`);
 		const now = this.clock.iso();
 		const sender: Sender = {
-			id: newSenderId(),
+			id,
 			providerId,
 			name,
 			address,

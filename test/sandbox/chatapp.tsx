@@ -177,10 +177,12 @@ export class ChatappModule {
 					throw badRequest(
 						'Body must be a JSON object with providerId, name, address, accountTier (and active)',
 					);
-				const { active, ...input } = body;
+				const { active, id, ...input } = body;
 				if (active !== undefined && typeof active !== 'boolean')
 					throw badRequest(`active must be a boolean (got ${show(active)})`);
-				return this.seedSender(input, { active });
+				if (id !== undefined && (typeof id !== 'string' || !/^snd_[0-9a-z]{1,32}$/.test(id)))
+					throw badRequest(`id must be "snd_" then letters or digits (got ${show(id)})`);
+				return this.seedSender(input, { active, id });
 			})
 			.add('POST', '/chatapp/senders/:id/approve', async (ctx) =>
 				this.senders.approve(ctx.params.id, await ctx.json()),
@@ -228,13 +230,13 @@ export class ChatappModule {
 
 	/**
 	 * POST /chatapp/senders rules without HTTP; `active` approves it at once with the default
-	 * settings.
+	 * settings; `id` gives it that id instead of a random one.
 	 */
 	seedSender(
 		input: SenderInput | Record<string, unknown>,
-		options: { active?: boolean } = {},
+		options: { active?: boolean; id?: string } = {},
 	): Sender {
-		const sender = this.senders.create(input);
+		const sender = this.senders.create(input, options.id);
 		return options.active ? this.senders.approve(sender.id) : sender;
 	}
 

@@ -140,3 +140,16 @@ describe('body errors', () => {
 		expect(res.status).toBe(200);
 	});
 });
+
+describe('sample files (not the platform)', () => {
+	it('serves the sample CSV without a key, and 404 for any other name', async () => {
+		const ok = await fetch(`${sandbox.url}/__sandbox/files/customers.csv`);
+		expect(ok.status).toBe(200);
+		expect(ok.headers.get('content-type')).toMatch(/^text\/csv/);
+		const text = await ok.text();
+		expect(text.split('\n')[0]).toBe('mobile,first_name,email');
+		expect(text.trim().split('\n')).toHaveLength(4);
+		for (const name of ['nope.csv', '__proto__', 'constructor'])
+			expect((await fetch(`${sandbox.url}/__sandbox/files/${name}`)).status).toBe(404);
+	});
+});

@@ -20,6 +20,7 @@ import { scriptedCompletion } from './scripted-model';
 import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
 import { WalletModule } from './wallet';
 import { FaultInjector } from './faults';
+import { SAMPLE_FILES } from './files';
 import type { Fault } from './faults';
 
 export const ADMIN_PREFIX = '/__sandbox';
@@ -225,6 +226,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		if (route === `POST ${ADMIN_PREFIX}/reset`) {
 			reset();
 			return sendJson(res, 200, { reset: true });
+		}
+		const file = route.startsWith(`GET ${ADMIN_PREFIX}/files/`)
+			? route.slice(`GET ${ADMIN_PREFIX}/files/`.length)
+			: '';
+		const sample = Object.hasOwn(SAMPLE_FILES, file) ? SAMPLE_FILES[file] : undefined;
+		if (sample) {
+			res.writeHead(200, { 'content-type': sample.contentType });
+			res.end(sample.body);
+			return;
 		}
 		if (route === `GET ${ADMIN_PREFIX}/state`) {
 			const state = lists.store

@@ -165,7 +165,7 @@ export interface Sandbox {
 	 * POST /chatapp/senders rules without HTTP; `active: true` approves it at once (default
 	 * settings).
 	 */
-	seedSender(input: SenderInput, options?: { active?: boolean }): Sender;
+	seedSender(input: SenderInput, options?: { active?: boolean; id?: string }): Sender;
 	/**
 	 * PENDING_IMPLEMENTATION → ACTIVE (again allowed); throws HttpError 404 for an unknown id, 400
 	 * for bad options.

@@ -2,12 +2,14 @@
  * The README's checkable claims, read against the code and the project's files (no network, no
  * build): the operations it documents, the credential fields, the labels it names, the links n8n
  * shows ("Docs" of the nodes and credentials), the developer commands, the supported n8n versions,
- * the runtime dependencies and the limits. Each check names, in a comment, the drift it catches.
+ * the runtime dependencies and the limits; and in the user docs, the messages they quote and the
+ * values they write in code style. Each check names, in a comment, the drift it catches.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { ICredentialType, INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+import * as ts from 'typescript';
 
 import { AudienceMessagingApi } from '../../credentials/AudienceMessagingApi.credentials';
 import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagingCallbackApi.credentials';
@@ -50,6 +52,7 @@ const pkg = JSON.parse(read('package.json')) as {
  * tooling).
  */
 const OWN_DOCS = [
+	'docs/recipes.md',
 	'docs/development.md',
 	'docs/ci.md',
 	'docs/benchmarks.md',
@@ -210,9 +213,15 @@ for (const name of [
 	uiLabels.add(name);
 /**
  * n8n's own words the README sets in bold: the trigger panel's Production URL, a credential's Test
- * button.
+ * button, the editor's Execute workflow button and the n8n nodes a quick start adds.
  */
-const N8N_LABELS = ['Production URL', 'Test'];
+const N8N_LABELS = [
+	'Production URL',
+	'Test',
+	'Execute workflow',
+	'Manual Trigger',
+	'Edit Fields (Set)',
+];
 
 // ------------------------------------------------------------------ the checks
 
@@ -248,7 +257,8 @@ describe('README and the operations reference: operations', () => {
 	});
 
 	// Drift: a field or option renamed in the node ("Batch Size" -> "Rows per Request") while the
-	// README goes on naming the old label. Bold text in these sections is, by convention, a label.
+	// README goes on naming the old label. Bold text in these sections is, by convention, a label,
+	// but for a step's run-in heading, which ends with a full stop ("**Its status.**").
 	it('sets in bold only labels the nodes and credentials show', () => {
 		const named = [
 			...['Quick start', 'Credentials', 'Operations', 'Audience Messaging Trigger'].flatMap(
@@ -260,9 +270,11 @@ describe('README and the operations reference: operations', () => {
 			...bold(read('docs/rate-limits.md')),
 		];
 		expect(named.length).toBeGreaterThan(50);
-		expect(named.filter((label) => !uiLabels.has(label) && !N8N_LABELS.includes(label))).toEqual(
-			[],
-		);
+		expect(
+			named.filter(
+				(label) => !uiLabels.has(label) && !N8N_LABELS.includes(label) && !label.endsWith('.'),
+			),
+		).toEqual([]);
 	});
 
 	// Drift: a status added to (or dropped from) the trigger's Statuses without the README's list.
@@ -465,8 +477,8 @@ describe('README: supported versions and dependencies', () => {
 	});
 });
 
-describe('README: limits', () => {
-	const limits = section(readme, 'Limits');
+describe('the operations reference: limits', () => {
+	const limits = section(reference, 'Limits');
 	const row = (start: string) => {
 		const found = limits.split('\n').find((line) => line.startsWith(`| ${start}`));
 		if (!found) throw new Error(`the Limits table has no row starting "${start}"`);
@@ -566,6 +578,30 @@ function operationsWithOption(name: string): Set<string> {
 	return withOption;
 }
 
+/**
+ * The operations a list in words names ("Message › Send, Send and Wait for Response, Blacklist ›
+ * Add and Check"): "Resource › " is said once for the operations that follow it. `known` tells an
+ * operation whose name holds " and " (Send and Wait for Response), which is one name, not two.
+ */
+function operationsNamed(words: string, known: Set<string>): Set<string> {
+	const named = new Set<string>();
+	const AND = '\u0000';
+	const whole = [...known]
+		.map((operation) => operation.split(' › ')[1])
+		.filter((operation) => operation.includes(' and '));
+	let list = words.replace(/\s+/g, ' ');
+	for (const operation of whole)
+		list = list.split(operation).join(operation.split(' and ').join(AND));
+	for (const part of list.split(/, | and (?=[A-Z])/)) {
+		const match = /^(?:(.+?) › )?(.+)$/.exec(part.trim());
+		if (!match) continue;
+		const resource = match[1] ?? [...named].at(-1)?.split(' › ')[0];
+		for (const operation of match[2].split(' and '))
+			named.add(`${resource} › ${operation.trim().split(AND).join(' and ')}`);
+	}
+	return named;
+}
+
 describe('README: outcomes and the wait budget', () => {
 	const requests = section(reference, 'How requests are sent');
 
@@ -584,27 +620,27 @@ describe('README: outcomes and the wait budget', () => {
 	it('names as having Max Wait When Rate Limited exactly the operations whose Options hold it', () => {
 		const withOption = operationsWithOption('rateLimitWait');
 		const bullet =
-			/\*\*One wait budget per run\*\*[\s\S]*?Max Wait When Rate Limited \(Seconds\)\*\* \(([^;]+);/.exec(
+			/\*\*One wait budget per run\*\*[\s\S]*?Max Wait When Rate Limited \(Seconds\)\*\*\s+\(([^;]+);/.exec(
 				requests,
 			)?.[1] ?? '';
-		const named = new Set<string>();
-		// An operation whose name holds " and " (Send and Wait for Response) is one name, not two.
-		const AND = '\u0000';
-		const whole = [...withOption]
-			.map((operation) => operation.split(' › ')[1])
-			.filter((operation) => operation.includes(' and '));
-		let list = bullet.replace(/\s+/g, ' ');
-		for (const operation of whole)
-			list = list.split(operation).join(operation.split(' and ').join(AND));
-		for (const part of list.split(/, | and (?=[A-Z])/)) {
-			const match = /^(?:(.+?) › )?(.+)$/.exec(part.trim());
-			if (!match) continue;
-			const resource = match[1] ?? [...named].at(-1)?.split(' › ')[0];
-			for (const operation of match[2].split(' and '))
-				named.add(`${resource} › ${operation.trim().split(AND).join(' and ')}`);
-		}
+		const named = operationsNamed(bullet, withOption);
 		expect(withOption.size).toBeGreaterThanOrEqual(5);
 		expect([...named].sort()).toEqual([...withOption].sort());
+	});
+
+	// Drift: rate-limits.md's list of the operations that have the option besides Message › Send
+	// (whose table row sets it) leaving one out, as it once left out Send and Wait for Response.
+	it('names in rate-limits.md, besides Message › Send, every operation whose Options hold Max Wait When Rate Limited', () => {
+		const withOption = operationsWithOption('rateLimitWait');
+		const sentence =
+			/([A-Z][^.|]*?) have \*\*Max Wait When Rate Limited \(Seconds\)\*\* too\./.exec(
+				flat(read('docs/rate-limits.md')),
+			)?.[1] ?? '';
+		const named = operationsNamed(sentence, withOption);
+		expect(withOption.has('Message › Send')).toBe(true);
+		expect([...named].sort()).toEqual(
+			[...withOption].filter((operation) => operation !== 'Message › Send').sort(),
+		);
 	});
 
 	// Drift: an operation that writes without Preview Without Sending, or the README's list not
@@ -787,5 +823,377 @@ describe('messages and docs name only what exists', () => {
 			}
 		}
 		expect(unknown).toEqual([]);
+	});
+});
+
+// ------------------------------------------------------------------ quoted messages and values
+
+/** The docs a user reads: what they quote of the node, and the values they give, must exist. */
+const USER_DOCS = [
+	'README.md',
+	'docs/operations.md',
+	'docs/troubleshooting.md',
+	'docs/rate-limits.md',
+];
+
+/**
+ * Quotes of what others say, never the node: each doc quote of two words or more must be the
+ * node's own words (see staleQuotes) or one of these. A quote that no user doc has any more fails
+ * the test below, so the list stays short and true.
+ */
+const NOT_OURS: Record<string, string> = {
+	'Invalid Form Link': "n8n's page for a resume link whose query or signature was changed",
+	'No action required':
+		"n8n's page for a link of an execution that went on (this node's page for an earlier wait's link has the same title)",
+	'Unrecognized node type': "n8n's error on a process without the package",
+	'Authorization failed - please check your credentials': "n8n 1.x's credential test, HTTP 401",
+	'The resource you are requesting could not be found': "n8n 1.x's credential test, HTTP 404",
+	'Request failed with status code 30x': "n8n 1.x's credential test, a redirect",
+	'The service refused the connection - perhaps it is offline':
+		"n8n 1.x's credential test, no connection",
+	'429 Too Many Requests': "HTTP's name of the status the platform answers",
+};
+
+/** In a code string: a value put in at run time (`${…}`, a variable added to a string). */
+const SLOT = '\u0001';
+/** In a quote: `…`, `...`, `<field>`, N or M, which stand for anything. */
+const ANY = '\u0002';
+/** The most quote characters one SLOT stands for. */
+const MAX_SLOT = 30;
+/**
+ * Half a quote's letters, and at least this many (all, when it has fewer), must be matched by the
+ * code's own letters, not by its slots.
+ */
+const MIN_LETTERS = 8;
+
+const normalised = (text: string) =>
+	text
+		.replace(/[\u2018\u2019]/g, "'")
+		.replace(/\s+/g, ' ')
+		.trim()
+		.toLowerCase();
+
+/**
+ * Every string of the shipped code (string literals, templates, and strings added together), each
+ * value put in at run time as a SLOT, and of the codex files (the nodes panel's search words);
+ * normalised, without repeats.
+ */
+function codeStrings(files: string[]): string[] {
+	const strings = new Set<string>();
+	const collect = (value: unknown): void => {
+		if (typeof value === 'string') strings.add(normalised(value));
+		else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+	};
+	const textOf = (expression: ts.Node): string | undefined => {
+		if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression))
+			return expression.text;
+		if (ts.isTemplateExpression(expression))
+			return (
+				expression.head.text +
+				expression.templateSpans.map((span) => SLOT + span.literal.text).join('')
+			);
+		if (ts.isParenthesizedExpression(expression)) return textOf(expression.expression);
+		if (
+			ts.isBinaryExpression(expression) &&
+			expression.operatorToken.kind === ts.SyntaxKind.PlusToken
+		) {
+			const left = textOf(expression.left);
+			const right = textOf(expression.right);
+			if (left === undefined && right === undefined) return undefined;
+			return (left ?? SLOT) + (right ?? SLOT);
+		}
+		return undefined;
+	};
+	for (const file of files) {
+		if (file.endsWith('.json')) {
+			collect(JSON.parse(read(file)));
+			continue;
+		}
+		const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.ES2022);
+		const visit = (child: ts.Node): void => {
+			const text = textOf(child);
+			if (text !== undefined) strings.add(normalised(text));
+			ts.forEachChild(child, visit);
+		};
+		visit(source);
+	}
+	return [...strings];
+}
+
+/**
+ * The double-quoted passages of a Markdown text's prose (outside code blocks and code spans), each
+ * paragraph, list item and table row apart. A quote may hold one (`"the CSV file "…" has N
+ * problems"`): a `"` opens after a space or a bracket and before a non-space, and closes after a
+ * non-space and before anything but a letter or a digit.
+ */
+function quotedPassages(markdown: string): string[] {
+	const blocks: string[] = [];
+	let block: string[] = [];
+	const end = () => {
+		if (block.length) blocks.push(block.join(' '));
+		block = [];
+	};
+	for (const line of proseLines(markdown)) {
+		if (!line.trim() || /^\s*(#|\|)/.test(line)) {
+			end();
+			if (line.trim()) blocks.push(line);
+		} else {
+			if (/^\s*(?:[-*]|\d+\.) /.test(line)) end();
+			block.push(line);
+		}
+	}
+	end();
+	const quotes: string[] = [];
+	for (const raw of blocks) {
+		const prose = raw.replace(/`[^`]*`/g, '`·`').replace(/\s+/g, ' ');
+		const open: number[] = [];
+		for (let at = 0; at < prose.length; at++) {
+			if (prose[at] !== '"') continue;
+			const before = prose[at - 1] ?? ' ';
+			const after = prose[at + 1] ?? ' ';
+			if (open.length && !/\s/.test(before) && !/[\p{L}\p{N}]/u.test(after)) {
+				const start = open.pop() as number;
+				if (!open.length) quotes.push(prose.slice(start + 1, at));
+			} else if (/[\s([|]/.test(before) && !/\s/.test(after)) open.push(at);
+		}
+	}
+	return quotes;
+}
+
+/**
+ * How many of the quote's letters the code string holds in place, or -1 when it does not hold the
+ * quote: the quote's ANY stands for any run of the string, and each SLOT of the string for up to
+ * MAX_SLOT characters of the quote. Both are normalised.
+ */
+function lettersMatched(quote: string[], text: string[]): number {
+	const n = quote.length;
+	const letter = quote.map((char) => /\p{L}/u.test(char));
+	// column[i]: the most letters matched with the quote's first i characters ending before text[j].
+	let column = new Int32Array(n + 1).fill(-1);
+	let best = -1;
+	for (let j = 0; j <= text.length; j++) {
+		const next = new Int32Array(n + 1).fill(-1);
+		column[0] = Math.max(column[0], 0);
+		for (let i = 0; i <= n; i++) {
+			const here = column[i];
+			if (here < 0) continue;
+			if (i === n) {
+				best = Math.max(best, here);
+				continue;
+			}
+			if (quote[i] === ANY) {
+				column[i + 1] = Math.max(column[i + 1], here);
+				if (j < text.length) next[i] = Math.max(next[i], here);
+				continue;
+			}
+			if (j === text.length) continue;
+			if (text[j] === SLOT) {
+				for (let k = 0; k <= MAX_SLOT && i + k <= n; k++) next[i + k] = Math.max(next[i + k], here);
+			} else if (text[j] === quote[i]) {
+				next[i + 1] = Math.max(next[i + 1], here + (letter[i] ? 1 : 0));
+			}
+		}
+		column = next;
+	}
+	return best;
+}
+
+/** Whether a string of the code holds the quote (see staleQuotes). */
+function inCode(quote: string, strings: string[]): boolean {
+	const pattern = normalised(quote).replace(/…|\.\.\.|<[^>]+>|\b[nm]\b/g, ANY);
+	const letters = (pattern.match(/\p{L}/gu) ?? []).length;
+	const needed = Math.min(letters, Math.max(MIN_LETTERS, Math.ceil(letters / 2)));
+	const words = [...new Set(pattern.match(/\p{L}{4,}/gu) ?? [])];
+	const quoteChars = [...pattern];
+	return strings
+		.map((text) => ({ text, shared: words.filter((word) => text.includes(word)).length }))
+		.filter(({ shared }) => shared >= Math.min(2, words.length))
+		.sort((a, b) => b.shared - a.shared)
+		.some(({ text }) => lettersMatched(quoteChars, [...text]) >= needed);
+}
+
+/**
+ * The quoted messages of a Markdown text that the shipped code does not produce.
+ *
+ * A quoted message is a double-quoted passage of the prose (quotedPassages) of two words or more:
+ * the docs quote the node's errors, warnings, hints, notes and pages that way ("Not sent: the
+ * platform kept rate limiting this run", "may exist"). One word ("blacklist", a search word) is
+ * not checked, nor is code style: JSON, or a message shown whole (`Invalid "<field>" in item N:
+ * …`), is no quote of the prose.
+ *
+ * A quote is the node's when a string of the shipped code or of the codex files (the nodes panel's
+ * search words, such as "chat app") holds it, case and spacing aside. In the quote, `…`, `...`,
+ * `<field>` and the words N and M stand for anything; in the code, a value put in at run time
+ * stands for up to MAX_SLOT characters ("Lists Base URL", "N problems in M rows"), and at least
+ * half the quote's letters (and MIN_LETTERS) must be the code's own.
+ *
+ * Exempt: NOT_OURS (n8n's, HTTP's and the platform's words), and the descriptions n8n gives the
+ * node as an AI agent's tool (an operation's action, then " in Audience Messaging").
+ */
+function staleQuotes(markdown: string, strings: string[]): string[] {
+	const toolDescriptions = new Set(
+		node.properties
+			.filter((p) => p.name === 'operation')
+			.flatMap((p) => (p.options ?? []) as Array<{ action?: string }>)
+			.map((option) => `${option.action} in ${node.displayName}`),
+	);
+	return quotedPassages(markdown).filter(
+		(quote) =>
+			quote.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length >= 2 &&
+			!(quote in NOT_OURS) &&
+			!toolDescriptions.has(quote) &&
+			!inCode(quote, strings),
+	);
+}
+
+let shippedStrings: string[] | undefined;
+/** The strings of nodes/, src/ and credentials/ (their TypeScript and codex files), read once. */
+const shipped = () =>
+	(shippedStrings ??= codeStrings(
+		execFileSync('git', ['ls-files', 'nodes', 'src', 'credentials'], {
+			cwd: root,
+			encoding: 'utf8',
+		})
+			.split('\n')
+			.filter((file) => file.endsWith('.ts') || file.endsWith('.node.json')),
+	));
+
+describe('user docs: quoted messages', () => {
+	// Drift: a message reworded in the code (or never written) while a doc goes on quoting it, such
+	// as troubleshooting.md's "may exist" warning, which no code gave.
+	it.each(USER_DOCS)('%s quotes only messages the shipped code produces', (file) => {
+		const text = read(file);
+		expect(quotedPassages(text).length).toBeGreaterThan(0);
+		expect({ file, stale: staleQuotes(text, shipped()) }).toEqual({ file, stale: [] });
+	});
+
+	it('checks the quotes of the user docs, most of them against the code', () => {
+		const quotes = USER_DOCS.flatMap((file) => quotedPassages(read(file)));
+		const checked = quotes.filter((quote) => !(quote in NOT_OURS) && quote.split(' ').length >= 2);
+		expect(checked.length).toBeGreaterThan(40);
+	});
+
+	// The check itself: a made-up message, and a real one with a word changed, are caught; a real
+	// one with its values left out (…, N, a nested quote, a number the code puts in) is not.
+	it('finds a quote that no code produces, and accepts one with placeholders', () => {
+		const text = [
+			'| "Not sent: the moon is in the wrong phase" | Wait for the full moon. |',
+			'| "Not sent: the platform kept rate limiting this batch" | Raise Max Wait. |',
+			// troubleshooting.md's row before issue 49: the first quote was no code's.
+			'| `status: "unknown"` ("may exist", "check the list before sending these rows again") | |',
+			'',
+			'The run fails with "Not sent: the platform kept rate limiting this run (HTTP 429…)", or',
+			'"the CSV file "…" has N problems in M rows, the first on line …", or "The platform',
+			'answered with a redirect (HTTP 302) to https://…"; n8n shows "Invalid Form Link".',
+		].join('\n');
+		expect(staleQuotes(text, shipped())).toEqual([
+			'Not sent: the moon is in the wrong phase',
+			'Not sent: the platform kept rate limiting this batch',
+			'may exist',
+		]);
+	});
+
+	// Drift: an exemption kept after the docs stopped quoting it (the list would grow stale).
+	it('keeps no exemption that no user doc quotes', () => {
+		const quoted = new Set(USER_DOCS.flatMap((file) => quotedPassages(read(file))));
+		expect(Object.keys(NOT_OURS).filter((quote) => !quoted.has(quote))).toEqual([]);
+	});
+});
+
+// ------------------------------------------------------------------ values in code style
+
+/** Every field of the nodes and credentials, collections' and fixed collections' entries included. */
+function allFields(
+	properties: INodeProperties[] | undefined,
+	into: INodeProperties[] = [],
+): INodeProperties[] {
+	for (const property of properties ?? []) {
+		into.push(property);
+		for (const option of (property.options ?? []) as unknown as Array<Record<string, unknown>>) {
+			if ('type' in option) allFields([option as unknown as INodeProperties], into);
+			if (Array.isArray(option.values)) allFields(option.values as INodeProperties[], into);
+		}
+	}
+	return into;
+}
+const fields = allFields([
+	...node.properties,
+	...trigger.properties,
+	...credentials.flatMap((c) => c.properties),
+]);
+/** Fields with a choice of values (options, multiOptions), by the label the editor shows. */
+const choices = new Map<string, Set<string>>();
+for (const field of fields.filter((f) => f.type === 'options' || f.type === 'multiOptions')) {
+	const values = choices.get(field.displayName) ?? new Set<string>();
+	for (const option of (field.options ?? []) as Array<{ name: string; value: unknown }>) {
+		values.add(String(option.value));
+		values.add(option.name);
+	}
+	choices.set(field.displayName, values);
+}
+
+/**
+ * Values a Markdown text writes for a field in code style that the node's description lacks:
+ * - "**Label** (default `value`)" or "(**Label**, default `value`)", and the same with a number
+ *   ("**Limit** (default 50)"): some field labelled so has that default;
+ * - "Label `value`", "**Label**: `value`", "Label set to `value`" or "(operation `value`)", for a
+ *   field with a choice of values (Input Data, Channel, Operation…): one of its options has that
+ *   value or that name. The label must start a name ("Input Binary Field `data`" is no "Field").
+ */
+function unknownValues(markdown: string): string[] {
+	const text = flat(markdown);
+	const wrong: string[] = [];
+	for (const [, label, value] of text.matchAll(
+		/\*\*([^*]+)\*\*,? \(?default:? (`[^`]+`|\d[\d,]*)/g,
+	)) {
+		const labelled = fields.filter((field) => field.displayName === label);
+		if (!labelled.length) continue;
+		const wanted = value.startsWith('`') ? value.slice(1, -1) : Number(value.replace(/,/g, ''));
+		if (!labelled.some((field) => field.default === wanted))
+			wrong.push(`${label}: default ${value}`);
+	}
+	const labels = [...choices.keys(), 'operation', 'resource'].sort((a, b) => b.length - a.length);
+	const named = new RegExp(
+		`(?<![A-Za-z] )(?<![A-Za-z]\\*\\* )(?:\\*\\*)?\\b(${labels.map(escaped).join('|')})(?:\\*\\*)?(?::| set to| at| is)? \`([^\`]+)\``,
+		'g',
+	);
+	for (const [, label, value] of text.matchAll(named)) {
+		const values =
+			choices.get(label) ?? choices.get(label[0].toUpperCase() + label.slice(1)) ?? new Set();
+		if (!values.has(value)) wrong.push(`${label} \`${value}\``);
+	}
+	return wrong;
+}
+
+describe('user docs: values in code style', () => {
+	// Drift: a default changed in the node ("Respond" -> "Reply") or an option value renamed while a
+	// doc still gives the old one.
+	it.each(USER_DOCS)(
+		'%s writes only defaults and option values the nodes and credentials have',
+		(file) => {
+			expect({ file, wrong: unknownValues(read(file)) }).toEqual({ file, wrong: [] });
+		},
+	);
+
+	it('reads the defaults the docs give', () => {
+		const given = [
+			...flat(read('docs/operations.md')).matchAll(/\*\*[^*]+\*\*,? \(?default:? `[^`]+`/g),
+		];
+		expect(given.length).toBeGreaterThanOrEqual(5);
+	});
+
+	// The check itself, on a small text: a wrong default and an option value the field lacks.
+	it('finds a default or an option value the node lacks', () => {
+		const text = [
+			'- **Key Column** (default `id`), **Message Button Label** (default `Reply`).',
+			'- **Limit** (default 50), **Batch Size** (default 250).',
+			'- Input Data `csv` reads a file; Input Data `csvFile` does not exist (operation `sendAndWait`).',
+			'- **Input Binary Field** `data` is no Field.',
+		].join('\n');
+		expect(unknownValues(text)).toEqual([
+			'Message Button Label: default `Reply`',
+			'Batch Size: default 250',
+			'Input Data `csvFile`',
+		]);
 	});
 });
