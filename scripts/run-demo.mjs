@@ -101,7 +101,7 @@ function unflatten(text) {
 }
 
 const short = (value, max = 150) => {
-	const text = typeof value === 'string' ? value : JSON.stringify(value);
+	const text = (typeof value === 'string' ? value : JSON.stringify(value)).replace(/\s+/g, ' ');
 	return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 };
 
@@ -121,8 +121,14 @@ function received(before, after) {
 	for (const sender of fresh(after.chatapp?.senders, before.chatapp?.senders))
 		lines.push(`sender ${sender.address ?? ''} ${sender.state ?? ''}`.trim());
 	for (const message of fresh(after.chatapp?.messages, before.chatapp?.messages)) {
-		const { type, body, text } = message.request ?? {};
-		const shown = type === 'text' ? short(String(body ?? text ?? ''), 110) : short(message.request);
+		// What the message says: the text, or the request without what the line already shows.
+		const content = Object.fromEntries(
+			Object.entries(message.request ?? {}).filter(
+				([key]) => !['from', 'to', 'type', 'externalId'].includes(key),
+			),
+		);
+		const shown =
+			message.type === 'text' ? short(String(content.body ?? ''), 110) : short(content, 110);
 		lines.push(`message to ${message.to} (${message.type}, ${message.status}): ${shown}`);
 	}
 	const callbacks = fresh(after.callbacks, before.callbacks).length;

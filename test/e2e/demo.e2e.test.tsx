@@ -6,6 +6,7 @@
  * published trigger workflow once per status event. Then Ctrl-C (SIGINT) must leave nothing
  * running, and a second start must reuse the folder.
  */
+import { spawnSync } from 'child_process';
 import { readdirSync, readFileSync } from 'fs';
 import { mkdtemp, rm } from 'fs/promises';
 import { tmpdir } from 'os';
@@ -329,6 +330,17 @@ describe('each demo runs green against the sandbox', () => {
 		}
 	});
 
+	it('chat app: the text message greets the customer by name (the expression was evaluated)', async () => {
+		const state = (await (await fetch(`${stack!.ready.sandbox.url}/__sandbox/state`)).json()) as {
+			chatapp: { messages: Array<{ request: { type: string; body?: string } }> };
+		};
+		const texts = state.chatapp.messages
+			.map((message) => message.request)
+			.filter((request) => request.type === 'text')
+			.map((request) => request.body);
+		expect(texts).toContain('Hello Ada, your order has shipped.');
+	});
+
 	it('blacklist: add, check the blacklisted and a clean recipient, IF branches', () => {
 		const { nodeItems } = executionOf('amDemoBlacklst');
 		expect(nodeItems['Check Blacklist'].map((i) => [i.to, i.blacklisted])).toEqual([
@@ -371,6 +383,44 @@ describe('each demo runs green against the sandbox', () => {
 			statuses.map((s) => ['webhook', 'success', s]),
 		);
 	});
+});
+
+it('npm start prints no stack trace, no failure and no doubled word, and lists each workflow with its key', () => {
+	const output = stack!.output();
+	expect(output).toMatch(/Ready in/);
+	expect(output).not.toMatch(/^\s+at /m);
+	expect(output).not.toMatch(/\b(error|fail(ed|ure)?)\b/i);
+	expect(output).not.toMatch(/\(published[^\n]*\(published/);
+	for (const workflow of demos) {
+		const key = readdirSync(join(repoRoot, 'demo', 'workflows'))
+			.find(
+				(file) =>
+					JSON.parse(readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8')).id ===
+					workflow.id,
+			)!
+			.split('-')[0];
+		expect(output).toContain(`${key.padEnd(4)}${workflow.name}`);
+	}
+});
+
+it('without a browser, `npm run demo -- 3` runs Demo 3 and prints how it ended and what the sandbox received', () => {
+	const run = spawnSync(
+		process.execPath,
+		['scripts/run-demo.mjs', '3', '--port', ports.N8N_PORT, '--sandbox-port', ports.SANDBOX_PORT],
+		{ cwd: repoRoot, encoding: 'utf8', timeout: 120_000 },
+	);
+	expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
+	expect(run.stdout).toMatch(/Execution \d+: success/);
+	expect(run.stdout).toMatch(/Send Text: 1 item/);
+	expect(run.stdout).toMatch(
+		/What the sandbox received[^\n]*\n {2}sender \d+ ACTIVE\n {2}message to \+33612345678 \(text, \w+\): Hello Ada, your order has shipped\./,
+	);
+	const unknown = spawnSync(process.execPath, ['scripts/run-demo.mjs', '42'], {
+		cwd: repoRoot,
+		encoding: 'utf8',
+	});
+	expect(unknown.status).toBe(1);
+	expect(unknown.stderr).toMatch(/no demo "42" to run; these are:\n {2}1 {2}Demo 1/);
 });
 
 it('Ctrl-C stops n8n and the sandbox; a second start reuses the folder and the owner', async () => {

@@ -228,7 +228,9 @@ async function install(hash) {
 			// @msgpackr-extract/*-darwin-*@3.0.7) yields a lockfile npm ci calls "not in sync";
 			// npm install still installs the locked versions of everything else.
 			if (!/in sync|Missing: .* from lock file/.test(tail(logFile, 200))) throw e;
-			say('npm ci: lockfile not in sync with this registry (missing optional packages); using npm install');
+			say(
+				'npm ci: this registry lacks some optional packages of the lockfile (other platforms\' builds); installing the same versions with npm install instead. Nothing to do.',
+			);
 		}
 	}
 	if (!installed) {
@@ -271,7 +273,9 @@ async function main() {
 			say(`n8n ${version} ready in ${runtimeDir} (installed by another run, ${secs(t0)})`);
 			return;
 		}
-		say(`installing n8n ${version} into ${runtimeDir} (node ${node})`);
+		say(
+			`installing n8n ${version} into ${runtimeDir} (node ${node}): once per n8n version, about 4 min; later starts reuse it`,
+		);
 		await install(hash);
 		say(`n8n ${version} ready in ${runtimeDir} (installed in ${secs(t0)})`);
 	} finally {

@@ -127,3 +127,22 @@ describe('the recipes', () => {
 		}
 	});
 });
+
+describe('the demo workflows', () => {
+	// Drift: a parameter holding `{{ … }}` without n8n's leading "=" is sent as written, braces and
+	// all (Demo 3 once greeted "Hello {{ $('Demo Numbers')… }}").
+	it('mark every parameter that holds {{ … }} as an expression', () => {
+		const literal: string[] = [];
+		const visit = (where: string, value: unknown) => {
+			if (typeof value === 'string') {
+				if (value.includes('{{') && !value.startsWith('=')) literal.push(where);
+			} else if (value && typeof value === 'object')
+				for (const [key, entry] of Object.entries(value)) visit(`${where}.${key}`, entry);
+		};
+		for (const { file, workflow } of workflows)
+			for (const node of workflow.nodes)
+				if (!['n8n-nodes-base.stickyNote', 'n8n-nodes-base.code'].includes(node.type))
+					visit(`${file} › ${node.name}`, node.parameters);
+		expect(literal).toEqual([]);
+	});
+});
