@@ -7,20 +7,44 @@
 //                                  it prints the links and waits for someone to answer
 //   npm run demo -- list           the demos it can run
 //   --port 5678 --sandbox-port 5680 (or N8N_PORT, SANDBOX_PORT), as given to npm start
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORTS, DEMO_LOGIN, workflowsDir } from './demo-stack.mjs';
 
-const { values, positionals } = parseArgs({
-	allowPositionals: true,
-	options: {
-		port: { type: 'string' },
-		'sandbox-port': { type: 'string' },
-		approve: { type: 'boolean' },
-		decline: { type: 'boolean' },
-	},
-});
+const USAGE = `Usage: npm run demo -- <key> [--approve | --decline] [--port N] [--sandbox-port N]
+
+  <key>            a demo or recipe, as npm start lists them: 3, 5b, 8, r2 (list: all of them)
+  --approve        Demo 8 or Recipe 3: answer the question as the person, approving
+  --decline        the same, declining (without either, it prints the links and waits)
+  --port, --sandbox-port
+                   the ports npm start was given, if not 5678 and 5680 (or N8N_PORT, SANDBOX_PORT)
+
+It needs npm start running (in another terminal). It starts a new run of the workflow, as the
+editor's Execute workflow does, and prints how it ended and what the sandbox received.`;
+
+let values;
+let positionals;
+try {
+	({ values, positionals } = parseArgs({
+		allowPositionals: true,
+		options: {
+			port: { type: 'string' },
+			'sandbox-port': { type: 'string' },
+			approve: { type: 'boolean' },
+			decline: { type: 'boolean' },
+			help: { type: 'boolean', short: 'h' },
+		},
+	}));
+} catch (error) {
+	console.error(`npm run demo: ${error.message}\n\n${USAGE}`);
+	process.exit(2);
+}
+if (values.help) {
+	console.log(USAGE);
+	process.exit(0);
+}
 const fail = (message) => {
 	console.error(`npm run demo: ${message}`);
 	process.exit(1);
@@ -42,7 +66,7 @@ const demos = readdirSync(workflowsDir)
 const choices = demos.map(({ file, workflow }) => `  ${file.split('-')[0]}  ${workflow.name}`);
 const wanted = positionals[0];
 if (!wanted || wanted === 'list') {
-	console.log(`Demos (npm run demo -- <number>):\n${choices.join('\n')}`);
+	console.log(`${USAGE}\n\nDemos and recipes:\n${choices.join('\n')}`);
 	process.exit(wanted ? 0 : 2);
 }
 const demo = demos.find(({ file }) => file === wanted || file.startsWith(`${wanted}-`));
@@ -55,32 +79,54 @@ async function call(url, init = {}, what = url) {
 	} catch (error) {
 		fail(
 			`nothing answers at ${what} (${error.cause?.code ?? error.message}). Start the demo with ` +
-				'`npm start` in another terminal and wait for "Ready", then run this again.',
+				'`npm start` in another terminal and wait for "Ready", then run this again. If npm start ' +
+				'was given other ports, give them here too: --port N --sandbox-port N.',
 		);
 	}
 }
 const sandboxState = async () =>
 	await (await call(`${sandboxUrl}/__sandbox/state`, {}, sandboxUrl)).json();
 
-/** Logs in as the demo owner (npm start's login); the cookie is bound to the browser-id header. */
+/** Where the session is kept between runs: n8n allows only a few logins a minute. */
+const sessionFile = join(tmpdir(), `am-npm-run-demo-${new URL(n8nUrl).port}.json`);
+const HEADERS = { 'content-type': 'application/json', 'browser-id': 'npm-run-demo' };
+
+/** The demo owner's session (npm start's login): the one kept if n8n still takes it. */
 async function logIn() {
-	const headers = { 'content-type': 'application/json', 'browser-id': 'npm-run-demo' };
-	const response = await call(
-		`${n8nUrl}/rest/login`,
-		{
-			method: 'POST',
-			headers,
-			body: JSON.stringify({ emailOrLdapLoginId: DEMO_LOGIN.email, password: DEMO_LOGIN.password }),
-		},
-		n8nUrl,
-	);
+	try {
+		const kept = { ...HEADERS, cookie: JSON.parse(readFileSync(sessionFile, 'utf8')).cookie };
+		if ((await call(`${n8nUrl}/rest/login`, { headers: kept }, n8nUrl)).status === 200) return kept;
+	} catch {
+		/* none kept, or no longer valid: log in */
+	}
+	const login = () =>
+		call(
+			`${n8nUrl}/rest/login`,
+			{
+				method: 'POST',
+				headers: HEADERS,
+				body: JSON.stringify({
+					emailOrLdapLoginId: DEMO_LOGIN.email,
+					password: DEMO_LOGIN.password,
+				}),
+			},
+			n8nUrl,
+		);
+	let response = await login();
+	if (response.status === 429) {
+		const seconds = Math.min(Number(response.headers.get('retry-after')) || 60, 120);
+		console.log(`n8n allows only a few logins a minute; trying again in ${seconds} s...`);
+		await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+		response = await login();
+	}
 	if (response.status !== 200)
 		fail(`n8n at ${n8nUrl} refused the demo login (HTTP ${response.status}): is it npm start's?`);
 	const cookie = response.headers
 		.getSetCookie()
 		.map((value) => value.split(';')[0])
 		.join('; ');
-	return { ...headers, cookie };
+	writeFileSync(sessionFile, JSON.stringify({ cookie }), { mode: 0o600 });
+	return { ...HEADERS, cookie };
 }
 
 /** n8n stores run data as "flatted" JSON: every string and object is an index into one array. */
@@ -199,8 +245,18 @@ for (const [node, runs] of Object.entries(runData)) {
 	const items = last?.data?.main?.[0] ?? [];
 	const error = last?.error?.message;
 	const first = items[0]?.json;
+	// The items' `status` values, counted ("3 sentBefore"): what a run did at a glance.
+	const statuses = Object.entries(
+		items.reduce((counts, item) => {
+			const status = item.json?.status;
+			if (typeof status === 'string') counts[status] = (counts[status] ?? 0) + 1;
+			return counts;
+		}, {}),
+	).map(([status, count]) => `${count} ${status}`);
+	const count = `${items.length} item${items.length === 1 ? '' : 's'}`;
 	console.log(
-		`  ${node}: ${error ? `error: ${error}` : `${items.length} item${items.length === 1 ? '' : 's'}`}` +
+		`  ${node}: ${error ? `error: ${error}` : count}` +
+			(statuses.length && !error ? ` (${statuses.join(', ')})` : '') +
 			(first && !error ? `, first ${short(first, 110)}` : ''),
 	);
 }

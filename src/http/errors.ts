@@ -5,7 +5,7 @@ import { platformMessage } from '../platform/error-message';
 
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The platform refused the API key. Check the key in the credential (Preferences > API tab) and that it has not expired or been revoked.',
-	403: 'The API key is not allowed to perform this operation.',
+	403: 'The platform refused this request: its message says why (for example a key without this right, or a chat-app message outside the 24-hour window).',
 	413: 'The upload is larger than the platform accepts.',
 	429: 'The platform is rate limiting requests. Try again later.',
 };
