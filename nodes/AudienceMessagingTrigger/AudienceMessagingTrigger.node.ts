@@ -14,13 +14,13 @@ import {
 	CALLBACK_SECRET_PATTERN,
 	CALLBACK_TOKEN_PARAMETER,
 	CALLBACK_SECRET_RULE,
-	CallbackRejection,
 	audienceMessagingCallbackTest,
 	callbackToken,
 	normaliseEvent,
 	parseCallbackBody,
 	secretMatches,
 } from '../../src/platform/callbacks';
+import { RequestRejection } from '../../src/values/rejection';
 import { readBodyWithin } from '../../src/platform/request-body';
 import type { WebhookRequest } from '../../src/platform/request-body';
 import { redacted } from '../../src/http/errors';
@@ -211,7 +211,7 @@ export class AudienceMessagingTrigger implements INodeType {
 		try {
 			events = parseCallbackBody(await rawBody());
 		} catch (error) {
-			if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
+			if (error instanceof RequestRejection) return refuse(error.httpStatus, error.message);
 			throw error instanceof NodeOperationError
 				? error
 				: new NodeOperationError(this.getNode(), error as Error);

@@ -1,7 +1,8 @@
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CallbackRejection, secretMatches } from '../../src/platform/callbacks';
+import { secretMatches } from '../../src/platform/callbacks';
+import { RequestRejection } from '../../src/values/rejection';
 import {
 	PACE_MAX_BYTES,
 	PACE_TOKEN_HEADER,
@@ -48,7 +49,7 @@ export async function answerPace(
 		response.end(JSON.stringify(grant));
 		return { noWebhookResponse: true };
 	} catch (error) {
-		if (error instanceof CallbackRejection) return refuse(error.httpStatus, error.message);
+		if (error instanceof RequestRejection) return refuse(error.httpStatus, error.message);
 		throw error instanceof NodeOperationError
 			? error
 			: new NodeOperationError(context.getNode(), error as Error);

@@ -1,4 +1,4 @@
-import type { ByteSource } from '../http/multipart';
+import type { ByteSource } from '../values/bytes';
 import { readCsvRows } from './rows';
 import type { CsvLayout } from './rows';
 

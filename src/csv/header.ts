@@ -1,7 +1,9 @@
 import Papa from 'papaparse';
 
 import { InputError } from '../values/input-errors';
-import { CSV_MAX_BYTES } from '../platform/lists/schema';
+
+/** Spec §8: CSV uploads for list creation and bulk subscriber add are limited to 200 MB. */
+export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 
 /** Refuses a CSV over the platform's 200 MB limit before anything is uploaded. */
 export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES): void {

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 
-import type { ByteSource } from '../http/multipart';
+import type { ByteSource } from '../values/bytes';
 import { BOM } from './bytes';
 import { readCsvRows } from './rows';
 import type { CsvLayout, CsvRow } from './rows';

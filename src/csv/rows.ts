@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 
-import type { ByteSource } from '../http/multipart';
+import type { ByteSource } from '../values/bytes';
 import { BOM, byteChunks, firstInvalidUtf8 } from './bytes';
 
 /**

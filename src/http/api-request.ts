@@ -2,21 +2,14 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-
 import { sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { apiError, redacted, redirectError, transportError, unexpectedAnswer } from './errors';
-import {
-	GATEWAY_STATUSES,
-	IDEMPOTENT,
-	IDEMPOTENT_RETRIES,
-	NEVER_SENT_CODES,
-	RETRIABLE_CODES,
-	errorCode,
-	isWrite,
-} from './failures';
-import { acceptedUnreadable, maybeApplied, notSentError } from './outcomes';
+import { notSent, readAnswer, resendsAfter, transportFailure, waitOutRateLimit } from './attempt';
+import type { ApiResponse, Attempt, RawResponse } from './attempt';
+import { redacted } from './errors';
+import { IDEMPOTENT, IDEMPOTENT_RETRIES, isWrite } from './failures';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
-import { backoffMs, rateLimitPauseMs } from './retry';
+import { backoffMs } from './retry';
 import { outsideRequest } from './outside';
 import type { OutsideRequest, OutsideResponse } from './outside';
 import { runState } from './run';
@@ -49,14 +42,6 @@ export interface ApiRequest<T = unknown> {
 	preview?: IDataObject;
 	/** Values besides the key kept out of previews and errors (a callback URL's token). */
 	secrets?: string[];
-}
-
-interface ApiResponse<T = unknown> {
-	statusCode: number;
-	body: unknown;
-	headers: Record<string, unknown>;
-	/** The body as `expect` read it (2xx only); the raw body otherwise. */
-	data: T;
 }
 
 /**
@@ -97,9 +82,6 @@ export async function apiRequest<T = unknown>(
 	}
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
 	const secrets = [apiKey, ...(request.secrets ?? [])];
-	const urlField = BASE_URL_LABEL[request.base];
-	const node = context.getNode();
-	const target = `${baseURL}${request.path}`;
 	const run = runState(context);
 	if (run.preview && !sentInPreview(request.method)) {
 		throw new RequestPreview({
@@ -108,7 +90,67 @@ export async function apiRequest<T = unknown>(
 			body: redacted(previewBody(request.body, request.preview), secrets),
 		});
 	}
-	const options: IHttpRequestOptions = {
+	const attempt: Attempt<T> = {
+		node: context.getNode(),
+		request,
+		target: `${baseURL}${request.path}`,
+		timeoutMs,
+		secrets,
+		urlField: BASE_URL_LABEL[request.base],
+		idempotent: IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body),
+		write: isWrite(request.method),
+		run,
+	};
+	const options = requestOptions(request, baseURL, timeoutMs);
+	const { gate } = run;
+	let retries = 0;
+	let lastRefusal: RawResponse | undefined;
+	for (;;) {
+		const ticket = await gate.acquire();
+		if (ticket === undefined) throw notSent(attempt, lastRefusal);
+		const sentAt = gate.pacer.clock.now();
+		let response: RawResponse;
+		try {
+			// The run's credential goes along, so n8n does not load and decrypt it again for every
+			// request.
+			response = (await context.helpers.httpRequestWithAuthentication.call(
+				context,
+				CREDENTIAL_TYPE,
+				options,
+				{ credentialsDecrypted: credentials },
+			)) as RawResponse;
+		} catch (error) {
+			if (!resendsAfter(attempt, error, retries)) throw transportFailure(attempt, error);
+			await sleep(backoffMs(++retries));
+			continue;
+		}
+		const { statusCode } = response;
+		// When the request started and the platform second its answer is dated in: what the pace learns
+		// from (src/pace/platform-seconds.ts).
+		const answer = { sentAt, second: platformSecond(response.headers.date) };
+		if (statusCode === 429) {
+			lastRefusal = response;
+			if (await waitOutRateLimit(attempt, response, ticket, answer)) continue;
+			throw notSent(attempt, response);
+		}
+		if (statusCode >= 500 && attempt.idempotent && retries < IDEMPOTENT_RETRIES) {
+			await sleep(backoffMs(++retries));
+			continue;
+		}
+		return readAnswer(attempt, response, answer);
+	}
+}
+
+/**
+ * n8n's request options for one platform request: JSON, the credential's timeout, no redirect
+ * followed (so the key never goes to another address), every status answered (read here).
+ */
+function requestOptions(
+	request: ApiRequest<unknown>,
+	baseURL: string,
+	timeoutMs: number,
+): IHttpRequestOptions {
+	return {
 		method: request.method,
 		baseURL,
 		url: request.path,
@@ -122,126 +164,4 @@ export async function apiRequest<T = unknown>(
 		disableFollowRedirect: true,
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
-	const { gate } = run;
-	const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);
-	const write = isWrite(request.method);
-	const budget = {
-		waitedMs: () => gate.lostMs(),
-		budgetMs: gate.waitBudgetMs,
-		option: run.waitOption,
-	};
-	let retries = 0;
-	let lastRefusal: { statusCode: number; body: unknown } | undefined;
-	for (;;) {
-		const ticket = await gate.acquire();
-		if (ticket === undefined)
-			throw notSentError(node, {
-				itemIndex: request.itemIndex,
-				action: request.action,
-				...budget,
-				response: lastRefusal,
-				secrets,
-			});
-		const sentAt = gate.pacer.clock.now();
-		let response: Omit<ApiResponse, 'data'>;
-		try {
-			// The run's credential goes along, so n8n does not load and decrypt it again for every
-			// request.
-			response = (await context.helpers.httpRequestWithAuthentication.call(
-				context,
-				CREDENTIAL_TYPE,
-				options,
-				{ credentialsDecrypted: credentials },
-			)) as Omit<ApiResponse, 'data'>;
-		} catch (error) {
-			const code = errorCode(error);
-			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(code)) {
-				await sleep(backoffMs(++retries));
-				continue;
-			}
-			const where = { itemIndex: request.itemIndex, timeoutMs, secrets, urlField };
-			if (write && !NEVER_SENT_CODES.has(code))
-				throw maybeApplied(node, {
-					...where,
-					action: request.action,
-					reconcile: request.reconcile,
-					error,
-					target,
-				});
-			throw transportError(node, error, target, { ...where, sent: !NEVER_SENT_CODES.has(code) });
-		}
-		const { statusCode } = response;
-		// When the request started and the platform second its answer is dated in: what the pace learns
-		// from (src/pace/platform-seconds.ts).
-		const answer = { sentAt, second: platformSecond(response.headers.date) };
-		if (statusCode === 429) {
-			lastRefusal = response;
-			// The pause is the run's: every request of the run waits it out in acquire(), and it counts
-			// against the run's budget (taking shared turns, only the refused request waits:
-			// RateGate.pausesRequestOnly; once the platform's full second is known to end sooner, the
-			// others start then, Pacer.backOff). The refused request waits its whole pause.
-			const { date } = response.headers;
-			const pauseMs = rateLimitPauseMs(
-				response.headers['retry-after'],
-				Date.now(),
-				Math.random,
-				date,
-			);
-			const resendAt = gate.pacer.clock.now() + pauseMs;
-			if (gate.backOff(pauseMs, ticket, answer)) {
-				// The refused request sleeps until resendAt when the run may start others sooner (only
-				// ownWaitMs before acquire() let it go when the run's shorter pause ended, too early).
-				const { clock } = gate.pacer;
-				if (gate.ownWaitMs(resendAt) > 0) await clock.sleep(resendAt - clock.now());
-				continue;
-			}
-			throw notSentError(node, {
-				itemIndex: request.itemIndex,
-				action: request.action,
-				...budget,
-				response,
-				secrets,
-			});
-		}
-		if (statusCode >= 500 && idempotent && retries < IDEMPOTENT_RETRIES) {
-			await sleep(backoffMs(++retries));
-			continue;
-		}
-		if (statusCode >= 300 && statusCode < 400)
-			throw redirectError(node, response, target, request.itemIndex);
-		if (write && GATEWAY_STATUSES.includes(statusCode)) {
-			throw maybeApplied(node, {
-				itemIndex: request.itemIndex,
-				action: request.action,
-				reconcile: request.reconcile,
-				response,
-				secrets,
-				target,
-			});
-		}
-		if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
-			throw apiError(node, response, {
-				itemIndex: request.itemIndex,
-				action: request.action,
-				secrets,
-				urlField,
-			});
-		}
-		if (statusCode < 300) gate.succeeded(answer);
-		if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
-		const parsed = request.expect.safeParse(response.body);
-		if (!parsed.success) {
-			const problem = parsed.error.issues[0]?.message;
-			if (write)
-				throw acceptedUnreadable(node, {
-					statusCode,
-					action: request.action,
-					problem,
-					reconcile: request.reconcile,
-					itemIndex: request.itemIndex,
-				});
-			throw unexpectedAnswer(node, statusCode, request.action, problem, request.itemIndex);
-		}
-		return { ...response, data: parsed.data };
-	}
 }

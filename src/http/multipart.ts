@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** A stream of bytes n8n hands over (its binary stream is one): read with `for await`. */
-export type ByteSource = AsyncIterable<Uint8Array | string>;
+import type { ByteSource } from '../values/bytes';
 
 interface FilePart {
 	name: string;

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 
-import { CallbackRejection } from '../platform/callbacks';
+import { RequestRejection } from '../values/rejection';
+import { derivedToken } from '../values/secrets';
 import { tryParseJson } from '../values/json';
 import { RATE_HEADROOM } from './pacer';
 
@@ -34,10 +35,7 @@ export const PACE_WEBHOOK_PATH = 'pace';
  * token: the platform and its reports see the callback URL, and must not be able to take turns.
  */
 export function paceToken(secret: string): string {
-	return createHmac('sha256', secret)
-		.update('audience-messaging-pace/v1')
-		.digest('base64url')
-		.slice(0, 32);
+	return derivedToken(secret, 'audience-messaging-pace/v1');
 }
 
 /**
@@ -89,33 +87,33 @@ const MAX_KEYS = 1000;
 export const PACE_MAX_BYTES = 4096;
 
 /**
- * Parses and checks a pace request's body; a CallbackRejection (400 or 413) when it does not fit.
+ * Parses and checks a pace request's body; a RequestRejection (400 or 413) when it does not fit.
  */
 export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	if (raw && raw.length > PACE_MAX_BYTES)
-		throw new CallbackRejection(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
+		throw new RequestRejection(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
 	const json = tryParseJson((raw ?? Buffer.alloc(0)).toString('utf8').trim() || 'null');
-	if ('problem' in json) throw new CallbackRejection(400, `Malformed JSON: ${json.problem}`);
+	if ('problem' in json) throw new RequestRejection(400, `Malformed JSON: ${json.problem}`);
 	const body = json.value as Partial<TurnRequest> | null;
 	if (!body || typeof body !== 'object' || Array.isArray(body))
-		throw new CallbackRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
+		throw new RequestRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
 	const { key, perSecond, count, boards } = body;
 	if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH)
-		throw new CallbackRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
+		throw new RequestRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
 	if (
 		typeof perSecond !== 'number' ||
 		!Number.isFinite(perSecond) ||
 		perSecond <= 0 ||
 		perSecond > MAX_RATE
 	)
-		throw new CallbackRejection(400, `perSecond must be a number above 0, at most ${MAX_RATE}`);
+		throw new RequestRejection(400, `perSecond must be a number above 0, at most ${MAX_RATE}`);
 	if (
 		typeof count !== 'number' ||
 		!Number.isInteger(count) ||
 		count < 1 ||
 		count > MAX_TURNS_PER_REQUEST
 	)
-		throw new CallbackRejection(
+		throw new RequestRejection(
 			400,
 			`count must be a whole number from 1 to ${MAX_TURNS_PER_REQUEST}`,
 		);
@@ -125,7 +123,7 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 			boards.length > MAX_PEERS ||
 			!boards.every((board) => typeof board === 'string' && BOARD_ID.test(board)))
 	)
-		throw new CallbackRejection(
+		throw new RequestRejection(
 			400,
 			`boards must be a list of at most ${MAX_PEERS} board names (letters, digits, - and _)`,
 		);

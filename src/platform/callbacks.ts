@@ -1,10 +1,12 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type {
 	ICredentialTestFunctions,
 	ICredentialsDecrypted,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
 import { InputError } from '../values/input-errors';
+import { RequestRejection } from '../values/rejection';
+import { derivedToken } from '../values/secrets';
 import { tryParseJson } from '../values/json';
 
 /**
@@ -40,10 +42,7 @@ export const CALLBACK_TOKEN_PARAMETER = 'token';
  * itself never leaves n8n's credential store, and a new secret gives a new token.
  */
 export function callbackToken(secret: string): string {
-	return createHmac('sha256', secret)
-		.update('audience-messaging-callbacks/v1')
-		.digest('base64url')
-		.slice(0, 32);
+	return derivedToken(secret, 'audience-messaging-callbacks/v1');
 }
 
 /**
@@ -95,15 +94,6 @@ export function callbackUrlWithToken(triggerUrl: string, secret: string): string
 	return url.toString();
 }
 
-export class CallbackRejection extends Error {
-	constructor(
-		readonly httpStatus: number,
-		message: string,
-	) {
-		super(message);
-	}
-}
-
 /** Compares two secrets in constant time, whatever their lengths. */
 export function secretMatches(given: string | undefined, expected: string): boolean {
 	const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
@@ -113,21 +103,21 @@ export function secretMatches(given: string | undefined, expected: string): bool
 /** The events in a callback body: one JSON object, or an array of them. */
 export function parseCallbackBody(raw: Buffer | undefined): Array<Record<string, unknown>> {
 	if (raw && raw.length > CALLBACK_MAX_BYTES)
-		throw new CallbackRejection(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
+		throw new RequestRejection(413, `Callback body over ${CALLBACK_MAX_BYTES} bytes`);
 	const text = (raw ?? Buffer.alloc(0))
 		.toString('utf8')
 		.replace(/^\uFEFF/, '')
 		.trim();
-	if (!text) throw new CallbackRejection(400, 'Empty callback body: a JSON event was expected');
+	if (!text) throw new RequestRejection(400, 'Empty callback body: a JSON event was expected');
 	const json = tryParseJson(text);
-	if ('problem' in json) throw new CallbackRejection(400, `Malformed JSON: ${json.problem}`);
+	if ('problem' in json) throw new RequestRejection(400, `Malformed JSON: ${json.problem}`);
 	const parsed = json.value;
 	const events = Array.isArray(parsed) ? parsed : [parsed];
 	if (
 		events.length === 0 ||
 		events.some((event) => !event || typeof event !== 'object' || Array.isArray(event))
 	) {
-		throw new CallbackRejection(
+		throw new RequestRejection(
 			400,
 			'A callback body must be a JSON object (or an array of objects)',
 		);

@@ -1,4 +1,4 @@
-import { CallbackRejection } from './callbacks';
+import { RequestRejection } from '../values/rejection';
 
 /** The request stream n8n hands over (no `node:stream` import: n8n Cloud allows none). */
 type BodyStream = NodeJS.ReadableStream & { readableEnded?: boolean };
@@ -24,7 +24,7 @@ const FORMATS: Record<string, Format> = {
 
 /**
  * The request's body, decoded, read only while it fits: once more than `limit` bytes came in, as
- * sent or as decoded, reading stops at that piece and a CallbackRejection 413 (`tooLarge`) is
+ * sent or as decoded, reading stops at that piece and a RequestRejection 413 (`tooLarge`) is
  * thrown, the rest of the body left unread (n8n's own reader, readRawBody, takes up to 16 MB
  * whatever the node's limit). A compressed body's pieces go to the decoder as they come, the next
  * read once the decoder takes it (it takes in at most Node's stream buffer, 64 KB, ahead of its
@@ -37,7 +37,7 @@ export async function readBodyWithin(
 	tooLarge: string,
 ): Promise<Buffer> {
 	const fits = (body: Buffer) => {
-		if (body.length > limit) throw new CallbackRejection(413, tooLarge);
+		if (body.length > limit) throw new RequestRejection(413, tooLarge);
 		return body;
 	};
 	if (request.rawBody) return fits(request.rawBody);
@@ -66,22 +66,22 @@ export async function readBodyWithin(
 		};
 		const keep = (piece: Uint8Array) => {
 			kept += piece.length;
-			if (kept > limit) settle(new CallbackRejection(413, tooLarge));
+			if (kept > limit) settle(new RequestRejection(413, tooLarge));
 			else pieces.push(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
 		};
 		const malformed = (error: unknown) => {
 			const detail = String((error as Error)?.message ?? '') || 'it does not decode';
-			settle(new CallbackRejection(400, `Malformed ${encoding} body: ${detail}`));
+			settle(new RequestRejection(400, `Malformed ${encoding} body: ${detail}`));
 		};
 		const onData = (piece: Buffer) => {
 			sent += piece.length;
-			if (sent > limit) return settle(new CallbackRejection(413, tooLarge));
+			if (sent > limit) return settle(new RequestRejection(413, tooLarge));
 			if (!writer) return keep(piece);
 			stream.pause();
 			writer.write(piece).then(() => !done && stream.resume(), malformed);
 		};
 		const onEnd = () => (writer ? writer.close().catch(malformed) : settle());
-		const cutOff = () => settle(new CallbackRejection(400, 'The request body was cut off'));
+		const cutOff = () => settle(new RequestRejection(400, 'The request body was cut off'));
 		const onClose = () => !stream.readableEnded && cutOff();
 		const reader = decoder?.readable.getReader();
 		const decoded = async () => {

@@ -8,3 +8,6 @@ export * from './expressions';
 export * from './addresses';
 export * from './json';
 export * from './input-errors';
+export * from './bytes';
+export * from './rejection';
+export * from './secrets';

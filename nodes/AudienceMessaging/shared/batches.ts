@@ -5,6 +5,7 @@ import { isRecord, isRequestPreview } from '../core/http';
 import type { FieldLabels } from '../core/values';
 import type { RequestPreview } from '../core/http';
 import { configureRunOptions, prepareAll } from './execute';
+import type { Prepared } from './execute';
 import { continuesOnFail } from './item-errors';
 import { errorItem, failedSendItem, previewItem } from './items';
 import { inPool } from './pool';
@@ -80,6 +81,115 @@ function batchPreviewItems<V>(
 	);
 }
 
+/** Each item, prepared or refused. */
+type PreparedItems<V> = Array<Prepared<{ group: string; value: V }>>;
+
+/**
+ * The cross-item checks' errors by item index (none without a check); without Continue On Fail
+ * the first item's error stops the run here, before any request.
+ */
+function crossCheckErrors<V>(
+	plan: BatchPlan<V>,
+	prepared: PreparedItems<V>,
+	continueOnFail: boolean,
+): Map<number, Error> {
+	if (!plan.crossCheck) return new Map();
+	const entries: Array<BatchEntry<V> & { group: string }> = [];
+	prepared.forEach((entry, itemIndex) => {
+		if (entry.ok) entries.push({ itemIndex, group: entry.value.group, value: entry.value.value });
+	});
+	const errors = plan.crossCheck(entries);
+	if (errors.size && !continueOnFail) {
+		let first = Infinity;
+		for (const itemIndex of errors.keys()) first = Math.min(first, itemIndex);
+		throw errors.get(first);
+	}
+	return errors;
+}
+
+/** The items that passed every check, by group in input order; the others get their error item. */
+function groupedEntries<V>(
+	prepared: PreparedItems<V>,
+	crossErrors: Map<number, Error>,
+	fail: (itemIndex: number, error: Error) => void,
+): Map<string, Array<BatchEntry<V>>> {
+	const groups = new Map<string, Array<BatchEntry<V>>>();
+	for (let itemIndex = 0; itemIndex < prepared.length; itemIndex++) {
+		const entry = prepared[itemIndex];
+		if (!entry.ok) {
+			fail(itemIndex, entry.error);
+			continue;
+		}
+		const crossError = crossErrors.get(itemIndex);
+		if (crossError) {
+			fail(itemIndex, crossError);
+			continue;
+		}
+		let members = groups.get(entry.value.group);
+		if (!members) groups.set(entry.value.group, (members = []));
+		members.push({ itemIndex, value: entry.value.value });
+	}
+	return groups;
+}
+
+/** One batch's send, with where its items' outcomes go. */
+interface BatchJob<V> {
+	plan: BatchPlan<V>;
+	group: string;
+	batch: Array<BatchEntry<V>>;
+	number: number;
+	continueOnFail: boolean;
+	output: INodeExecutionData[];
+	/** Single items refused without Continue On Fail: thrown once every batch was sent. */
+	refusals: Array<{ itemIndex: number; error: Error }>;
+}
+
+/**
+ * Sends one batch and puts each item's outcome in the output: its JSON, its refusal, or (the
+ * request failed) what may have happened to it; a preview puts each item's part of the body. A
+ * failed request without Continue On Fail stops new batches (`stopRun`).
+ */
+async function sendBatch<V>(job: BatchJob<V>, stopRun: (error: unknown) => void): Promise<void> {
+	const { plan, group, batch, output, continueOnFail } = job;
+	let results: Map<number, IDataObject | Error>;
+	try {
+		results = await plan.send(group, batch);
+	} catch (error) {
+		if (isRequestPreview(error)) {
+			const describe = (value: V) => plan.describe?.(group, value) ?? {};
+			batchPreviewItems(error, batch, job.number, plan.rowsAt, describe).forEach(
+				(item, position) => (output[batch[position].itemIndex] = item),
+			);
+			return;
+		}
+		// A batch that may have been applied, was accepted unreadably, or was not sent: each of its
+		// items says so.
+		for (const entry of batch) {
+			const item = failedSendItem(
+				error as Error,
+				entry.itemIndex,
+				continueOnFail,
+				plan.describe && (() => plan.describe!(group, entry.value)),
+			);
+			if (!item) {
+				stopRun(error);
+				break;
+			}
+			output[entry.itemIndex] = item;
+		}
+		return;
+	}
+	for (const { itemIndex } of batch) {
+		const result = results.get(itemIndex);
+		if (result instanceof Error) {
+			if (continueOnFail) output[itemIndex] = errorItem(result, itemIndex);
+			else job.refusals.push({ itemIndex, error: result });
+		} else {
+			output[itemIndex] = { json: result ?? {}, pairedItem: { item: itemIndex } };
+		}
+	}
+}
+
 /**
  * Many input items in as few bulk requests as possible. Every item is validated before the
  * first request; items go out grouped by target, in batches; each input item gets exactly one
@@ -97,87 +207,24 @@ export async function runInBatches<V>(
 	const fail = (itemIndex: number, error: Error) => {
 		output[itemIndex] = errorItem(error, itemIndex);
 	};
-
-	// Cross-item checks see every prepared item; without one, items go straight into their groups.
-	let crossErrors = new Map<number, Error>();
-	if (plan.crossCheck) {
-		const entries: Array<BatchEntry<V> & { group: string }> = [];
-		prepared.forEach((entry, itemIndex) => {
-			if (entry.ok) entries.push({ itemIndex, group: entry.value.group, value: entry.value.value });
-		});
-		crossErrors = plan.crossCheck(entries);
-		if (crossErrors.size && !continueOnFail) {
-			let first = Infinity;
-			for (const itemIndex of crossErrors.keys()) first = Math.min(first, itemIndex);
-			throw crossErrors.get(first);
-		}
-	}
-
-	const groups = new Map<string, Array<BatchEntry<V>>>();
-	for (let itemIndex = 0; itemIndex < prepared.length; itemIndex++) {
-		const entry = prepared[itemIndex];
-		if (!entry.ok) {
-			fail(itemIndex, entry.error);
-			continue;
-		}
-		const crossError = crossErrors.get(itemIndex);
-		if (crossError) {
-			fail(itemIndex, crossError);
-			continue;
-		}
-		let members = groups.get(entry.value.group);
-		if (!members) groups.set(entry.value.group, (members = []));
-		members.push({ itemIndex, value: entry.value.value });
-	}
-	const jobs = [...groups].flatMap(([group, groupEntries]) =>
+	const crossErrors = crossCheckErrors(plan, prepared, continueOnFail);
+	const groups = groupedEntries(prepared, crossErrors, fail);
+	const refusals: BatchJob<V>['refusals'] = [];
+	const batches = [...groups].flatMap(([group, groupEntries]) =>
 		chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })),
 	);
-	// Refusals of single items are thrown after every batch was sent; a failed request stops new
-	// batches.
-	const refusals: Array<{ itemIndex: number; error: Error }> = [];
-	const run = await inPool(jobs.length, plan.concurrency, async (job, stopRun) => {
-		const { group, batch } = jobs[job];
-		let results: Map<number, IDataObject | Error>;
-		try {
-			results = await plan.send(group, batch);
-		} catch (error) {
-			if (isRequestPreview(error)) {
-				batchPreviewItems(
-					error,
-					batch,
-					job + 1,
-					plan.rowsAt,
-					(value) => plan.describe?.(group, value) ?? {},
-				).forEach((item, position) => (output[batch[position].itemIndex] = item));
-				return;
-			}
-			// A batch that may have been applied, was accepted unreadably, or was not sent: each of its
-			// items says so.
-			for (const entry of batch) {
-				const item = failedSendItem(
-					error as Error,
-					entry.itemIndex,
-					continueOnFail,
-					plan.describe && (() => plan.describe!(group, entry.value)),
-				);
-				if (!item) {
-					stopRun(error);
-					break;
-				}
-				output[entry.itemIndex] = item;
-			}
-			return;
-		}
-		for (const { itemIndex } of batch) {
-			const result = results.get(itemIndex);
-			if (result instanceof Error) {
-				if (continueOnFail) fail(itemIndex, result);
-				else refusals.push({ itemIndex, error: result });
-			} else {
-				output[itemIndex] = { json: result ?? {}, pairedItem: { item: itemIndex } };
-			}
-		}
-	});
+	const jobs: Array<BatchJob<V>> = batches.map(({ group, batch }, index) => ({
+		plan,
+		group,
+		batch,
+		number: index + 1,
+		continueOnFail,
+		output,
+		refusals,
+	}));
+	const run = await inPool(jobs.length, plan.concurrency, (job, stopRun) =>
+		sendBatch(jobs[job], stopRun),
+	);
 	if ('failure' in run) throw run.failure;
 	if (refusals.length)
 		throw refusals.reduce((first, refusal) =>

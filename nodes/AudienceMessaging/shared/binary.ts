@@ -2,7 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
 import { InputError } from '../core/values';
-import type { ByteSource } from '../core/http';
+import type { ByteSource } from '../core/values';
 
 export interface BinaryFile {
 	fileName: string;

@@ -3,8 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../core/csv';
 import { InputError } from '../core/values';
+import type { ByteSource } from '../core/values';
 import { multipartFileBody } from '../core/http';
-import type { ByteSource } from '../core/http';
 import type { CsvCheck, CsvProblem } from '../core/csv';
 import { binaryFile } from './binary';
 import type { BinaryFile } from './binary';

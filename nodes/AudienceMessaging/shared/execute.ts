@@ -45,7 +45,7 @@ export function configureRunOptions(
 	return preview;
 }
 
-type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
+export type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
 
 /**
  * The first phase of every operation: each input item is read and checked before any request

@@ -2,7 +2,7 @@
  * The board of turns the Audience Messaging Trigger keeps for Share Pace Across Workers, and a
  * run's side of it (SharedTurns), in virtual time.
  */
-import { CallbackRejection } from '../../../../src/platform/callbacks';
+import { RequestRejection as CallbackRejection } from '../../../../src/values/rejection';
 import {
 	MAX_PEERS,
 	MAX_TURNS_PER_REQUEST,

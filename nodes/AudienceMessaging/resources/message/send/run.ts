@@ -21,6 +21,125 @@ import {
 } from './message';
 import { openGate, overQuota, readPace } from './pace';
 import { RunHistory, claimAhead, messageKeyOf, readSentBefore } from './sent-before';
+type Pace = ReturnType<typeof readPace>;
+
+/**
+ * One run of Message › Send while it sends: its pace (the gate, opened at the first message or
+ * to read the sender's quota), its history of messages sent before, the trigger's secret (read
+ * once, when a message calls the trigger back), and how many messages it will send.
+ */
+class SendRun {
+	private gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
+	private callbackSecret: Promise<string> | undefined;
+	/** The messages the run will send, once every item is checked: Share Pace asks no more turns. */
+	private toSend = Infinity;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly pace: Pace,
+		readonly history: RunHistory | undefined,
+	) {}
+
+	readonly secret = async () => await (this.callbackSecret ??= readCallbackSecret(this.context));
+
+	private openGate() {
+		return (this.gate ??= openGate(this.context, this.pace, this.secret, () => this.toSend));
+	}
+
+	/** What identifies a message in an item that did not plainly succeed, or in a preview. */
+	readonly describe = (message: Message): IDataObject => ({
+		from: message.from,
+		to: message.to,
+		type: message.type,
+		externalId: message.externalId,
+		...(this.history ? { messageKey: this.history.keyOf(message) } : {}),
+	});
+
+	/**
+	 * Before the first message: the messages sent before are held back (they count towards neither
+	 * the quota nor the pace), then, with a sender, those beyond its daily quota (the sender is read
+	 * once, for its rate too). Returns what each held item comes out as.
+	 */
+	async beforeSend(
+		prepared: Array<{ itemIndex: number; value: Message }>,
+	): Promise<Map<number, Error | IDataObject>> {
+		const skipped = this.history && (await this.history.skip(prepared, this.describe));
+		const messages = skipped ? skipped.messages : prepared;
+		const held = new Map<number, Error | IDataObject>(skipped?.held);
+		this.toSend = messages.length;
+		if (this.pace.senderId && this.pace.overQuota !== 'sendAll' && messages.length > 0) {
+			const { dailyQuota } = await this.openGate();
+			const overs = dailyQuota
+				? overQuota(this.context, this.pace, dailyQuota, messages)
+				: new Map<number, Error>();
+			for (const [itemIndex, error] of overs) held.set(itemIndex, error);
+			this.toSend = messages.length - overs.size;
+		}
+		this.history?.plan(messages.filter(({ itemIndex }) => !held.has(itemIndex)));
+		return held;
+	}
+
+	/** One message, when the pace allows (and, with a history, claimed and confirmed). */
+	async send(message: Message, itemIndex: number): Promise<IDataObject> {
+		const sendOne = async (): Promise<IDataObject> => {
+			await this.openGate();
+			const { data } = await apiRequest(this.context, {
+				base: 'messaging',
+				method: 'POST',
+				path: '/chatapp/messages',
+				body: message as unknown as IDataObject,
+				itemIndex,
+				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
+				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
+				expect: optionalObjectResponse,
+				// The trigger's token stays out of a preview and of errors that echo the body.
+				secrets: this.callbackSecret ? [callbackToken(await this.callbackSecret)] : [],
+			});
+			return { ...this.describe(message), ...data };
+		};
+		return this.history ? await this.history.send(message, itemIndex, sendOne) : await sendOne();
+	}
+
+	/**
+	 * What was sent is confirmed, what was not is released (even when the run stops on an error);
+	 * a pacer shared with other runs of the sender is given back (see sharedPacer).
+	 */
+	async close(): Promise<void> {
+		await this.history?.close();
+		if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();
+	}
+}
+
+/**
+ * Reads and checks one item's message (its type's fields, the External ID, the trigger's callback,
+ * the message key), and with Check Media Before Sending asks its media URL. No message is sent.
+ */
+function messagePreparer(
+	context: IExecuteFunctions,
+	run: SendRun,
+	inputs: StructuredInputs,
+	timeoutMs: number,
+): (itemIndex: number) => Promise<Message> {
+	const read = parameterReader(context);
+	return async (itemIndex) => {
+		const options = record(read('options', itemIndex, {}), 'options');
+		const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
+		const triggerUrl = await triggerCallback(read, itemIndex, run.secret);
+		const parameters = messageParameters(read, itemIndex, type, options, inputs, triggerUrl);
+		if (!text(parameters.externalId, 'externalId'))
+			parameters.externalId = defaultExternalId(context, itemIndex);
+		const message = messageSchema.parse(messageBody(parameters));
+		if (run.history) run.history.setKey(message, messageKeyOf(options, message));
+		const checkMediaFirst =
+			options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
+		if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
+			const body = (message as { body: string }).body;
+			await checkMedia(context, message.type as MediaType, body, timeoutMs);
+		}
+		return message;
+	};
+}
+
 /**
  * Message > Send: POST /chatapp/messages, one message per input item, all validated before the
  * first is sent.
@@ -46,90 +165,19 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 			preview: previewOf(options),
 			claimAhead: claimAhead(pace.messagesPerSecond, pace.parallelRequests),
 		});
-	let gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
-	let callbackSecret: Promise<string> | undefined;
-	const secret = async () => await (callbackSecret ??= readCallbackSecret(this));
-	// The messages the run will send, once every item is checked: Share Pace Across Workers asks for
-	// no more turns.
-	let toSend = Infinity;
-	const read = parameterReader(this);
-	const describe = (message: Message): IDataObject => ({
-		from: message.from,
-		to: message.to,
-		type: message.type,
-		externalId: message.externalId,
-		...(history ? { messageKey: history.keyOf(message) } : {}),
-	});
-	const sendMessage = async (message: Message, itemIndex: number): Promise<IDataObject> => {
-		await (gate ??= openGate(this, pace, secret, () => toSend));
-		const { data } = await apiRequest(this, {
-			base: 'messaging',
-			method: 'POST',
-			path: '/chatapp/messages',
-			body: message as unknown as IDataObject,
-			itemIndex,
-			action: `send a ${message.type} message from ${message.from} to ${message.to}`,
-			reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
-			expect: optionalObjectResponse,
-			// The trigger's token stays out of a preview and of errors that echo the body.
-			secrets: callbackSecret ? [callbackToken(await callbackSecret)] : [],
-		});
-		return { ...describe(message), ...data };
-	};
+	const run = new SendRun(this, pace, history || undefined);
 	try {
 		return await runPerItem<Message>(this, {
 			labels,
 			options,
 			rateLimitWaitOption: true,
-			prepare: async (itemIndex) => {
-				const options = record(read('options', itemIndex, {}), 'options');
-				const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
-				const triggerUrl = await triggerCallback(read, itemIndex, secret);
-				const parameters = messageParameters(read, itemIndex, type, options, inputs, triggerUrl);
-				if (!text(parameters.externalId, 'externalId'))
-					parameters.externalId = defaultExternalId(this, itemIndex);
-				const message = messageSchema.parse(messageBody(parameters));
-				if (history) history.setKey(message, messageKeyOf(options, message));
-				const checkMediaFirst =
-					options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
-				if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
-					await checkMedia(
-						this,
-						message.type as MediaType,
-						(message as { body: string }).body,
-						timeoutMs,
-					);
-				}
-				return message;
-			},
+			prepare: messagePreparer(this, run, inputs, timeoutMs),
 			concurrency: pace.parallelRequests,
-			describe,
-			// With a sender, its daily quota is known before the first message goes (the sender is read
-			// once, for its rate too).
-			beforeSend: async (prepared) => {
-				// Messages sent before count towards nothing: not the quota, not the pace.
-				const skipped = history && (await history.skip(prepared, describe));
-				const messages = skipped ? skipped.messages : prepared;
-				const held = new Map<number, Error | IDataObject>(skipped?.held);
-				toSend = messages.length;
-				if (pace.senderId && pace.overQuota !== 'sendAll' && messages.length > 0) {
-					const { dailyQuota } = await (gate ??= openGate(this, pace, secret, () => toSend));
-					const overs = dailyQuota ? overQuota(this, pace, dailyQuota, messages) : new Map();
-					for (const [itemIndex, error] of overs) held.set(itemIndex, error);
-					toSend = messages.length - overs.size;
-				}
-				history?.plan(messages.filter(({ itemIndex }) => !held.has(itemIndex)));
-				return held;
-			},
-			send: async (message, itemIndex) => {
-				const sendOne = async () => await sendMessage(message, itemIndex);
-				return history ? await history.send(message, itemIndex, sendOne) : await sendOne();
-			},
+			describe: run.describe,
+			beforeSend: async (prepared) => await run.beforeSend(prepared),
+			send: async (message, itemIndex) => await run.send(message, itemIndex),
 		});
 	} finally {
-		// What was sent is confirmed, what was not is released (even when the run stops on an error).
-		await history?.close();
-		// A pacer shared with other runs of the sender is given back (see sharedPacer).
-		if (gate) (await gate.catch(() => undefined))?.gate.release();
+		await run.close();
 	}
 }

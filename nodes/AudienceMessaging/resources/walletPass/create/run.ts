@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../core/http';
 import { fieldError, integer, oneOf, parsed, record, requiredText } from '../../../core/values';
+import type { FieldLabels } from '../../../core/values';
 import {
 	parsePass,
 	passFieldSources,
@@ -85,6 +86,92 @@ function passFromItemFields(
 	});
 }
 
+/** Per template, each recipient once: a later item naming a recipient again is refused. */
+function repeatedRecipients(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+	entries: Array<{ itemIndex: number; group: string; value: Pass }>,
+): Map<number, Error> {
+	const errors = new Map<number, Error>();
+	// Per template, the item that first named each recipient.
+	const firstSeen = new Map<string, Map<string, number>>();
+	for (const { itemIndex, group, value } of entries) {
+		let recipients = firstSeen.get(group);
+		if (!recipients) firstSeen.set(group, (recipients = new Map()));
+		const first = recipients.get(value.recipientId);
+		if (first === undefined) recipients.set(value.recipientId, itemIndex);
+		else
+			errors.set(
+				itemIndex,
+				fieldError(
+					context.getNode(),
+					itemIndex,
+					labels.recipientId,
+					`"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`,
+				),
+			);
+	}
+	return errors;
+}
+
+/**
+ * One batch of a template's passes (POST /v2/wallet/templates/{serial}/passes/batch): each item's
+ * pass URL, or the error of a pass the platform did not create; an answer that cannot be read
+ * makes every pass `accepted` (they exist as far as the platform said 2xx).
+ */
+async function sendPassBatch(
+	context: IExecuteFunctions,
+	serial: string,
+	batch: Array<{ itemIndex: number; value: Pass }>,
+): Promise<Map<number, IDataObject | Error>> {
+	const passes = batch.map((entry) => entry.value);
+	const response = await apiRequest(context, {
+		base: 'wallet',
+		method: 'POST',
+		path: `/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch`,
+		body: { items: passes } as unknown as IDataObject,
+		headers: { 'Content-Type': 'application/json;charset=UTF-8' },
+		itemIndex: batch[0].itemIndex,
+		action: `create ${passes.length} passes of wallet template ${serial}`,
+		reconcile: `look for these recipients' passes in wallet template ${serial} on the platform`,
+	});
+	const answer = readPassBatchResult(response.body);
+	if (!answer.success) {
+		// The platform accepted the batch (2xx): the passes exist as far as it says, so they are
+		// not reported as failed.
+		const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Look for these recipients' passes in the platform's web application (the API lists no passes) before creating them again.`;
+		return new Map(
+			batch.map(({ itemIndex, value }): [number, IDataObject] => [
+				itemIndex,
+				{ recipientId: value.recipientId, templateSerial: serial, status: 'accepted', warning },
+			]),
+		);
+	}
+	const outcomes = passOutcomes(passes, answer.data);
+	return new Map(
+		batch.map(({ itemIndex, value }): [number, IDataObject | Error] => {
+			const outcome = outcomes.get(value.recipientId) ?? {};
+			if (outcome.url)
+				return [
+					itemIndex,
+					{ recipientId: value.recipientId, url: outcome.url, templateSerial: serial },
+				];
+			return [
+				itemIndex,
+				new NodeOperationError(
+					context.getNode(),
+					`The platform did not create the pass of recipient "${value.recipientId}": ${outcome.error}`,
+					{
+						itemIndex,
+						description:
+							'The other passes of the batch were still created. With On Error at Stop Workflow their download URLs are not output: set On Error to Continue to get each pass as its own item.',
+					},
+				),
+			];
+		}),
+	);
+}
+
 /**
  * Wallet Pass > Create: each input item is one pass; passes go out in batches per template
  * (POST /v2/wallet/templates/{serial}/passes/batch) and come back as { recipientId, url },
@@ -125,75 +212,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 			passData === 'itemFields'
 				? passFromItemFields(this, serialOf)
 				: passFromDefinedValues(this, serialOf),
-		crossCheck: (entries) => {
-			const errors = new Map<number, Error>();
-			// Per template, the item that first named each recipient.
-			const firstSeen = new Map<string, Map<string, number>>();
-			for (const { itemIndex, group, value } of entries) {
-				let recipients = firstSeen.get(group);
-				if (!recipients) firstSeen.set(group, (recipients = new Map()));
-				const first = recipients.get(value.recipientId);
-				if (first === undefined) recipients.set(value.recipientId, itemIndex);
-				else
-					errors.set(
-						itemIndex,
-						fieldError(
-							this.getNode(),
-							itemIndex,
-							labels.recipientId,
-							`"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`,
-						),
-					);
-			}
-			return errors;
-		},
-		send: async (serial, batch) => {
-			const passes = batch.map((entry) => entry.value);
-			const response = await apiRequest(this, {
-				base: 'wallet',
-				method: 'POST',
-				path: `/v2/wallet/templates/${encodeURIComponent(serial)}/passes/batch`,
-				body: { items: passes } as unknown as IDataObject,
-				headers: { 'Content-Type': 'application/json;charset=UTF-8' },
-				itemIndex: batch[0].itemIndex,
-				action: `create ${passes.length} passes of wallet template ${serial}`,
-				reconcile: `look for these recipients' passes in wallet template ${serial} on the platform`,
-			});
-			const answer = readPassBatchResult(response.body);
-			if (!answer.success) {
-				// The platform accepted the batch (2xx): the passes exist as far as it says, so they are
-				// not reported as failed.
-				const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Look for these recipients' passes in the platform's web application (the API lists no passes) before creating them again.`;
-				return new Map(
-					batch.map(({ itemIndex, value }): [number, IDataObject] => [
-						itemIndex,
-						{ recipientId: value.recipientId, templateSerial: serial, status: 'accepted', warning },
-					]),
-				);
-			}
-			const outcomes = passOutcomes(passes, answer.data);
-			return new Map(
-				batch.map(({ itemIndex, value }): [number, IDataObject | Error] => {
-					const outcome = outcomes.get(value.recipientId) ?? {};
-					if (outcome.url)
-						return [
-							itemIndex,
-							{ recipientId: value.recipientId, url: outcome.url, templateSerial: serial },
-						];
-					return [
-						itemIndex,
-						new NodeOperationError(
-							this.getNode(),
-							`The platform did not create the pass of recipient "${value.recipientId}": ${outcome.error}`,
-							{
-								itemIndex,
-								description:
-									'The other passes of the batch were still created. With On Error at Stop Workflow their download URLs are not output: set On Error to Continue to get each pass as its own item.',
-							},
-						),
-					];
-				}),
-			);
-		},
+		crossCheck: (entries) => repeatedRecipients(this, labels, entries),
+		send: async (serial, batch) => await sendPassBatch(this, serial, batch),
 	});
 }

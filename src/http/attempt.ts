@@ -1,0 +1,174 @@
+import type { IHttpRequestMethods, INode } from 'n8n-workflow';
+import type { ZodType, ZodTypeDef } from 'zod';
+
+import type { RateGate } from '../pace/gate';
+import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
+import {
+	GATEWAY_STATUSES,
+	IDEMPOTENT_RETRIES,
+	NEVER_SENT_CODES,
+	RETRIABLE_CODES,
+	errorCode,
+} from './failures';
+import { acceptedUnreadable, maybeApplied, notSentError } from './outcomes';
+import { rateLimitPauseMs } from './retry';
+import type { RunState } from './run';
+
+/** What apiRequest needs of a request to read its answers (a part of ApiRequest). */
+export interface AttemptRequest<T> {
+	method: IHttpRequestMethods;
+	itemIndex?: number;
+	action: string;
+	expect?: ZodType<T, ZodTypeDef, unknown>;
+	acceptStatus?: (statusCode: number, body: unknown) => boolean;
+	reconcile?: string;
+}
+
+/** The facts every try of one request shares: what it is, where it goes, what stays secret. */
+export interface Attempt<T> {
+	node: INode;
+	request: AttemptRequest<T>;
+	/** The full URL, for messages. */
+	target: string;
+	timeoutMs: number;
+	/** The key and the request's other secrets: kept out of every message. */
+	secrets: string[];
+	/** The credential field that names the base URL ("Lists Base URL"). */
+	urlField: string;
+	/** Sent again after a dropped connection or a 5xx (GET, HEAD, DELETE; no streamed body). */
+	idempotent: boolean;
+	/** A request that changes something: never sent again once it may have arrived. */
+	write: boolean;
+	run: RunState;
+}
+
+/** An answer as n8n's helper gives it (returnFullResponse). */
+export interface RawResponse {
+	statusCode: number;
+	body: unknown;
+	headers: Record<string, unknown>;
+}
+
+export interface ApiResponse<T = unknown> extends RawResponse {
+	/** The body as `expect` read it (2xx only); the raw body otherwise. */
+	data: T;
+}
+
+/** When a request started and the platform second its answer is dated in (the pace learns). */
+export interface AnswerTiming {
+	sentAt: number;
+	second: number | undefined;
+}
+
+/** The run ran out of its wait budget for rate limits: this request is not sent (`notSent`). */
+export function notSent<T>(attempt: Attempt<T>, response: RawResponse | undefined): Error {
+	const { gate, waitOption } = attempt.run;
+	return notSentError(attempt.node, {
+		itemIndex: attempt.request.itemIndex,
+		action: attempt.request.action,
+		waitedMs: () => gate.lostMs(),
+		budgetMs: gate.waitBudgetMs,
+		option: waitOption,
+		response,
+		secrets: attempt.secrets,
+	});
+}
+
+/** Whether a request that got no answer is sent again (an idempotent one, a passing failure). */
+export function resendsAfter<T>(attempt: Attempt<T>, error: unknown, retries: number): boolean {
+	return (
+		attempt.idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(errorCode(error))
+	);
+}
+
+/**
+ * The error of a request that got no answer: a write that may have arrived is "may have been
+ * applied" (never resent); otherwise the transport error, saying whether it was sent.
+ */
+export function transportFailure<T>(attempt: Attempt<T>, error: unknown): Error {
+	const code = errorCode(error);
+	const { node, request, target, timeoutMs, secrets, urlField } = attempt;
+	const where = { itemIndex: request.itemIndex, timeoutMs, secrets, urlField };
+	if (attempt.write && !NEVER_SENT_CODES.has(code))
+		return maybeApplied(node, {
+			...where,
+			action: request.action,
+			reconcile: request.reconcile,
+			error,
+			target,
+		});
+	return transportError(node, error, target, { ...where, sent: !NEVER_SENT_CODES.has(code) });
+}
+
+/**
+ * A 429: the run pauses. Every request of the run waits it out in acquire(), and it counts
+ * against the run's budget (taking shared turns, only the refused request waits:
+ * RateGate.pausesRequestOnly; once the platform's full second is known to end sooner, the others
+ * start then, Pacer.backOff). The refused request waits its whole pause, then is sent again:
+ * true. False when the run's budget cannot cover the pause.
+ */
+export async function waitOutRateLimit<T>(
+	attempt: Attempt<T>,
+	response: RawResponse,
+	ticket: Parameters<RateGate['backOff']>[1],
+	answer: AnswerTiming,
+): Promise<boolean> {
+	const { gate } = attempt.run;
+	const { date } = response.headers;
+	const pauseMs = rateLimitPauseMs(response.headers['retry-after'], Date.now(), Math.random, date);
+	const resendAt = gate.pacer.clock.now() + pauseMs;
+	if (!gate.backOff(pauseMs, ticket, answer)) return false;
+	// The refused request sleeps until resendAt when the run may start others sooner (only
+	// ownWaitMs before acquire() let it go when the run's shorter pause ended, too early).
+	const { clock } = gate.pacer;
+	if (gate.ownWaitMs(resendAt) > 0) await clock.sleep(resendAt - clock.now());
+	return true;
+}
+
+/**
+ * The outcome of an answer that is not a 429 and is not sent again: a redirect, a gateway's
+ * status on a write, or an HTTP error is an error; a 2xx body is checked against `expect` (for a
+ * write the platform accepted it: "accepted, answer unreadable" when it does not fit).
+ */
+export function readAnswer<T>(
+	attempt: Attempt<T>,
+	response: RawResponse,
+	answer: AnswerTiming,
+): ApiResponse<T> {
+	const { node, request, secrets } = attempt;
+	const { statusCode } = response;
+	if (statusCode >= 300 && statusCode < 400)
+		throw redirectError(node, response, attempt.target, request.itemIndex);
+	if (attempt.write && GATEWAY_STATUSES.includes(statusCode)) {
+		throw maybeApplied(node, {
+			itemIndex: request.itemIndex,
+			action: request.action,
+			reconcile: request.reconcile,
+			response,
+			secrets,
+			target: attempt.target,
+		});
+	}
+	if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
+		throw apiError(node, response, {
+			itemIndex: request.itemIndex,
+			action: request.action,
+			secrets,
+			urlField: attempt.urlField,
+		});
+	}
+	if (statusCode < 300) attempt.run.gate.succeeded(answer);
+	if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
+	const parsed = request.expect.safeParse(response.body);
+	if (parsed.success) return { ...response, data: parsed.data };
+	const problem = parsed.error.issues[0]?.message;
+	if (attempt.write)
+		throw acceptedUnreadable(node, {
+			statusCode,
+			action: request.action,
+			problem,
+			reconcile: request.reconcile,
+			itemIndex: request.itemIndex,
+		});
+	throw unexpectedAnswer(node, statusCode, request.action, problem, request.itemIndex);
+}
