@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 
 import { binaryItem } from '../helpers/n8n';
 import type { RecordedRequest } from '../sandbox';
-import { API_KEY, expectNoKey, outputOf, run, textMessage, useSandbox } from './context';
+import { API_KEY, expectNoKey, node, outputOf, run, textMessage, useSandbox } from './context';
 
 const ctx = useSandbox();
 
@@ -380,4 +380,39 @@ describe('Preview Without Sending: every write operation sends nothing and outpu
 		});
 		expect(JSON.stringify(item.json)).not.toContain(API_KEY);
 	});
+});
+
+/**
+ * Operations with Preview Without Sending whose preview is tested elsewhere, with where (issue 50:
+ * a new writing operation gets its case here, or a line here saying where it is tested).
+ */
+const PREVIEWED_ELSEWHERE: Record<string, string> = {
+	'message.sendAndWait':
+		'test/nodes/send-and-wait.test.tsx, "a preview sends nothing and does not wait"',
+};
+
+it('every operation with Preview Without Sending has a case above (or says where it is tested)', () => {
+	const withPreview = new Set<string>();
+	for (const property of node.description.properties) {
+		const options = (property.options ?? []) as Array<{
+			name?: string;
+			displayOptions?: { show?: Record<string, unknown> };
+		}>;
+		const preview = options.find((option) => option.name === 'preview');
+		if (property.type !== 'collection' || !preview) continue;
+		const show = property.displayOptions?.show ?? {};
+		// A collection for every operation of its resource: the option says which it shows for.
+		const operations = (show.operation ??
+			preview.displayOptions?.show?.['/operation'] ??
+			[]) as string[];
+		for (const resource of (show.resource ?? []) as string[])
+			for (const operation of operations) withPreview.add(`${resource}.${operation}`);
+	}
+	const covered = new Set([
+		...CASES.map(({ parameters }) => `${parameters.resource}.${parameters.operation}`),
+		...Object.keys(PREVIEWED_ELSEWHERE),
+	]);
+	expect(withPreview.size).toBeGreaterThanOrEqual(10);
+	expect([...withPreview].filter((operation) => !covered.has(operation)).sort()).toEqual([]);
+	expect([...covered].filter((operation) => !withPreview.has(operation)).sort()).toEqual([]);
 });
