@@ -28,21 +28,21 @@ export const MUTANTS = [
 		'a Retry-After longer than 1 s is cut to 1 s',
 	],
 	[
-		'src/http/api-request.ts',
-		'if (statusCode >= 300 && statusCode < 400)\n\t\t\tthrow redirectError(node, response, target, request.itemIndex);',
-		'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, target, request.itemIndex);',
+		'src/http/attempt.ts',
+		'if (statusCode >= 300 && statusCode < 400)\n\t\tthrow redirectError(node, response, attempt.target, request.itemIndex);',
+		'if (statusCode >= 300 && statusCode < 300) throw redirectError(node, response, attempt.target, request.itemIndex);',
 		'a redirect answer is taken as an answer instead of an error',
 	],
 	[
 		'src/http/api-request.ts',
-		'const idempotent = IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body);',
-		'const idempotent = !isStreamedBody(request.body);',
+		'idempotent: IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body),',
+		'idempotent: !isStreamedBody(request.body),',
 		'a POST is resent after a 5xx (a duplicate message or subscriber)',
 	],
 	[
-		'src/http/api-request.ts',
-		'throw apiError(node, response, {\n\t\t\t\titemIndex: request.itemIndex,\n\t\t\t\taction: request.action,\n\t\t\t\tsecrets,\n\t\t\t\turlField,\n\t\t\t});',
-		'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField });',
+		'src/http/attempt.ts',
+		'throw apiError(node, response, {\n\t\t\titemIndex: request.itemIndex,\n\t\t\taction: request.action,\n\t\t\tsecrets,\n\t\t\turlField: attempt.urlField,\n\t\t});',
+		'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField: attempt.urlField });',
 		'the API key is no longer taken out of an error that echoes it',
 	],
 	[
@@ -83,7 +83,7 @@ export const MUTANTS = [
 	],
 	[
 		'nodes/AudienceMessaging/resources/message/send/run.ts',
-		'if (gate) (await gate.catch(() => undefined))?.gate.release();',
+		'if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();',
 		'',
 		'a shared pace is never given back (held for ever, stale for later runs)',
 	],
