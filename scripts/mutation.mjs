@@ -4,7 +4,7 @@
 // nodes) run against a mutated copy of the repository; the mutant is killed when a test fails.
 // Prints each outcome, the score and the survivors. Nothing in the working tree is changed.
 //
-//   npm run test:mutation [-- --only 3,7] [-- --list]
+//   npm run test:mutation [-- --only 3,7] [-- --list] [-- --check: each mutant's text is found]
 import { spawnSync, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -323,6 +323,11 @@ const stale = MUTANTS.flatMap(([file, from], index) =>
 if (stale.length) {
 	console.error(stale.join('\n'));
 	process.exit(1);
+}
+// --check: only that (npm test runs it, so a change that moves a mutant's text says so at once).
+if (args.includes('--check')) {
+	console.log(`${MUTANTS.length} mutants, each text found once in its file`);
+	process.exit(0);
 }
 
 // A copy of the tracked files (the working tree stays as it is), sharing node_modules.
