@@ -507,7 +507,7 @@ it("Send and Wait for Response in queue mode: the approve link's confirm page an
 	const approve = links.find((link) => link.includes('approved=true'))!;
 	expect(approve.startsWith(`${stack!.webhook.url}/webhook-waiting/${waiting!.id}/`)).toBe(true);
 	// Through the confirm page: opening shows it, its button (a POST to the webhook process) answers.
-	const answered = await pressConfirm(approve);
+	const answered = await pressConfirm(approve, undefined, { hangMs: 90_000 });
 	expect(answered.page).toContain('<h1>✓ Approve?</h1>');
 	expect(answered.status).toBe(200);
 	expect(answered.body).toContain('Got it, thanks');
