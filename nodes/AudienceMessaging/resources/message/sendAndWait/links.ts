@@ -16,15 +16,25 @@ interface AnswerLink {
 	url: string;
 }
 
-/** The approval links' labels (`true` approve, `false` decline), as set in Approval Options. */
-export function approvalLabels(context: IExecuteFunctions): Record<'true' | 'false', string> {
+/** Approval Options: the links' labels (`true` approve, `false` decline), and whether to decline. */
+export interface Approval {
+	labels: Record<'true' | 'false', string>;
+	double: boolean;
+}
+
+/** Approval Options as set in the node, read once. */
+export function approvalOf(context: IExecuteFunctions): Approval {
 	const approval = record(
 		context.getNodeParameter('approvalOptions.values', 0, {}),
 		'approvalOptions.values',
 	);
 	return {
-		true: text(approval.approveLabel, 'approvalOptions.values.approveLabel') || '✓ Approve',
-		false: text(approval.disapproveLabel, 'approvalOptions.values.disapproveLabel') || '✗ Decline',
+		labels: {
+			true: text(approval.approveLabel, 'approvalOptions.values.approveLabel') || '✓ Approve',
+			false:
+				text(approval.disapproveLabel, 'approvalOptions.values.disapproveLabel') || '✗ Decline',
+		},
+		double: approval.approvalType === 'double',
 	};
 }
 
@@ -35,7 +45,11 @@ export function approvalLabels(context: IExecuteFunctions): Record<'true' | 'fal
  * naming its wait (`wait`, ./wait.ts). n8n versions without signed links cannot run the operation:
  * it says so.
  */
-export function answerLinks(context: IExecuteFunctions, wait: string): AnswerLink[] {
+export function answerLinks(
+	context: IExecuteFunctions,
+	wait: string,
+	approval: Approval,
+): AnswerLink[] {
 	const sign = (context as Partial<IExecuteFunctions>).getSignedResumeUrl;
 	if (typeof sign !== 'function')
 		throw new NodeOperationError(
@@ -66,13 +80,9 @@ export function answerLinks(context: IExecuteFunctions, wait: string): AnswerLin
 				url: link(true),
 			},
 		];
-	const labels = approvalLabels(context);
+	const { labels } = approval;
 	const approve = { label: labels.true, url: link(true) };
-	const approvalType = record(
-		context.getNodeParameter('approvalOptions.values', 0, {}),
-		'approvalOptions.values',
-	).approvalType;
-	if (approvalType !== 'double') return [approve];
+	if (!approval.double) return [approve];
 	// Decline first, as n8n's own chat nodes list it: a link checker that opens only the first link
 	// declines rather than approves.
 	return [{ label: labels.false, url: link(false) }, approve];

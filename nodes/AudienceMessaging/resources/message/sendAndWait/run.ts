@@ -9,7 +9,7 @@ import { runsAsTool } from '../../../shared/tool';
 import { sendMessages } from '../send/run';
 import { sendAndWaitFields } from './fields';
 import { formFields } from './form';
-import { answerLinks, approvalLabels, messageWithLinks, waitTill } from './links';
+import { answerLinks, approvalOf, messageWithLinks, waitTill } from './links';
 import { startWait } from './wait';
 
 /**
@@ -85,9 +85,10 @@ export async function sendAndWaitForResponse(
 			formFields(this.getNodeParameter(json ? 'jsonOutput' : 'formFields', 0, undefined), json);
 		}
 		// A wait of its own: the links answer this wait only (./wait.ts).
-		const wait = startWait(this, message, approvalLabels(this));
+		const approval = approvalOf(this);
+		const wait = startWait(this, message, approval.labels);
 		return {
-			body: messageWithLinks(message, answerLinks(this, wait), attribution),
+			body: messageWithLinks(message, answerLinks(this, wait, approval), attribution),
 			until: waitTill(options),
 		};
 	});
