@@ -257,14 +257,14 @@ export const MUTANTS = [
 	],
 	[
 		'src/csv/repeats.ts',
-		'if (word(held - 1, 0) === a && word(held - 1, 1) === b) {',
-		'if (word(held - 1, 0) === a && word(held - 1, 1) === b && false) {',
+		'if (table[slot * 3] === a && table[slot * 3 + 1] === b) {',
+		'if (table[slot * 3] === a && table[slot * 3 + 1] === b && false) {',
 		'the CSV check no longer finds a repeated e-mail, mobile or key',
 	],
 	[
-		'src/csv/rows.ts',
-		'if (nextBreak !== -1 && nextBreak < end) {',
-		'if (false) {',
+		'src/csv/scan.ts',
+		'while (this.nextBreak !== -1 && this.nextBreak < close) {\n\t\t\t\t\tlines++;',
+		'while (this.nextBreak !== -1 && this.nextBreak < close) {\n',
 		'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line',
 	],
 	[

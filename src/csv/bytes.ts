@@ -1,7 +1,4 @@
-/**
- * The bytes of a CSV file: its pieces as they are read, its byte order mark, and where bytes stop
- * being UTF-8.
- */
+/** The bytes of a CSV file: its pieces as they are read, and its byte order mark. */
 
 import type { ByteSource } from '../values/bytes';
 
@@ -27,30 +24,3 @@ export async function* byteChunks(source: Buffer | ByteSource): AsyncGenerator<U
 
 /** The byte order mark a UTF-8 file may start with. */
 export const BOM = [0xef, 0xbb, 0xbf];
-
-/**
- * Where the first byte that does not belong to a well-formed UTF-8 sequence is (the length when
- * there is none, or the bytes end inside a sequence).
- */
-export function firstInvalidUtf8(bytes: Uint8Array): number {
-	for (let i = 0; i < bytes.length; ) {
-		const byte = bytes[i];
-		const length =
-			byte < 0x80
-				? 1
-				: byte >= 0xc2 && byte <= 0xdf
-					? 2
-					: byte >= 0xe0 && byte <= 0xef
-						? 3
-						: byte >= 0xf0 && byte <= 0xf4
-							? 4
-							: 0;
-		if (length === 0) return i;
-		for (let k = 1; k < length; k++) {
-			if (i + k >= bytes.length) return bytes.length;
-			if ((bytes[i + k] & 0xc0) !== 0x80) return i;
-		}
-		i += length;
-	}
-	return bytes.length;
-}

@@ -139,7 +139,7 @@ export async function confirmedRepeats(
 				for (let c = 0; c < rows.length; c++) {
 					if (rows[c][next[c]] !== row.index) continue;
 					next[c]++;
-					compare(c, row.fields[columns[c].at] ?? '', row.index);
+					compare(c, row.field(columns[c].at), row.index);
 				}
 			},
 		);

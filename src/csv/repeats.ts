@@ -14,25 +14,38 @@
  * nowhere. A candidate is only a repeat once the values are compared (confirmedRepeats).
  */
 const BUCKET_BITS = 8;
-const BLOCK_ENTRIES = 512;
+const BLOCK_BITS = 9;
+const BLOCK_ENTRIES = 1 << BLOCK_BITS;
+const EMPTY_BLOCK = new Uint32Array(0);
 
 export class UniqueValues {
 	/**
 	 * Per bucket, blocks of BLOCK_ENTRIES entries of three words: first hash, second hash, row index.
 	 */
 	private readonly buckets: Uint32Array[][] = Array.from({ length: 1 << BUCKET_BITS }, () => []);
+	/** Per bucket, the block being filled (the last of its blocks). */
+	private readonly filling: Uint32Array[] = Array.from(
+		{ length: 1 << BUCKET_BITS },
+		() => EMPTY_BLOCK,
+	);
 	private readonly fill = new Uint32Array(1 << BUCKET_BITS);
 
 	add(value: string, index: number): void {
 		const hash = valueHash(value);
-		const a = hash[0];
-		const b = hash[1];
+		this.addHash(hash[0], hash[1], index);
+	}
+
+	/** A value by its two hashes (valueHash), as add() keeps it. */
+	addHash(a: number, b: number, index: number): void {
 		const bucket = a >>> (32 - BUCKET_BITS);
-		const blocks = this.buckets[bucket];
 		const used = this.fill[bucket];
-		if (used % BLOCK_ENTRIES === 0) blocks.push(new Uint32Array(BLOCK_ENTRIES * 3));
-		const block = blocks[blocks.length - 1];
-		const at = (used % BLOCK_ENTRIES) * 3;
+		const at = (used & (BLOCK_ENTRIES - 1)) * 3;
+		let block = this.filling[bucket];
+		if (at === 0) {
+			block = new Uint32Array(BLOCK_ENTRIES * 3);
+			this.filling[bucket] = block;
+			this.buckets[bucket].push(block);
+		}
 		block[at] = a;
 		block[at + 1] = b;
 		block[at + 2] = index;
@@ -44,57 +57,101 @@ export class UniqueValues {
 	 * row's index (a candidate: the two values may differ); frees the values.
 	 */
 	repeats(repeat: (index: number, firstIndex: number) => void): void {
-		// A bucket's table: the entry numbers (+1; 0 is free), placed by the second hash.
+		// A bucket's table: its entries' three words (the row index + 1; 0 is a free slot), placed by
+		// the second hash.
 		let table = new Uint32Array(0);
 		this.buckets.forEach((blocks, bucket) => {
 			const count = this.fill[bucket];
 			let size = 16;
 			while (size < count * 2) size *= 2;
-			if (table.length < size) table = new Uint32Array(size);
-			else table.fill(0, 0, size);
+			if (table.length < size * 3) table = new Uint32Array(size * 3);
+			else table.fill(0, 0, size * 3);
 			const mask = size - 1;
-			const word = (entry: number, offset: number) =>
-				blocks[Math.floor(entry / BLOCK_ENTRIES)][(entry % BLOCK_ENTRIES) * 3 + offset];
 			for (let entry = 0; entry < count; entry++) {
-				const a = word(entry, 0);
-				const b = word(entry, 1);
+				const block = blocks[entry >>> BLOCK_BITS];
+				const at = (entry & (BLOCK_ENTRIES - 1)) * 3;
+				const a = block[at];
+				const b = block[at + 1];
 				for (let slot = b & mask; ; slot = (slot + 1) & mask) {
-					const held = table[slot];
+					const held = table[slot * 3 + 2];
 					if (held === 0) {
-						table[slot] = entry + 1;
+						table[slot * 3] = a;
+						table[slot * 3 + 1] = b;
+						table[slot * 3 + 2] = block[at + 2] + 1;
 						break;
 					}
-					if (word(held - 1, 0) === a && word(held - 1, 1) === b) {
-						repeat(word(entry, 2), word(held - 1, 2));
+					if (table[slot * 3] === a && table[slot * 3 + 1] === b) {
+						repeat(block[at + 2], held - 1);
 						break;
 					}
 				}
 			}
 			blocks.length = 0;
+			this.filling[bucket] = EMPTY_BLOCK;
 		});
 	}
 }
 
-/** valueHash's result, reused: no allocation per row. */
-const HASH = new Int32Array(2);
+/** valueHash's result, reused: no allocation per row. Read it before the next hash. */
+export const HASH = new Int32Array(2);
+
+/** No character refused (valueHash). */
+const NONE_REFUSED = new Uint8Array(128);
 
 /**
- * The two 32-bit hashes of a value in one pass, FNV-1a and a multiply-add one, two characters a
- * step (UTF-16 code units, 16 bits each), mixed at the end so that the top bits of the first (the
- * bucket) depend on every character. The result is overwritten by the next call.
+ * The two 32-bit hashes of a value, `text` from `start` to `end` (all of it by default), in one
+ * pass, FNV-1a and a multiply-add one, two characters a step (UTF-16 code units, 16 bits each),
+ * mixed at the end so that the top bits of the first (the bucket) depend on every character. A
+ * value has the same hashes wherever it is read (in its own string or in a piece of the file). The
+ * result is HASH, overwritten by the next call.
  */
-export function valueHash(value: string): Int32Array {
+export function valueHash(text: string, start = 0, end = text.length): Int32Array {
+	hashOf(text, start, end, 0, NONE_REFUSED);
+	return HASH;
+}
+
+/**
+ * valueHash of a value that is ASCII with none of the characters `refused` marks (by code): then
+ * true, its hashes in HASH; otherwise false, and HASH is not to be read. The check's values are
+ * looked at and hashed in one pass (issue 50).
+ */
+export function asciiValueHash(
+	text: string,
+	start: number,
+	end: number,
+	refused: Uint8Array,
+): boolean {
+	return hashOf(text, start, end, 0xff80, refused);
+}
+
+/**
+ * The hashing of valueHash, stopped (false) at a character with a bit of `notAllowed` or marked in
+ * `refused` (by its code's low 7 bits).
+ */
+function hashOf(
+	text: string,
+	start: number,
+	end: number,
+	notAllowed: number,
+	refused: Uint8Array,
+): boolean {
 	let a = 0x811c9dc5;
-	let b = value.length;
-	const even = value.length & ~1;
-	for (let i = 0; i < even; i += 2) {
-		const code = value.charCodeAt(i) | (value.charCodeAt(i + 1) << 16);
+	let b = end - start;
+	const even = start + ((end - start) & ~1);
+	for (let i = start; i < even; i += 2) {
+		const low = text.charCodeAt(i);
+		const high = text.charCodeAt(i + 1);
+		if (((low | high) & notAllowed) !== 0 || (refused[low & 127] | refused[high & 127]) !== 0)
+			return false;
+		const code = low | (high << 16);
 		a = Math.imul(a ^ code, 0x01000193);
 		b = (Math.imul(b, 0x5bd1e995) + code) | 0;
 	}
-	if (even < value.length) {
-		a = Math.imul(a ^ value.charCodeAt(even), 0x01000193);
-		b = (Math.imul(b, 0x5bd1e995) + value.charCodeAt(even)) | 0;
+	if (even < end) {
+		const last = text.charCodeAt(even);
+		if ((last & notAllowed) !== 0 || refused[last & 127] !== 0) return false;
+		a = Math.imul(a ^ last, 0x01000193);
+		b = (Math.imul(b, 0x5bd1e995) + last) | 0;
 	}
 	a ^= a >>> 15;
 	a = Math.imul(a, 0x2c1b3c6d);
@@ -102,5 +159,5 @@ export function valueHash(value: string): Int32Array {
 	b ^= b >>> 13;
 	HASH[0] = a;
 	HASH[1] = b;
-	return HASH;
+	return true;
 }

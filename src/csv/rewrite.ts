@@ -2,21 +2,25 @@ import Papa from 'papaparse';
 
 import type { ByteSource } from '../values/bytes';
 import { BOM } from './bytes';
+import { byteTextOf } from './pieces';
+import type { ByteText } from './pieces';
 import { readCsvRows } from './rows';
 import type { CsvLayout, CsvRow } from './rows';
 
-/** A row's text as in the file, its line break included. */
-const rawRow = (row: CsvRow): string => row.text.slice(row.start, row.end);
+/** A row's bytes as in the file, its line break included. */
+const rawRow = (row: CsvRow): ByteText => row.text.slice(row.start, row.end);
 
 /**
- * A row as a rewritten file holds it: its own text, or with Convert to Commas the row written
+ * A row's bytes as a rewritten file holds them: its own, or with Convert to Commas the row written
  * again by papaparse with commas (quoted where a value needs it), its line break kept.
  */
-export function rewrittenRow(row: CsvRow, layout: CsvLayout, convert: boolean): string {
+export function rewrittenRow(row: CsvRow, layout: CsvLayout, convert: boolean): ByteText {
 	const raw = rawRow(row);
 	if (!convert || layout.delimiter === ',') return raw;
 	const ending = raw.endsWith(layout.lineBreak) ? layout.lineBreak : '';
-	return Papa.unparse([row.fields], { delimiter: ',', newline: layout.lineBreak }) + ending;
+	return byteTextOf(
+		Papa.unparse([row.fields], { delimiter: ',', newline: layout.lineBreak }) + ending,
+	);
 }
 
 /**
@@ -31,13 +35,13 @@ export async function* rewrittenCsv(
 	convert: boolean,
 ): AsyncGenerator<Uint8Array> {
 	if (layout.bom) yield Buffer.from(BOM);
-	let out: string[] = [];
+	let out: ByteText[] = [];
 	const reading = readCsvRows(source, layout, (row) => {
 		if (!leaveOut.has(row.index)) out.push(rewrittenRow(row, layout, convert));
 	});
 	for (;;) {
 		const next = await reading.next();
-		if (out.length) yield Buffer.from(out.join(''));
+		if (out.length) yield Buffer.from(out.join(''), 'latin1');
 		out = [];
 		if (next.done) return;
 	}

@@ -1,0 +1,124 @@
+import { BOM } from './bytes';
+import { invalidUtf8At } from './utf8';
+
+/**
+ * A piece of a CSV file as the reading scans it: its bytes as text, one character a byte (latin1),
+ * which is the file's text wherever it is ASCII (the delimiters, quotes and line breaks always
+ * are). A value past ASCII is decoded from its bytes when read (textOf). Scanning bytes so is about
+ * ten times faster than decoding them (issue 50: 11 ms against 170 ms for 190 MB), and the rows'
+ * text, bytes again, is what a rewritten file sends.
+ */
+export type ByteText = string;
+
+/** A value read from a ByteText as the text it is (its UTF-8 bytes decoded). */
+export function textOf(bytes: ByteText): string {
+	for (let i = 0; i < bytes.length; i++)
+		if (bytes.charCodeAt(i) >= 0x80) return Buffer.from(bytes, 'latin1').toString('utf8');
+	return bytes;
+}
+
+/** A text as a ByteText (its UTF-8 bytes, one character a byte). */
+export function byteTextOf(text: string): ByteText {
+	for (let i = 0; i < text.length; i++)
+		if (text.charCodeAt(i) >= 0x80) return Buffer.from(text, 'utf8').toString('latin1');
+	return text;
+}
+
+/** The byte offset at which the last, incomplete UTF-8 character of `bytes` starts (or its length). */
+function completeLength(bytes: Uint8Array): number {
+	for (let back = 1; back <= 3 && back <= bytes.length; back++) {
+		const byte = bytes[bytes.length - back];
+		if (byte < 0x80) return bytes.length;
+		// A byte that starts no character is no character cut: the check finds it.
+		if (byte >= 0xc0 && (byte < 0xc2 || byte > 0xf4)) return bytes.length;
+		if (byte >= 0xc0) {
+			const length = byte >= 0xf0 ? 4 : byte >= 0xe0 ? 3 : 2;
+			return length > back ? bytes.length - back : bytes.length;
+		}
+	}
+	return bytes.length;
+}
+
+/**
+ * A piece of the file as ByteText, or where its first byte that is not UTF-8 is (in the piece, and
+ * in the file).
+ */
+export type Piece = { text: ByteText } | { text: undefined; invalidAt: number; fileOffset: number };
+
+/**
+ * The pieces of a file's bytes as ByteText, each checked as UTF-8 as it comes, and what of the last
+ * one is carried to the next (the row it ends in): `piece` takes a chunk of bytes, `carry` is told
+ * where the rows read from a piece end.
+ */
+export class BytePieces {
+	/** The bytes carried from the last piece: the row it ended in. */
+	private carried: Buffer = Buffer.alloc(0);
+	/** How many of the carried bytes, at their end, are a character not yet checked (incomplete). */
+	private unchecked = 0;
+	private bomChecked = false;
+	/** Where the carried bytes start in the file. */
+	private offset = 0;
+	/** The file's bytes read so far. */
+	bytes = 0;
+
+	/**
+	 * The next piece: the carried bytes and `chunk` (when `chunk` is undefined, the file has ended:
+	 * what is carried); undefined to wait for more bytes (a byte order mark may not be whole yet).
+	 */
+	piece(chunk?: Uint8Array): Piece | undefined {
+		if (chunk) this.bytes += chunk.length;
+		let bytes = chunk ? this.joined(chunk) : this.carried;
+		// The bytes from `from` on are checked now: those carried were, but their last character.
+		let from = Math.max(0, this.carried.length - this.unchecked);
+		if (!this.bomChecked) {
+			if (bytes.length < BOM.length && chunk) {
+				this.carried = bytes;
+				this.unchecked = bytes.length;
+				return undefined;
+			}
+			this.bomChecked = true;
+			from = 0;
+			if (BOM.every((byte, index) => bytes[index] === byte)) {
+				bytes = bytes.subarray(BOM.length);
+				this.offset += BOM.length;
+			}
+		}
+		const complete = chunk ? completeLength(bytes) : bytes.length;
+		const invalidAt = invalidUtf8At(bytes, from, complete);
+		if (invalidAt !== -1) {
+			this.carried = bytes;
+			return { text: undefined, invalidAt, fileOffset: this.offset + invalidAt };
+		}
+		this.unchecked = bytes.length - complete;
+		this.carried = bytes;
+		return { text: bytes.toString('latin1', 0, bytes.length) };
+	}
+
+	/** The rows read from the last piece end at `end`: the bytes after it are carried. */
+	carry(end: number): void {
+		this.carried = this.carried.subarray(end);
+		this.offset += end;
+	}
+
+	/**
+	 * The bytes carried (the rows not yet read; after a piece that is not UTF-8, that piece), the
+	 * first `length` of them, as ByteText.
+	 */
+	carriedText(length = this.carried.length): ByteText {
+		return this.carried.toString('latin1', 0, Math.min(length, this.carried.length));
+	}
+
+	/** Whether the file ends inside a character. */
+	get endsInsideACharacter(): boolean {
+		return completeLength(this.carried) < this.carried.length;
+	}
+
+	/** The carried bytes then `chunk`, without a copy when `chunk` follows them in memory. */
+	private joined(chunk: Uint8Array): Buffer {
+		const carried = this.carried;
+		if (!carried.length) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+		if (carried.buffer === chunk.buffer && carried.byteOffset + carried.length === chunk.byteOffset)
+			return Buffer.from(carried.buffer, carried.byteOffset, carried.length + chunk.length);
+		return Buffer.concat([carried, chunk]);
+	}
+}

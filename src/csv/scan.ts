@@ -1,0 +1,160 @@
+import type { ByteText } from './pieces';
+import { giveRow } from './row';
+import type { RowReading } from './row';
+
+const QUOTE = 0x22;
+/** quotedRow's answers when it gives no row: the row goes on in the next piece, or is unusual. */
+const PENDING = -1;
+const UNUSUAL = -2;
+
+/**
+ * What scanRows read of a piece of text: the rows it gave end at `end` (the rest is pending, or
+ * read by papaparse when `unusual`: a row from `end` that scanRows does not read as papaparse does).
+ */
+export interface Scanned {
+	end: number;
+	unusual: boolean;
+}
+
+/**
+ * Gives the complete rows of `text` (all of it when `last`), reading them as papaparse does but
+ * faster (issue 50: the check at upload speed): the places of the delimiters, quotes and line
+ * breaks are found with indexOf, each kept as the next one from where the reading is (so each
+ * part of the text is searched once), and a field's value is kept as its place in the text
+ * (CsvRow).
+ *
+ * A field is quoted when it starts with a quote; its closing quote must be followed by the
+ * delimiter, the line break or the end of the file. Any other quoted row (spaces after the closing
+ * quote, which papaparse allows, a stray quote, a quote never closed in the last piece) stops the
+ * scan at its start (`unusual`): papaparse reads the rest of the piece, so its verdicts stay.
+ */
+export function scanRows(text: ByteText, last: boolean, reading: RowReading): Scanned {
+	return new PieceScan(text, last, reading).rows();
+}
+
+class PieceScan {
+	private nextDelimiter: number;
+	private nextBreak: number;
+	/** Whether the last quoted field had doubled quotes inside. */
+	private escaped = false;
+	private readonly delimiter: string;
+	private readonly lineBreak: string;
+
+	constructor(
+		private readonly text: ByteText,
+		private readonly last: boolean,
+		private readonly reading: RowReading,
+	) {
+		({ delimiter: this.delimiter, lineBreak: this.lineBreak } = reading.layout);
+		this.nextDelimiter = text.indexOf(this.delimiter);
+		this.nextBreak = text.indexOf(this.lineBreak);
+	}
+
+	rows(): Scanned {
+		const { text, last, reading, delimiter, lineBreak } = this;
+		const { row } = reading;
+		const length = text.length;
+		let pos = 0;
+		let nextQuote = text.indexOf('"');
+		let { nextDelimiter, nextBreak } = this;
+		while (pos < length) {
+			if (nextQuote !== -1 && nextQuote < pos) nextQuote = text.indexOf('"', pos);
+			if (nextDelimiter !== -1 && nextDelimiter < pos) nextDelimiter = text.indexOf(delimiter, pos);
+			// Most rows: no quote before the line break that ends them.
+			if (nextQuote === -1 || (nextBreak !== -1 && nextQuote > nextBreak)) {
+				if (nextBreak === -1 && !last) break;
+				const rowEnd = nextBreak === -1 ? length : nextBreak;
+				row.begin(text, pos);
+				let fieldStart = pos;
+				while (nextDelimiter !== -1 && nextDelimiter < rowEnd) {
+					row.addField(fieldStart, nextDelimiter, false);
+					fieldStart = nextDelimiter + 1;
+					nextDelimiter = text.indexOf(delimiter, fieldStart);
+				}
+				row.addField(fieldStart, rowEnd, false);
+				pos = nextBreak === -1 ? length : nextBreak + lineBreak.length;
+				giveRow(reading, pos, nextBreak === -1 ? 0 : 1);
+				if (nextBreak !== -1) nextBreak = text.indexOf(lineBreak, pos);
+				continue;
+			}
+			this.nextDelimiter = nextDelimiter;
+			this.nextBreak = nextBreak;
+			const end = this.quotedRow(pos);
+			if (end < 0) return { end: pos, unusual: end === UNUSUAL };
+			pos = end;
+			({ nextDelimiter, nextBreak } = this);
+			if (nextBreak !== -1 && nextBreak < pos) nextBreak = text.indexOf(lineBreak, pos);
+		}
+		return { end: pos, unusual: false };
+	}
+
+	/**
+	 * Gives the row with a quote that starts at `pos`, field by field; returns where it ends, or
+	 * PENDING (it ends in a later piece) or UNUSUAL (papaparse reads it).
+	 */
+	private quotedRow(pos: number): number {
+		const { text, last, reading, delimiter, lineBreak } = this;
+		const { row } = reading;
+		const length = text.length;
+		let lines = 0;
+		let at = pos;
+		row.begin(text, pos);
+		for (;;) {
+			if (text.charCodeAt(at) === QUOTE) {
+				const close = this.closingQuote(at);
+				if (close === -1) return last ? UNUSUAL : PENDING;
+				if (close + 1 >= length && !last) return PENDING;
+				while (this.nextBreak !== -1 && this.nextBreak < close) {
+					lines++;
+					this.nextBreak = text.indexOf(lineBreak, this.nextBreak + lineBreak.length);
+				}
+				row.addField(at + 1, close, this.escaped);
+				const after = close + 1;
+				if (after === length) return this.give(length, lines);
+				if (text.startsWith(delimiter, after)) {
+					at = after + 1;
+					continue;
+				}
+				if (this.nextBreak !== after) return UNUSUAL;
+				return this.give(after + lineBreak.length, lines + 1);
+			}
+			let { nextDelimiter } = this;
+			if (nextDelimiter !== -1 && nextDelimiter < at) nextDelimiter = text.indexOf(delimiter, at);
+			this.nextDelimiter = nextDelimiter;
+			const { nextBreak } = this;
+			if (nextDelimiter !== -1 && (nextBreak === -1 || nextDelimiter < nextBreak)) {
+				row.addField(at, nextDelimiter, false);
+				at = nextDelimiter + 1;
+				continue;
+			}
+			if (nextBreak === -1 && !last) return PENDING;
+			row.addField(at, nextBreak === -1 ? length : nextBreak, false);
+			return nextBreak === -1
+				? this.give(length, lines)
+				: this.give(nextBreak + lineBreak.length, lines + 1);
+		}
+	}
+
+	/**
+	 * The closing quote of the quoted field that starts at `open`, or −1 when the text ends before
+	 * it (a quote that is the text's last character is taken as closing); `escaped` says whether
+	 * doubled quotes are inside.
+	 */
+	private closingQuote(open: number): number {
+		const { text } = this;
+		let close = open + 1;
+		this.escaped = false;
+		for (;;) {
+			close = text.indexOf('"', close);
+			if (close === -1 || close + 1 >= text.length) return close;
+			if (text.charCodeAt(close + 1) !== QUOTE) return close;
+			this.escaped = true;
+			close += 2;
+		}
+	}
+
+	private give(end: number, lines: number): number {
+		giveRow(this.reading, end, lines);
+		return end;
+	}
+}

@@ -1,0 +1,64 @@
+import { RepeatCandidates } from './confirm';
+import type { ComparedColumn } from './confirm';
+import { HASH, UniqueValues } from './repeats';
+import type { CsvRow } from './row';
+import { comparedValue, emailKey, HASHED, keyInText, mobileKey, NO_VALUE } from './value-keys';
+
+/**
+ * A column whose values must not repeat within the file (the automatic unique columns `email`,
+ * `mobile` and `id`, and the Key column, which must also have a value on every row): each row's
+ * value is checked and kept by its hash (UniqueValues); the rows whose hash an earlier row held are
+ * then compared (ComparedColumn).
+ */
+export class UniqueColumn {
+	private readonly seen = new UniqueValues();
+	private readonly key?: (value: string) => string | { problem: string };
+	private candidates?: RepeatCandidates;
+
+	constructor(
+		readonly at: number,
+		readonly name: string,
+		private readonly kind: 'email' | 'mobile' | 'plain',
+		private readonly required = false,
+	) {
+		this.key = kind === 'email' ? emailKey : kind === 'mobile' ? mobileKey : undefined;
+	}
+
+	/** Checks and keeps the row's value; returns its problem, if it has one. */
+	check(row: CsvRow): string | undefined {
+		const { at } = this;
+		// Most values are read where they are written: no string is made for them.
+		if (row.inText(at)) {
+			const found = keyInText(row.text, row.startOf(at), row.endOf(at), this.kind);
+			if (found === HASHED) {
+				this.seen.addHash(HASH[0], HASH[1], row.index);
+				return undefined;
+			}
+			if (found === NO_VALUE) return this.required ? 'the Key column is empty' : undefined;
+		}
+		const key = comparedValue(row.field(at), this.key);
+		if (key === '') return this.required ? 'the Key column is empty' : undefined;
+		if (typeof key !== 'string') return key.problem;
+		this.seen.add(key, row.index);
+		return undefined;
+	}
+
+	/**
+	 * Once every row is checked: the rows to compare (those whose value's hash an earlier row held,
+	 * and the rows they may repeat), or undefined when there are none.
+	 */
+	compared(): ComparedColumn | undefined {
+		this.seen.repeats((index, firstIndex) =>
+			(this.candidates ??= new RepeatCandidates()).add(index, firstIndex),
+		);
+		if (!this.candidates) return undefined;
+		return {
+			at: this.at,
+			value: (field) => {
+				const value = comparedValue(field, this.key);
+				return typeof value === 'string' && value ? value : undefined;
+			},
+			rows: this.candidates.sorted(),
+		};
+	}
+}
