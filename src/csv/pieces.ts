@@ -43,7 +43,9 @@ function completeLength(bytes: Uint8Array): number {
  * A piece of the file as ByteText, or where its first byte that is not UTF-8 is (in the piece, and
  * in the file).
  */
-export type Piece = { text: ByteText } | { text: undefined; invalidAt: number; fileOffset: number };
+export type Piece =
+	| { text: ByteText; bytes: Buffer }
+	| { text: undefined; invalidAt: number; fileOffset: number };
 
 /**
  * The pieces of a file's bytes as ByteText, each checked as UTF-8 as it comes, and what of the last
@@ -91,7 +93,7 @@ export class BytePieces {
 		}
 		this.unchecked = bytes.length - complete;
 		this.carried = bytes;
-		return { text: bytes.toString('latin1', 0, bytes.length) };
+		return { text: bytes.toString('latin1', 0, bytes.length), bytes };
 	}
 
 	/** The rows read from the last piece end at `end`: the bytes after it are carried. */

@@ -26,6 +26,8 @@ export interface CsvStop {
  */
 export interface RowReading {
 	layout: CsvLayout;
+	/** The bytes of the piece being read. */
+	bytes: Uint8Array;
 	row: CsvRow;
 	index: number;
 	line: number;
@@ -57,31 +59,63 @@ export class CsvRow {
 	index = -1;
 	line = 1;
 	text: ByteText = '';
+	/** The piece's bytes (the same places as in `text`), for fields read in place. */
+	bytes: Uint8Array = new Uint8Array(0);
 	start = 0;
 	end = 0;
 	/** How many fields the row has. */
 	count = 0;
-	/** Per field, where its value starts and ends in `text` (its quotes left out). */
+	/**
+	 * A row without quotes (most rows): where each field but the last ends (the delimiter after
+	 * it), written by scanRows; a field starts after the delimiter before it, the last one ends at
+	 * `lastEnd`. One store a field: the fastest the check can keep them.
+	 */
+	ends: Int32Array = new Int32Array(64);
+	private plain = false;
+	private lastEnd = 0;
+	/** A row with quotes: per field, where its value starts and ends in `text` (quotes left out). */
 	private bounds = new Int32Array(128);
-	/** Per field, whether its value holds doubled quotes (""), which field() makes one. */
+	/** Per field of a row with quotes, whether its value holds doubled quotes (""), made one. */
 	private escaped = new Uint8Array(64);
-	/** The fields as papaparse gave them, when it read the row (bounds are then not used). */
+	/** The fields as papaparse gave them, when it read the row (places are then not used). */
 	private values: string[] | undefined;
 
-	/** Starts a row read from places in `text` (then addField for each field). */
+	/** Starts a row with quotes, read from places in `text` (then addField for each field). */
 	begin(text: string, start: number): void {
 		this.text = text;
 		this.start = start;
 		this.count = 0;
+		this.plain = false;
 		this.values = undefined;
 	}
 
 	addField(start: number, end: number, escaped: boolean): void {
 		const at = this.count++;
-		if (at === this.escaped.length) this.grow();
+		if (at === this.escaped.length) {
+			this.bounds = grown(this.bounds);
+			this.escaped = grown(this.escaped);
+		}
 		this.bounds[at * 2] = start;
 		this.bounds[at * 2 + 1] = end;
 		this.escaped[at] = escaped ? 1 : 0;
+	}
+
+	/** `ends` made larger, for a row with more fields. */
+	moreEnds(): Int32Array {
+		return (this.ends = grown(this.ends));
+	}
+
+	/**
+	 * A row without quotes from `start` to `end` (its line break left out), whose fields but the
+	 * last end where `ends` says.
+	 */
+	setPlain(text: string, start: number, count: number, end: number): void {
+		this.text = text;
+		this.start = start;
+		this.count = count;
+		this.lastEnd = end;
+		this.plain = true;
+		this.values = undefined;
 	}
 
 	/** A row papaparse read: its fields as strings. */
@@ -89,6 +123,7 @@ export class CsvRow {
 		this.text = text;
 		this.start = start;
 		this.count = values.length;
+		this.plain = false;
 		this.values = values;
 	}
 
@@ -96,8 +131,8 @@ export class CsvRow {
 	field(at: number): string {
 		if (this.values) return this.values[at] ?? '';
 		if (at >= this.count) return '';
-		const value = textOf(this.text.slice(this.bounds[at * 2], this.bounds[at * 2 + 1]));
-		return this.escaped[at] ? value.replace(/""/g, '"') : value;
+		const value = textOf(this.text.slice(this.startOf(at), this.endOf(at)));
+		return !this.plain && this.escaped[at] ? value.replace(/""/g, '"') : value;
 	}
 
 	/** Every field's value, in a new array. */
@@ -111,23 +146,24 @@ export class CsvRow {
 	 * where it is ASCII, they are its text).
 	 */
 	inText(at: number): boolean {
-		return this.values === undefined && at < this.count && this.escaped[at] === 0;
+		if (at >= this.count) return false;
+		return this.plain || (this.values === undefined && this.escaped[at] === 0);
 	}
 
 	startOf(at: number): number {
-		return this.bounds[at * 2];
+		if (!this.plain) return this.bounds[at * 2];
+		return at === 0 ? this.start : this.ends[at - 1] + 1;
 	}
 
 	endOf(at: number): number {
-		return this.bounds[at * 2 + 1];
+		if (!this.plain) return this.bounds[at * 2 + 1];
+		return at === this.count - 1 ? this.lastEnd : this.ends[at];
 	}
+}
 
-	private grow(): void {
-		const bounds = new Int32Array(this.bounds.length * 2);
-		bounds.set(this.bounds);
-		this.bounds = bounds;
-		const escaped = new Uint8Array(this.escaped.length * 2);
-		escaped.set(this.escaped);
-		this.escaped = escaped;
-	}
+/** A typed array of twice the length, with the same values first. */
+function grown<T extends Int32Array | Uint8Array>(array: T): T {
+	const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
+	larger.set(array);
+	return larger;
 }

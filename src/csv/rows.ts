@@ -60,13 +60,21 @@ export async function* readCsvRows(
 	layout: CsvLayout,
 	onRow: (row: CsvRow) => void,
 ): AsyncGenerator<void, { bytes: number; stop?: CsvStop }> {
-	const reading: RowReading = { layout, row: new CsvRow(), index: -1, line: 1, onRow };
+	const reading: RowReading = {
+		layout,
+		bytes: new Uint8Array(0),
+		row: new CsvRow(),
+		index: -1,
+		line: 1,
+		onRow,
+	};
 	const pieces = new BytePieces();
 	for await (const chunk of byteChunks(source)) {
 		const piece = pieces.piece(chunk);
 		if (!piece) continue;
 		if (piece.text === undefined)
 			return { bytes: pieces.bytes, stop: notUtf8(pieces, piece, reading.line, layout.lineBreak) };
+		reading.bytes = piece.bytes;
 		pieces.carry(readPiece(piece.text, false, reading));
 		yield;
 		if (reading.stop) return { bytes: pieces.bytes, stop: reading.stop };
@@ -79,6 +87,7 @@ export async function* readCsvRows(
 	const piece = pieces.piece()!;
 	if (piece.text === undefined)
 		return { bytes: pieces.bytes, stop: notUtf8(pieces, piece, reading.line, layout.lineBreak) };
+	reading.bytes = piece.bytes;
 	readPiece(piece.text, true, reading);
 	yield;
 	return { bytes: pieces.bytes, stop: reading.stop };

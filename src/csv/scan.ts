@@ -46,6 +46,7 @@ class PieceScan {
 		private readonly reading: RowReading,
 	) {
 		({ delimiter: this.delimiter, lineBreak: this.lineBreak } = reading.layout);
+		reading.row.bytes = reading.bytes;
 		this.nextDelimiter = text.indexOf(this.delimiter);
 		this.nextBreak = text.indexOf(this.lineBreak);
 	}
@@ -64,14 +65,14 @@ class PieceScan {
 			if (nextQuote === -1 || (nextBreak !== -1 && nextQuote > nextBreak)) {
 				if (nextBreak === -1 && !last) break;
 				const rowEnd = nextBreak === -1 ? length : nextBreak;
-				row.begin(text, pos);
-				let fieldStart = pos;
+				let { ends } = row;
+				let count = 0;
 				while (nextDelimiter !== -1 && nextDelimiter < rowEnd) {
-					row.addField(fieldStart, nextDelimiter, false);
-					fieldStart = nextDelimiter + 1;
-					nextDelimiter = text.indexOf(delimiter, fieldStart);
+					if (count === ends.length) ends = row.moreEnds();
+					ends[count++] = nextDelimiter;
+					nextDelimiter = text.indexOf(delimiter, nextDelimiter + 1);
 				}
-				row.addField(fieldStart, rowEnd, false);
+				row.setPlain(text, pos, count + 1, rowEnd);
 				pos = nextBreak === -1 ? length : nextBreak + lineBreak.length;
 				giveRow(reading, pos, nextBreak === -1 ? 0 : 1);
 				if (nextBreak !== -1) nextBreak = text.indexOf(lineBreak, pos);

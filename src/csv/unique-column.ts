@@ -2,7 +2,8 @@ import { RepeatCandidates } from './confirm';
 import type { ComparedColumn } from './confirm';
 import { HASH, UniqueValues } from './repeats';
 import type { CsvRow } from './row';
-import { comparedValue, emailKey, HASHED, keyInText, mobileKey, NO_VALUE } from './value-keys';
+import { comparedValue, emailKey, KEY_IN_BYTES, mobileKey } from './value-keys';
+import type { KeyInBytes } from './value-keys';
 
 /**
  * A column whose values must not repeat within the file (the automatic unique columns `email`,
@@ -13,15 +14,17 @@ import { comparedValue, emailKey, HASHED, keyInText, mobileKey, NO_VALUE } from 
 export class UniqueColumn {
 	private readonly seen = new UniqueValues();
 	private readonly key?: (value: string) => string | { problem: string };
+	private readonly inBytes: KeyInBytes;
 	private candidates?: RepeatCandidates;
 
 	constructor(
 		readonly at: number,
 		readonly name: string,
-		private readonly kind: 'email' | 'mobile' | 'plain',
+		kind: 'email' | 'mobile' | 'plain',
 		private readonly required = false,
 	) {
 		this.key = kind === 'email' ? emailKey : kind === 'mobile' ? mobileKey : undefined;
+		this.inBytes = KEY_IN_BYTES[kind];
 	}
 
 	/** Checks and keeps the row's value; returns its problem, if it has one. */
@@ -29,12 +32,14 @@ export class UniqueColumn {
 		const { at } = this;
 		// Most values are read where they are written: no string is made for them.
 		if (row.inText(at)) {
-			const found = keyInText(row.text, row.startOf(at), row.endOf(at), this.kind);
-			if (found === HASHED) {
+			const start = row.startOf(at);
+			const end = row.endOf(at);
+			if (start === end) return this.required ? 'the Key column is empty' : undefined;
+			const { bytes } = row;
+			if (bytes[start] > 32 && bytes[end - 1] > 32 && this.inBytes(bytes, start, end)) {
 				this.seen.addHash(HASH[0], HASH[1], row.index);
 				return undefined;
 			}
-			if (found === NO_VALUE) return this.required ? 'the Key column is empty' : undefined;
 		}
 		const key = comparedValue(row.field(at), this.key);
 		if (key === '') return this.required ? 'the Key column is empty' : undefined;

@@ -1,5 +1,5 @@
 import { e164DigitsProblem } from '../values/addresses';
-import { asciiValueHash } from './repeats';
+import { asciiBytesHash } from './repeats';
 
 const EMAIL = /^[^\s@,;"<>]+@[^\s@,;"<>]+\.[^\s@,;"<>]+$/;
 const PHONE_SEPARATORS = /[\s().-]/g;
@@ -53,69 +53,50 @@ export function comparedValue(
 	return value && key ? key(value) : value;
 }
 
-/**
- * How keyInText finds a value: nothing there; its value as compared as written, its hashes in
- * HASH; or to be read as a string (comparedValue decides).
- */
-export const NO_VALUE = 0;
-export const HASHED = 1;
-export const AS_STRING = 2;
-
-/** A table of the ASCII codes refused (1) among `codes`, or among all but `codes`. */
-function refusedCodes(codes: string, allBut = false): Uint8Array {
-	const table = new Uint8Array(128).fill(allBut ? 1 : 0);
-	for (const char of codes) table[char.charCodeAt(0)] = allBut ? 0 : 1;
-	return table;
-}
-
-/** What an e-mail may not hold (the EMAIL pattern's \s , ; " < >), '@' apart. */
-const NOT_IN_EMAIL = refusedCodes('\t\n\v\f\r ,;"<>');
-const NOT_IN_MOBILE = refusedCodes('+0123456789', true);
-const NOTHING = refusedCodes('');
+/** What an e-mail may not hold (the EMAIL pattern's \s , ; " < >), '@' apart, by ASCII code. */
+const NOT_IN_EMAIL = new Uint8Array(128);
+for (const char of '\t\n\v\f\r ,;"<>') NOT_IN_EMAIL[char.charCodeAt(0)] = 1;
 
 /**
- * Whether `text` from `start` to `end` (not empty, no space at either end) is an e-mail as EMAIL
- * takes one, in ASCII (false for the others: EMAIL decides), hashed if so: one '@' after a
- * character, then a dot with a character on each side.
+ * Whether `bytes` from `start` to `end` (not empty, no space at either end) are an e-mail as EMAIL
+ * takes one, in ASCII (false for the others: EMAIL decides): one '@' after a character, then a
+ * dot with a character on each side.
  */
-function emailHashed(text: string, start: number, end: number): boolean {
-	const at = text.indexOf('@', start);
-	if (at <= start || at >= end || text.lastIndexOf('@', end - 1) !== at) return false;
-	const dot = text.indexOf('.', at + 2);
-	if (dot === -1 || dot >= end - 1) return false;
-	return asciiValueHash(text, start, end, NOT_IN_EMAIL);
+function asciiEmail(bytes: Uint8Array, start: number, end: number): boolean {
+	let at = -1;
+	let dot = false;
+	for (let i = start; i < end; i++) {
+		const code = bytes[i];
+		if (code >= 0x80 || NOT_IN_EMAIL[code] === 1) return false;
+		if (code === 0x40) {
+			if (at !== -1) return false;
+			at = i;
+		} else if (code === 0x2e && at !== -1 && i > at + 1 && i < end - 1) dot = true;
+	}
+	return at > start && dot;
 }
 
-/** Whether `text` from `start` to `end` is a mobile as PLAIN_E164 takes one, hashed if so. */
-function plainE164Hashed(text: string, start: number, end: number): boolean {
+/** Whether `bytes` from `start` to `end` are a mobile as PLAIN_E164 takes one. */
+function plainE164(bytes: Uint8Array, start: number, end: number): boolean {
 	const length = end - start;
-	if (length < 8 || length > 16 || text.charCodeAt(start) !== 43) return false;
-	const first = text.charCodeAt(start + 1);
-	if (first < 49 || first > 57 || text.lastIndexOf('+', end - 1) !== start) return false;
-	return asciiValueHash(text, start, end, NOT_IN_MOBILE);
+	if (length < 8 || length > 16 || bytes[start] !== 0x2b) return false;
+	if (bytes[start + 1] < 0x31 || bytes[start + 1] > 0x39) return false;
+	for (let i = start + 2; i < end; i++) if (bytes[i] < 0x30 || bytes[i] > 0x39) return false;
+	return true;
 }
 
 /**
- * A unique column's value read where it is in the file's text, without a string made for it (the
- * check's fast way, issue 50): HASHED when the text is, in ASCII, its value as compared (no spaces
- * to trim; an e-mail EMAIL takes, a mobile PLAIN_E164 takes, or any value of a plain column), its
- * hashes then in HASH; NO_VALUE when there is nothing; AS_STRING otherwise (spaces around it, a
- * problem, a mobile to put in international form, a character past ASCII): comparedValue decides.
- * Both ways give a value the same hashes.
+ * A unique column's value read from its bytes in the file (from `start` to `end`: not empty, no
+ * space at either end), without a string made for it (the check's fast way, issue 50): true when
+ * the bytes are, in ASCII, its value as compared (an e-mail EMAIL takes, a mobile PLAIN_E164
+ * takes, or any value of a plain column), its hashes then in HASH; false otherwise (a problem, a
+ * mobile to put in international form, a character past ASCII): comparedValue decides, and gives
+ * the value the same hashes.
  */
-export function keyInText(
-	text: string,
-	start: number,
-	end: number,
-	kind: 'email' | 'mobile' | 'plain',
-): number {
-	if (start === end) return NO_VALUE;
-	if (text.charCodeAt(start) <= 32 || text.charCodeAt(end - 1) <= 32) return AS_STRING;
-	const hashed =
-		kind === 'email'
-			? emailHashed(text, start, end)
-			: kind === 'mobile'
-				? plainE164Hashed(text, start, end)
-				: asciiValueHash(text, start, end, NOTHING);
-	return hashed ? HASHED : AS_STRING;
-}
+export type KeyInBytes = (bytes: Uint8Array, start: number, end: number) => boolean;
+
+export const KEY_IN_BYTES: Record<'email' | 'mobile' | 'plain', KeyInBytes> = {
+	email: (bytes, start, end) => asciiEmail(bytes, start, end) && asciiBytesHash(bytes, start, end),
+	mobile: (bytes, start, end) => plainE164(bytes, start, end) && asciiBytesHash(bytes, start, end),
+	plain: asciiBytesHash,
+};
