@@ -3,23 +3,25 @@
 import type { ByteSource } from '../values/bytes';
 
 /**
- * Pieces of 64 KB: papaparse splits one in the processor's cache (measured: 190 MB/s, against 130
- * MB/s in pieces of 1 MB).
+ * Pieces of 64 KB: a piece's text and the values read from it stay in the processor's cache
+ * (measured, issue 50: 335 MB/s, against 265 MB/s in pieces of 128 KB).
  */
-const CHUNK_BYTES = 64 * 1024;
+export const PIECE_BYTES = 64 * 1024;
 
-/** The bytes of a file in pieces of at most CHUNK_BYTES, whether it is a buffer or a stream. */
+/** Reads of a file held in memory: as large as those asked of n8n's store. */
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * The bytes of a file as they come (a buffer in reads of READ_BYTES): the reading splits each in
+ * pieces of PIECE_BYTES, and waits for the next only after them.
+ */
 export async function* byteChunks(source: Buffer | ByteSource): AsyncGenerator<Uint8Array> {
 	if (Buffer.isBuffer(source)) {
-		for (let start = 0; start < source.length; start += CHUNK_BYTES)
-			yield source.subarray(start, start + CHUNK_BYTES);
+		for (let start = 0; start < source.length; start += READ_BYTES)
+			yield source.subarray(start, start + READ_BYTES);
 		return;
 	}
-	for await (const chunk of source) {
-		const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-		for (let start = 0; start < bytes.length; start += CHUNK_BYTES)
-			yield bytes.subarray(start, start + CHUNK_BYTES);
-	}
+	for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
 /** The byte order mark a UTF-8 file may start with. */

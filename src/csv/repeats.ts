@@ -100,7 +100,7 @@ export const HASH = new Int32Array(2);
  * pass, FNV-1a and a multiply-add one, two characters a step (UTF-16 code units, 16 bits each),
  * mixed at the end so that the top bits of the first (the bucket) depend on every character. A
  * value has the same hashes wherever it is read (in its own string, in a piece of the file, or as
- * bytes: asciiBytesHash). The result is HASH, overwritten by the next call.
+ * bytes: bytesHash). The result is HASH, overwritten by the next call.
  */
 export function valueHash(text: string, start = 0, end = text.length): Int32Array {
 	let a = 0x811c9dc5;
@@ -118,28 +118,58 @@ export function valueHash(text: string, start = 0, end = text.length): Int32Arra
 	return mixed(a, b);
 }
 
+/** Where bytesHash found its `mark`: how many times, and the last place. */
+export const MARKS = new Int32Array(2);
+
 /**
- * valueHash of a value written in ASCII, read from its bytes (from `start` to `end`), where a byte
- * is a character (issue 50: reading bytes is faster than reading a string's characters): true,
- * its hashes in HASH; false when a byte is past ASCII (HASH is then not to be read).
+ * valueHash of a value read from its bytes (from `start` to `end`), where a byte is a character
+ * (issue 50: reading bytes is faster than reading a string's characters), for values whose bytes
+ * `refused` allows (a table of 256: 1 refuses; refuse the bytes past ASCII, which are not
+ * characters): true, its hashes in HASH; false when a byte is refused (HASH is then not to be
+ * read). In the same pass it counts the bytes equal to `mark` (MARKS), which the reader checks.
  */
-export function asciiBytesHash(bytes: Uint8Array, start: number, end: number): boolean {
+export function bytesHash(
+	bytes: Uint8Array,
+	start: number,
+	end: number,
+	refused: Uint8Array,
+	mark: number,
+): boolean {
 	let a = 0x811c9dc5;
 	let b = end - start;
+	let refusals = 0;
+	let marks = 0;
+	let marked = -1;
 	const even = start + ((end - start) & ~1);
 	for (let i = start; i < even; i += 2) {
 		const low = bytes[i];
 		const high = bytes[i + 1];
-		if ((low | high) >= 0x80) return false;
+		refusals |= refused[low] | refused[high];
+		if (low === mark) {
+			marks++;
+			marked = i;
+		}
+		if (high === mark) {
+			marks++;
+			marked = i + 1;
+		}
 		const code = low | (high << 16);
 		a = Math.imul(a ^ code, 0x01000193);
 		b = (Math.imul(b, 0x5bd1e995) + code) | 0;
 	}
 	if (even < end) {
-		if (bytes[even] >= 0x80) return false;
-		a = Math.imul(a ^ bytes[even], 0x01000193);
-		b = (Math.imul(b, 0x5bd1e995) + bytes[even]) | 0;
+		const last = bytes[even];
+		refusals |= refused[last];
+		if (last === mark) {
+			marks++;
+			marked = even;
+		}
+		a = Math.imul(a ^ last, 0x01000193);
+		b = (Math.imul(b, 0x5bd1e995) + last) | 0;
 	}
+	if (refusals !== 0) return false;
+	MARKS[0] = marks;
+	MARKS[1] = marked;
 	mixed(a, b);
 	return true;
 }

@@ -1,7 +1,7 @@
 import Papa from 'papaparse';
 
 import type { ByteSource } from '../values/bytes';
-import { BOM, byteChunks } from './bytes';
+import { BOM, byteChunks, PIECE_BYTES } from './bytes';
 import { papaRows } from './papa-rows';
 import { BytePieces } from './pieces';
 import type { ByteText } from './pieces';
@@ -50,10 +50,11 @@ export function csvLayout(head: Buffer): CsvLayout {
  * Reads the rows of a CSV as it streams, giving each to `onRow`: its bytes checked as UTF-8 (a bad
  * byte stops the reading) and scanned as they are (BytePieces), rows split in pieces of 64 KB
  * (scanRows, and papaparse for the rows it leaves), each with the line it starts on (a quoted field
- * may hold line breaks). It yields after each piece, so a reader can pass on what the piece's rows
- * gave. Memory stays at a piece and the row it ends in, whatever the size: a row longer than
- * MAX_ROW_BYTES stops the reading (a quote that is never closed). Returns the bytes read, and why
- * the reading stopped early if it did (the rows before that place were given).
+ * may hold line breaks). It yields after each chunk of the source (a read of up to 1 MB), so a
+ * reader can pass on what its rows gave. Memory stays at a chunk and the row it ends in, whatever
+ * the size: a row longer than MAX_ROW_BYTES stops the reading (a quote that is never closed).
+ * Returns the bytes read, and why the reading stopped early if it did (the rows before that place
+ * were given).
  */
 export async function* readCsvRows(
 	source: Buffer | ByteSource,
@@ -70,14 +71,19 @@ export async function* readCsvRows(
 	};
 	const pieces = new BytePieces();
 	for await (const chunk of byteChunks(source)) {
-		const piece = pieces.piece(chunk);
-		if (!piece) continue;
-		if (piece.text === undefined)
-			return { bytes: pieces.bytes, stop: notUtf8(pieces, piece, reading.line, layout.lineBreak) };
-		reading.bytes = piece.bytes;
-		pieces.carry(readPiece(piece.text, false, reading));
+		for (let start = 0; start < chunk.length; start += PIECE_BYTES) {
+			const piece = pieces.piece(chunk.subarray(start, start + PIECE_BYTES));
+			if (!piece) continue;
+			if (piece.text === undefined)
+				return {
+					bytes: pieces.bytes,
+					stop: notUtf8(pieces, piece, reading.line, layout.lineBreak),
+				};
+			reading.bytes = piece.bytes;
+			pieces.carry(readPiece(piece.text, false, reading));
+			if (reading.stop) return { bytes: pieces.bytes, stop: reading.stop };
+		}
 		yield;
-		if (reading.stop) return { bytes: pieces.bytes, stop: reading.stop };
 	}
 	if (pieces.endsInsideACharacter) {
 		const line = reading.line + countOf(pieces.carriedText(), layout.lineBreak);

@@ -1,5 +1,5 @@
 import { e164DigitsProblem } from '../values/addresses';
-import { asciiBytesHash } from './repeats';
+import { bytesHash, MARKS } from './repeats';
 
 const EMAIL = /^[^\s@,;"<>]+@[^\s@,;"<>]+\.[^\s@,;"<>]+$/;
 const PHONE_SEPARATORS = /[\s().-]/g;
@@ -53,36 +53,37 @@ export function comparedValue(
 	return value && key ? key(value) : value;
 }
 
-/** What an e-mail may not hold (the EMAIL pattern's \s , ; " < >), '@' apart, by ASCII code. */
-const NOT_IN_EMAIL = new Uint8Array(128);
-for (const char of '\t\n\v\f\r ,;"<>') NOT_IN_EMAIL[char.charCodeAt(0)] = 1;
-
-/**
- * Whether `bytes` from `start` to `end` (not empty, no space at either end) are an e-mail as EMAIL
- * takes one, in ASCII (false for the others: EMAIL decides): one '@' after a character, then a
- * dot with a character on each side.
- */
-function asciiEmail(bytes: Uint8Array, start: number, end: number): boolean {
-	let at = -1;
-	let dot = false;
-	for (let i = start; i < end; i++) {
-		const code = bytes[i];
-		if (code >= 0x80 || NOT_IN_EMAIL[code] === 1) return false;
-		if (code === 0x40) {
-			if (at !== -1) return false;
-			at = i;
-		} else if (code === 0x2e && at !== -1 && i > at + 1 && i < end - 1) dot = true;
-	}
-	return at > start && dot;
+/** A table of the 256 bytes refused (1): those past ASCII, and those of `refused` (or all others). */
+function refusing(codes: string, allBut = false): Uint8Array {
+	const table = new Uint8Array(256);
+	for (let code = 0; code < 256; code++)
+		table[code] = code >= 0x80 || codes.includes(String.fromCharCode(code)) !== allBut ? 1 : 0;
+	return table;
 }
 
-/** Whether `bytes` from `start` to `end` are a mobile as PLAIN_E164 takes one. */
-function plainE164(bytes: Uint8Array, start: number, end: number): boolean {
+/** What an e-mail may not hold: the EMAIL pattern's \s , ; " < > ('@' is counted). */
+const NOT_IN_EMAIL = refusing('\t\n\v\f\r ,;"<>');
+const NOT_IN_MOBILE = refusing('+0123456789', true);
+const PAST_ASCII = refusing('');
+const NO_MARK = -1;
+
+/**
+ * An e-mail as EMAIL takes one, in ASCII (false for the others: EMAIL decides): one '@' after a
+ * character, then a dot with a character on each side; hashed.
+ */
+function emailHash(bytes: Uint8Array, start: number, end: number): boolean {
+	if (!bytesHash(bytes, start, end, NOT_IN_EMAIL, 0x40)) return false;
+	const at = MARKS[1];
+	if (MARKS[0] !== 1 || at === start) return false;
+	for (let i = at + 2; i < end - 1; i++) if (bytes[i] === 0x2e) return true;
+	return false;
+}
+
+/** A mobile as PLAIN_E164 takes one: '+', a digit 1 to 9, then digits, 8 to 16 in all; hashed. */
+function plainE164Hash(bytes: Uint8Array, start: number, end: number): boolean {
 	const length = end - start;
-	if (length < 8 || length > 16 || bytes[start] !== 0x2b) return false;
-	if (bytes[start + 1] < 0x31 || bytes[start + 1] > 0x39) return false;
-	for (let i = start + 2; i < end; i++) if (bytes[i] < 0x30 || bytes[i] > 0x39) return false;
-	return true;
+	if (length < 8 || length > 16 || bytes[start + 1] < 0x31 || bytes[start + 1] > 0x39) return false;
+	return bytesHash(bytes, start, end, NOT_IN_MOBILE, 0x2b) && MARKS[0] === 1 && MARKS[1] === start;
 }
 
 /**
@@ -96,7 +97,7 @@ function plainE164(bytes: Uint8Array, start: number, end: number): boolean {
 export type KeyInBytes = (bytes: Uint8Array, start: number, end: number) => boolean;
 
 export const KEY_IN_BYTES: Record<'email' | 'mobile' | 'plain', KeyInBytes> = {
-	email: (bytes, start, end) => asciiEmail(bytes, start, end) && asciiBytesHash(bytes, start, end),
-	mobile: (bytes, start, end) => plainE164(bytes, start, end) && asciiBytesHash(bytes, start, end),
-	plain: asciiBytesHash,
+	email: emailHash,
+	mobile: plainE164Hash,
+	plain: (bytes, start, end) => bytesHash(bytes, start, end, PAST_ASCII, NO_MARK),
 };

@@ -21,6 +21,13 @@ export interface BinaryFile {
 const HEAD_BYTES = 64 * 1024;
 
 /**
+ * The pieces n8n's binary store is asked to read a file in (its stream's highWaterMark in the
+ * filesystem store): 1 MB, where its default is 64 KB. The CSV check of a 190 MB file through
+ * 64 KB reads runs at about 200 MB/s, through 1 MB reads at about 285 (issue 50).
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
  * Reads a binary property of an input item without loading a file-system or S3 binary into memory.
  */
 export async function binaryFile(
@@ -59,7 +66,7 @@ export async function binaryFile(
 			fileName,
 			size,
 			head: Buffer.concat(parts),
-			open: async () => await context.helpers.getBinaryStream(id),
+			open: async () => await context.helpers.getBinaryStream(id, READ_CHUNK_BYTES),
 		};
 	}
 	const buffer = Buffer.from(binary.data, BINARY_ENCODING);
