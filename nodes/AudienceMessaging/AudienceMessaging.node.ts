@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { audienceMessagingCallbackTest } from './core/platform';
+import { audienceMessagingCallbackTest } from '../../src/platform';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { blacklist } from './resources/blacklist';
 import { list } from './resources/list';

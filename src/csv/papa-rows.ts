@@ -13,7 +13,7 @@ interface PapaStep {
 
 /**
  * Gives the complete rows of `text` (all of it when `last`) as papaparse reads them, for the rows
- * scanRows leaves to it (a quoted row it does not read as papaparse does). Sets `reading.stop` on
+ * RowScanner leaves to it (a quoted row it does not read as papaparse does). Sets `reading.stop` on
  * papaparse's first error (a quote never closed, a closing quote not followed by the delimiter or a
  * line break). Returns where the rows it gave end: the rest stays pending.
  */

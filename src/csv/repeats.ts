@@ -22,7 +22,7 @@ export class UniqueValues {
 	/**
 	 * Per bucket, blocks of BLOCK_ENTRIES entries of three words: first hash, second hash, row index.
 	 */
-	private readonly buckets: Uint32Array[][] = Array.from({ length: 1 << BUCKET_BITS }, () => []);
+	private buckets: Uint32Array[][] = Array.from({ length: 1 << BUCKET_BITS }, () => []);
 	/** Per bucket, the block being filled (the last of its blocks). */
 	private readonly filling: Uint32Array[] = Array.from(
 		{ length: 1 << BUCKET_BITS },
@@ -60,35 +60,51 @@ export class UniqueValues {
 		// A bucket's table: its entries' three words (the row index + 1; 0 is a free slot), placed by
 		// the second hash.
 		let table = new Uint32Array(0);
-		this.buckets.forEach((blocks, bucket) => {
+		for (let bucket = 0; bucket < this.buckets.length; bucket++) {
+			const blocks = this.buckets[bucket];
 			const count = this.fill[bucket];
+			// Freed first: a line after the loop below, met only once it is optimized, would make V8
+			// throw the optimized code away every time (measured, issue 50).
+			this.buckets[bucket] = [];
+			this.filling[bucket] = EMPTY_BLOCK;
 			let size = 16;
 			while (size < count * 2) size *= 2;
 			if (table.length < size * 3) table = new Uint32Array(size * 3);
 			else table.fill(0, 0, size * 3);
-			const mask = size - 1;
-			for (let entry = 0; entry < count; entry++) {
-				const block = blocks[entry >>> BLOCK_BITS];
-				const at = (entry & (BLOCK_ENTRIES - 1)) * 3;
-				const a = block[at];
-				const b = block[at + 1];
-				for (let slot = b & mask; ; slot = (slot + 1) & mask) {
-					const held = table[slot * 3 + 2];
-					if (held === 0) {
-						table[slot * 3] = a;
-						table[slot * 3 + 1] = b;
-						table[slot * 3 + 2] = block[at + 2] + 1;
-						break;
-					}
-					if (table[slot * 3] === a && table[slot * 3 + 1] === b) {
-						repeat(block[at + 2], held - 1);
-						break;
-					}
-				}
+			bucketRepeats(blocks, count, table, size - 1, repeat);
+		}
+	}
+}
+
+/**
+ * The repeats of one bucket's `count` entries (in `blocks`), through `table` (free, of `mask` + 1
+ * slots of three words): repeat(index, firstIndex) for each entry whose hashes an earlier one held.
+ */
+function bucketRepeats(
+	blocks: Uint32Array[],
+	count: number,
+	table: Uint32Array,
+	mask: number,
+	repeat: (index: number, firstIndex: number) => void,
+): void {
+	for (let entry = 0; entry < count; entry++) {
+		const block = blocks[entry >>> BLOCK_BITS];
+		const at = (entry & (BLOCK_ENTRIES - 1)) * 3;
+		const a = block[at];
+		const b = block[at + 1];
+		for (let slot = b & mask; ; slot = (slot + 1) & mask) {
+			const held = table[slot * 3 + 2];
+			if (held === 0) {
+				table[slot * 3] = a;
+				table[slot * 3 + 1] = b;
+				table[slot * 3 + 2] = block[at + 2] + 1;
+				break;
 			}
-			blocks.length = 0;
-			this.filling[bucket] = EMPTY_BLOCK;
-		});
+			if (table[slot * 3] === a && table[slot * 3 + 1] === b) {
+				repeat(block[at + 2], held - 1);
+				break;
+			}
+		}
 	}
 }
 

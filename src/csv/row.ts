@@ -31,6 +31,8 @@ export interface RowReading {
 	row: CsvRow;
 	index: number;
 	line: number;
+	/** Whether RowScanner left a row it does not read as papaparse does (papaparse reads on). */
+	unusual: boolean;
 	stop?: CsvStop;
 	onRow: (row: CsvRow) => void;
 }
@@ -67,7 +69,7 @@ export class CsvRow {
 	count = 0;
 	/**
 	 * A row without quotes (most rows): where each field but the last ends (the delimiter after
-	 * it), written by scanRows; a field starts after the delimiter before it, the last one ends at
+	 * it), written by RowScanner; a field starts after the delimiter before it, the last one ends at
 	 * `lastEnd`. One store a field: the fastest the check can keep them.
 	 */
 	ends: Int32Array = new Int32Array(64);

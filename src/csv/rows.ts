@@ -7,7 +7,7 @@ import { BytePieces } from './pieces';
 import type { ByteText } from './pieces';
 import { CsvRow } from './row';
 import type { CsvLayout, CsvStop, RowReading } from './row';
-import { scanRows } from './scan';
+import { RowScanner } from './scan';
 
 export { CsvRow } from './row';
 export type { CsvLayout, CsvStop } from './row';
@@ -49,12 +49,12 @@ export function csvLayout(head: Buffer): CsvLayout {
 /**
  * Reads the rows of a CSV as it streams, giving each to `onRow`: its bytes checked as UTF-8 (a bad
  * byte stops the reading) and scanned as they are (BytePieces), rows split in pieces of 64 KB
- * (scanRows, and papaparse for the rows it leaves), each with the line it starts on (a quoted field
- * may hold line breaks). It yields after each chunk of the source (a read of up to 1 MB), so a
- * reader can pass on what its rows gave. Memory stays at a chunk and the row it ends in, whatever
- * the size: a row longer than MAX_ROW_BYTES stops the reading (a quote that is never closed).
- * Returns the bytes read, and why the reading stopped early if it did (the rows before that place
- * were given).
+ * (RowScanner, and papaparse for the rows it leaves), each with the line it starts on (a quoted
+ * field may hold line breaks). It yields after each chunk of the source (a read of up to 1 MB),
+ * so a reader can pass on what its rows gave. Memory stays at a chunk and the row it ends in,
+ * whatever the size: a row longer than MAX_ROW_BYTES stops the reading (a quote that is never
+ * closed). Returns the bytes read, and why the reading stopped early if it did (the rows before
+ * that place were given).
  */
 export async function* readCsvRows(
 	source: Buffer | ByteSource,
@@ -67,9 +67,11 @@ export async function* readCsvRows(
 		row: new CsvRow(),
 		index: -1,
 		line: 1,
+		unusual: false,
 		onRow,
 	};
 	const pieces = new BytePieces();
+	const scanner = new RowScanner(reading);
 	for await (const chunk of byteChunks(source)) {
 		for (let start = 0; start < chunk.length; start += PIECE_BYTES) {
 			const piece = pieces.piece(chunk.subarray(start, start + PIECE_BYTES));
@@ -80,7 +82,7 @@ export async function* readCsvRows(
 					stop: notUtf8(pieces, piece, reading.line, layout.lineBreak),
 				};
 			reading.bytes = piece.bytes;
-			pieces.carry(readPiece(piece.text, false, reading));
+			pieces.carry(readPiece(scanner, piece.text, false, reading));
 			if (reading.stop) return { bytes: pieces.bytes, stop: reading.stop };
 		}
 		yield;
@@ -94,7 +96,7 @@ export async function* readCsvRows(
 	if (piece.text === undefined)
 		return { bytes: pieces.bytes, stop: notUtf8(pieces, piece, reading.line, layout.lineBreak) };
 	reading.bytes = piece.bytes;
-	readPiece(piece.text, true, reading);
+	readPiece(scanner, piece.text, true, reading);
 	yield;
 	return { bytes: pieces.bytes, stop: reading.stop };
 }
@@ -103,10 +105,14 @@ export async function* readCsvRows(
  * Gives the complete rows of a piece (all of it when `last`), and returns where they end: what is
  * after is carried to the next piece.
  */
-function readPiece(text: ByteText, last: boolean, reading: RowReading): number {
-	const scanned = scanRows(text, last, reading);
-	let end = scanned.end;
-	if (scanned.unusual) end += papaRows(text.slice(end), last, reading);
+function readPiece(
+	scanner: RowScanner,
+	text: ByteText,
+	last: boolean,
+	reading: RowReading,
+): number {
+	let end = scanner.scan(text, last);
+	if (reading.unusual) end += papaRows(text.slice(end), last, reading);
 	if (!reading.stop && text.length - end > MAX_ROW_BYTES) {
 		const { line } = reading;
 		reading.stop = {

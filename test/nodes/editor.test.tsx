@@ -4,9 +4,20 @@
  * one workflow must not all read "send: message".
  */
 import { Workflow } from 'n8n-workflow';
-import type { INode, INodeParameters, INodeTypes } from 'n8n-workflow';
+import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
 
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
+import { blacklist } from '../../nodes/AudienceMessaging/resources/blacklist';
+import { list } from '../../nodes/AudienceMessaging/resources/list';
+import { message } from '../../nodes/AudienceMessaging/resources/message';
+import { messageTemplate } from '../../nodes/AudienceMessaging/resources/messageTemplate';
+import { sender } from '../../nodes/AudienceMessaging/resources/sender';
+import { subscriber } from '../../nodes/AudienceMessaging/resources/subscriber';
+import { walletPass } from '../../nodes/AudienceMessaging/resources/walletPass';
+import { walletTemplate } from '../../nodes/AudienceMessaging/resources/walletTemplate';
+import { simplifyField } from '../../nodes/AudienceMessaging/shared/descriptions';
+import { resourceOf } from '../../nodes/AudienceMessaging/shared/operation';
+import type { Resource } from '../../nodes/AudienceMessaging/shared/operation';
 
 const nodeType = new AudienceMessaging();
 const nodeTypes: INodeTypes = {
@@ -87,5 +98,101 @@ describe('editor layout', () => {
 			sort?.options as Array<{ name: string; values: Array<{ name: string }> }> | undefined
 		)?.find((option) => option.name === 'rule');
 		expect(rule?.values.map((value) => value.name)).toEqual(['field', 'direction']);
+	});
+});
+
+/**
+ * Issue 50: an operation's resource, operation and fields are named in one place (resourceOf adds
+ * the resource and operation to each field's conditions). Every field of the node's description
+ * shows for exactly the operations that list it; a field that names a resource or an operation of
+ * its own is refused.
+ */
+const RESOURCES: Record<string, Resource> = {
+	blacklist,
+	list,
+	message,
+	messageTemplate,
+	sender,
+	subscriber,
+	walletPass,
+	walletTemplate,
+};
+
+/** The places where the description and the operations' lists disagree (none is right). */
+function misplacedFields(properties: INodeProperties[], resources: Record<string, Resource>) {
+	const problems: string[] = [];
+	const fields = properties.filter(
+		(property) => !['resource', 'operation'].includes(property.name),
+	);
+	const key = (field: INodeProperties) => `${field.name} (${field.displayName})`;
+	for (const field of fields) {
+		const show = field.displayOptions?.show ?? {};
+		if (show.resource?.length !== 1 || !show.operation?.length)
+			problems.push(`${key(field)} is not shown for one resource and its operations`);
+	}
+	for (const [resource, { fieldsOf }] of Object.entries(resources))
+		for (const [operation, listed] of Object.entries(fieldsOf)) {
+			const shown = fields
+				.filter((field) => {
+					const show = field.displayOptions?.show ?? {};
+					return show.resource?.includes(resource) && show.operation?.includes(operation);
+				})
+				.map(key)
+				.sort();
+			const expected = listed.map(key).sort();
+			if (JSON.stringify(shown) !== JSON.stringify(expected))
+				problems.push(
+					`${resource} › ${operation} shows [${shown.join(', ')}], lists [${expected.join(', ')}]`,
+				);
+		}
+	return problems;
+}
+
+describe('every field shows for its own resource and operation, named once', () => {
+	it('each of the node’s fields shows exactly for the operations that list it', () => {
+		const { properties } = nodeType.description;
+		expect(Object.keys(RESOURCES).sort()).toEqual(
+			(
+				properties.find((property) => property.name === 'resource')!.options as Array<{
+					value: string;
+				}>
+			)
+				.map(({ value }) => value)
+				.sort(),
+		);
+		// Every resource's fields are in the description.
+		for (const resource of Object.values(RESOURCES))
+			for (const field of resource.fields) expect(properties).toContain(field);
+		expect(misplacedFields(properties, RESOURCES)).toEqual([]);
+	});
+
+	it('the check finds a field shown for another operation, one missing, and a stale condition', () => {
+		const { properties } = nodeType.description;
+		const moved = properties.map((property) =>
+			property.name === 'simplify' && property.displayOptions?.show?.operation?.includes('get')
+				? { ...property, displayOptions: { show: { resource: ['list'], operation: ['delete'] } } }
+				: property,
+		);
+		expect(misplacedFields(moved, RESOURCES)).toEqual([
+			'list › get shows [listId (List)], lists [listId (List), simplify (Simplify)]',
+			'list › delete shows [listId (List), options (Options), simplify (Simplify)], lists [listId (List), options (Options)]',
+		]);
+		// A field that names its operation itself (or one two resources list) is refused at once.
+		const run = RESOURCES.list.executors.get;
+		const option = { name: 'Get', value: 'get', action: 'Get a list', description: 'Get a list' };
+		expect(() =>
+			resourceOf('list', [
+				{
+					option,
+					fields: [{ ...simplifyField(), displayOptions: { show: { operation: ['delete'] } } }],
+					run,
+				},
+			]),
+		).toThrow('The field "simplify" of list › get names a resource or an operation itself');
+		const shared = simplifyField();
+		resourceOf('list', [{ option, fields: [shared], run }]);
+		expect(() => resourceOf('sender', [{ option, fields: [shared], run }])).toThrow(
+			'another resource lists it',
+		);
 	});
 });

@@ -10,15 +10,17 @@ import { join } from 'node:path';
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { resourceOf } from '../../nodes/AudienceMessaging/shared/operation';
 import { fillTemplate } from '../../nodes/AudienceMessaging/shared/request';
 import { runNode } from '../helpers/n8n';
 import { outputOf, useSandbox } from './context';
-import { getNamespace, getNamespaceFields } from './fixtures/example-operation';
+import { getNamespace, operation as getNamespaceOperation } from './fixtures/example-operation';
 
 const ctx = useSandbox();
 
 // The example's own node: the package's credential, one resource, one operation, the example's
 // fields.
+const example = resourceOf('sender', [getNamespaceOperation]);
 const description: INodeTypeDescription = {
 	displayName: 'Descriptor Example',
 	name: 'descriptorExample',
@@ -38,15 +40,10 @@ const description: INodeTypeDescription = {
 			options: [{ name: 'Sender', value: 'sender' }],
 			default: 'sender',
 		},
-		{
-			displayName: 'Operation',
-			name: 'operation',
-			type: 'options',
-			noDataExpression: true,
-			options: [{ name: 'Get Template Namespace', value: 'getNamespace' }],
-			default: 'getNamespace',
-		},
-		...getNamespaceFields,
+		// As the node builds each resource: the Operation list, and the fields shown for their
+		// operation.
+		example.operations,
+		...example.fields,
 	],
 };
 const exampleNode: INodeType = { description, execute: getNamespace };
@@ -103,7 +100,10 @@ it('docs/architecture.md shows the example exactly as the test builds it', () =>
 	const root = join(__dirname, '..', '..');
 	const source = readFileSync(join(__dirname, 'fixtures', 'example-operation.tsx'), 'utf8');
 	const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
-	const operation = source.slice(source.indexOf('const show ='), source.lastIndexOf('};') + 2);
+	const operation = source.slice(
+		source.indexOf("/** The operation's fields"),
+		source.lastIndexOf('};') + 2,
+	);
 	expect(operation.length).toBeGreaterThan(500);
 	expect(doc).toContain(operation);
 });

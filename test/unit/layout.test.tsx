@@ -135,14 +135,9 @@ describe('src/ is laid out by concern, each folder importing only the folders be
 		]);
 	});
 
-	it('each folder has an entry file, and the node reaches each one through one line of nodes/AudienceMessaging/core/', () => {
-		for (const floor of FLOORS) {
-			expect(existsSync(join(root, 'src', floor, 'index.ts'))).toBe(true);
-			expect(importsOf(join(root, 'nodes/AudienceMessaging/core', `${floor}.ts`))).toEqual([
-				`../../../src/${floor}`,
-			]);
-		}
-		expect(tsFiles(join(root, 'nodes/AudienceMessaging/core')).length).toBe(FLOORS.length);
+	it('each folder has an entry file, which the node imports directly (issue 50: no re-export files)', () => {
+		for (const floor of FLOORS) expect(existsSync(join(root, 'src', floor, 'index.ts'))).toBe(true);
+		expect(existsSync(join(root, 'nodes/AudienceMessaging/core'))).toBe(false);
 	});
 });
 
@@ -151,27 +146,34 @@ describe('the product files import each other by short paths, without cycles', (
 		expect(product.length).toBeGreaterThan(40);
 		expect(
 			importsOf(join(root, 'nodes/AudienceMessaging/resources/message/send/run.ts')),
-		).toContain('../../../core/http');
+		).toContain('../../../../../src/http');
 	});
 
-	it('no product file climbs more than three folders: an operation folder reaches core/ and shared/', () => {
+	it('no product file climbs more than three folders, but to the core library at the top (src/)', () => {
 		const deep = product.flatMap((file) =>
 			importsOf(file)
 				.filter((path) => path.startsWith('../../../../'))
+				.filter((path) => !target(file, path)?.startsWith('src/'))
 				.map((path) => `${relative(root, file)}: ${path}`),
 		);
 		expect(deep).toEqual([]);
 	});
 
-	it("the node's files other than core/ do not import src/ directly, so core/ is the one way in", () => {
-		const direct = tsFiles(join(root, 'nodes/AudienceMessaging'))
-			.filter((file) => !relative(root, file).startsWith('nodes/AudienceMessaging/core/'))
-			.flatMap((file) =>
-				importsOf(file)
-					.filter((path) => /(^|\/)src(\/|$)/.test(path))
-					.map((path) => `${relative(root, file)}: ${path}`),
-			);
-		expect(direct).toEqual([]);
+	it("the node's files reach src/ by a folder's entry file (src/<folder>), naming the concern they use", () => {
+		const inside = tsFiles(join(root, 'nodes/AudienceMessaging')).flatMap((file) =>
+			importsOf(file)
+				.map((path) => target(file, path))
+				.filter((to): to is string => to?.startsWith('src/') === true)
+				.filter((to) => !FLOORS.some((floor) => to === `src/${floor}`))
+				.map((to) => `${relative(root, file)}: ${to}`),
+		);
+		expect(inside).toEqual([]);
+		// The check reads real imports: an operation uses the request helper's entry.
+		expect(
+			importsOf(join(root, 'nodes/AudienceMessaging/resources/list/delete.ts')).map((path) =>
+				target(join(root, 'nodes/AudienceMessaging/resources/list/delete.ts'), path),
+			),
+		).toContain('src/http');
 	});
 
 	it('no product file reaches itself through its imports', () => {
@@ -198,7 +200,9 @@ describe('the product files import each other by short paths, without cycles', (
 		};
 		for (const file of edges.keys()) visit(file, []);
 		// The graph is real: the node's file reaches the request helper.
-		expect(edges.get('nodes/AudienceMessaging/core/http.ts')).toEqual(['src/http/index.ts']);
+		expect(edges.get('nodes/AudienceMessaging/resources/list/delete.ts')).toContain(
+			'src/http/index.ts',
+		);
 		expect(cycles).toEqual([]);
 	});
 });

@@ -1,8 +1,8 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, collectionResponse } from '../core/http';
-import type { Page } from '../core/http';
+import { apiRequest, collectionResponse } from '../../../src/http';
+import type { Page } from '../../../src/http';
 
 const nextPageToken = (page: number, answer: Page) =>
 	answer.pagination && answer.pagination.page < answer.pagination.pages

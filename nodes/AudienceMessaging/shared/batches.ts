@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk } from '../core/values';
-import { isRecord, isRequestPreview } from '../core/http';
-import type { FieldLabels } from '../core/values';
-import type { RequestPreview } from '../core/http';
+import { chunk } from '../../../src/values';
+import { isRecord, isRequestPreview } from '../../../src/http';
+import type { FieldLabels } from '../../../src/values';
+import type { RequestPreview } from '../../../src/http';
 import { configureRunOptions, prepareAll } from './execute';
 import type { Prepared } from './execute';
 import { continuesOnFail } from './item-errors';

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import { InputError } from '../core/values';
-import type { ByteSource } from '../core/values';
+import { InputError } from '../../../src/values';
+import type { ByteSource } from '../../../src/values';
 
 export interface BinaryFile {
 	fileName: string;

@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../core/csv';
-import { InputError } from '../core/values';
-import type { ByteSource } from '../core/values';
-import { multipartFileBody } from '../core/http';
-import type { CsvCheck, CsvProblem } from '../core/csv';
+import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../../../src/csv';
+import { InputError } from '../../../src/values';
+import type { ByteSource } from '../../../src/values';
+import { multipartFileBody } from '../../../src/http';
+import type { CsvCheck, CsvProblem } from '../../../src/csv';
 import { binaryFile } from './binary';
 import type { BinaryFile } from './binary';
 import { runsAsTool } from './tool';

@@ -1,14 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { boolean, integer, parsed } from '../core/values';
-import { listIdSchema } from '../core/platform';
+import { boolean, integer, parsed } from '../../../src/values';
+import { listIdSchema } from '../../../src/platform';
 import { readParameter } from './parameters';
 
 /** The list picker used by every list-scoped operation: from the account's lists, or by ID. */
-export function listLocator(
-	displayOptions: INodeProperties['displayOptions'],
-	extra: Partial<INodeProperties> = {},
-): INodeProperties {
+export function listLocator(extra: Partial<INodeProperties> = {}): INodeProperties {
 	return {
 		displayName: 'List',
 		name: 'listId',
@@ -43,7 +40,6 @@ export function listLocator(
 				typeOptions: { searchListMethod: 'searchLists', searchable: true },
 			},
 		],
-		displayOptions,
 		...extra,
 	};
 }
@@ -51,7 +47,7 @@ export function listLocator(
 /**
  * n8n's Return All / Limit pair of a Get Many operation (paging is done by src/http/pagination).
  */
-export function returnAllAndLimit(show: Record<string, string[]>): INodeProperties[] {
+export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
 			displayName: 'Return All',
@@ -59,7 +55,6 @@ export function returnAllAndLimit(show: Record<string, string[]>): INodeProperti
 			type: 'boolean',
 			default: false,
 			description: 'Whether to return all results or only up to a given limit',
-			displayOptions: { show },
 		},
 		{
 			displayName: 'Limit',
@@ -68,7 +63,7 @@ export function returnAllAndLimit(show: Record<string, string[]>): INodeProperti
 			typeOptions: { minValue: 1 },
 			default: 50,
 			description: 'Max number of results to return',
-			displayOptions: { show: { ...show, returnAll: [false] } },
+			displayOptions: { show: { returnAll: [false] } },
 		},
 	];
 }
@@ -127,14 +122,13 @@ export function parallelRequestsOf(
 }
 
 /** n8n's Simplify switch, for outputs of more than 10 fields. */
-export function simplifyField(show: Record<string, string[]>): INodeProperties {
+export function simplifyField(): INodeProperties {
 	return {
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
 		default: true,
 		description: 'Whether to return a simplified version of the response instead of the raw data',
-		displayOptions: { show },
 	};
 }
 
@@ -204,12 +198,13 @@ export function previewOf(options: Record<string, unknown>): boolean {
 }
 
 /**
- * An operation's Options collection (n8n's "Add Option" list) holding `options`, shown where `show`
- * says: the one way the node's operations declare it.
+ * An operation's Options collection (n8n's "Add Option" list) holding `options`: the one way the
+ * node's operations declare it. `show`: conditions of its own, beyond its resource and operation
+ * (resourceOf adds those).
  */
 export function optionsCollection(
-	show: Record<string, string[]>,
 	options: INodeProperties[],
+	show?: Record<string, string[]>,
 ): INodeProperties {
 	return {
 		displayName: 'Options',
@@ -217,7 +212,7 @@ export function optionsCollection(
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
+		...(show ? { displayOptions: { show } } : {}),
 		options,
 	};
 }
@@ -225,6 +220,6 @@ export function optionsCollection(
 /**
  * The Options collection of a write operation that has no other option: Preview Without Sending.
  */
-export function previewOptions(show: Record<string, string[]>): INodeProperties {
-	return optionsCollection(show, [previewOption()]);
+export function previewOptions(): INodeProperties {
+	return optionsCollection([previewOption()]);
 }

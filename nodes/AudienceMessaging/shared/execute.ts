@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { configureRun, isRequestPreview } from '../core/http';
-import { record } from '../core/values';
-import type { FieldLabels } from '../core/values';
+import { configureRun, isRequestPreview } from '../../../src/http';
+import { record } from '../../../src/values';
+import type { FieldLabels } from '../../../src/values';
 import { RATE_LIMIT_WAIT_NAME, previewOf, rateLimitWaitOf } from './descriptions';
 import { asFieldError, continuesOnFail, validated, withNothingSent } from './item-errors';
 import { errorItem, failedSendItem, previewItem } from './items';

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { outcomeOf } from '../core/http';
-import type { RequestPreview } from '../core/http';
+import { outcomeOf } from '../../../src/http';
+import type { RequestPreview } from '../../../src/http';
 
 /**
  * An item that failed under "Continue On Fail": the error message, paired to its input item.

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
-import type { FieldLabels } from '../core/values';
+import type { FieldLabels } from '../../../src/values';
 
 /**
  * Error paths (as InputError and zod issues name them) that are not a field's own path, each with

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
-import { MISS, compileParameter, sameValue } from '../core/values';
+import { MISS, compileParameter, sameValue } from '../../../src/values';
 
 /**
  * Whether a parameter that is a plain reference to the item's own data (`={{ $json.email }}`) is

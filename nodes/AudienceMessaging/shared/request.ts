@@ -7,9 +7,9 @@ import type {
 } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
-import { apiRequest, fetchPages } from '../core/http';
-import type { ApiRequest } from '../core/http';
-import type { FieldLabels } from '../core/values';
+import { apiRequest, fetchPages } from '../../../src/http';
+import type { ApiRequest } from '../../../src/http';
+import type { FieldLabels } from '../../../src/values';
 import { runOptions, runPerItem } from './execute';
 import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';

@@ -1,8 +1,8 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FieldLabels } from '../core/values';
-import { fieldName } from '../core/values';
+import type { FieldLabels } from '../../../src/values';
+import { fieldName } from '../../../src/values';
 import { fieldAt } from './labels';
 
 /**

@@ -1,8 +1,8 @@
-import { blacklistAddBody, blacklistAddRequestSchema } from '../../core/platform';
-import { identifiedObjectResponse } from '../../core/http';
+import { blacklistAddBody, blacklistAddRequestSchema } from '../../../../src/platform';
+import { identifiedObjectResponse } from '../../../../src/http';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
-import { blacklistFields, blacklistParameters, both, read } from './fields';
+import { addFields, blacklistParameters, both, read } from './fields';
 
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
 export const addToBlacklist = requestOperation({
@@ -31,6 +31,6 @@ export const operation: Operation = {
 		description:
 			"Add a recipient to the sender's blacklist of a channel; adding twice keeps one entry",
 	},
-	fields: blacklistFields,
+	fields: addFields,
 	run: addToBlacklist,
 };

@@ -1,10 +1,10 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { blacklistLookupQuery, blacklistLookupQuerySchema } from '../../core/platform';
-import { identifiedObjectResponse, isRecord } from '../../core/http';
+import { blacklistLookupQuery, blacklistLookupQuerySchema } from '../../../../src/platform';
+import { identifiedObjectResponse, isRecord } from '../../../../src/http';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
-import { blacklistFields, blacklistParameters, both, read } from './fields';
+import { checkFields, blacklistParameters, both, read } from './fields';
 
 /**
  * "Not found" for a lookup: a 404 with a JSON object body, the platform's answer for an unlisted
@@ -46,6 +46,6 @@ export const operation: Operation = {
 		action: 'Check whether a recipient is blacklisted',
 		description: "Look a recipient up in the sender's blacklist; outputs blacklisted true or false",
 	},
-	fields: blacklistFields,
+	fields: checkFields,
 	run: checkBlacklist,
 };

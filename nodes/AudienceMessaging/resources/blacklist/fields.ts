@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { REASON_UNSUBSCRIBED } from '../../core/platform';
-import type { BlacklistParameters } from '../../core/platform';
+import { REASON_UNSUBSCRIBED } from '../../../../src/platform';
+import type { BlacklistParameters } from '../../../../src/platform';
 import {
 	optionsCollection,
 	parallelRequestsOf,
@@ -9,7 +9,7 @@ import {
 	previewOption,
 	rateLimitWaitOption,
 } from '../../shared/descriptions';
-import type { FieldLabels } from '../../core/values';
+import type { FieldLabels } from '../../../../src/values';
 import { validated } from '../../shared/item-errors';
 import type { ItemReader } from '../../shared/request';
 
@@ -35,9 +35,8 @@ export function blacklistParameters(
 	};
 }
 
-const show = { resource: ['blacklist'] };
-
-export const blacklistFields: INodeProperties[] = [
+/** Channel, Sender and Recipient: both operations'. */
+const recipientFields: INodeProperties[] = [
 	{
 		displayName: 'Channel',
 		name: 'channel',
@@ -45,7 +44,6 @@ export const blacklistFields: INodeProperties[] = [
 		default: 'SMS',
 		description:
 			"Which of the sender's blacklists to use: it has one per channel. Message › Send sends on Chat App, so choose Chat App for its recipients.",
-		displayOptions: { show },
 		options: [
 			{ name: 'Chat App', value: 'CHATAPP' },
 			{ name: 'Email', value: 'EMAIL' },
@@ -62,7 +60,6 @@ export const blacklistFields: INodeProperties[] = [
 		placeholder: 'e.g. +33 6 12 34 56 78, MyShop or news@example.com',
 		description:
 			"Chat App: the sender's phone number, sent as digits only as Message › Send sends it. SMS, RCS, Email: the sender name, number or address as typed.",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Recipient',
@@ -73,14 +70,16 @@ export const blacklistFields: INodeProperties[] = [
 		placeholder: 'e.g. +33 6 12 34 56 78',
 		description:
 			'E-mail address for Email; phone number with country code otherwise (spaces, dashes and 00 are accepted and sent as E.164)',
-		displayOptions: { show },
 	},
+];
+
+/** Add's Reason. */
+const reasonFields: INodeProperties[] = [
 	{
 		displayName: 'Reason',
 		name: 'reason',
 		type: 'options',
 		default: REASON_UNSUBSCRIBED,
-		displayOptions: { show: { ...show, operation: ['add'] } },
 		options: [
 			{ name: 'Unsubscribed', value: REASON_UNSUBSCRIBED },
 			{ name: 'Other (Type It)', value: 'custom' },
@@ -94,17 +93,30 @@ export const blacklistFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. COMPLAINT',
 		description: 'Free text stored with the entry',
-		displayOptions: { show: { ...show, operation: ['add'], reason: ['custom'] } },
+		displayOptions: { show: { reason: ['custom'] } },
 	},
-	optionsCollection(show, [
-		parallelRequestsOption(
-			DEFAULT_PARALLEL_REQUESTS,
-			MAX_PARALLEL_REQUESTS,
-			'recipients checked or added',
-		),
-		rateLimitWaitOption(),
-		{ ...previewOption(), displayOptions: { show: { '/operation': ['add'] } } },
-	]),
+];
+
+/** The options of both operations; Add, which writes, has Preview Without Sending too. */
+const sharedOptions = [
+	parallelRequestsOption(
+		DEFAULT_PARALLEL_REQUESTS,
+		MAX_PARALLEL_REQUESTS,
+		'recipients checked or added',
+	),
+	rateLimitWaitOption(),
+];
+
+/** Blacklist › Add's fields, in the editor's order. */
+export const addFields: INodeProperties[] = [
+	...recipientFields,
+	...reasonFields,
+	optionsCollection([...sharedOptions, previewOption()]),
+];
+/** Blacklist › Check's fields: Add's but the reason and the preview. */
+export const checkFields: INodeProperties[] = [
+	...recipientFields,
+	optionsCollection(sharedOptions),
 ];
 
 /**
@@ -131,7 +143,8 @@ export const read =
  * option.
  */
 export const both = {
-	fields: blacklistFields,
+	// Every field of either operation, for the errors to name them.
+	fields: addFields,
 	aliases: { type: 'channel' },
 	concurrency: readConcurrency,
 	rateLimitWaitOption: true,

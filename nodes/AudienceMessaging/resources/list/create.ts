@@ -1,19 +1,18 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest, identifiedObjectResponse } from '../../core/http';
+import { apiRequest, identifiedObjectResponse } from '../../../../src/http';
 import {
 	createListBody,
 	createListRequestSchema,
 	DEFAULT_COLUMN_TYPE,
 	simplifyList,
-} from '../../core/platform';
+} from '../../../../src/platform';
 import { previewOptions, readSimplify, simplifyField } from '../../shared/descriptions';
 import { runPerItem } from '../../shared/execute';
 import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
 import type { Operation } from '../../shared/operation';
 
-const show = { resource: ['list'], operation: ['create'] };
 const UNDOCUMENTED_TYPE = "Not in the platform's documentation: your account may refuse it";
 
 /**
@@ -58,7 +57,6 @@ export const createListFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Newsletter 2026',
 		description: 'Name of the new list',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Columns',
@@ -69,7 +67,6 @@ export const createListFields: INodeProperties[] = [
 		default: {},
 		description:
 			'Columns of the list, besides the automatic ID, email, mobile, devices and devices_type; a column named like one of those replaces it',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Column',
@@ -131,10 +128,9 @@ export const createListFields: INodeProperties[] = [
 		default: '[]',
 		description:
 			'Subscribers to add when the list is created: a JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com", "firstName": "Ada"}]',
-		displayOptions: { show },
 	},
-	simplifyField(show),
-	previewOptions(show),
+	simplifyField(),
+	previewOptions(),
 ];
 
 /** List › Create. */

@@ -5,14 +5,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiRequest, identifiedObjectResponse } from '../../core/http';
-import { record, requiredText, text } from '../../core/values';
+import { apiRequest, identifiedObjectResponse } from '../../../../src/http';
+import { record, requiredText, text } from '../../../../src/values';
 import {
 	csvImportOptions,
 	csvImportQuery,
 	csvImportQuerySchema,
 	simplifyList,
-} from '../../core/platform';
+} from '../../../../src/platform';
 import {
 	optionsCollection,
 	previewOption,
@@ -28,8 +28,6 @@ import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
 import type { Operation } from '../../shared/operation';
 
-const show = { resource: ['list'], operation: ['createFromCsv'] };
-
 export const createListFromCsvFields: INodeProperties[] = [
 	{
 		displayName: 'Name',
@@ -39,7 +37,6 @@ export const createListFromCsvFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. Imported customers',
 		description: 'Name of the new list',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -50,10 +47,9 @@ export const createListFromCsvFields: INodeProperties[] = [
 		hint: 'The name of the input binary field holding the CSV file (at most 200 MB)',
 		description:
 			'The CSV file: its header line names the columns, each column type is inferred from its first value',
-		displayOptions: { show },
 	},
-	simplifyField(show),
-	optionsCollection(show, [
+	simplifyField(),
+	optionsCollection([
 		{
 			displayName: 'Case Sensitive Columns',
 			name: 'caseSensitive',

@@ -1,13 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionalObjectResponse } from '../../core/http';
+import { optionalObjectResponse } from '../../../../src/http';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-const show = { resource: ['list'], operation: ['delete'] };
-
-export const deleteListFields: INodeProperties[] = [listLocator({ show }), previewOptions(show)];
+export const deleteListFields: INodeProperties[] = [listLocator(), previewOptions()];
 
 /**
  * List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a

@@ -1,14 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { identifiedObjectResponse } from '../../core/http';
-import { simplifyList } from '../../core/platform';
+import { identifiedObjectResponse } from '../../../../src/http';
+import { simplifyList } from '../../../../src/platform';
 import { listLocator, readListId, readSimplify, simplifyField } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-const show = { resource: ['list'], operation: ['get'] };
-
-export const getListFields: INodeProperties[] = [listLocator({ show }), simplifyField(show)];
+export const getListFields: INodeProperties[] = [listLocator(), simplifyField()];
 
 /** List > Get: GET /lists/{listId}; outputs the list (simplified unless Simplify is off). */
 export const getList = requestOperation({

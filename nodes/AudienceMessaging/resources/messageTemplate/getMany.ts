@@ -1,13 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { collectionResponse } from '../../core/http';
-import { templateScopeSchema } from '../../core/platform';
-import { text } from '../../core/values';
+import { collectionResponse } from '../../../../src/http';
+import { templateScopeSchema } from '../../../../src/platform';
+import { text } from '../../../../src/values';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
-
-const show = { resource: ['messageTemplate'], operation: ['getMany'] };
 
 export const messageTemplateFields: INodeProperties[] = [
 	{
@@ -15,7 +13,6 @@ export const messageTemplateFields: INodeProperties[] = [
 		name: 'scopeNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Sender ID',
@@ -23,7 +20,6 @@ export const messageTemplateFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Templates of this sender; give this, a business account ID, or both',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Business Account ID',
@@ -31,9 +27,8 @@ export const messageTemplateFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		description: 'Templates of this business account (supplied by support)',
-		displayOptions: { show },
 	},
-	...returnAllAndLimit(show),
+	...returnAllAndLimit(),
 ];
 
 /**

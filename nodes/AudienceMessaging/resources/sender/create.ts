@@ -1,14 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { identifiedObjectResponse } from '../../core/http';
-import { integer, record, text, toE164 } from '../../core/values';
-import { senderCreateSchema } from '../../core/platform';
+import { identifiedObjectResponse } from '../../../../src/http';
+import { integer, record, text, toE164 } from '../../../../src/values';
+import { senderCreateSchema } from '../../../../src/platform';
 import { previewOptions } from '../../shared/descriptions';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 import { senderWithHint } from './hint';
-
-const create = { resource: ['sender'], operation: ['create'] };
 
 export const createSenderFields: INodeProperties[] = [
 	{
@@ -18,7 +16,6 @@ export const createSenderFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'The provider ID supplied by support after the business account was approved',
-		displayOptions: { show: create },
 	},
 	{
 		displayName: 'Name',
@@ -28,7 +25,6 @@ export const createSenderFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. ACME Corp',
 		description: 'Account name shown to users; the organisation name is recommended',
-		displayOptions: { show: create },
 	},
 	{
 		displayName: 'Phone Number',
@@ -38,7 +34,6 @@ export const createSenderFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. +1 555 010 0100',
 		description: 'Phone number of the business account, with country code',
-		displayOptions: { show: create },
 	},
 	{
 		displayName: 'Account Tier',
@@ -48,7 +43,6 @@ export const createSenderFields: INodeProperties[] = [
 		typeOptions: { minValue: 1, numberPrecision: 0 },
 		default: 1,
 		description: 'Daily unique-user capacity level; new accounts start at 1',
-		displayOptions: { show: create },
 	},
 	{
 		displayName: 'Additional Fields',
@@ -56,7 +50,6 @@ export const createSenderFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show: create },
 		options: [
 			{
 				displayName: 'Daily Quota',
@@ -68,7 +61,7 @@ export const createSenderFields: INodeProperties[] = [
 			},
 		],
 	},
-	previewOptions(create),
+	previewOptions(),
 ];
 
 /** Sender > Create: POST /chatapp/senders. */

@@ -1,12 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { identifiedObjectResponse } from '../../core/http';
-import { pathSegment } from '../../core/values';
+import { identifiedObjectResponse } from '../../../../src/http';
+import { pathSegment } from '../../../../src/values';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 import { senderWithHint } from './hint';
-
-const show = { resource: ['sender'], operation: ['get'] };
 
 export const getSenderFields: INodeProperties[] = [
 	{
@@ -18,7 +16,6 @@ export const getSenderFields: INodeProperties[] = [
 		placeholder: 'e.g. snd_4f2a',
 		description:
 			'The ID returned when the sender was created (the API has no sender listing to pick from)',
-		displayOptions: { show },
 	},
 ];
 

@@ -1,16 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { optionalObjectResponse } from '../../core/http';
-import { parsed } from '../../core/values';
-import { subscriberIdSchema } from '../../core/platform';
+import { optionalObjectResponse } from '../../../../src/http';
+import { parsed } from '../../../../src/values';
+import { subscriberIdSchema } from '../../../../src/platform';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-const show = { resource: ['subscriber'], operation: ['delete'] };
-
 export const deleteSubscriberFields: INodeProperties[] = [
-	listLocator({ show }),
+	listLocator(),
 	{
 		displayName: 'Subscriber ID',
 		name: 'subscriberId',
@@ -19,9 +17,8 @@ export const deleteSubscriberFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. 5f1c2a',
 		description: "The subscriber's unique identifier (its ID column)",
-		displayOptions: { show },
 	},
-	previewOptions(show),
+	previewOptions(),
 ];
 
 /** Subscriber > Delete: DELETE /lists/{listId}/subscribers/{subscriberId}; both IDs URL-encoded. */

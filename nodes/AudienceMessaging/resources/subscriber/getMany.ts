@@ -9,16 +9,11 @@ import {
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-const show = { resource: ['subscriber'], operation: ['getMany'] };
-
 /** GET /lists/{listId}/subscribers takes page/limit (a choice: the spec shows no paging for it). */
 const PAGE_SIZE = 1000;
 const MAX_PAGE_SIZE = 1000;
 
-export const getManySubscribersFields: INodeProperties[] = [
-	listLocator({ show }),
-	...returnAllAndLimit(show),
-];
+export const getManySubscribersFields: INodeProperties[] = [listLocator(), ...returnAllAndLimit()];
 
 /** Subscriber > Get Many: one output item per subscriber, paged. */
 export const getManySubscribers = requestOperation({

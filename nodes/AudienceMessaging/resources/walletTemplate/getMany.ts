@@ -1,18 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { record, textList } from '../../core/values';
-import { templateSelect, templateSort } from '../../core/platform';
+import { record, textList } from '../../../../src/values';
+import { templateSelect, templateSort } from '../../../../src/platform';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
-
-const show = { resource: ['walletTemplate'], operation: ['getMany'] };
 
 export const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 100;
 
 export const getManyWalletTemplatesFields: INodeProperties[] = [
-	...returnAllAndLimit(show),
+	...returnAllAndLimit(),
 	{
 		displayName: 'Sort',
 		name: 'sort',
@@ -21,7 +19,6 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 		placeholder: 'Add Sort Rule',
 		default: {},
 		description: 'Order of the templates; the first rule sorts first',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Rule',
@@ -61,7 +58,6 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
 		type: 'multiOptions',
 		default: [],
 		description: 'Template fields to return; none chosen returns every field',
-		displayOptions: { show },
 		options: [
 			{ name: 'Description', value: 'description' },
 			{ name: 'Name', value: 'name' },

@@ -5,7 +5,7 @@ import type { CsvLayout, CsvRow, CsvStop } from '../../../../src/csv/row';
 import { eachCsvRow } from '../../../../src/csv/rows';
 
 /**
- * Issue 50 reads rows from the file's bytes with indexOf (BytePieces, scanRows) where papaparse read
+ * Issue 50 reads rows from the file's bytes with indexOf (BytePieces, RowScanner) where papaparse read
  * them all from decoded text: the rows it gives, and where a file stops, must be papaparse's. The
  * oracle is the reading as it was before.
  */
@@ -126,7 +126,7 @@ function randomFile(random: ReturnType<typeof generator>, layout: CsvLayout): st
 	return rows.join(lineBreak) + (random.next() < 0.6 ? lineBreak : '');
 }
 
-describe('scanRows reads rows as papaparse does', () => {
+describe('RowScanner reads rows as papaparse does', () => {
 	it('the same rows (fields, indexes, lines, text) and the same stop on 6,000 random files, in pieces of random sizes', async () => {
 		const random = generator(50);
 		let unusual = 0;

@@ -1,12 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../core/platform';
-import type { MediaType } from '../../../core/platform';
+import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../../src/platform';
+import type { MediaType } from '../../../../../src/platform';
 import { contactFields } from './contacts';
 import { sendOptions } from './options';
 
-const show = { resource: ['message'], operation: ['send'] };
-const forTypes = (...types: string[]) => ({ show: { ...show, messageType: types } });
+const forTypes = (...types: string[]) => ({ show: { messageType: types } });
 export const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 
 /** "Define Below" or "JSON" for a structured message type. */
@@ -51,7 +50,6 @@ export const sendMessageFields: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'text',
-		displayOptions: { show },
 		options: [
 			{ name: 'Audio', value: 'audio' },
 			{ name: 'Contacts', value: 'contacts' },
@@ -71,7 +69,6 @@ export const sendMessageFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. +1 555 010 0100',
 		description: 'Phone number of an ACTIVE sender; sent as digits only',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Recipient',
@@ -82,7 +79,6 @@ export const sendMessageFields: INodeProperties[] = [
 		placeholder: 'e.g. +33 6 12 34 56 78',
 		description:
 			"Phone number with country code; sent in E.164 form. Reachable within 24 hours of the user's last message (this node sends no template messages).",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Text',
@@ -107,7 +103,7 @@ export const sendMessageFields: INodeProperties[] = [
 		displayOptions: forTypes(...MEDIA_TYPES),
 	},
 	inputMode('contactsInput', 'Contacts', 'contacts'),
-	...contactFields({ show: { ...show, messageType: ['contacts'], contactsInput: ['define'] } }),
+	...contactFields({ show: { messageType: ['contacts'], contactsInput: ['define'] } }),
 	{
 		displayName: 'Contacts (JSON)',
 		name: 'contactsJson',
@@ -117,7 +113,7 @@ export const sendMessageFields: INodeProperties[] = [
 			'[{"name": {"formatted_name": "Ada Lovelace", "first_name": "Ada"}, "phones": [{"phone": "+44 20 7946 0000", "type": "WORK"}]}]',
 		description:
 			"A JSON array of contacts in the API's format, keyed as in the default; each contact needs a formatted name and a first or last name",
-		displayOptions: { show: { ...show, messageType: ['contacts'], contactsInput: ['json'] } },
+		displayOptions: { show: { messageType: ['contacts'], contactsInput: ['json'] } },
 	},
 	{
 		displayName: 'Latitude',
@@ -172,7 +168,7 @@ export const sendMessageFields: INodeProperties[] = [
 		required: true,
 		default: '[{"id": "yes", "title": "Yes"}, {"id": "no", "title": "No"}]',
 		description: `The reply buttons, as in the default: at least 1, at most ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters`,
-		displayOptions: { show: { ...show, messageType: ['interactive'], buttonsInput: ['json'] } },
+		displayOptions: { show: { messageType: ['interactive'], buttonsInput: ['json'] } },
 	},
 	{
 		displayName: 'Buttons',
@@ -182,7 +178,7 @@ export const sendMessageFields: INodeProperties[] = [
 		placeholder: 'Add Reply Button',
 		default: {},
 		description: `Reply buttons: at least 1, at most ${REPLY_BUTTONS_MAX}, unique IDs, titles of at most ${REPLY_TITLE_MAX} characters (the chat-app provider's limits)`,
-		displayOptions: { show: { ...show, messageType: ['interactive'], buttonsInput: ['define'] } },
+		displayOptions: { show: { messageType: ['interactive'], buttonsInput: ['define'] } },
 		options: [
 			{
 				displayName: 'Button',
@@ -213,7 +209,6 @@ export const sendMessageFields: INodeProperties[] = [
 		default: false,
 		description:
 			"Whether the platform reports this message's status changes (delivered, read, refused…) to an Audience Messaging Trigger",
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Trigger Production URL',
@@ -224,7 +219,7 @@ export const sendMessageFields: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com/webhook/5b0f9c3e-…/callbacks',
 		description:
 			'The Production URL shown by the Audience Messaging Trigger node (the trigger must use the same Callbacks credential)',
-		displayOptions: { show: { ...show, sendToTrigger: [true] } },
+		displayOptions: { show: { sendToTrigger: [true] } },
 	},
-	sendOptions(show),
+	sendOptions(),
 ];

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../core/http';
-import { InputError } from '../../../core/values';
-import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../core/platform';
-import type { MediaType } from '../../../core/platform';
+import { apiRequest } from '../../../../../src/http';
+import { InputError } from '../../../../../src/values';
+import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
+import type { MediaType } from '../../../../../src/platform';
 
 /**
  * HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No

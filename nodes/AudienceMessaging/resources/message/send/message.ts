@@ -1,12 +1,12 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { boolean, httpUrl, InputError, text } from '../../../core/values';
+import { boolean, httpUrl, InputError, text } from '../../../../../src/values';
 import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_SECRET_PATTERN,
 	callbackUrlWithToken,
-} from '../../../core/platform';
-import type { MediaType, MessageParameters, MessageType } from '../../../core/platform';
+} from '../../../../../src/platform';
+import type { MediaType, MessageParameters, MessageType } from '../../../../../src/platform';
 import type { parameterReader } from '../../../shared/parameters';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES } from './fields';

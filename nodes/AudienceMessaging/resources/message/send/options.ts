@@ -20,8 +20,8 @@ export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
  * Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing, the daily
  * quota and the messages sent before (Skip Messages Sent Before).
  */
-export const sendOptions = (show: { resource: string[]; operation: string[] }): INodeProperties =>
-	optionsCollection(show, [
+export const sendOptions = (): INodeProperties =>
+	optionsCollection([
 		{
 			displayName: 'Callback URLs',
 			name: 'callbacks',

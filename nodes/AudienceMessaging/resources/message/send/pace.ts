@@ -7,12 +7,12 @@ import {
 	configureRun,
 	identifiedObjectResponse,
 	overQuotaNotSent,
-} from '../../../core/http';
-import { InputError, number, oneOf, pathSegment, text } from '../../../core/values';
-import type { FieldLabels } from '../../../core/values';
-import type { Message } from '../../../core/platform';
-import { senderPace } from '../../../core/pace';
-import type { RateGate } from '../../../core/pace';
+} from '../../../../../src/http';
+import { InputError, number, oneOf, pathSegment, text } from '../../../../../src/values';
+import type { FieldLabels } from '../../../../../src/values';
+import type { Message } from '../../../../../src/platform';
+import { senderPace } from '../../../../../src/pace';
+import type { RateGate } from '../../../../../src/pace';
 import { parallelRequestsOf } from '../../../shared/descriptions';
 import { validated } from '../../../shared/item-errors';
 import {

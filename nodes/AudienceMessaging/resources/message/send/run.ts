@@ -1,10 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { apiRequest, baseUrlOf, optionalObjectResponse } from '../../../core/http';
-import { boolean, oneOf, record, text } from '../../../core/values';
-import { MESSAGE_TYPES, callbackToken, messageBody, messageSchema } from '../../../core/platform';
-import type { MediaType, Message } from '../../../core/platform';
-import type { RateGate } from '../../../core/pace';
+import { apiRequest, baseUrlOf, optionalObjectResponse } from '../../../../../src/http';
+import { boolean, oneOf, record, text } from '../../../../../src/values';
+import {
+	MESSAGE_TYPES,
+	callbackToken,
+	messageBody,
+	messageSchema,
+} from '../../../../../src/platform';
+import type { MediaType, Message } from '../../../../../src/platform';
+import type { RateGate } from '../../../../../src/pace';
 import { previewOf } from '../../../shared/descriptions';
 import { runOptions, runPerItem } from '../../../shared/execute';
 import { fieldLabels } from '../../../shared/labels';

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../core/http';
-import { HISTORY_MAX_VALUES, SentHistory } from '../../../core/history';
-import type { HistoryStore, Settlement } from '../../../core/history';
-import { messageContentKey } from '../../../core/platform';
-import type { Message } from '../../../core/platform';
-import { boolean, InputError, text } from '../../../core/values';
-import type { FieldLabels } from '../../../core/values';
+import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../src/http';
+import { HISTORY_MAX_VALUES, SentHistory } from '../../../../../src/history';
+import type { HistoryStore, Settlement } from '../../../../../src/history';
+import { messageContentKey } from '../../../../../src/platform';
+import type { Message } from '../../../../../src/platform';
+import { boolean, InputError, text } from '../../../../../src/values';
+import type { FieldLabels } from '../../../../../src/values';
 import { validated } from '../../../shared/item-errors';
 
 /** Skip Messages Sent Before, as the run reads it from its Options. */

@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { boolean, httpUrl, InputError } from '../../../core/values';
+import { boolean, httpUrl, InputError } from '../../../../../src/values';
 import {
 	PACE_TOKEN_HEADER,
 	PACE_WEBHOOK_PATH,
 	paceToken,
 	SharedTurns,
 	TurnsUnavailable,
-} from '../../../core/pace';
-import { apiRequest } from '../../../core/http';
-import type { RateGate, TurnRequest } from '../../../core/pace';
+} from '../../../../../src/pace';
+import { apiRequest } from '../../../../../src/http';
+import type { RateGate, TurnRequest } from '../../../../../src/pace';
 
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
 const CALLBACKS_SEGMENT = 'callbacks';

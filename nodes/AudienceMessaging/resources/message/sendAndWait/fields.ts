@@ -8,13 +8,14 @@ import {
 import { sendMessageFields } from '../send/fields';
 import { formDefinitionFields } from './form-fields';
 
-const show = { resource: ['message'], operation: ['sendAndWait'] };
-const forResponse = (...responseType: string[]) => ({ show: { ...show, responseType } });
+const forResponse = (...responseType: string[]) => ({ show: { responseType } });
 
-/** Send's field of that name, shown for Send and Wait for Response. */
+/**
+ * A copy of Send's field of that name, for Send and Wait for Response (a field of its own:
+ * resourceOf shows each field for the operations that list it).
+ */
 const sendField = (name: string): INodeProperties => ({
 	...sendMessageFields.find((field) => field.name === name)!,
-	displayOptions: { show },
 });
 
 /** How long the execution waits for the answer (n8n's chat nodes' Limit Wait Time). */
@@ -123,7 +124,6 @@ export const sendAndWaitFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Text of the message; the links to answer are added below it',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Response Type',
@@ -147,9 +147,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 				description: 'User can submit a response via a custom form',
 			},
 		],
-		displayOptions: { show },
 	},
-	...formDefinitionFields(show),
+	...formDefinitionFields(),
 	{
 		displayName: 'Approval Options',
 		name: 'approvalOptions',
@@ -190,45 +189,51 @@ export const sendAndWaitFields: INodeProperties[] = [
 		],
 		displayOptions: forResponse('approval'),
 	},
-	optionsCollection(forResponse('approval').show, [
-		answerOnOpen,
-		appendAttribution,
-		externalId,
-		limitWaitTime,
-		rateLimitWaitOption(),
-		previewOption(),
-	]),
-	optionsCollection(forResponse('freeText', 'customForm').show, [
-		appendAttribution,
-		externalId,
-		limitWaitTime,
-		rateLimitWaitOption(),
-		{
-			displayName: 'Message Button Label',
-			name: 'messageButtonLabel',
-			type: 'string',
-			default: 'Respond',
-		},
-		previewOption(),
-		{
-			displayName: 'Response Form Button Label',
-			name: 'responseFormButtonLabel',
-			type: 'string',
-			default: 'Submit',
-		},
-		{
-			displayName: 'Response Form Description',
-			name: 'responseFormDescription',
-			type: 'string',
-			default: '',
-			description: 'Description of the form that the user can access to provide their response',
-		},
-		{
-			displayName: 'Response Form Title',
-			name: 'responseFormTitle',
-			type: 'string',
-			default: '',
-			description: 'Title of the form that the user can access to provide their response',
-		},
-	]),
+	optionsCollection(
+		[
+			answerOnOpen,
+			appendAttribution,
+			externalId,
+			limitWaitTime,
+			rateLimitWaitOption(),
+			previewOption(),
+		],
+		forResponse('approval').show,
+	),
+	optionsCollection(
+		[
+			appendAttribution,
+			externalId,
+			limitWaitTime,
+			rateLimitWaitOption(),
+			{
+				displayName: 'Message Button Label',
+				name: 'messageButtonLabel',
+				type: 'string',
+				default: 'Respond',
+			},
+			previewOption(),
+			{
+				displayName: 'Response Form Button Label',
+				name: 'responseFormButtonLabel',
+				type: 'string',
+				default: 'Submit',
+			},
+			{
+				displayName: 'Response Form Description',
+				name: 'responseFormDescription',
+				type: 'string',
+				default: '',
+				description: 'Description of the form that the user can access to provide their response',
+			},
+			{
+				displayName: 'Response Form Title',
+				name: 'responseFormTitle',
+				type: 'string',
+				default: '',
+				description: 'Title of the form that the user can access to provide their response',
+			},
+		],
+		forResponse('freeText', 'customForm').show,
+	),
 ];

@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 /** The fields that define a custom form (n8n's chat nodes' Define Form, Form Fields). */
-export function formDefinitionFields(show: Record<string, string[]>): INodeProperties[] {
-	const forCustom = { ...show, responseType: ['customForm'] };
+export function formDefinitionFields(): INodeProperties[] {
+	const forCustom = { responseType: ['customForm'] };
 	return [
 		{
 			displayName: 'Define Form',

@@ -1,4 +1,4 @@
-import { InputError, tryParseJson } from '../../../core/values';
+import { InputError, tryParseJson } from '../../../../../src/values';
 
 /** The field types of a custom form (n8n's Form fields, those a chat link's form needs). */
 export const FORM_FIELD_TYPES = [

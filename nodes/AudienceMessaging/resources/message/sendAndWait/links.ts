@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { InputError, record, text } from '../../../core/values';
+import { InputError, record, text } from '../../../../../src/values';
 import { WAIT_PARAMETER } from './wait';
 
 /** What n8n waits until when nothing limits the wait (n8n-workflow's WAIT_INDEFINITELY). */

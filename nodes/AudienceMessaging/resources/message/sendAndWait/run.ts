@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { boolean, InputError, record, text } from '../../../core/values';
+import { boolean, InputError, record, text } from '../../../../../src/values';
 import { fieldLabels } from '../../../shared/labels';
 import { validated } from '../../../shared/item-errors';
 import { errorItem } from '../../../shared/items';

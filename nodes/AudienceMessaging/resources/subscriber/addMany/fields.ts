@@ -8,20 +8,17 @@ import {
 } from '../../../shared/descriptions';
 import { csvCheckOptions } from '../../../shared/csv-options';
 
-const show = { resource: ['subscriber'], operation: ['addMany'] };
-
 export const DEFAULT_BATCH_SIZE = 500;
 export const MAX_BATCH_SIZE = 10_000;
 
 export const addManySubscribersFields: INodeProperties[] = [
-	listLocator({ show }),
+	listLocator(),
 	{
 		displayName: 'Input Data',
 		name: 'source',
 		type: 'options',
 		noDataExpression: true,
 		default: 'items',
-		displayOptions: { show },
 		options: [
 			{
 				name: 'Each Input Item Is a Subscriber',
@@ -50,7 +47,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 		required: true,
 		description:
 			'A JSON array of objects keyed by column name, e.g. [{"email": "ada@example.com"}]',
-		displayOptions: { show: { ...show, source: ['json'] } },
+		displayOptions: { show: { source: ['json'] } },
 	},
 	{
 		displayName: 'Input Binary Field',
@@ -59,7 +56,7 @@ export const addManySubscribersFields: INodeProperties[] = [
 		default: 'data',
 		required: true,
 		hint: 'The name of the input binary field holding the CSV file',
-		displayOptions: { show: { ...show, source: ['csv'] } },
+		displayOptions: { show: { source: ['csv'] } },
 	},
 	{
 		displayName: 'Columns to Send',
@@ -69,9 +66,9 @@ export const addManySubscribersFields: INodeProperties[] = [
 		placeholder: 'e.g. email, mobile, firstName',
 		description:
 			'Comma-separated item fields to send as columns; leave empty to send every field of the item',
-		displayOptions: { show: { ...show, source: ['items'] } },
+		displayOptions: { show: { source: ['items'] } },
 	},
-	optionsCollection(show, [
+	optionsCollection([
 		{
 			displayName: 'Batch Size',
 			name: 'batchSize',

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { apiRequest, objectResponse } from '../../../core/http';
+import { apiRequest, objectResponse } from '../../../../../src/http';
 import {
 	bulkSubscribersRequestSchema,
 	bulkSubscribersResultSchema,
@@ -8,7 +8,7 @@ import {
 	parseSubscriberRow,
 	rowOutcomes,
 	subscriberFromItem,
-} from '../../../core/platform';
+} from '../../../../../src/platform';
 import {
 	InputError,
 	integer,
@@ -19,10 +19,10 @@ import {
 	requiredText,
 	text,
 	textList,
-} from '../../../core/values';
-import type { BulkSubscribersResult, SubscriberRow } from '../../../core/platform';
-import type { FieldLabels } from '../../../core/values';
-import type { StreamedBody } from '../../../core/http';
+} from '../../../../../src/values';
+import type { BulkSubscribersResult, SubscriberRow } from '../../../../../src/platform';
+import type { FieldLabels } from '../../../../../src/values';
+import type { StreamedBody } from '../../../../../src/http';
 import { readListId } from '../../../shared/descriptions';
 import { runInBatches } from '../../../shared/batches';
 import { runOptions, runPerItem } from '../../../shared/execute';

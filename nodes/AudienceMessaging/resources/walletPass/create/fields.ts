@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { PASS_PLACE_BACK } from '../../../core/platform';
+import { PASS_PLACE_BACK } from '../../../../../src/platform';
 import {
 	optionsCollection,
 	parallelRequestsOption,
@@ -9,10 +9,9 @@ import {
 } from '../../../shared/descriptions';
 import type { FieldAliases } from '../../../shared/labels';
 
-const show = { resource: ['walletPass'], operation: ['create'] };
 export const PASS_DATA = ['define', 'itemFields'] as const;
-const showDefined = { ...show, passData: ['define'] };
-const showFromItems = { ...show, passData: ['itemFields'] };
+const showDefined = { passData: ['define'] };
+const showFromItems = { passData: ['itemFields'] };
 
 /**
  * Passes per batch request. The spec shows no limit on the passes one POST .../passes/batch may
@@ -110,7 +109,6 @@ export const createWalletPassFields: INodeProperties[] = [
 		default: { mode: 'list', value: '' },
 		required: true,
 		description: 'The wallet template the pass is made from',
-		displayOptions: { show },
 		modes: [
 			{
 				displayName: 'From List',
@@ -133,7 +131,6 @@ export const createWalletPassFields: INodeProperties[] = [
 		type: 'options',
 		noDataExpression: true,
 		default: 'define',
-		displayOptions: { show },
 		options: [
 			{
 				name: 'Define Below',
@@ -198,7 +195,7 @@ export const createWalletPassFields: INodeProperties[] = [
 				'Text of the field for this pass; an HTML anchor is sent as written and shown as a link',
 		},
 	),
-	optionsCollection(show, [
+	optionsCollection([
 		{
 			displayName: 'Batch Size',
 			name: 'batchSize',

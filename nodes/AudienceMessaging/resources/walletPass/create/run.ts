@@ -1,9 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest } from '../../../core/http';
-import { fieldError, integer, oneOf, parsed, record, requiredText } from '../../../core/values';
-import type { FieldLabels } from '../../../core/values';
+import { apiRequest } from '../../../../../src/http';
+import {
+	fieldError,
+	integer,
+	oneOf,
+	parsed,
+	record,
+	requiredText,
+} from '../../../../../src/values';
+import type { FieldLabels } from '../../../../../src/values';
 import {
 	parsePass,
 	passFieldSources,
@@ -12,8 +19,8 @@ import {
 	passOutcomes,
 	readPassBatchResult,
 	templateSerialSchema,
-} from '../../../core/platform';
-import type { Pass } from '../../../core/platform';
+} from '../../../../../src/platform';
+import type { Pass } from '../../../../../src/platform';
 import { runInBatches } from '../../../shared/batches';
 import { parallelRequestsOf } from '../../../shared/descriptions';
 import { runOptions } from '../../../shared/execute';

@@ -1,2 +1,0 @@
-/** The core library's values (src/values/), as this node's files use it. */
-export * from '../../../src/values';
