@@ -19,11 +19,16 @@ interface Seen {
 const record = (rows: Seen['rows']) => (row: CsvRow) =>
 	rows.push([row.index, row.line, row.fields, textOf(row.text.slice(row.start, row.end))]);
 
+/**
+ * The bytes in chunks of the sizes given in turn: one after the other in memory, as the pieces of
+ * one buffer, or (sizes of an odd count) each in a buffer of its own, as a stream gives them.
+ */
 async function* chunksOf(bytes: Buffer, sizes: number[]): AsyncGenerator<Uint8Array> {
 	let start = 0;
 	for (let i = 0; start < bytes.length; i++) {
 		const size = sizes[i % sizes.length];
-		yield bytes.subarray(start, start + size);
+		const chunk = bytes.subarray(start, start + size);
+		yield sizes.length % 2 ? Buffer.from(chunk) : chunk;
 		start += size;
 	}
 }
@@ -137,7 +142,7 @@ describe('RowScanner reads rows as papaparse does', () => {
 				bom: false,
 			};
 			const bytes = Buffer.from(randomFile(random, layout));
-			const sizes = Array.from({ length: 3 }, () => 1 + Math.floor(random.next() * 40));
+			const sizes = Array.from({ length: 2 + (n % 2) }, () => 1 + Math.floor(random.next() * 40));
 			const expected = await papaparsed(bytes, layout, sizes);
 			if (expected.stop) unusual++;
 			const got = await scanned(bytes, layout, sizes);
@@ -189,7 +194,7 @@ describe('RowScanner reads rows as papaparse does', () => {
 			const bad = random.pick([[0xff], [0xc3, 0x41], [0x80], [0xe2, 0x82]]);
 			const bom = random.next() < 0.3 ? [0xef, 0xbb, 0xbf] : [];
 			const bytes = Buffer.from([...bom, ...good.subarray(0, at), ...bad, ...good.subarray(at)]);
-			const sizes = Array.from({ length: 3 }, () => 1 + Math.floor(random.next() * 9));
+			const sizes = Array.from({ length: 2 + (n % 2) }, () => 1 + Math.floor(random.next() * 9));
 			const got = await scanned(bytes, layout, sizes);
 			const line = 1 + good.subarray(0, at).toString('latin1').split(layout.lineBreak).length - 1;
 			const where =
