@@ -34,7 +34,7 @@ export class UniqueColumn {
 		if (row.inText(at)) {
 			const start = row.startOf(at);
 			const end = row.endOf(at);
-			if (start === end) return this.required ? 'the Key column is empty' : undefined;
+			if (start === end) return this.empty();
 			const { bytes } = row;
 			if (bytes[start] > 32 && bytes[end - 1] > 32 && this.inBytes(bytes, start, end)) {
 				this.seen.addHash(HASH[0], HASH[1], row.index);
@@ -42,10 +42,15 @@ export class UniqueColumn {
 			}
 		}
 		const key = comparedValue(row.field(at), this.key);
-		if (key === '') return this.required ? 'the Key column is empty' : undefined;
+		if (key === '') return this.empty();
 		if (typeof key !== 'string') return key.problem;
 		this.seen.add(key, row.index);
 		return undefined;
+	}
+
+	/** The problem of a row without a value: only the Key column must have one. */
+	private empty(): string | undefined {
+		return this.required ? 'the Key column is empty' : undefined;
 	}
 
 	/**
