@@ -176,6 +176,8 @@ function startSandboxProcess({ port, logFile }) {
 			String(port),
 			'--api-key',
 			SANDBOX_API_KEY,
+			// As a platform does: Demo 9 shows what the sandbox got at n8n's link to the file.
+			'--media-fetch',
 		],
 		{
 			cwd: repoRoot,
@@ -375,7 +377,13 @@ export async function startDemoStack({
 				port: n8nPort,
 				logLevel: 'info',
 				// instance-ai: n8n's AI assistant preview, which the editor otherwise opens on after login.
-				env: { N8N_LOG_FORMAT: 'text', N8N_DISABLED_MODULES: 'mcp-registry,instance-ai' },
+				// Binary data on disk (n8n 2.x's default; n8n 1.x keeps it in memory, where Demo 9's file
+				// could not be given a link).
+				env: {
+					N8N_LOG_FORMAT: 'text',
+					N8N_DISABLED_MODULES: 'mcp-registry,instance-ai',
+					N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem',
+				},
 				webhooks: published.flatMap(triggerPaths).map((path) => ({ path, method: 'POST' })),
 				onOutput: (chunk) => n8nLog.write(chunk),
 				signal,

@@ -330,6 +330,22 @@ describe('each demo runs green against the sandbox', () => {
 		}
 	});
 
+	it("send a file: the PDF made in the workflow goes out as a document message, and the sandbox fetched it at n8n's link", () => {
+		const { nodeItems } = executionOf('amDemoSendFile');
+		expect(nodeItems['Send Invoice'][0]).toMatchObject({
+			status: 'QUEUE',
+			type: 'document',
+			to: '+33612345678',
+		});
+		const [media] = nodeItems['Platform Fetched It (sandbox)'][0].media as Array<
+			Record<string, unknown>
+		>;
+		expect(media).toMatchObject({ ok: true, httpStatus: 200, contentType: 'application/pdf' });
+		expect(media.url).toMatch(/\/rest\/binary-data\/signed\?token=/);
+		expect(media.size).toBeGreaterThan(300);
+		expect(media.sha256).toMatch(/^[0-9a-f]{64}$/);
+	});
+
 	it('chat app: the text message greets the customer by name (the expression was evaluated)', async () => {
 		const state = (await (await fetch(`${stack!.ready.sandbox.url}/__sandbox/state`)).json()) as {
 			chatapp: { messages: Array<{ request: { type: string; body?: string } }> };

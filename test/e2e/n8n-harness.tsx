@@ -1291,3 +1291,25 @@ export async function listExecutions(
 		? executions.filter((execution) => execution.workflowId === workflowId)
 		: executions;
 }
+
+/**
+ * The workflow's newest execution once more than `after` of its executions are recorded and that
+ * one has finished (not new, running or waiting); polled at n8n's own pace (half a second).
+ */
+export async function finishedExecution(
+	folder: N8nUserFolder,
+	workflowId: string,
+	after = 0,
+	timeoutMs = 120_000,
+): Promise<RecordedExecution> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const executions = await listExecutions(folder, workflowId);
+		const last = executions.at(-1);
+		if (executions.length > after && last && !['new', 'running', 'waiting'].includes(last.status))
+			return last;
+		if (Date.now() > deadline)
+			throw new Error(`no finished execution of ${workflowId}: ${JSON.stringify(last?.status)}`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}

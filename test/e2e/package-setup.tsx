@@ -105,6 +105,17 @@ export const audienceNode = (
 	...extra,
 });
 
+/** A Webhook trigger on POST `path`, answering at once, its webhook ID made from the path. */
+export const webhookTrigger = (path: string) => ({
+	id: `hook-${path}`,
+	name: 'Webhook',
+	type: 'n8n-nodes-base.webhook',
+	typeVersion: 2,
+	position: [-220, 0],
+	webhookId: `${path}-0000-4000-8000-000000000000`.slice(0, 36),
+	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
+});
+
 export const codeNode = (name: string, i: number, jsCode: string) => ({
 	id: `code-${i}`,
 	name,

@@ -11,6 +11,8 @@ import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'fs/promises';
 import { tmpdir } from 'os';
 import { join } from 'path';
 
+import { startFrontProxy } from './front-proxy';
+import type { FrontProxy } from './front-proxy';
 import { freePort, repoRoot, spawnService, startN8n, watchTempFolder } from './n8n-harness';
 import type { N8nUserFolder, RunningN8n, Service } from './n8n-harness';
 
@@ -159,6 +161,8 @@ export interface QueueStack {
 	webhook: RunningN8n;
 	redis: RunningService;
 	postgres: RunningService;
+	/** The one public address before main and the webhook process, with `front: true`. */
+	front?: FrontProxy;
 	/**
 	 * Stops n8n (webhook, workers, then main), then Redis and PostgreSQL, and removes their folder.
 	 */
@@ -170,7 +174,10 @@ export interface QueueStack {
  * `folder.env`): call it before importing credentials and workflows into the folder, then
  * `start()` the n8n processes.
  */
-export async function prepareQueueMode(folder: N8nUserFolder): Promise<{
+export async function prepareQueueMode(
+	folder: N8nUserFolder,
+	options: { front?: boolean } = {},
+): Promise<{
 	start(opts: { workers: number }): Promise<QueueStack>;
 	stop(): Promise<void>;
 	webhookUrl: string;
@@ -181,7 +188,7 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{
 	await chmod(base, 0o755); // the postgres user must reach its data folder
 	const started: Array<RunningService> = [];
 	const n8ns: RunningN8n[] = [];
-	const stopServices = async () => {
+	let stopServices = async () => {
 		for (const n8n of [...n8ns].reverse()) await n8n.stop();
 		for (const s of [...started].reverse()) await s.service.stop();
 		await rm(base, { recursive: true, force: true, maxRetries: 3 });
@@ -196,6 +203,15 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{
 	}
 	const [redis, postgres] = started;
 	const webhookPort = await freePort();
+	// With `front`, the address users give n8n behind a load balancer (front-proxy.tsx).
+	const front = options.front ? await startFrontProxy() : undefined;
+	if (front) {
+		const stopN8nAndServices = stopServices;
+		stopServices = async () => {
+			await stopN8nAndServices();
+			await front.close();
+		};
+	}
 	folder.env = {
 		EXECUTIONS_MODE: 'queue',
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
@@ -212,14 +228,14 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
 		// n8n 2.x's name (WEBHOOK_URL is deprecated): the URLs the editor and nodes show are the
 		// webhook process's.
-		N8N_WEBHOOK_URL: `http://127.0.0.1:${webhookPort}/`,
+		N8N_WEBHOOK_URL: `${front?.url ?? `http://127.0.0.1:${webhookPort}`}/`,
 	};
 	return {
 		stop: stopServices,
 		/**
 		 * Where the webhook process will listen (known before it starts, for workflows that name it).
 		 */
-		webhookUrl: `http://127.0.0.1:${webhookPort}`,
+		webhookUrl: front?.url ?? `http://127.0.0.1:${webhookPort}`,
 		async start({ workers }) {
 			try {
 				// Main first: it migrates the database and activates the published workflows.
@@ -236,7 +252,9 @@ export async function prepareQueueMode(folder: N8nUserFolder): Promise<{
 				const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
 				if (failed) throw failed.reason;
 				const others = settled.map((s) => (s as PromiseFulfilledResult<RunningN8n>).value);
+				if (front) Object.assign(front.targets, { main: main.url, webhook: others[workers].url });
 				return {
+					front,
 					main,
 					workers: others.slice(0, workers),
 					webhook: others[workers],

@@ -11,7 +11,7 @@
 import { getRuntime, listExecutions, publishWorkflow, setUpOwner, startN8n } from './n8n-harness';
 import type { RecordedExecution, RunningN8n } from './n8n-harness';
 import { pressConfirm } from './answer-link';
-import { audienceNode, chain, usePackageInN8n } from './package-setup';
+import { audienceNode, chain, usePackageInN8n, webhookTrigger } from './package-setup';
 
 jest.setTimeout(300_000);
 
@@ -35,22 +35,12 @@ const LINK_CHECKERS = [
 	'PostmanRuntime/7.39.0',
 ];
 
-const webhookNode = (path: string) => ({
-	id: `hook-${path}`,
-	name: 'Webhook',
-	type: 'n8n-nodes-base.webhook',
-	typeVersion: 2,
-	position: [-220, 0],
-	webhookId: `${path}-0000-4000-8000-000000000000`.slice(0, 36),
-	parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-});
-
 /** A workflow: a webhook, then Send and Wait for Response with `parameters`. */
 const workflow = (id: string, path: string, parameters: Record<string, unknown>) => ({
 	id,
 	name: `e2e: send and wait (${path})`,
 	nodes: [
-		webhookNode(path),
+		webhookTrigger(path),
 		audienceNode('Ask', 1, {
 			resource: 'message',
 			operation: 'sendAndWait',
@@ -75,7 +65,7 @@ const loop = {
 	id: 'amE2eSawLoopPpl',
 	name: 'e2e: send and wait (saw-loop)',
 	nodes: [
-		webhookNode('saw-loop'),
+		webhookTrigger('saw-loop'),
 		{
 			id: 'split-people',
 			name: 'Split',

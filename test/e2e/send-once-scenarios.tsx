@@ -8,7 +8,7 @@
  */
 import { listExecutions } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
-import { audienceNode, chain, codeNode } from './package-setup';
+import { audienceNode, chain, codeNode, webhookTrigger } from './package-setup';
 import type { PackageInN8n } from './package-setup';
 
 const SENDER = '15550100100';
@@ -29,15 +29,7 @@ export const sendOnceWorkflow = (
 	id,
 	name: `e2e: send once (${path})`,
 	nodes: [
-		{
-			id: `hook-${path}`,
-			name: 'Webhook',
-			type: 'n8n-nodes-base.webhook',
-			typeVersion: 2,
-			position: [-220, 0],
-			webhookId: `${path}-0000-4000-8000-000000000000`.slice(0, 36),
-			parameters: { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} },
-		},
+		webhookTrigger(path),
 		codeNode(
 			'Recipients',
 			0,

@@ -656,9 +656,11 @@ export async function binaryItem(
 	data: Buffer,
 	fileName: string,
 	mimeType: string,
+	/** The execution that stored it: `temp` is a trigger's upload, stored before its execution. */
+	executionId = INPUT_EXECUTION_ID,
 ): Promise<INodeExecutionData> {
 	await ensureEnvironment();
-	const binary = await prepareBinaryData(data, INPUT_EXECUTION_ID, WORKFLOW_ID, fileName, mimeType);
+	const binary = await prepareBinaryData(data, executionId, WORKFLOW_ID, fileName, mimeType);
 	return { json, binary: { [propertyName]: binary } };
 }
 

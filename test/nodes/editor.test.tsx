@@ -3,7 +3,7 @@
  * against the node's parameters, defaults applied, as `getNodeSubtitle` does): nine Send nodes in
  * one workflow must not all read "send: message".
  */
-import { Workflow } from 'n8n-workflow';
+import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
 
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
@@ -194,5 +194,35 @@ describe('every field shows for its own resource and operation, named once', () 
 		expect(() => resourceOf('sender', [{ option, fields: [shared], run }])).toThrow(
 			'another resource lists it',
 		);
+	});
+});
+
+describe('Message › Send › Source in the AI tool variant', () => {
+	const shown = (tool: boolean, values: INodeParameters) => {
+		const description = {
+			...nodeType.description,
+			name: tool ? 'audienceMessagingTool' : 'audienceMessaging',
+		};
+		const parameters = { resource: 'message', operation: 'send', ...values };
+		return nodeType.description.properties
+			.filter((field) =>
+				NodeHelpers.displayParameter(parameters, field, { typeVersion: 1 }, description),
+			)
+			.map((field) => field.name);
+	};
+
+	it('the node offers URL or Binary File; the tool variant only the URL, and says why', () => {
+		const node = shown(false, { messageType: 'image' });
+		expect(node).toEqual(expect.arrayContaining(['mediaSource', 'mediaUrl']));
+		expect(node).not.toContain('toolMediaNotice');
+		const binary = shown(false, { messageType: 'image', mediaSource: 'binary' });
+		expect(binary).toEqual(expect.arrayContaining(['binaryPropertyName', 'binaryNotice']));
+		expect(binary).not.toContain('mediaUrl');
+		const tool = shown(true, { messageType: 'image' });
+		expect(tool).toEqual(expect.arrayContaining(['mediaUrl', 'toolMediaNotice']));
+		expect(tool).not.toContain('mediaSource');
+		expect(tool).not.toContain('binaryPropertyName');
+		// A text message shows none of them.
+		expect(shown(false, { messageType: 'text' })).not.toContain('mediaSource');
 	});
 });

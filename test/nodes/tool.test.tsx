@@ -185,4 +185,25 @@ describe('as an AI agent tool (n8n-core createNodeAsTool, called as an agent cal
 		expect(shown).toBeDefined();
 		expect(answeredError(calls[0]).error).toBe(shown);
 	});
+
+	it("sends media from a URL only: Source (Binary File) is not the tool's, even when set", async () => {
+		ctx.sandbox.seedSender(
+			{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
+			{ active: true },
+		);
+		ctx.sandbox.simulateInbound(USER, SENDER);
+		const { calls } = await runAsTool({
+			nodeType: node,
+			credentials: ctx.credentials,
+			parameters: sendTool({
+				messageType: 'image',
+				mediaUrl: fromAI('url', 'the image URL'),
+			}),
+			calls: [{ to: USER, url: 'https://example.com/a.jpg' }],
+		});
+		expect(calls[0].result).toContain('QUEUE');
+		expect(ctx.sandbox.messages().map((message) => message.request)).toMatchObject([
+			{ type: 'image', body: 'https://example.com/a.jpg' },
+		]);
+	});
 });

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { HttpError, badRequest, type Query } from './http';
+import { show } from './checks';
+import { HttpError, badRequest, isPlainObject, type Query } from './http';
 import { Router } from './router';
 
 export interface AdminContext {
@@ -35,4 +36,22 @@ export async function readAdminJson(req: IncomingMessage): Promise<unknown> {
 	} catch (error) {
 		throw badRequest(`Malformed JSON body: ${(error as Error).message}`, 'INVALID_JSON');
 	}
+}
+
+/** The body of the admin wait endpoints: `{ messageId?, timeoutMs? (default 10000, max 600000) }`. */
+export function parseWaitBody(input: unknown): { messageId?: string; timeoutMs: number } {
+	const body = input ?? {};
+	if (!isPlainObject(body))
+		throw badRequest('Body must be a JSON object { messageId?, timeoutMs? }');
+	const { messageId, timeoutMs = 10_000 } = body;
+	if (messageId !== undefined && typeof messageId !== 'string')
+		throw badRequest(`messageId must be a string (got ${show(messageId)})`);
+	if (
+		typeof timeoutMs !== 'number' ||
+		!Number.isInteger(timeoutMs) ||
+		timeoutMs < 0 ||
+		timeoutMs > 600_000
+	)
+		throw badRequest(`timeoutMs must be an integer between 0 and 600000 (got ${show(timeoutMs)})`);
+	return { messageId, timeoutMs };
 }

@@ -1,6 +1,7 @@
 import http, { type ClientRequest } from 'node:http';
 import https from 'node:https';
 import { TimerSet, type SandboxClock } from './clock';
+import { IdleWaiters } from './waiters';
 
 /** How status callbacks are paced and retried (real milliseconds, not the sandbox clock). */
 export interface CallbackSettings {
@@ -101,7 +102,7 @@ export class CallbackDispatcher {
 	/** Messages whose status progression is still running. */
 	private readonly progressing = new Set<string>();
 	private readonly inFlight = new Set<ClientRequest>();
-	private readonly waiters = new Set<() => void>();
+	private readonly waiters = new IdleWaiters();
 	private timers = new TimerSet();
 	/** Bumped by stop(): work started before it ends without touching the state. */
 	private generation = 0;
@@ -160,28 +161,14 @@ export class CallbackDispatcher {
 	 * timeoutMs.
 	 */
 	waitForIdle(messageId?: string, timeoutMs = 10_000): Promise<CallbackDelivery[]> {
-		return new Promise((resolve, reject) => {
-			const check = () => {
-				if (this.pending(messageId)) return;
-				finish();
-				resolve(this.all(messageId));
-			};
-			const timer = setTimeout(() => {
-				finish();
-				const what = messageId === undefined ? 'all messages' : `message ${messageId}`;
-				reject(
-					new Error(
-						`waitForCallbacks timed out after ${timeoutMs} ms: status steps or deliveries still pending for ${what}`,
-					),
-				);
-			}, timeoutMs);
-			const finish = () => {
-				clearTimeout(timer);
-				this.waiters.delete(check);
-			};
-			this.waiters.add(check);
-			check();
-		});
+		const what = messageId === undefined ? 'all messages' : `message ${messageId}`;
+		return this.waiters.wait(
+			() => this.pending(messageId),
+			() => this.all(messageId),
+			timeoutMs,
+			() =>
+				`waitForCallbacks timed out after ${timeoutMs} ms: status steps or deliveries still pending for ${what}`,
+		);
 	}
 
 	/** Cancels every timer and in-flight request; later results are dropped. Waiters resolve. */
@@ -325,6 +312,6 @@ export class CallbackDispatcher {
 	}
 
 	private notify(): void {
-		for (const waiter of [...this.waiters]) waiter();
+		this.waiters.notify();
 	}
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { BlacklistModule } from './blacklist';
 import type { CallbackDispatcher, StatusEntry } from './callbacks';
 import { E164, PHONE, PHONE_DIGITS_RULE, digitsOnly, requiredString, show } from './checks';
+import type { MediaFetch } from './chatapp-media';
+import type { MediaFetcher } from './chatapp-media-fetcher';
 import type { SenderStore } from './chatapp-senders';
-import { parseMessage, type MessageType } from './chatapp-validation';
+import { isMediaType, parseMessage, type MessageType } from './chatapp-validation';
 import type { SandboxClock } from './clock';
 import { HttpError, badRequest } from './http';
 import {
@@ -65,6 +67,11 @@ export interface ChatappMessage {
 	createdAt: string;
 	/** The JSON body as received. */
 	request: unknown;
+	/**
+	 * The fetch of a media message's URL (setting mediaFetch); null for other types, with the
+	 * setting off, for a message not sent, and while the fetch is pending.
+	 */
+	media: MediaFetch | null;
 }
 
 /** A user message recorded by simulateInbound: it opens the 24-hour window. */
@@ -82,6 +89,7 @@ export interface MessageRules {
 	callbackStatuses: string[];
 	rateLimitWindow: RateLimitWindow;
 	rateLimitBurst: number | null;
+	mediaFetch: boolean;
 }
 
 /**
@@ -103,6 +111,7 @@ export class MessageService {
 		private readonly senders: SenderStore,
 		private readonly blacklist: BlacklistModule,
 		private readonly dispatcher: CallbackDispatcher,
+		private readonly media: MediaFetcher,
 		private readonly rules: () => MessageRules,
 	) {}
 
@@ -236,8 +245,16 @@ export class MessageService {
 			history,
 			createdAt: date,
 			request: structuredClone(body),
+			media: null,
 		};
 		this.messages.push(message);
+		// Sandbox choice (spec: not shown): with mediaFetch on, a media message accepted as QUEUE has
+		// its URL fetched once in the background (chatapp-media.tsx); the answer does not wait for it
+		// and its outcome changes neither the status path nor the callbacks.
+		if (rules.mediaFetch && status === 'QUEUE' && isMediaType(parsed.type)) {
+			const url = (body as { body: string }).body.trim();
+			this.media.start(message.id, parsed.type, url, (media) => (message.media = media));
+		}
 		const later = status === 'QUEUE' ? this.rules().callbackStatuses.slice(1) : [];
 		this.dispatcher.track(message, history, later, (entry) => {
 			message.history.push(entry);

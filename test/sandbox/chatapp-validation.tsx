@@ -21,12 +21,15 @@ export const MESSAGE_TYPES = [
 	'interactive',
 ] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
-type MediaType = 'image' | 'audio' | 'video' | 'document';
+export type MediaType = 'image' | 'audio' | 'video' | 'document';
+export const isMediaType = (type: MessageType): type is MediaType =>
+	type === 'image' || type === 'audio' || type === 'video' || type === 'document';
 
 /**
  * Sandbox choice (spec: not shown): a media URL is judged by its file extension, one of these per
- * type (read from the spec's content types); a URL without one is accepted. The file is never
- * fetched, so the 5 MB limit is not checked.
+ * type (read from the spec's content types); a URL without one is accepted. The file is not
+ * fetched to accept the message, so the 5 MB limit is not checked here (with the mediaFetch
+ * setting the accepted message's URL is fetched afterwards: chatapp-media.tsx).
  */
 export const MEDIA_EXTENSIONS: Readonly<Record<MediaType, readonly string[]>> = {
 	image: ['jpg', 'jpeg', 'png'],

@@ -1,7 +1,9 @@
-import type { AdminRouter } from './admin';
+import { parseWaitBody, type AdminRouter } from './admin';
 import { MESSAGING_PREFIX, type BlacklistModule } from './blacklist';
 import { CallbackDispatcher, DEFAULT_CALLBACK_SETTINGS } from './callbacks';
 import { isAbsent, noUnknownKeys, show } from './checks';
+import type { MediaFetch } from './chatapp-media';
+import { MediaFetcher } from './chatapp-media-fetcher';
 import {
 	DEFAULT_CALLBACK_STATUSES,
 	MessageService,
@@ -40,6 +42,12 @@ export interface ChatappSettings {
 	 * rateLimit.
 	 */
 	rateLimitBurst: number | null;
+	/**
+	 * Sandbox choice (spec: not shown): false (default) never fetches media; true fetches the URL of
+	 * every image, audio, video and document message accepted as QUEUE once, in the background, and
+	 * records the outcome as the message's `media` (chatapp-media.tsx).
+	 */
+	mediaFetch: boolean;
 }
 
 export const DEFAULT_CHATAPP_SETTINGS: Readonly<ChatappSettings> = {
@@ -51,6 +59,7 @@ export const DEFAULT_CHATAPP_SETTINGS: Readonly<ChatappSettings> = {
 	callbackTimeoutMs: DEFAULT_CALLBACK_SETTINGS.timeoutMs,
 	rateLimitWindow: 'second',
 	rateLimitBurst: null,
+	mediaFetch: false,
 };
 
 const SETTING_KEYS = Object.keys(DEFAULT_CHATAPP_SETTINGS) as (keyof ChatappSettings)[];
@@ -70,7 +79,7 @@ export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSet
 	if (!isPlainObject(input)) throw badRequest('Chat-app settings must be an object');
 	noUnknownKeys(input, SETTING_KEYS, 'Chat-app settings');
 	const merged: ChatappSettings = { ...base, callbackStatuses: [...base.callbackStatuses] };
-	const { quotaExceeded, callbackStatuses, rateLimitWindow, rateLimitBurst } = input;
+	const { quotaExceeded, callbackStatuses, rateLimitWindow, rateLimitBurst, mediaFetch } = input;
 	if (quotaExceeded !== undefined) {
 		if (quotaExceeded !== 'reject' && quotaExceeded !== 'status')
 			throw badRequest(`quotaExceeded must be "reject" or "status" (got ${show(quotaExceeded)})`);
@@ -108,6 +117,11 @@ export function mergeSettings(base: ChatappSettings, input: unknown): ChatappSet
 		}
 		merged.rateLimitBurst = rateLimitBurst;
 	}
+	if (mediaFetch !== undefined) {
+		if (typeof mediaFetch !== 'boolean')
+			throw badRequest(`mediaFetch must be a boolean (got ${show(mediaFetch)})`);
+		merged.mediaFetch = mediaFetch;
+	}
 	for (const [key, min] of Object.entries(MINIMUMS) as [keyof ChatappSettings, number][]) {
 		const value = input[key];
 		if (value === undefined) continue;
@@ -124,6 +138,7 @@ export class ChatappModule {
 	readonly templates: TemplateStore;
 	readonly messages: MessageService;
 	readonly callbacks: CallbackDispatcher;
+	readonly media: MediaFetcher;
 	private readonly initial: ChatappSettings;
 	private settings: ChatappSettings;
 
@@ -143,11 +158,13 @@ export class ChatappModule {
 			retryDelayMs: this.settings.callbackRetryDelayMs,
 			timeoutMs: this.settings.callbackTimeoutMs,
 		}));
+		this.media = new MediaFetcher(clock, () => this.settings.callbackTimeoutMs);
 		this.messages = new MessageService(
 			clock,
 			this.senders,
 			blacklist,
 			this.callbacks,
+			this.media,
 			() => this.settings,
 		);
 	}
@@ -204,24 +221,17 @@ export class ChatappModule {
 				this.callbacks.all(queryValue(ctx.query, 'messageId') || undefined),
 			)
 			.add('POST', '/callbacks/wait', async (ctx) => {
-				const body = (await ctx.json()) ?? {};
-				if (!isPlainObject(body))
-					throw badRequest('Body must be a JSON object { messageId?, timeoutMs? }');
-				const { messageId, timeoutMs = 10_000 } = body;
-				if (messageId !== undefined && typeof messageId !== 'string')
-					throw badRequest(`messageId must be a string (got ${show(messageId)})`);
-				if (
-					typeof timeoutMs !== 'number' ||
-					!Number.isInteger(timeoutMs) ||
-					timeoutMs < 0 ||
-					timeoutMs > 600_000
-				) {
-					throw badRequest(
-						`timeoutMs must be an integer between 0 and 600000 (got ${show(timeoutMs)})`,
-					);
-				}
+				const { messageId, timeoutMs } = parseWaitBody(await ctx.json());
 				try {
 					return { done: true, deliveries: await this.callbacks.waitForIdle(messageId, timeoutMs) };
+				} catch (error) {
+					throw new HttpError(408, 'WAIT_TIMEOUT', (error as Error).message);
+				}
+			})
+			.add('POST', '/chatapp/media/wait', async (ctx) => {
+				const { messageId, timeoutMs } = parseWaitBody(await ctx.json());
+				try {
+					return { done: true, media: await this.waitForMedia(messageId, timeoutMs) };
 				} catch (error) {
 					throw new HttpError(408, 'WAIT_TIMEOUT', (error as Error).message);
 				}
@@ -254,11 +264,17 @@ export class ChatappModule {
 		return this.config();
 	}
 
+	/** The media records (of `messageId`, or all) once no media fetch is pending. */
+	waitForMedia(messageId?: string, timeoutMs = 10_000): Promise<MediaFetch[]> {
+		return this.media.waitForIdle(messageId, timeoutMs, () => this.messages.all());
+	}
+
 	/**
 	 * Clears senders, templates, messages, windows, counters and deliveries; settings back to the
 	 * start ones.
 	 */
 	reset(): void {
+		this.media.stop();
 		this.callbacks.reset();
 		this.messages.reset();
 		this.templates.reset();
@@ -266,8 +282,9 @@ export class ChatappModule {
 		this.settings = mergeSettings(this.initial, undefined);
 	}
 
-	/** Stops status steps, deliveries and retry timers at once. */
+	/** Stops status steps, deliveries, retry timers and media fetches at once. */
 	close(): void {
+		this.media.stop();
 		this.callbacks.stop();
 	}
 }

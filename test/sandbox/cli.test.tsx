@@ -132,7 +132,7 @@ describe('cli', () => {
 			{ SANDBOX_CALLBACK_MAX_ATTEMPTS: '2' },
 		);
 		const urls = JSON.parse(await firstLine);
-		const settings = await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json();
+		const settings = (await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json()) as any;
 		expect(settings).toEqual(
 			expect.objectContaining({
 				quotaExceeded: 'status',
@@ -204,5 +204,31 @@ describe('cli', () => {
 			expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
 			expect(stderr).toMatch(message);
 		}
+	}, 120_000);
+	it('passes --media-fetch (or SANDBOX_MEDIA_FETCH 1/true) and refuses another SANDBOX_MEDIA_FETCH', async () => {
+		for (const [args, env, expected] of [
+			[['--media-fetch'], {}, true],
+			[[], { SANDBOX_MEDIA_FETCH: '1' }, true],
+			[[], { SANDBOX_MEDIA_FETCH: 'true' }, true],
+			[[], {}, false],
+		] as Array<[string[], Record<string, string>, boolean]>) {
+			const { child, firstLine } = startCli(args, { SANDBOX_MEDIA_FETCH: '', ...env });
+			const urls = JSON.parse(await firstLine);
+			const settings = (await (await fetch(`${urls.url}/__sandbox/chatapp/config`)).json()) as any;
+			expect(settings.mediaFetch).toBe(expected);
+			const exit = exited(child);
+			child.kill('SIGTERM');
+			expect(await exit).toEqual({ code: 0, signal: null });
+		}
+		const bad = spawn(process.execPath, ['--import', 'tsx', 'test/sandbox/cli.tsx'], {
+			cwd: ROOT,
+			env: { ...process.env, SANDBOX_MEDIA_FETCH: 'yes' },
+		});
+		let stderr = '';
+		bad.stderr.on('data', (chunk) => (stderr += chunk));
+		expect(await new Promise<number | null>((resolve) => bad.once('close', resolve))).toBe(1);
+		expect(stderr).toMatch(
+			/sandbox failed to start: SANDBOX_MEDIA_FETCH must be 1, true, 0 or false \(got "yes"\)/,
+		);
 	}, 120_000);
 });

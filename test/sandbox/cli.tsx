@@ -6,14 +6,15 @@
  * QUEUE,DEQUEUED,SENT]
  * [--callback-delay-ms N] [--callback-max-attempts N] [--callback-retry-delay-ms N]
  * [--callback-timeout-ms N]
- *     [--rate-limit-window second|sliding|tokenBucket] [--rate-limit-burst N] [--latency-ms N]
+ *     [--rate-limit-window second|sliding|tokenBucket] [--rate-limit-burst N] [--media-fetch]
+ *     [--latency-ms N]
  * Env fallbacks: SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_HOST, SANDBOX_CSV_MAX_BYTES,
  * SANDBOX_TEMPLATES,
  * SANDBOX_QUOTA_EXCEEDED, SANDBOX_CALLBACK_STATUSES, SANDBOX_CALLBACK_DELAY_MS,
  * SANDBOX_CALLBACK_MAX_ATTEMPTS,
  * SANDBOX_CALLBACK_RETRY_DELAY_MS, SANDBOX_CALLBACK_TIMEOUT_MS, SANDBOX_RATE_LIMIT_WINDOW,
  * SANDBOX_RATE_LIMIT_BURST,
- *   SANDBOX_LATENCY_MS.
+ *   SANDBOX_MEDIA_FETCH (1 or true; 0, false or empty: off), SANDBOX_LATENCY_MS.
  * --templates: a JSON file holding an array of wallet templates; it replaces the default ones.
  * The chat-app flags are the startSandbox options of the same name (all optional).
  * Prints one JSON line with the URLs once listening; SIGINT/SIGTERM close it and exit 0.
@@ -46,6 +47,16 @@ function readTemplates(file: string | undefined): WalletTemplateInput[] | undefi
 	return parsed as WalletTemplateInput[];
 }
 
+/** The --media-fetch flag, else SANDBOX_MEDIA_FETCH: 1/true on, 0/false/empty off. */
+function mediaFetch(flag: boolean | undefined, env: string | undefined): boolean | undefined {
+	if (flag) return true;
+	const value = env?.trim().toLowerCase();
+	if (value === undefined || value === '') return undefined;
+	if (value === '1' || value === 'true') return true;
+	if (value === '0' || value === 'false') return false;
+	throw new Error(`SANDBOX_MEDIA_FETCH must be 1, true, 0 or false (got "${env}")`);
+}
+
 /** `QUEUE, SENT` → ['QUEUE', 'SENT']; empty → undefined. */
 function list(value: string | undefined): string[] | undefined {
 	if (value === undefined || value.trim() === '') return undefined;
@@ -68,6 +79,7 @@ async function main(): Promise<void> {
 			'callback-timeout-ms': { type: 'string' },
 			'rate-limit-window': { type: 'string' },
 			'rate-limit-burst': { type: 'string' },
+			'media-fetch': { type: 'boolean' },
 			'latency-ms': { type: 'string' },
 		},
 	});
@@ -104,6 +116,7 @@ async function main(): Promise<void> {
 			values['rate-limit-burst'] ?? env.SANDBOX_RATE_LIMIT_BURST,
 			'rate-limit-burst',
 		),
+		mediaFetch: mediaFetch(values['media-fetch'], env.SANDBOX_MEDIA_FETCH),
 		latencyMs: toNumber(values['latency-ms'] ?? env.SANDBOX_LATENCY_MS, 'latency-ms'),
 	});
 	const { url, listsBaseUrl, walletBaseUrl, baseUrl } = sandbox;

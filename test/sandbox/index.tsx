@@ -59,5 +59,11 @@ export type {
 	QuotaExceededMode,
 } from './chatapp-messages';
 export type { CallbackBody, CallbackDelivery, StatusEntry } from './callbacks';
+export {
+	MEDIA_CONTENT_TYPES,
+	MEDIA_FETCH_MAX_BYTES,
+	MEDIA_FETCH_MAX_REDIRECTS,
+} from './chatapp-media';
+export type { MediaFetch } from './chatapp-media';
 export { RATE_LIMIT_WINDOWS, SLIDING_WINDOW_MS } from './rate-limit';
 export type { RateLimitWindow } from './rate-limit';

@@ -52,6 +52,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		callbackTimeoutMs: options.callbackTimeoutMs,
 		rateLimitWindow: options.rateLimitWindow,
 		rateLimitBurst: options.rateLimitBurst,
+		mediaFetch: options.mediaFetch,
 	});
 	const modules: SandboxModule[] = [lists, wallet, blacklist, chatapp];
 	const router = new Router();
@@ -355,6 +356,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		callbackDeliveries: (messageId) => chatapp.callbacks.all(messageId),
 		waitForCallbacks: (messageId, opts) =>
 			chatapp.callbacks.waitForIdle(messageId, opts?.timeoutMs),
+		waitForMedia: (messageId, opts) => chatapp.waitForMedia(messageId, opts?.timeoutMs),
 		chatappSettings: () => chatapp.config(),
 		configureChatapp: (settings) => chatapp.configure(settings),
 	};

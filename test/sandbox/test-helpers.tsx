@@ -109,3 +109,39 @@ export async function startReceiver(
 			}),
 	};
 }
+
+export interface MediaServer {
+	/** `http://127.0.0.1:<port>` */
+	url: string;
+	/** Every request received, in arrival order: method, path with query, headers. */
+	hits: Array<{ method: string; path: string; headers: Record<string, unknown> }>;
+	/** Connections open right now (a request whose handler never answers keeps one). */
+	connections(): Promise<number>;
+	close(): Promise<void>;
+}
+
+/** A loopback HTTP server for media URLs: `handle(path, res)` answers each request (or not). */
+export async function startMediaServer(
+	handle: (path: string, res: import('node:http').ServerResponse) => void,
+): Promise<MediaServer> {
+	const http = await import('node:http');
+	const hits: MediaServer['hits'] = [];
+	const server = http.createServer((req, res) => {
+		hits.push({ method: req.method ?? '', path: req.url ?? '', headers: { ...req.headers } });
+		handle(req.url ?? '/', res);
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	return {
+		url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+		hits,
+		connections: () =>
+			new Promise<number>((resolve, reject) =>
+				server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+			),
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}

@@ -3,6 +3,7 @@ import type { ListInput } from './lists';
 import type { BlacklistEntry, BlacklistInput } from './blacklist';
 import type { CallbackDelivery } from './callbacks';
 import type { ChatappSettings } from './chatapp';
+import type { MediaFetch } from './chatapp-media';
 import type { ChatappMessage, InboundMessage, QuotaExceededMode } from './chatapp-messages';
 import type { ApproveOptions, Sender, SenderInput } from './chatapp-senders';
 import type { MessageTemplate, MessageTemplateInput } from './chatapp-templates';
@@ -52,6 +53,11 @@ export interface SandboxOptions {
 	rateLimitWindow?: RateLimitWindow;
 	/** Token bucket capacity (integer >= 1); default null: the sender's rateLimit. */
 	rateLimitBurst?: number | null;
+	/**
+	 * Fetch the URL of every accepted (QUEUE) image, audio, video and document message once, in the
+	 * background, recording the outcome as the message's `media`; default false.
+	 */
+	mediaFetch?: boolean;
 	/** Real ms every API request waits before it is handled, like a platform far away; default 0. */
 	latencyMs?: number;
 }
@@ -193,6 +199,12 @@ export interface Sandbox {
 		messageId?: string,
 		options?: { timeoutMs?: number },
 	): Promise<CallbackDelivery[]>;
+	/**
+	 * Resolves with the media records (of `messageId`, or of every message that has one, in
+	 * acceptance order) once no media fetch is pending; rejects after `timeoutMs` (default 10000).
+	 * reset() and close() abort pending fetches, which resolves it.
+	 */
+	waitForMedia(messageId?: string, options?: { timeoutMs?: number }): Promise<MediaFetch[]>;
 	chatappSettings(): ChatappSettings;
 	/** Changes chat-app settings until the next reset(); throws HttpError on an invalid one. */
 	configureChatapp(settings: Partial<ChatappSettings>): ChatappSettings;

@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
 import { InputError } from '../../../src/values';
@@ -28,6 +28,26 @@ const HEAD_BYTES = 64 * 1024;
 const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
+ * The input item's binary property `propertyName` (n8n's reference to the file, not its content);
+ * the field's error when the item has none, naming those it has.
+ */
+export function inputBinary(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	field: string,
+): IBinaryData {
+	const item = context.getInputData()[itemIndex];
+	const binary = item?.binary?.[propertyName];
+	if (binary) return binary;
+	const available = Object.keys(item?.binary ?? {});
+	throw new InputError(
+		field,
+		`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
+	);
+}
+
+/**
  * Reads a binary property of an input item without loading a file-system or S3 binary into memory.
  */
 export async function binaryFile(
@@ -36,15 +56,7 @@ export async function binaryFile(
 	propertyName: string,
 	field: string,
 ): Promise<BinaryFile> {
-	const item = context.getInputData()[itemIndex];
-	const binary = item.binary?.[propertyName];
-	if (!binary) {
-		const available = Object.keys(item.binary ?? {});
-		throw new InputError(
-			field,
-			`the input item has no binary property "${propertyName}"${available.length ? ` (it has: ${available.join(', ')})` : ' (it has no binary data)'}`,
-		);
-	}
+	const binary = inputBinary(context, itemIndex, propertyName, field);
 	const fileName = binary.fileName ?? `${propertyName}.csv`;
 	if (binary.id) {
 		const id = binary.id;

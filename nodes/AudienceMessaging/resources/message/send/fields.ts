@@ -1,8 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MEDIA, REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../../src/platform';
+import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../../src/platform';
 import type { MediaType } from '../../../../../src/platform';
 import { contactFields } from './contacts';
+import { mediaFields } from './media-fields';
 import { sendOptions } from './options';
 
 const forTypes = (...types: string[]) => ({ show: { messageType: types } });
@@ -27,19 +28,6 @@ const inputMode = (name: string, what: string, type: string): INodeProperties =>
 			description: "One JSON array, e.g. from an expression or an AI agent's $fromAI()",
 		},
 	],
-	displayOptions: forTypes(type),
-});
-
-const mediaNotice = (type: MediaType): INodeProperties => ({
-	displayName: `The ${type} must be ${
-		// The spec writes document/pdf, which no server sends: a PDF is application/pdf.
-		type === 'document'
-			? 'a PDF (application/pdf)'
-			: `one of ${MEDIA[type].contentTypes.join(', ')}`
-	}, at most 5 MB, and reachable by the platform at the URL`,
-	name: `${type}Notice`,
-	type: 'notice',
-	default: '',
 	displayOptions: forTypes(type),
 });
 
@@ -90,18 +78,7 @@ export const sendMessageFields: INodeProperties[] = [
 		description: 'Message text; URLs are allowed',
 		displayOptions: forTypes('text'),
 	},
-	...MEDIA_TYPES.map(mediaNotice),
-	{
-		displayName: 'Media URL',
-		name: 'mediaUrl',
-		type: 'string',
-		required: true,
-		default: '',
-		placeholder: 'e.g. https://example.com/files/welcome.jpg',
-		description:
-			'Public http(s) URL of the file; its content type and size can be checked before sending (Options › Check Media Before Sending)',
-		displayOptions: forTypes(...MEDIA_TYPES),
-	},
+	...mediaFields(MEDIA_TYPES),
 	inputMode('contactsInput', 'Contacts', 'contacts'),
 	...contactFields({ show: { messageType: ['contacts'], contactsInput: ['define'] } }),
 	{

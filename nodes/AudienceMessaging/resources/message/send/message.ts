@@ -5,8 +5,14 @@ import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_SECRET_PATTERN,
 	callbackUrlWithToken,
+	messageContentKey,
 } from '../../../../../src/platform';
-import type { MediaType, MessageParameters, MessageType } from '../../../../../src/platform';
+import type {
+	MediaType,
+	Message,
+	MessageParameters,
+	MessageType,
+} from '../../../../../src/platform';
 import type { parameterReader } from '../../../shared/parameters';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES } from './fields';
@@ -87,4 +93,25 @@ export async function readCallbackSecret(context: IExecuteFunctions): Promise<st
 			"the Callbacks credential's secret must be 16 to 128 letters, digits, - or _",
 		);
 	return secret;
+}
+
+/** Longest Message Key, in characters. */
+export const MESSAGE_KEY_MAX = 1000;
+
+/**
+ * The item's Message Key (Options), or the recipient and the message's content when empty (a
+ * file's bytes, read only then, stand for a link to it that changes each run).
+ */
+export async function messageKeyOf(
+	options: Record<string, unknown>,
+	message: Message,
+	file?: () => Promise<string>,
+): Promise<string> {
+	const key = text(options.messageKey, 'messageKey');
+	if (key.length > MESSAGE_KEY_MAX)
+		throw new InputError(
+			'messageKey',
+			`it has ${key.length} characters, more than ${MESSAGE_KEY_MAX}: use a shorter key (an ID, a campaign name)`,
+		);
+	return key || messageContentKey(message, file && (await file()));
 }

@@ -6,6 +6,7 @@ import {
 	previewOption,
 	rateLimitWaitOption,
 } from '../../../shared/descriptions';
+import { LINK_MINUTES } from './media-fields';
 
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
@@ -38,6 +39,7 @@ export const sendOptions = (): INodeProperties =>
 			default: false,
 			description:
 				'Whether to ask the media URL for its content type and size (HEAD request) and refuse the message when they do not fit the type',
+			displayOptions: { hide: { '/mediaSource': ['binary'] } },
 		},
 		{
 			displayName: 'External ID',
@@ -55,6 +57,16 @@ export const sendOptions = (): INodeProperties =>
 			description:
 				'Whether this run first forgets every message this node remembers, so all are sent again (and remembered anew). Turn it off after that run.',
 			displayOptions: { show: { skipSentBefore: [true] } },
+		},
+		{
+			displayName: 'Link Valid For (Minutes)',
+			name: 'linkValidFor',
+			type: 'number',
+			typeOptions: { minValue: LINK_MINUTES.min, maxValue: LINK_MINUTES.max },
+			default: 60, // LINK_MINUTES.default: n8n's lint reads a literal
+			description:
+				'How long the platform can fetch the binary file at its link, from when the node starts sending the message (at most a week). Then n8n refuses the link.',
+			displayOptions: { show: { '/mediaSource': ['binary'] } },
 		},
 		rateLimitWaitOption(),
 		{

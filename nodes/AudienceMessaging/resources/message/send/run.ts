@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, baseUrlOf, optionalObjectResponse } from '../../../../../src/http';
 import { boolean, oneOf, record, text } from '../../../../../src/values';
@@ -18,14 +18,17 @@ import { messageAliases } from './aliases';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES, sendMessageFields } from './fields';
 import { checkMedia } from './media';
+import { itemMedia } from './binary-media';
+import type { PublishedMedia } from './binary-media';
 import {
 	defaultExternalId,
+	messageKeyOf,
 	messageParameters,
 	readCallbackSecret,
 	triggerCallback,
 } from './message';
 import { openGate, overQuota, readPace } from './pace';
-import { RunHistory, claimAhead, messageKeyOf, readSentBefore } from './sent-before';
+import { RunHistory, claimAhead, readSentBefore } from './sent-before';
 type Pace = ReturnType<typeof readPace>;
 
 /**
@@ -84,10 +87,18 @@ class SendRun {
 		return held;
 	}
 
+	/**
+	 * The messages whose file n8n publishes (Source: Binary File): each is given a new link when
+	 * sent, so that a long run's last messages have the whole Link Valid For.
+	 */
+	readonly files = new WeakMap<Message, PublishedMedia>();
+
 	/** One message, when the pace allows (and, with a history, claimed and confirmed). */
 	async send(message: Message, itemIndex: number): Promise<IDataObject> {
 		const sendOne = async (): Promise<IDataObject> => {
 			await this.openGate();
+			const link = this.files.get(message)?.sign();
+			if (link) (message as { body: string }).body = link.url;
 			const { data } = await apiRequest(this.context, {
 				base: 'messaging',
 				method: 'POST',
@@ -97,8 +108,12 @@ class SendRun {
 				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
 				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
 				expect: optionalObjectResponse,
-				// The trigger's token stays out of a preview and of errors that echo the body.
-				secrets: this.callbackSecret ? [callbackToken(await this.callbackSecret)] : [],
+				// The trigger's token and a file link's token stay out of a preview and of errors that
+				// echo the body.
+				secrets: [
+					...(this.callbackSecret ? [callbackToken(await this.callbackSecret)] : []),
+					...(link ? [link.token] : []),
+				],
 			});
 			return { ...this.describe(message), ...data };
 		};
@@ -126,6 +141,8 @@ function messagePreparer(
 	timeoutMs: number,
 ): (itemIndex: number) => Promise<Message> {
 	const read = parameterReader(context);
+	// Files copied to last as long as the execution (binary-media.ts), once each.
+	const kept = new Map<string, Promise<IBinaryData>>();
 	return async (itemIndex) => {
 		const options = record(read('options', itemIndex, {}), 'options');
 		const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
@@ -133,10 +150,15 @@ function messagePreparer(
 		const parameters = messageParameters(read, itemIndex, type, options, inputs, triggerUrl);
 		if (!text(parameters.externalId, 'externalId'))
 			parameters.externalId = defaultExternalId(context, itemIndex);
+		const file = await itemMedia(context, read, itemIndex, type, options, kept);
+		if (file) parameters.mediaUrl = file.sign().url;
 		const message = messageSchema.parse(messageBody(parameters));
-		if (run.history) run.history.setKey(message, messageKeyOf(options, message));
+		if (run.history)
+			run.history.setKey(message, await messageKeyOf(options, message, file?.content));
+		if (file) run.files.set(message, file);
 		const checkMediaFirst =
-			options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia');
+			!file &&
+			(options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia'));
 		if (checkMediaFirst && MEDIA_TYPES.includes(message.type as MediaType)) {
 			const body = (message as { body: string }).body;
 			await checkMedia(context, message.type as MediaType, body, timeoutMs);

@@ -4,9 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../src/http';
 import { HISTORY_MAX_VALUES, SentHistory } from '../../../../../src/history';
 import type { HistoryStore, Settlement } from '../../../../../src/history';
-import { messageContentKey } from '../../../../../src/platform';
 import type { Message } from '../../../../../src/platform';
-import { boolean, InputError, text } from '../../../../../src/values';
+import { boolean } from '../../../../../src/values';
 import type { FieldLabels } from '../../../../../src/values';
 import { validated } from '../../../shared/item-errors';
 
@@ -15,9 +14,6 @@ export interface SentBeforeSettings {
 	resendUnconfirmed: boolean;
 	forget: boolean;
 }
-
-/** Longest Message Key, in characters. */
-export const MESSAGE_KEY_MAX = 1000;
 
 const flag = (options: Record<string, unknown>, name: string) =>
 	options[name] === undefined ? false : boolean(options[name], name);
@@ -57,17 +53,6 @@ export function readSentBefore(
 			);
 		return settings;
 	});
-}
-
-/** The item's Message Key (Options), or the recipient and the message's content when empty. */
-export function messageKeyOf(options: Record<string, unknown>, message: Message): string {
-	const key = text(options.messageKey, 'messageKey');
-	if (key.length > MESSAGE_KEY_MAX)
-		throw new InputError(
-			'messageKey',
-			`it has ${key.length} characters, more than ${MESSAGE_KEY_MAX}: use a shorter key (an ID, a campaign name)`,
-		);
-	return key || messageContentKey(message);
 }
 
 /** The node's history in n8n's own store for it (its deduplication helpers, scope `node`). */

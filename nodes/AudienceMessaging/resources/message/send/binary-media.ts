@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
+import { BINARY_ENCODING } from 'n8n-workflow';
+
+import { InputError, number, oneOf, text } from '../../../../../src/values';
+import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
+import type { MediaType, MessageType } from '../../../../../src/platform';
+import { inputBinary } from '../../../shared/binary';
+import { MEDIA_TYPES } from './fields';
+import { LINK_MINUTES } from './media-fields';
+import type { Reader } from './message';
+
+/** The field errors name. */
+const FIELD = 'binaryPropertyName';
+
+/**
+ * An item's file, checked for its message type and published by n8n: `sign()` gives a new signed
+ * link to it (valid for the run's Link Valid For from then on), `content` what identifies the
+ * file's bytes in a message key.
+ */
+export interface PublishedMedia {
+	sign: () => { url: string; token: string };
+	content: () => Promise<string>;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/**
+ * The file's size in bytes: what n8n wrote on the item when it stored it, else its store's
+ * metadata, else (a file held in the item) its content's length. Undefined when none says.
+ */
+async function sizeOf(
+	context: IExecuteFunctions,
+	binary: IBinaryData,
+): Promise<number | undefined> {
+	if (typeof binary.bytes === 'number') return binary.bytes;
+	if (binary.id) {
+		const metadata = await context.helpers.getBinaryMetadata(binary.id).catch(() => undefined);
+		const size = Number(metadata?.fileSize);
+		return Number.isFinite(size) ? size : undefined;
+	}
+	return typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
+}
+
+/** The file's MIME type is one the spec allows for the message type: else the field's error. */
+function checkType(type: MediaType, binary: IBinaryData, name: string): void {
+	const mimeType = String(binary.mimeType ?? '').trim();
+	if (mimeType && mediaContentTypeFits(type, mimeType)) return;
+	const taken = MEDIA[type].contentTypes.join(', ');
+	const opus =
+		type === 'audio' && /^audio\/ogg\s*$/i.test(mimeType)
+			? ' (plain audio/ogg is not taken: an Opus file needs its MIME type set to audio/ogg; codecs=opus)'
+			: '';
+	throw new InputError(
+		FIELD,
+		`the file ${name} is ${mimeType || 'of no known type'}; ${type} messages take ${taken}${opus}`,
+	);
+}
+
+/**
+ * Checks the item's binary file for a media message of `type` before any request (present, its
+ * MIME type, at most 5 MB, kept where n8n can publish it) and returns how to publish it through
+ * n8n's signed links (`createBinarySignedUrl`, n8n's REST URL). An AI agent's tool has no
+ * Source field (media-fields.ts): it sends a URL.
+ */
+export async function binaryMedia(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	type: MediaType,
+	propertyName: string,
+	minutes: number,
+	kept: Map<string, Promise<IBinaryData>>,
+): Promise<PublishedMedia> {
+	const binary = inputBinary(context, itemIndex, propertyName, FIELD);
+	const name = binary.fileName ? `"${binary.fileName}"` : `in "${propertyName}"`;
+	checkType(type, binary, name);
+	const size = await sizeOf(context, binary);
+	if (size !== undefined && size > MEDIA_MAX_BYTES)
+		throw new InputError(
+			FIELD,
+			`the file ${name} is ${megabytes(size)}; media messages take at most 5 MB`,
+		);
+	const { helpers } = context;
+	if (typeof helpers.createBinarySignedUrl !== 'function')
+		throw new InputError(
+			'mediaSource',
+			'this n8n cannot give a file a link (it has no createBinarySignedUrl): choose Source: URL, or update n8n',
+		);
+	const stored = await lasting(context, binary, kept);
+	if (!stored.id)
+		throw new InputError(
+			FIELD,
+			'n8n keeps this file in memory (N8N_DEFAULT_BINARY_DATA_MODE=default), where it cannot give it a link: set N8N_DEFAULT_BINARY_DATA_MODE to filesystem (or database, s3) and restart n8n, or choose Source: URL',
+		);
+	const sign = () => {
+		const url = helpers.createBinarySignedUrl(stored, `${Math.round(minutes * 60)}s`);
+		return { url, token: new URL(url).searchParams.get('token') ?? '' };
+	};
+	return { sign, content: async () => await fileHash(context, stored.id!) };
+}
+
+/** A file stored before its execution had an ID: in n8n's `temp` folder of the workflow. */
+const TEMP_FILE = /^[^:]+:.*\/temp\//;
+
+/**
+ * The file as it stays where its link finds it, stored once a run (`kept`):
+ * - a trigger's file (a webhook's or a form's upload) is stored before its execution has an ID,
+ *   and n8n moves it when the execution ends: a link to it would then answer 404. It is copied
+ *   into the execution's own storage, which lasts as long as the execution's data;
+ * - a file held in the item (a Code node's, or any in n8n's memory mode) is given to n8n's store,
+ *   which keeps it outside memory unless n8n runs in memory mode (then it has no ID still).
+ */
+async function lasting(
+	context: IExecuteFunctions,
+	binary: IBinaryData,
+	kept: Map<string, Promise<IBinaryData>>,
+): Promise<IBinaryData> {
+	if (binary.id && !TEMP_FILE.test(binary.id)) return binary;
+	const key = binary.id ?? binary.data;
+	let copy = kept.get(key);
+	if (!copy) {
+		const { helpers } = context;
+		copy = (async () =>
+			await helpers.prepareBinaryData(
+				binary.id
+					? await helpers.getBinaryStream(binary.id)
+					: Buffer.from(binary.data, BINARY_ENCODING),
+				binary.fileName,
+				binary.mimeType,
+			))();
+		kept.set(key, copy);
+	}
+	return await copy;
+}
+
+/** The SHA-256 of a stored file's bytes, read through n8n's binary store. */
+async function fileHash(context: IExecuteFunctions, id: string): Promise<string> {
+	const hash = createHash('sha256');
+	for await (const chunk of await context.helpers.getBinaryStream(id))
+		hash.update(chunk as Uint8Array);
+	return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * The item's file when its media message takes it from a binary field (Source: Binary File):
+ * checked, ready to publish. Undefined for a media URL and for other message types.
+ */
+export async function itemMedia(
+	context: IExecuteFunctions,
+	read: Reader,
+	itemIndex: number,
+	type: MessageType,
+	options: Record<string, unknown>,
+	kept: Map<string, Promise<IBinaryData>>,
+): Promise<PublishedMedia | undefined> {
+	if (!MEDIA_TYPES.includes(type as MediaType)) return undefined;
+	const source = oneOf(read('mediaSource', itemIndex, 'url'), 'mediaSource', ['url', 'binary']);
+	if (source === 'url') return undefined;
+	const minutes =
+		options.linkValidFor === undefined
+			? LINK_MINUTES.default
+			: number(options.linkValidFor, 'linkValidFor');
+	if (minutes < LINK_MINUTES.min || minutes > LINK_MINUTES.max)
+		throw new InputError(
+			'linkValidFor',
+			`it is ${minutes}; a link is valid for ${LINK_MINUTES.min} to ${LINK_MINUTES.max} minutes (a week)`,
+		);
+	const field = text(read(FIELD, itemIndex, 'data'), FIELD);
+	if (!field) throw new InputError(FIELD, 'the name of the binary field is required');
+	return await binaryMedia(context, itemIndex, type as MediaType, field, minutes, kept);
+}
