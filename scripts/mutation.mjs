@@ -297,6 +297,24 @@ export const MUTANTS = [
 		'const agrees = count !== undefined;',
 		"one refusal's count in its platform second is taken as the limit (a sliding window's run held below it)",
 	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/run.ts',
+		'if (link) (message as { body: string }).body = link.url;',
+		'if (link && false) (message as { body: string }).body = link.url;',
+		"a binary file's link is signed when the items are checked: a long run's last messages get links that expire early",
+	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/run.ts',
+		'...(link ? [link.token] : []),',
+		'',
+		"a binary file link's token shows in a preview and in errors that echo the body",
+	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/binary-media.ts',
+		'if (binary.id && !TEMP_FILE.test(binary.id)) return binary;',
+		'if (binary.id) return binary;',
+		"a trigger's upload is linked where n8n moves it from when the execution ends: the link answers 404",
+	],
 ];
 
 const args = process.argv.slice(2);

@@ -101,6 +101,8 @@ beforeAll(async () => {
 	});
 	for (const wf of [documents, images]) await publishWorkflow(ctx.folder, wf.id);
 	n8n = await startN8n(ctx.folder, {
+		// n8n 2.x's default; n8n 1.x keeps binary data in memory unless told.
+		env: { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' },
 		webhooks: ['media-document', 'media-image'].map((path) => ({ path, method: 'POST' })),
 	});
 });

@@ -10,7 +10,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { binaryItem, setBinaryDataMode } from '../helpers/n8n';
 import { processedData } from '../helpers/processed-data';
-import { openConversation, outputOf, run, useSandbox } from './context';
+import { API_KEY, openConversation, outputOf, run, useSandbox } from './context';
 
 const ctx = useSandbox();
 beforeEach(() => processedData.reset());
@@ -64,6 +64,9 @@ describe('Message › Send › Source: Binary File', () => {
 			// n8n's own check of the link gives back the item's file.
 			expect(service.validateSignedToken(token)).toBe(items[index].binary!.data.id);
 			expect(claims.exp - claims.iat).toBe(3600);
+			// The link names the file and its validity, nothing else: no key, no credential.
+			expect(Object.keys(claims).sort()).toEqual(['exp', 'iat', 'id']);
+			expect(body).not.toContain(API_KEY);
 			expect(JSON.stringify(output)).not.toContain(token);
 		});
 		expect(messagePosts()[0].body).toMatchObject({ type: 'document', to: USERS[0] });
