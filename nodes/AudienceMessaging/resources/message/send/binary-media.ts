@@ -70,7 +70,7 @@ export async function binaryMedia(
 	type: MediaType,
 	propertyName: string,
 	minutes: number,
-	kept: Map<string, Promise<IBinaryData>>,
+	files: RunFiles,
 ): Promise<PublishedMedia> {
 	const binary = inputBinary(context, itemIndex, propertyName, FIELD);
 	const name = binary.fileName ? `"${binary.fileName}"` : `in "${propertyName}"`;
@@ -87,7 +87,7 @@ export async function binaryMedia(
 			'mediaSource',
 			'this n8n cannot give a file a link (it has no createBinarySignedUrl): choose Source: URL, or update n8n',
 		);
-	const stored = await lasting(context, binary, kept);
+	const stored = await files.lasting(binary);
 	if (!stored.id)
 		throw new InputError(
 			FIELD,
@@ -97,49 +97,65 @@ export async function binaryMedia(
 		const url = helpers.createBinarySignedUrl(stored, `${Math.round(minutes * 60)}s`);
 		return { url, token: new URL(url).searchParams.get('token') ?? '' };
 	};
-	return { sign, content: async () => await fileHash(context, stored.id!) };
+	const id = stored.id;
+	return { sign, content: async () => await files.hash(id) };
 }
 
 /** A file stored before its execution had an ID: in n8n's `temp` folder of the workflow. */
 const TEMP_FILE = /^[^:]+:.*\/temp\//;
 
 /**
- * The file as it stays where its link finds it, stored once a run (`kept`):
- * - a trigger's file (a webhook's or a form's upload) is stored before its execution has an ID,
- *   and n8n moves it when the execution ends: a link to it would then answer 404. It is copied
- *   into the execution's own storage, which lasts as long as the execution's data;
- * - a file held in the item (a Code node's, or any in n8n's memory mode) is given to n8n's store,
- *   which keeps it outside memory unless n8n runs in memory mode (then it has no ID still).
+ * A run's files, each stored where its link lasts and hashed at most once, however many items
+ * share it (one upload sent to many people).
  */
-async function lasting(
-	context: IExecuteFunctions,
-	binary: IBinaryData,
-	kept: Map<string, Promise<IBinaryData>>,
-): Promise<IBinaryData> {
-	if (binary.id && !TEMP_FILE.test(binary.id)) return binary;
-	const key = binary.id ?? binary.data;
-	let copy = kept.get(key);
-	if (!copy) {
-		const { helpers } = context;
-		copy = (async () =>
-			await helpers.prepareBinaryData(
-				binary.id
-					? await helpers.getBinaryStream(binary.id)
-					: Buffer.from(binary.data, BINARY_ENCODING),
-				binary.fileName,
-				binary.mimeType,
-			))();
-		kept.set(key, copy);
-	}
-	return await copy;
-}
+export class RunFiles {
+	private readonly stored = new Map<string, Promise<IBinaryData>>();
+	private readonly hashes = new Map<string, Promise<string>>();
 
-/** The SHA-256 of a stored file's bytes, read through n8n's binary store. */
-async function fileHash(context: IExecuteFunctions, id: string): Promise<string> {
-	const hash = createHash('sha256');
-	for await (const chunk of await context.helpers.getBinaryStream(id))
-		hash.update(chunk as Uint8Array);
-	return `sha256:${hash.digest('hex')}`;
+	constructor(private readonly context: IExecuteFunctions) {}
+
+	/**
+	 * The file as it stays where its link finds it:
+	 * - a trigger's file (a webhook's or a form's upload) is stored before its execution has an ID,
+	 *   and n8n moves it when the execution ends: a link to it would then answer 404. It is copied
+	 *   into the execution's own storage, which lasts as long as the execution's data;
+	 * - a file held in the item (a Code node's, or any in n8n's memory mode) is given to n8n's
+	 *   store, which keeps it outside memory unless n8n runs in memory mode (then it has no ID).
+	 */
+	async lasting(binary: IBinaryData): Promise<IBinaryData> {
+		if (binary.id && !TEMP_FILE.test(binary.id)) return binary;
+		const { helpers } = this.context;
+		const key = binary.id ?? binary.data;
+		let copy = this.stored.get(key);
+		if (!copy) {
+			copy = (async () =>
+				await helpers.prepareBinaryData(
+					binary.id
+						? await helpers.getBinaryStream(binary.id)
+						: Buffer.from(binary.data, BINARY_ENCODING),
+					binary.fileName,
+					binary.mimeType,
+				))();
+			this.stored.set(key, copy);
+		}
+		return await copy;
+	}
+
+	/** The SHA-256 of a stored file's bytes, read through n8n's binary store. */
+	async hash(id: string): Promise<string> {
+		let hash = this.hashes.get(id);
+		if (!hash) {
+			const { helpers } = this.context;
+			hash = (async () => {
+				const sha256 = createHash('sha256');
+				for await (const chunk of await helpers.getBinaryStream(id))
+					sha256.update(chunk as Uint8Array);
+				return `sha256:${sha256.digest('hex')}`;
+			})();
+			this.hashes.set(id, hash);
+		}
+		return await hash;
+	}
 }
 
 /**
@@ -152,7 +168,7 @@ export async function itemMedia(
 	itemIndex: number,
 	type: MessageType,
 	options: Record<string, unknown>,
-	kept: Map<string, Promise<IBinaryData>>,
+	files: RunFiles,
 ): Promise<PublishedMedia | undefined> {
 	if (!MEDIA_TYPES.includes(type as MediaType)) return undefined;
 	const source = oneOf(read('mediaSource', itemIndex, 'url'), 'mediaSource', ['url', 'binary']);
@@ -168,5 +184,5 @@ export async function itemMedia(
 		);
 	const field = text(read(FIELD, itemIndex, 'data'), FIELD);
 	if (!field) throw new InputError(FIELD, 'the name of the binary field is required');
-	return await binaryMedia(context, itemIndex, type as MediaType, field, minutes, kept);
+	return await binaryMedia(context, itemIndex, type as MediaType, field, minutes, files);
 }

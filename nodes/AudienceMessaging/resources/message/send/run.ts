@@ -1,4 +1,4 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, baseUrlOf, optionalObjectResponse } from '../../../../../src/http';
 import { boolean, oneOf, record, text } from '../../../../../src/values';
@@ -18,7 +18,7 @@ import { messageAliases } from './aliases';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES, sendMessageFields } from './fields';
 import { checkMedia } from './media';
-import { itemMedia } from './binary-media';
+import { itemMedia, RunFiles } from './binary-media';
 import type { PublishedMedia } from './binary-media';
 import {
 	defaultExternalId,
@@ -141,8 +141,8 @@ function messagePreparer(
 	timeoutMs: number,
 ): (itemIndex: number) => Promise<Message> {
 	const read = parameterReader(context);
-	// Files copied to last as long as the execution (binary-media.ts), once each.
-	const kept = new Map<string, Promise<IBinaryData>>();
+	// Files stored where their links last, and hashed, once each (binary-media.ts).
+	const files = new RunFiles(context);
 	return async (itemIndex) => {
 		const options = record(read('options', itemIndex, {}), 'options');
 		const type = oneOf(read('messageType', itemIndex, 'text'), 'messageType', MESSAGE_TYPES);
@@ -150,7 +150,7 @@ function messagePreparer(
 		const parameters = messageParameters(read, itemIndex, type, options, inputs, triggerUrl);
 		if (!text(parameters.externalId, 'externalId'))
 			parameters.externalId = defaultExternalId(context, itemIndex);
-		const file = await itemMedia(context, read, itemIndex, type, options, kept);
+		const file = await itemMedia(context, read, itemIndex, type, options, files);
 		if (file) parameters.mediaUrl = file.sign().url;
 		const message = messageSchema.parse(messageBody(parameters));
 		if (run.history)
