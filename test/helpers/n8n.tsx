@@ -65,6 +65,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowBase,
 	IWorkflowExecuteAdditionalData,
+	IWorkflowSettings,
 	JsonObject,
 	Logger as WorkflowLogger,
 	WorkflowExecuteMode,
@@ -124,6 +125,8 @@ export interface RunNodeOptions {
 	 * a node processed per workflow and node (see processed-data.tsx).
 	 */
 	workflowId?: string;
+	/** More workflow settings, e.g. `{ binaryMode: 'combined' }` (n8n 2.x: files in the JSON). */
+	workflowSettings?: IWorkflowSettings;
 }
 
 export interface RunNodeResult {
@@ -204,7 +207,7 @@ export async function runNode(options: RunNodeOptions): Promise<RunNodeResult> {
 		connections,
 		active: false,
 		nodeTypes,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...options.workflowSettings },
 	});
 
 	const mode: WorkflowExecuteMode = 'manual';

@@ -8,9 +8,9 @@ import { Container } from '@n8n/di';
 import { BinaryDataService } from 'n8n-core';
 import type { INodeExecutionData } from 'n8n-workflow';
 
-import { binaryItem, setBinaryDataMode } from '../helpers/n8n';
+import { binaryItem, runNode, setBinaryDataMode } from '../helpers/n8n';
 import { processedData } from '../helpers/processed-data';
-import { API_KEY, openConversation, outputOf, run, useSandbox } from './context';
+import { API_KEY, node, openConversation, outputOf, run, useSandbox } from './context';
 
 const ctx = useSandbox();
 beforeEach(() => processedData.reset());
@@ -115,6 +115,27 @@ describe('Message › Send › Source: Binary File', () => {
 		expect(ids[1]).toBe(ids[0]);
 		const service = Container.get(BinaryDataService);
 		expect(await service.getAsBuffer({ id: ids[0], data: '', mimeType: '' })).toEqual(PDF);
+	});
+
+	it("finds the file in the item's JSON when the workflow keeps files there (n8n 2.x's binary mode combined)", async () => {
+		open();
+		const { binary } = await file(USERS[0]);
+		const items = [{ json: { to: USERS[0], files: { invoice: binary!.data } } }];
+		const parameters = send({ binaryPropertyName: 'files.invoice' });
+		const result = await runNode({
+			nodeType: node,
+			credentials: ctx.credentials,
+			parameters,
+			items,
+			workflowSettings: { binaryMode: 'combined' },
+		});
+		expect(outputOf(result)[0].json.status).toBe('QUEUE');
+		const [message] = ctx.sandbox.messages();
+		const { claims } = tokenOf((message.request as { body: string }).body);
+		expect(claims.id).toBe(binary!.data.id);
+		// Not in the workflows that keep files apart (the default): there the field names a file.
+		const apart = await run(ctx.credentials, parameters, items);
+		expect(apart.error?.message).toMatch(/no binary property "files\.invoice"/);
 	});
 
 	it('signs each link when the node starts sending its message, not when it checks the items', async () => {

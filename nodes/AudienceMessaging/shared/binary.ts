@@ -28,8 +28,9 @@ const HEAD_BYTES = 64 * 1024;
 const READ_CHUNK_BYTES = 1024 * 1024;
 
 /**
- * The input item's binary property `propertyName` (n8n's reference to the file, not its content);
- * the field's error when the item has none, naming those it has.
+ * The input item's binary property `propertyName` (n8n's reference to the file, not its content),
+ * or the file at that path of its JSON where the workflow keeps files there; the field's error
+ * when the item has none, naming those it has.
  */
 export function inputBinary(
 	context: IExecuteFunctions,
@@ -40,6 +41,14 @@ export function inputBinary(
 	const item = context.getInputData()[itemIndex];
 	const binary = item?.binary?.[propertyName];
 	if (binary) return binary;
+	// n8n's own reading also finds a file kept in the item's JSON (a workflow setting of n8n 2.x:
+	// binary mode `combined`, where the field is a path such as `data` or `files.invoice`).
+	try {
+		const found = context.helpers.assertBinaryData?.(itemIndex, propertyName);
+		if (found) return found;
+	} catch {
+		// Not there either: the field's own error below.
+	}
 	const available = Object.keys(item?.binary ?? {});
 	throw new InputError(
 		field,
