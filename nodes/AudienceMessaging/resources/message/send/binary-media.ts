@@ -104,6 +104,13 @@ export async function binaryMedia(
 /** A file stored before its execution had an ID: in n8n's `temp` folder of the workflow. */
 const TEMP_FILE = /^[^:]+:.*\/temp\//;
 
+/** The promise kept under `key`, made by `make` the first time. */
+function once<T>(kept: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
+	let value = kept.get(key);
+	if (!value) kept.set(key, (value = make()));
+	return value;
+}
+
 /**
  * A run's files, each stored where its link lasts and hashed at most once, however many items
  * share it (one upload sent to many people).
@@ -125,36 +132,29 @@ export class RunFiles {
 	async lasting(binary: IBinaryData): Promise<IBinaryData> {
 		if (binary.id && !TEMP_FILE.test(binary.id)) return binary;
 		const { helpers } = this.context;
-		const key = binary.id ?? binary.data;
-		let copy = this.stored.get(key);
-		if (!copy) {
-			copy = (async () =>
+		return await once(
+			this.stored,
+			binary.id ?? binary.data,
+			async () =>
 				await helpers.prepareBinaryData(
 					binary.id
 						? await helpers.getBinaryStream(binary.id)
 						: Buffer.from(binary.data, BINARY_ENCODING),
 					binary.fileName,
 					binary.mimeType,
-				))();
-			this.stored.set(key, copy);
-		}
-		return await copy;
+				),
+		);
 	}
 
 	/** The SHA-256 of a stored file's bytes, read through n8n's binary store. */
 	async hash(id: string): Promise<string> {
-		let hash = this.hashes.get(id);
-		if (!hash) {
-			const { helpers } = this.context;
-			hash = (async () => {
-				const sha256 = createHash('sha256');
-				for await (const chunk of await helpers.getBinaryStream(id))
-					sha256.update(chunk as Uint8Array);
-				return `sha256:${sha256.digest('hex')}`;
-			})();
-			this.hashes.set(id, hash);
-		}
-		return await hash;
+		const { helpers } = this.context;
+		return await once(this.hashes, id, async () => {
+			const sha256 = createHash('sha256');
+			for await (const chunk of await helpers.getBinaryStream(id))
+				sha256.update(chunk as Uint8Array);
+			return `sha256:${sha256.digest('hex')}`;
+		});
 	}
 }
 
