@@ -257,8 +257,8 @@ export const MUTANTS = [
 	],
 	[
 		'src/csv/repeats.ts',
-		'if (table[slot * 3] === a && table[slot * 3 + 1] === b) {',
-		'if (table[slot * 3] === a && table[slot * 3 + 1] === b && false) {',
+		'if (first[firstAt] === a && first[firstAt + 1] === b) {',
+		'if (first[firstAt] === a && first[firstAt + 1] === b && false) {',
 		'the CSV check no longer finds a repeated e-mail, mobile or key',
 	],
 	[

@@ -28,4 +28,31 @@ describe('UniqueValues: the rows that may repeat an earlier one, found by a 64-b
 			[4, 0],
 		]);
 	});
+
+	it('names, for each value seen before, the first row that held it, among 300,000 values kept in several chunks', () => {
+		// Values repeat near and far (across the chunks of 65,536 values, and the 256 buckets),
+		// some three times; every other value once.
+		const values = Array.from({ length: 300_000 }, (_, index) =>
+			index % 7 === 3
+				? `v${(Math.imul(index, 2654435761) >>> 0) % 40_000}@example.com`
+				: `u${index}`,
+		);
+		const seen = new UniqueValues();
+		values.forEach((value, index) => seen.add(value, index));
+		const candidates: number[][] = [];
+		seen.repeats((index, firstIndex) => candidates.push([index, firstIndex]));
+		const first = new Map<string, number>();
+		const expected: number[][] = [];
+		values.forEach((value, index) => {
+			const earlier = first.get(value);
+			if (earlier === undefined) first.set(value, index);
+			else expected.push([index, earlier]);
+		});
+		expect(expected.length).toBeGreaterThan(1000);
+		expect(candidates.sort((a, b) => a[0] - b[0])).toEqual(expected);
+		// The values are freed: a second call finds nothing.
+		seen.repeats(() => {
+			throw new Error('a value was kept');
+		});
+	});
 });

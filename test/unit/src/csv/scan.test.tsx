@@ -172,6 +172,26 @@ describe('RowScanner reads rows as papaparse does', () => {
 		expect(got.rows[7][1]).toBe(9);
 	});
 
+	it('a member export in chunks larger than a piece, each in a buffer of its own (as a file stream gives them): the same as papaparse', async () => {
+		// A chunk is read in pieces of 64 KB; the first is put together with the row the last chunk
+		// ended in, and the rest of that piece is read in the chunk, where the next piece follows it.
+		const { memberRow, MEMBER_HEADER } = await import('../../../helpers/member-csv');
+		const bytes = Buffer.from(
+			`\ufeff${MEMBER_HEADER}\n${Array.from({ length: 20_000 }, (_, n) => memberRow(n)).join('\n')}\n`,
+		);
+		const layout: CsvLayout = { delimiter: ',', lineBreak: '\n', bom: true };
+		const expected = await papaparsed(bytes.subarray(3), layout, [bytes.length]);
+		for (const sizes of [
+			[200_003, 150_001, 70_001],
+			[2, 1, 300_001],
+			[1_048_576, 1, 65_537],
+		]) {
+			const got = await scanned(bytes, layout, sizes);
+			expect(got.rows).toHaveLength(20_001);
+			expect(got).toEqual({ ...expected, bytes: bytes.length });
+		}
+	});
+
 	it('a value with doubled quotes is given with one, and the row keeps its text as written', async () => {
 		const bytes = Buffer.from('a,b\n"say ""hi""",x\n');
 		const got = await scanned(bytes, { delimiter: ',', lineBreak: '\n', bom: false }, [64]);
