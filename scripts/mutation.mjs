@@ -268,6 +268,12 @@ export const MUTANTS = [
 		'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line',
 	],
 	[
+		'src/csv/piece-index.ts',
+		'this.memoryBytes.fill(0, length, padded);',
+		'',
+		"the CSV scan takes the bytes an earlier, longer piece left after a shorter one's end for its delimiters, quotes and line breaks",
+	],
+	[
 		'nodes/AudienceMessaging/shared/csv-upload.ts',
 		"if (policy.onProblems === 'refuse')\n\t\t\tthrow problemsError(",
 		"if (policy.onProblems === 'refuse' && false) throw problemsError(",

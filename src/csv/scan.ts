@@ -1,3 +1,4 @@
+import { nextMark, PieceIndex } from './piece-index';
 import type { ByteText } from './pieces';
 import { giveRow } from './row';
 import type { RowReading } from './row';
@@ -10,9 +11,9 @@ const UNUSUAL = -2;
 /**
  * Gives the complete rows of each piece of text (all of it when `last`), reading them as papaparse
  * does but faster (issue 50: the check at upload speed): the places of the delimiters, quotes and
- * line breaks are found with indexOf, each kept as the next one from where the reading is (so each
- * part of the text is searched once), and a field's value is kept as its place in the text
- * (CsvRow).
+ * line breaks are read from the piece's bitmaps (PieceIndex, 32 bytes a step), the next quote and
+ * line break kept from where the reading is, a plain row's delimiters read a word of 32 bytes at a
+ * time; a field's value is kept as its place in the text (CsvRow).
  *
  * A field is quoted when it starts with a quote; its closing quote must be followed by the
  * delimiter, the line break or the end of the file. Any other quoted row (spaces after the closing
@@ -32,45 +33,60 @@ export class RowScanner {
 	private escaped = false;
 	private readonly delimiter: string;
 	private readonly lineBreak: string;
+	/** Whether the line break is two characters (CR LF): the index marks the first. */
+	private readonly twoByteBreak: boolean;
+	private readonly index: PieceIndex;
 
 	/** One scanner a reading, whose pieces scan() takes in turn (its state stays of one shape). */
 	constructor(private readonly reading: RowReading) {
 		({ delimiter: this.delimiter, lineBreak: this.lineBreak } = reading.layout);
+		this.twoByteBreak = this.lineBreak.length === 2;
+		this.index = new PieceIndex(this.delimiter, this.lineBreak);
 	}
 
 	scan(text: ByteText, last: boolean): number {
-		const { reading, delimiter, lineBreak } = this;
+		const { reading, lineBreak, index } = this;
 		const { row } = reading;
 		reading.unusual = false;
 		row.bytes = reading.bytes;
 		this.text = text;
 		this.last = last;
+		index.index(reading.bytes, text);
+		const { delimiters, quotes, words } = index;
 		const length = text.length;
 		let pos = 0;
 		let nextQuote = -2;
-		let nextDelimiter = text.indexOf(delimiter);
-		let nextBreak = text.indexOf(lineBreak);
+		let nextBreak = this.breakFrom(0);
+		// Where quotedRow looks for the next delimiter from (−1: there is none; below its field: look).
+		this.nextDelimiter = -2;
 		while (pos < length) {
-			if (nextQuote !== -1 && nextQuote < pos) nextQuote = text.indexOf('"', pos);
-			if (nextDelimiter !== -1 && nextDelimiter < pos) nextDelimiter = text.indexOf(delimiter, pos);
+			if (nextQuote !== -1 && nextQuote < pos) nextQuote = nextMark(quotes, pos, words);
 			// Most rows: no quote before the line break that ends them.
 			if (nextQuote === -1 || (nextBreak !== -1 && nextQuote > nextBreak)) {
 				if (nextBreak === -1 && !last) break;
 				const rowEnd = nextBreak === -1 ? length : nextBreak;
+				// The delimiters from pos to rowEnd, read from their bitmap a word (32 bytes) at a time.
 				let { ends } = row;
 				let count = 0;
-				while (nextDelimiter !== -1 && nextDelimiter < rowEnd) {
-					if (count === ends.length) ends = row.moreEnds();
-					ends[count++] = nextDelimiter;
-					nextDelimiter = text.indexOf(delimiter, nextDelimiter + 1);
+				let word = pos >>> 5;
+				let marks = delimiters[word] & (-1 << (pos & 31));
+				const endWord = rowEnd >>> 5;
+				for (;;) {
+					if (word === endWord) marks &= ~(-1 << (rowEnd & 31));
+					while (marks !== 0) {
+						if (count === ends.length) ends = row.moreEnds();
+						ends[count++] = (word << 5) | (31 - Math.clz32(marks & -marks));
+						marks &= marks - 1;
+					}
+					if (word === endWord) break;
+					marks = delimiters[++word];
 				}
 				row.setPlain(text, pos, count + 1, rowEnd);
 				pos = nextBreak === -1 ? length : nextBreak + lineBreak.length;
 				giveRow(reading, pos, nextBreak === -1 ? 0 : 1);
-				if (nextBreak !== -1) nextBreak = text.indexOf(lineBreak, pos);
+				if (nextBreak !== -1) nextBreak = this.breakFrom(pos);
 				continue;
 			}
-			this.nextDelimiter = nextDelimiter;
 			this.nextBreak = nextBreak;
 			const end = this.quotedRow(pos);
 			if (end < 0) {
@@ -78,10 +94,20 @@ export class RowScanner {
 				return pos;
 			}
 			pos = end;
-			({ nextDelimiter, nextBreak } = this);
-			if (nextBreak !== -1 && nextBreak < pos) nextBreak = text.indexOf(lineBreak, pos);
+			nextBreak = this.nextBreak;
+			if (nextBreak !== -1 && nextBreak < pos) nextBreak = this.breakFrom(pos);
 		}
 		return pos;
+	}
+
+	/** The first line break from `from` on in the piece, or −1. */
+	private breakFrom(from: number): number {
+		const { breaks, words } = this.index;
+		let at = nextMark(breaks, from, words);
+		if (this.twoByteBreak)
+			while (at !== -1 && this.text.charCodeAt(at + 1) !== 0x0a)
+				at = nextMark(breaks, at + 1, words);
+		return at;
 	}
 
 	/**
@@ -102,7 +128,7 @@ export class RowScanner {
 				if (close + 1 >= length && !last) return PENDING;
 				while (this.nextBreak !== -1 && this.nextBreak < close) {
 					lines++;
-					this.nextBreak = text.indexOf(lineBreak, this.nextBreak + lineBreak.length);
+					this.nextBreak = this.breakFrom(this.nextBreak + lineBreak.length);
 				}
 				row.addField(at + 1, close, this.escaped);
 				const after = close + 1;
@@ -115,7 +141,8 @@ export class RowScanner {
 				return this.give(after + lineBreak.length, lines + 1);
 			}
 			let { nextDelimiter } = this;
-			if (nextDelimiter !== -1 && nextDelimiter < at) nextDelimiter = text.indexOf(delimiter, at);
+			if (nextDelimiter !== -1 && nextDelimiter < at)
+				nextDelimiter = nextMark(this.index.delimiters, at, this.index.words);
 			this.nextDelimiter = nextDelimiter;
 			const { nextBreak } = this;
 			if (nextDelimiter !== -1 && (nextBreak === -1 || nextDelimiter < nextBreak)) {
@@ -138,10 +165,11 @@ export class RowScanner {
 	 */
 	private closingQuote(open: number): number {
 		const { text } = this;
+		const { quotes, words } = this.index;
 		let close = open + 1;
 		this.escaped = false;
 		for (;;) {
-			close = text.indexOf('"', close);
+			close = nextMark(quotes, close, words);
 			if (close === -1 || close + 1 >= text.length) return close;
 			if (text.charCodeAt(close + 1) !== QUOTE) return close;
 			this.escaped = true;

@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { nextMark, PieceIndex, pieceIndexing } from '../../../../src/csv/piece-index';
+import { PIECE_INDEX_WASM } from '../../../../src/csv/piece-index-wasm';
+
+/**
+ * Issue 50: the CSV scan finds a piece's delimiters, line breaks and quotes in bitmaps that a
+ * WebAssembly module fills 32 bytes a step (indexOf where WebAssembly is missing). Both ways must
+ * mark exactly the bytes equal to each, in every piece, whatever came before.
+ */
+
+function generator(seed: number) {
+	let state = seed;
+	return () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
+}
+
+/** Bytes where delimiters, line breaks and quotes are common, with others, 0 and bytes past ASCII. */
+function randomBytes(random: () => number, length: number): Buffer {
+	const alphabet = [0x2c, 0x3b, 0x09, 0x7c, 0x0a, 0x0d, 0x22, 0x61, 0x20, 0x00, 0xc3, 0xa9, 0xff];
+	return Buffer.from(
+		Array.from({ length }, () => alphabet[Math.floor(random() * alphabet.length)]),
+	);
+}
+
+/** The places of `byte` in `bytes`, as a bitmap of `words` words would give them. */
+const placesOf = (bytes: Uint8Array, byte: number) =>
+	[...bytes.keys()].filter((at) => bytes[at] === byte);
+
+const marked = (bits: Uint32Array, words: number) => {
+	const places: number[] = [];
+	for (let at = nextMark(bits, 0, words); at !== -1; at = nextMark(bits, at + 1, words))
+		places.push(at);
+	return places;
+};
+
+const withWay = (webAssembly: boolean, delimiter: string, lineBreak: string) => {
+	pieceIndexing.webAssembly = webAssembly;
+	try {
+		return new PieceIndex(delimiter, lineBreak);
+	} finally {
+		pieceIndexing.webAssembly = true;
+	}
+};
+
+describe('PieceIndex', () => {
+	it('bundles piece-index.wat compiled (npm run wasm writes it)', async () => {
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		const wabt = await (require('wabt') as () => Promise<WabtModule>)();
+		const source = readFileSync(join(__dirname, '../../../../src/csv/piece-index.wat'), 'utf8');
+		const module = wabt.parseWat('piece-index.wat', source, { simd: true });
+		module.validate();
+		const { buffer } = module.toBinary({});
+		module.destroy();
+		expect(Buffer.from(buffer).toString('base64')).toBe(PIECE_INDEX_WASM);
+	});
+
+	it('uses the WebAssembly module in this Node.js, and indexOf when told not to', () => {
+		expect(new PieceIndex(',', '\n').way).toBe('webassembly');
+		expect(withWay(false, ',', '\n').way).toBe('javascript');
+	});
+
+	it.each([
+		['webassembly', true],
+		['javascript', false],
+	])(
+		'%s: marks exactly the delimiters, line breaks and quotes of each piece, of any size, after bigger and smaller ones',
+		(_, webAssembly) => {
+			const random = generator(webAssembly ? 11 : 12);
+			for (const [delimiter, lineBreak] of [
+				[',', '\n'],
+				[';', '\r\n'],
+				['\t', '\r'],
+				['|', '\n'],
+			]) {
+				const index = withWay(webAssembly, delimiter, lineBreak);
+				// Small pieces, a piece over the first capacity (the memory grows), small ones again.
+				const lengths = [0, 1, 31, 32, 33, 64, 95, 300_001, 7, 131_040, 131_072, 65, 2];
+				for (let n = 0; n < 60; n++) lengths.push(Math.floor(random() * 400));
+				for (const length of lengths) {
+					const bytes = randomBytes(random, length);
+					index.index(bytes, bytes.toString('latin1'));
+					const { words } = index;
+					expect(words).toBe(Math.ceil(length / 32));
+					expect({ length, places: marked(index.delimiters, words) }).toEqual({
+						length,
+						places: placesOf(bytes, delimiter.charCodeAt(0)),
+					});
+					expect(marked(index.breaks, words)).toEqual(placesOf(bytes, lineBreak.charCodeAt(0)));
+					expect(marked(index.quotes, words)).toEqual(placesOf(bytes, 0x22));
+				}
+			}
+		},
+	);
+
+	it('nextMark: the first place marked from any place on, or -1', () => {
+		const random = generator(5);
+		const bits = new Uint32Array(5);
+		for (let n = 0; n < 200; n++) {
+			const places = new Set<number>();
+			bits.fill(0);
+			for (let k = 0; k < random() * 8; k++) {
+				const at = Math.floor(random() * 160);
+				places.add(at);
+				bits[at >>> 5] |= 1 << (at & 31);
+			}
+			for (let from = 0; from <= 170; from++) {
+				const expected = [...places].filter((at) => at >= from).sort((a, b) => a - b)[0];
+				expect([from, nextMark(bits, from, 5)]).toEqual([from, expected ?? -1]);
+			}
+		}
+	});
+});
+
+interface WabtModule {
+	parseWat(
+		name: string,
+		source: string,
+		features: { simd: boolean },
+	): {
+		validate(): void;
+		toBinary(options: object): { buffer: Uint8Array };
+		destroy(): void;
+	};
+}
