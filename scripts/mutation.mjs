@@ -268,12 +268,6 @@ export const MUTANTS = [
 		'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line',
 	],
 	[
-		'src/csv/piece-index.ts',
-		'this.memoryBytes.fill(0, length, padded);',
-		'',
-		"the CSV scan takes the bytes an earlier, longer piece left after a shorter one's end for its delimiters, quotes and line breaks",
-	],
-	[
 		'nodes/AudienceMessaging/shared/csv-upload.ts',
 		"if (policy.onProblems === 'refuse')\n\t\t\tthrow problemsError(",
 		"if (policy.onProblems === 'refuse' && false) throw problemsError(",
@@ -320,6 +314,18 @@ export const MUTANTS = [
 		'if (binary.id && !TEMP_FILE.test(binary.id)) return binary;',
 		'if (binary.id) return binary;',
 		"a trigger's upload is linked where n8n moves it from when the execution ends: the link answers 404",
+	],
+	[
+		'src/csv/piece-index.ts',
+		'this.memoryBytes.fill(0, length, padded);',
+		'',
+		"the CSV scan takes the bytes an earlier, longer piece left after a shorter one's end for its delimiters, quotes and line breaks",
+	],
+	[
+		'src/csv/scan.ts',
+		'if (word === endWord) marks &= ~(-1 << (rowEnd & 31));',
+		'',
+		'a row without quotes takes the delimiters after its end, in the same 32 bytes, for its own: wrong field counts and values',
 	],
 ];
 
