@@ -185,7 +185,13 @@ const askWorkflow = {
 	id: 'amQueueAsk1',
 	name: 'queue e2e: send and wait for approval',
 	nodes: [
-		webhookNode('am-queue-ask', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b76'),
+		// Answered when received: with "last node", the webhook process answers only once a worker
+		// reports the execution waiting, and a clean-clone run saw that report never come (the POST
+		// hung until fetch's 300 s limit). The test polls for the waiting execution itself.
+		(({ parameters, ...node }) => ({
+			...node,
+			parameters: { ...parameters, responseMode: 'onReceived' },
+		}))(webhookNode('am-queue-ask', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b76')),
 		audienceNode('Ask', 1, {
 			resource: 'message',
 			operation: 'sendAndWait',
