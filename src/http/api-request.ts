@@ -55,7 +55,7 @@ export interface ApiRequest<T = unknown> {
  *   run's wait budget lasts; once it is spent, nothing more of the run is sent (notSentError);
  * - a 5xx or dropped connection is resent only for GET, HEAD and DELETE, twice at most;
  * - a write (POST) whose answer was lost after it may have reached the platform (a reset, a
- *   timeout, a gateway's 502/503/504) is never resent and fails as "may have been applied"
+ *   timeout, an HTTP 500, a gateway's 502/503/504) is never resent and fails as "may have been applied"
  *   (maybeApplied, outcome `unknown`);
  * - an HTTP error becomes a NodeApiError with the status and the platform's message;
  * - a 2xx body is checked against `expect` and refused when it does not fit; for a write, the

@@ -4,7 +4,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 import type { RateGate } from '../pace/gate';
 import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
 import {
-	GATEWAY_STATUSES,
+	MAYBE_APPLIED_STATUSES,
 	IDEMPOTENT_RETRIES,
 	NEVER_SENT_CODES,
 	RETRIABLE_CODES,
@@ -139,7 +139,7 @@ export function readAnswer<T>(
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400)
 		throw redirectError(node, response, attempt.target, request.itemIndex);
-	if (attempt.write && GATEWAY_STATUSES.includes(statusCode)) {
+	if (attempt.write && MAYBE_APPLIED_STATUSES.includes(statusCode)) {
 		throw maybeApplied(node, {
 			itemIndex: request.itemIndex,
 			action: request.action,

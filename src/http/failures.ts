@@ -37,8 +37,11 @@ export const NEVER_SENT_CODES = new Set([
 	'ERR_TLS_CERT_ALTNAME_INVALID',
 	'EPROTO',
 ]);
-/** Gateway answers to a write: the platform behind the gateway may have acted on it. */
-export const GATEWAY_STATUSES = [502, 503, 504];
+/**
+ * Answers to a write that do not say whether it was applied: the platform's own internal error
+ * (500) or a gateway's (502, 503, 504); the platform may have acted on it before failing.
+ */
+export const MAYBE_APPLIED_STATUSES = [500, 502, 503, 504];
 
 /** Writes: a lost answer may hide an applied request, and a 2xx means the platform accepted it. */
 export function isWrite(method: IHttpRequestMethods): boolean {

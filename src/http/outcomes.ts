@@ -30,7 +30,8 @@ const seconds = (ms: number) => Math.round(ms / 1000);
 
 /**
  * A write whose answer was lost after it may have reached the platform (a reset or a timeout
- * once connected, a gateway's 502/503/504): it may have been applied, and it was not sent again.
+ * once connected, an HTTP 500, a gateway's 502/503/504): it may have been applied, and it was not
+ * sent again.
  */
 export function maybeApplied(
 	node: INode,
@@ -52,7 +53,12 @@ export function maybeApplied(
 	let detail = '';
 	if (options.response) {
 		const said = platformMessage(redacted(options.response.body, secrets));
-		cause = `a gateway in front of the platform answered HTTP ${options.response.statusCode}${said ? ` (${said.slice(0, 200)})` : ''} instead of the platform`;
+		const { statusCode } = options.response;
+		const quoted = said ? ` (${said.slice(0, 200)})` : '';
+		cause =
+			statusCode === 500
+				? `the platform answered HTTP 500, an error while handling it${quoted}`
+				: `a gateway in front of the platform answered HTTP ${statusCode}${quoted} instead of the platform`;
 	} else {
 		const err = (options.error ?? {}) as {
 			code?: string;

@@ -62,6 +62,11 @@ const lostAnswers = [
 		},
 		/answered HTTP 502/,
 	],
+	[
+		"the platform's own 500",
+		{ kind: 'status' as const, status: 500, body: { message: 'Internal error' } },
+		/the platform answered HTTP 500, an error while handling it \(Internal error\)/,
+	],
 ] as const;
 
 describe('a batch the platform stored, whose answer was lost: unknown, with how to check, never resent', () => {

@@ -150,44 +150,53 @@ describe('Message › Send › Skip Messages Sent Before', () => {
 		expect(ctx.sandbox.messages()).toHaveLength(5);
 	});
 
-	it('a message whose answer was lost comes out unknown in the next run and is not sent; Resend Unconfirmed sends it', async () => {
-		openConversations(3);
-		ctx.sandbox.addFault({
-			kind: 'reset',
-			method: 'POST',
-			path: '/chatapp/messages',
-			after: true,
-			skip: 1,
-			times: 1,
-		});
-		const first = outputOf(
-			await run(ctx.credentials, send({ parallelRequests: 1 }), itemsFor(3), true),
-		);
-		expect(statuses(first)).toEqual(['sent', 'unknown', 'sent']);
-		expect(ctx.sandbox.messages()).toHaveLength(3);
+	it.each([
+		['whose answer was lost', { kind: 'reset' as const }],
+		[
+			'answered HTTP 500 after the platform stored it',
+			{ kind: 'status' as const, status: 500, body: { message: 'Internal error' } },
+		],
+	])(
+		'a message %s comes out unknown in the next run and is not sent; Resend Unconfirmed sends it',
+		async (_name, fault) => {
+			openConversations(3);
+			ctx.sandbox.addFault({
+				...fault,
+				method: 'POST',
+				path: '/chatapp/messages',
+				after: true,
+				skip: 1,
+				times: 1,
+			});
+			const first = outputOf(
+				await run(ctx.credentials, send({ parallelRequests: 1 }), itemsFor(3), true),
+			);
+			expect(statuses(first)).toEqual(['sent', 'unknown', 'sent']);
+			expect(ctx.sandbox.messages()).toHaveLength(3);
 
-		const second = outputOf(await run(ctx.credentials, send(), itemsFor(3)));
-		expect(statuses(second)).toEqual(['sentBefore', 'unknown', 'sentBefore']);
-		expect(second[1].json.error).toBe(
-			`Not sent: an earlier run may have sent this message (Message Key "${String(first[1].json.messageKey)}")`,
-		);
-		expect(second[1].json.description).toMatch(/Resend Unconfirmed/);
-		expect(second[1].pairedItem).toEqual({ item: 1 });
-		expect(ctx.sandbox.messages()).toHaveLength(3);
+			const second = outputOf(await run(ctx.credentials, send(), itemsFor(3)));
+			expect(statuses(second)).toEqual(['sentBefore', 'unknown', 'sentBefore']);
+			expect(second[1].json.error).toBe(
+				`Not sent: an earlier run may have sent this message (Message Key "${String(first[1].json.messageKey)}")`,
+			);
+			expect(second[1].json.description).toMatch(/Resend Unconfirmed/);
+			expect(second[1].pairedItem).toEqual({ item: 1 });
+			expect(ctx.sandbox.messages()).toHaveLength(3);
 
-		const resent = outputOf(
-			await run(ctx.credentials, send({ resendUnconfirmed: true }), itemsFor(3)),
-		);
-		expect(statuses(resent)).toEqual(['sentBefore', 'sent', 'sentBefore']);
-		expect(ctx.sandbox.messages().map((message) => message.to)).toEqual([
-			recipient(0),
-			recipient(1),
-			recipient(2),
-			recipient(1),
-		]);
-		const after = outputOf(await run(ctx.credentials, send(), itemsFor(3)));
-		expect(statuses(after)).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
-	});
+			const resent = outputOf(
+				await run(ctx.credentials, send({ resendUnconfirmed: true }), itemsFor(3)),
+			);
+			expect(statuses(resent)).toEqual(['sentBefore', 'sent', 'sentBefore']);
+			expect(ctx.sandbox.messages().map((message) => message.to)).toEqual([
+				recipient(0),
+				recipient(1),
+				recipient(2),
+				recipient(1),
+			]);
+			const after = outputOf(await run(ctx.credentials, send(), itemsFor(3)));
+			expect(statuses(after)).toEqual(['sentBefore', 'sentBefore', 'sentBefore']);
+		},
+	);
 
 	it('Preview Without Sending shows which items would be skipped and records nothing', async () => {
 		openConversations(3);
