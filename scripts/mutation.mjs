@@ -327,6 +327,48 @@ export const MUTANTS = [
 		'',
 		'a row without quotes takes the delimiters after its end, in the same 32 bytes, for its own: wrong field counts and values',
 	],
+	[
+		'src/history/row.ts',
+		'return await inTurn(this.row, task);',
+		'return await task();',
+		"overlapping executions of a node call n8n's store at once: one's write drops the other's records",
+	],
+	[
+		'src/history/row.ts',
+		'for (let round = 0; round < CHECKS; round++) {',
+		'for (let round = 0; round < 0; round++) {',
+		"a record another process's write dropped is not written back: a message in flight is forgotten",
+	],
+	[
+		'src/history/sent-history.ts',
+		"if (settlement !== 'notSent' && this.preclaimed.has(key)) this.toRefresh.push(key);",
+		'',
+		'a message first given in an earlier run keeps its old claim: n8n forgets it before the bound',
+	],
+	[
+		'src/history/values.ts',
+		'[claimOf(key), attemptOf(key), confirmationOf(key)];',
+		'[confirmationOf(key)];',
+		"a sent message's claim or attempt that another process dropped stays lost: the next run sends it again",
+	],
+	[
+		'src/history/row.ts',
+		'if ((await mark()).processed.includes(marker)) return false;',
+		'',
+		"Forget Messages Sent Before forgets at every run given the label: n8n's Retry sends everything again",
+	],
+	[
+		'src/http/failures.ts',
+		'export const MAYBE_APPLIED_STATUSES = [500, 502, 503, 504];',
+		'export const MAYBE_APPLIED_STATUSES = [502, 503, 504];',
+		'an HTTP 500 on a message counts as refused: the next run sends it again',
+	],
+	[
+		'src/history/row.ts',
+		'for (let round = 0; round < CHECKS && values.length > 0; round++) {',
+		'for (let round = 0; round < 0 && values.length > 0; round++) {',
+		"a run's records dropped by another worker's write after its own checks are not written back at its end",
+	],
 ];
 
 const args = process.argv.slice(2);

@@ -1,9 +1,12 @@
+import { HistoryRow, REMOVALS_PER_CALL } from './row';
 import type { HistoryStore } from './store';
-import { attemptOf, claimOf, confirmationOf } from './values';
+import { attemptOf, claimOf, confirmationOf, forgottenFor, sentValuesOf } from './values';
 import type { SentBefore, Settlement } from './values';
 import { WRITE_SHARE, nextWindowSize } from './windows';
 
 export interface SentHistoryOptions {
+	/** The node's row within this process (its workflow's and its own ID): its calls go in turn. */
+	row: string;
 	/** Preview Without Sending: look keys up and leave the store as it was. */
 	preview?: boolean;
 	/**
@@ -25,18 +28,21 @@ export interface SentHistoryOptions {
  * One run's use of a node's sent history (a HistoryStore): which of its message keys an earlier
  * execution sent, and, as the run sends, which it claimed, sent and released. A key holds up to
  * three values:
- * - its claim `c:`, written when a run is first given the key (lookUp, one write for the run);
+ * - its claim `c:`, written when a run is first given the key (lookUp), and written anew when a
+ *   run sends a key an earlier run was given but never sent (so that it is as young as the
+ *   message's other values: n8n forgets the oldest values first);
  * - its attempt `a:`, written just before its message is sent, for a window of keys at once
  *   (claim);
  * - its confirmation `s:`, written once the platform accepted it, with the next window's attempts
- *   or after confirmWithinMs (settle).
+ *   or after confirmWithinMs (settle), its claim and attempt again beside it (a value another
+ *   process's write dropped comes back).
  * A message the platform refused, or one the run did not send, loses its attempt (close): the next
  * run sends it. A message whose answer was lost keeps its attempt without confirmation, as does
- * every message in flight when n8n stopped: the next run finds it `unconfirmed`. Writes are one at a
- * time (the store reads and writes a whole row per call).
+ * every message in flight when n8n stopped: the next run finds it `unconfirmed`. The store's calls
+ * go through a HistoryRow.
  */
 export class SentHistory {
-	private chain: Promise<unknown> = Promise.resolve();
+	readonly row: HistoryRow;
 	/** The keys the run sends, in the order it sends them (plan). */
 	private order: string[] = [];
 	private position = new Map<string, number>();
@@ -52,13 +58,14 @@ export class SentHistory {
 	private preclaimed = new Set<string>();
 	private settled = new Map<string, Settlement>();
 	private toConfirm: string[] = [];
+	/** Preclaimed keys whose message went out: their claim is written anew (see the class). */
+	private toRefresh: string[] = [];
+	/** Writes of the run not awaited by a send (close waits for them). */
+	private pending = new Set<Promise<unknown>>();
 	/** When the oldest confirmation waiting for its write was settled (see settle). */
 	private waitingSince?: number;
-	/** Store calls made by this run (for the benchmarks and tests of batching). */
-	calls = 0;
 	/** Keys claimed in one write now (see claimAhead). */
 	private windowSize: number;
-	private lastWriteMs = 0;
 	private lastClaimAt?: number;
 	/** Messages settled in all, and when the last window was claimed (the run's measured pace). */
 	private settledCount = 0;
@@ -66,79 +73,62 @@ export class SentHistory {
 	private readonly now: () => number;
 
 	constructor(
-		private readonly store: HistoryStore,
+		store: HistoryStore,
 		private readonly options: SentHistoryOptions,
 	) {
 		this.windowSize = Math.max(1, options.claimAhead);
 		this.now = options.now ?? Date.now;
+		this.row = new HistoryRow(store, options.row, this.now);
 	}
 
-	/** Store calls one after the other: each reads and rewrites the node's whole history. */
-	private serial<T>(task: () => Promise<T>): Promise<T> {
-		const run = this.chain.then(async () => {
-			this.calls++;
-			const started = this.now();
-			try {
-				return await task();
-			} finally {
-				this.lastWriteMs = this.now() - started;
-			}
-		});
-		this.chain = run.catch(() => undefined);
-		return run;
+	/** A write no send waits for; a failure is left to `failed` (close waits for them all). */
+	private inBackground(write: Promise<unknown>, failed: () => void): void {
+		const tracked = write.catch(failed).finally(() => this.pending.delete(tracked));
+		this.pending.add(tracked);
 	}
 
 	/**
-	 * Records values; `bounded` lets the store drop its oldest values beyond its bound. A lookup is
-	 * not bounded: what it reads in one call stays there for its next call, and a preview takes back
-	 * all it added.
+	 * Writes the claims of keys anew: taken back, then recorded at the young end of the history. A
+	 * failure leaves the old claim (or none: the next run then cannot claim the key, and says so).
 	 */
-	private async record(values: string[], bounded = true): Promise<Set<string>> {
-		if (values.length === 0) return new Set();
-		const { processed } = await this.serial(() => this.store.record(values, bounded));
-		return new Set(processed);
+	private async refresh(keys: string[]): Promise<void> {
+		await this.row.remove(keys.map(claimOf));
+		await this.row.record(keys.map(claimOf), true);
 	}
 
-	private async remove(values: string[]): Promise<void> {
-		if (values.length) await this.serial(() => this.store.remove(values));
-	}
-
-	/** Forgets every message of the node's history (not in a preview: it records nothing). */
-	async forget(): Promise<void> {
-		if (!this.options.preview) await this.serial(() => this.store.clear());
+	/**
+	 * Forgets every message of the node's history, once per label (see HistoryRow.clearOnce); a
+	 * preview only asks. Returns whether it forgot (or, in a preview, would).
+	 */
+	async forget(label: string): Promise<boolean> {
+		return await this.row.clearOnce(forgottenFor(label), this.options.preview === true);
 	}
 
 	/**
 	 * What earlier executions did with each key (unique keys). Claims the keys given for the first
-	 * time, and the attempts of keys given before but never attempted; a preview leaves the store as
-	 * it found it. n8n's store can only ask by adding: the values its checks add where they were
-	 * missing are taken back, which costs a search of the row per value, so only for the few keys
-	 * left unconfirmed, and for a preview.
+	 * time, and the attempts of keys given before but never attempted. n8n's store can only ask by
+	 * adding: a confirmation asked of a key left unconfirmed is taken back in the same turn, and a
+	 * preview takes back every value it adds (HistoryRow.probe). A run's lookup is bounded as its
+	 * other writes are: the row never grows past the bound, which keeps every call short.
 	 */
 	async lookUp(keys: string[]): Promise<Map<string, SentBefore>> {
 		const found = new Map<string, SentBefore>(keys.map((key) => [key, 'new']));
 		if (keys.length === 0) return found;
-		if (this.options.preview && (await this.serial(() => this.store.count())) === 0) return found;
-		const claimed = await this.record(keys.map(claimOf), false);
+		const { preview } = this.options;
+		if (preview && (await this.row.count()) === 0) return found;
+		const ask = (values: string[]) =>
+			preview ? this.row.probe(values) : this.row.record(values, true);
+		const claimed = await ask(keys.map(claimOf));
 		const known = keys.filter((key) => claimed.has(claimOf(key)));
 		// Only keys claimed before can have been attempted, and only attempted ones sent.
-		const attempted = await this.record(known.map(attemptOf), false);
+		const attempted = await ask(known.map(attemptOf));
 		const tried = known.filter((key) => attempted.has(attemptOf(key)));
-		const confirmed = await this.record(tried.map(confirmationOf), false);
-		const added: string[] = [];
+		const confirmed = await this.row.probe(tried.map(confirmationOf));
 		for (const key of known) {
 			if (!attempted.has(attemptOf(key))) {
-				if (this.options.preview) added.push(attemptOf(key));
-				else this.preclaimed.add(key);
-			} else if (confirmed.has(confirmationOf(key))) found.set(key, 'sent');
-			else {
-				found.set(key, 'unconfirmed');
-				added.push(confirmationOf(key));
-			}
+				if (!preview) this.preclaimed.add(key);
+			} else found.set(key, confirmed.has(confirmationOf(key)) ? 'sent' : 'unconfirmed');
 		}
-		if (this.options.preview)
-			added.push(...keys.filter((key) => !claimed.has(claimOf(key))).map(claimOf));
-		await this.remove(added);
 		return found;
 	}
 
@@ -177,7 +167,7 @@ export class SentHistory {
 				first: this.options.claimAhead,
 				settled: this.settledCount - this.settledAtClaim,
 				elapsedMs: now - this.lastClaimAt,
-				lastWriteMs: this.lastWriteMs,
+				lastWriteMs: this.row.lastWriteMs,
 			});
 		this.lastClaimAt = now;
 		this.settledAtClaim = this.settledCount;
@@ -188,9 +178,12 @@ export class SentHistory {
 		if (window.length === 0) return;
 		this.nextToClaim = Math.max(this.nextToClaim, index);
 		const confirms = this.takeConfirms();
-		const written = this.record([...confirms.map(confirmationOf), ...window.map(attemptOf)]);
+		const written = this.row.record(
+			[...confirms.flatMap(sentValuesOf), ...window.map(attemptOf)],
+			true,
+		);
 		// A failed write loses no confirmation: it goes with the next one.
-		written.catch(() => this.toConfirm.push(...confirms));
+		this.inBackground(written, () => this.toConfirm.push(...confirms));
 		for (const key of window)
 			this.claims.set(
 				key,
@@ -210,16 +203,26 @@ export class SentHistory {
 		if (this.options.preview) return;
 		this.settled.set(key, settlement);
 		this.settledCount++;
+		if (settlement !== 'notSent' && this.preclaimed.has(key)) this.toRefresh.push(key);
+		if (this.toRefresh.length >= REMOVALS_PER_CALL) {
+			const keys = this.toRefresh.splice(0);
+			this.inBackground(this.refresh(keys), () => undefined);
+		}
 		if (settlement !== 'sent') return;
 		this.toConfirm.push(key);
 		const now = this.now();
 		this.waitingSince ??= now;
 		// Written with the next claims, or by the first settle confirmWithinMs after the oldest one
 		// (longer when the store is slow to write).
-		const within = Math.max(this.options.confirmWithinMs ?? 2000, WRITE_SHARE * this.lastWriteMs);
+		const within = Math.max(
+			this.options.confirmWithinMs ?? 2000,
+			WRITE_SHARE * this.row.lastWriteMs,
+		);
 		if (now - this.waitingSince < within) return;
 		const confirms = this.takeConfirms();
-		this.record(confirms.map(confirmationOf)).catch(() => this.toConfirm.push(...confirms));
+		this.inBackground(this.row.record(confirms.flatMap(sentValuesOf), true), () =>
+			this.toConfirm.push(...confirms),
+		);
 	}
 
 	/**
@@ -236,9 +239,11 @@ export class SentHistory {
 		};
 		for (const [key, claim] of this.claims) release(key, await claim.catch(() => false));
 		for (const key of this.preclaimed) if (!this.claims.has(key)) release(key, true);
+		await Promise.all(this.pending);
 		const confirms = this.takeConfirms();
-		await this.record(confirms.map(confirmationOf));
-		await this.remove(releases);
-		await this.chain;
+		await this.row.record(confirms.flatMap(sentValuesOf), true);
+		await this.row.remove(releases);
+		await this.refresh(this.toRefresh.splice(0));
+		await this.row.settle();
 	}
 }

@@ -17,3 +17,7 @@ const PREFIX = 'am1';
 export const claimOf = (key: string) => `${PREFIX}c:${key}`;
 export const attemptOf = (key: string) => `${PREFIX}a:${key}`;
 export const confirmationOf = (key: string) => `${PREFIX}s:${key}`;
+/** The values of a key whose message was sent. */
+export const sentValuesOf = (key: string) => [claimOf(key), attemptOf(key), confirmationOf(key)];
+/** The value a run given Forget's label leaves: a later run given the same label forgets nothing. */
+export const forgottenFor = (label: string) => `${PREFIX}f:${label}`;

@@ -7,6 +7,7 @@
  * Unconfirmed. The history is in n8n's own database (SQLite, or PostgreSQL in queue mode).
  */
 import { listExecutions } from './n8n-harness';
+import { fillNodeHistory } from './processed-data-db';
 import type { RecordedExecution } from './n8n-harness';
 import { audienceNode, chain, codeNode, webhookTrigger } from './package-setup';
 import type { PackageInN8n } from './package-setup';
@@ -58,24 +59,46 @@ return Array.from({ length: count }, (_, i) => ({ json: { to: '+336' + prefix + 
 	connections: chain('Webhook', 'Recipients', 'Send'),
 });
 
-export const SEND_ONCE_PATHS = ['once-retry', 'once-refused', 'once-lost'];
+export const SEND_ONCE_PATHS = [
+	'once-retry',
+	'once-refused',
+	'once-lost',
+	'once-burst',
+	'once-full',
+];
 export const sendOnceWorkflows = () => [
 	sendOnceWorkflow('amE2eOnceRetry1', 'once-retry'),
 	sendOnceWorkflow('amE2eOnceRefuse', 'once-refused', { onError: 'continueRegularOutput' }),
 	sendOnceWorkflow('amE2eOnceLost01', 'once-lost', { onError: 'continueRegularOutput' }),
+	// A workflow per event (a webhook a signup, say): executions that overlap.
+	sendOnceWorkflow('amE2eOnceBurst1', 'once-burst'),
+	sendOnceWorkflow('amE2eOnceFull01', 'once-full'),
 ];
-const [stopped, refused, lost] = sendOnceWorkflows();
+const [stopped, refused, lost, burst, full] = sendOnceWorkflows();
+/** The Send node's ID in these workflows (its history is n8n's row for it). */
+const SEND_NODE_ID = 'am-1';
 
-/** An active sender fast enough never to refuse, and every scenario's recipients in its window. */
+/** Ten executions at once, 50 recipients each: the prefixes of their recipients. */
+const BURSTS = { 'once-burst': 40, 'once-full': 50 } as const;
+const burstPrefixes = (path: keyof typeof BURSTS) =>
+	Array.from({ length: 10 }, (_, run) => String(BURSTS[path] + run));
+
+/**
+ * An active sender fast enough never to refuse, with room for every scenario's recipients in a
+ * day, and every scenario's recipients in its window.
+ */
 export function seedSendOnce(ctx: PackageInN8n): void {
 	ctx.sandbox.seedSender(
 		{ providerId: 'p', name: 'ACME', address: `+${SENDER}`, accountTier: 1 },
 		{ active: true },
 	);
 	const [sender] = ctx.sandbox.senders();
-	ctx.sandbox.approveSender(sender.id, { rateLimit: 100_000 });
+	ctx.sandbox.approveSender(sender.id, { rateLimit: 100_000, dailyQuota: 100_000 });
 	for (const prefix of ['11', '22', '33'])
 		for (let index = 0; index < 60; index++)
+			ctx.sandbox.simulateInbound(recipient(prefix, index), SENDER);
+	for (const prefix of [...burstPrefixes('once-burst'), ...burstPrefixes('once-full')])
+		for (let index = 0; index < 50; index++)
 			ctx.sandbox.simulateInbound(recipient(prefix, index), SENDER);
 }
 
@@ -219,4 +242,43 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 			ctx.sandbox.messages().filter((message) => message.to.startsWith('+33633')),
 		).toHaveLength(31);
 	});
+
+	/** Posts the path's ten bodies at once; waits for the ten executions; returns them. */
+	async function tenAtOnce(workflowId: string, path: keyof typeof BURSTS) {
+		const before = (await listExecutions(ctx.folder, workflowId)).length;
+		await Promise.all(burstPrefixes(path).map((prefix) => start(path, { count: 50, prefix })));
+		const deadline = Date.now() + 240_000;
+		for (;;) {
+			const executions = (await listExecutions(ctx.folder, workflowId)).slice(before);
+			if (
+				executions.length >= 10 &&
+				executions.every((run) => !['new', 'running', 'waiting'].includes(run.status))
+			)
+				return executions;
+			if (Date.now() > deadline)
+				throw new Error(`${workflowId}: ${executions.map((run) => run.status).join(', ')}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+
+	it.each([
+		['empty', burst.id, 'once-burst' as const],
+		['full (300,000 values)', full.id, 'once-full' as const],
+	])(
+		'ten executions at once on a history %s, 50 recipients each, then the ten posted again: none fails, every recipient messaged exactly once',
+		async (_state, workflowId, path) => {
+			if (path === 'once-full')
+				await fillNodeHistory(ctx.folder, workflowId, SEND_NODE_ID, 300_000);
+			const first = await tenAtOnce(workflowId, path);
+			expect(first.map((run) => run.status)).toEqual(Array(10).fill('success'));
+			for (const run of first) expect(statuses(run)).toEqual(Array(50).fill('sent'));
+			const counts = () => burstPrefixes(path).flatMap((prefix) => accepted(prefix, 50));
+			expect(counts()).toEqual(Array(500).fill(1));
+
+			const again = await tenAtOnce(workflowId, path);
+			expect(again.map((run) => run.status)).toEqual(Array(10).fill('success'));
+			for (const run of again) expect(statuses(run)).toEqual(Array(50).fill('sentBefore'));
+			expect(counts()).toEqual(Array(500).fill(1));
+		},
+	);
 }

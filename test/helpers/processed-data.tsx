@@ -65,6 +65,19 @@ export class MemoryProcessedData implements IDataDeduplicator {
 		return values.filter((value) => row.has(hash(value)));
 	}
 
+	/**
+	 * Takes the values out of a node's row, as a write of another process does when it read the row
+	 * before they were written and writes it back after.
+	 */
+	drop(workflowId: string, nodeId: string, values: string[]): void {
+		const gone = new Set(values.map(hash));
+		const key = `${workflowId} n:${nodeId}`;
+		this.rows.set(
+			key,
+			(this.rows.get(key) ?? []).filter((value) => !gone.has(value)),
+		);
+	}
+
 	size(workflowId: string, nodeId: string): number {
 		return this.rows.get(`${workflowId} n:${nodeId}`)?.length ?? 0;
 	}

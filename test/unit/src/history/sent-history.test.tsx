@@ -2,7 +2,12 @@
  * The sent history's rules (src/history/sent-history.ts), on n8n's store as the node harness models
  * it (test/helpers/processed-data.tsx: n8n's own rules for `entries`, one row per node, no lock).
  */
-import { HISTORY_MAX_VALUES, MAX_CLAIM_AHEAD, SentHistory } from '../../../../src/history';
+import {
+	HISTORY_MAX_VALUES,
+	MAX_CLAIM_AHEAD,
+	REMOVALS_PER_CALL,
+	SentHistory,
+} from '../../../../src/history';
 import type { HistoryStore } from '../../../../src/history';
 import { MemoryProcessedData } from '../../../helpers/processed-data';
 
@@ -34,6 +39,7 @@ const historyOf = (
 	options: { preview?: boolean; claimAhead?: number; maxEntries?: number; now?: () => number } = {},
 ) =>
 	new SentHistory(storeOf(data, options.maxEntries), {
+		row: 'wf-1 node-1',
 		claimAhead: options.claimAhead ?? 100,
 		preview: options.preview,
 		now: options.now,
@@ -119,7 +125,18 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 	it('a claim of the window ahead is what the next run finds unconfirmed after a crash, not the whole run', async () => {
 		// A message a second, writes at once: windows of about 5 s of pace.
 		let clock = 0;
-		const dying = historyOf({ claimAhead: 4, now: () => clock });
+		let alive = true;
+		const store = storeOf(data);
+		const dying = new SentHistory(
+			{
+				...store,
+				record: async (values, bounded) => {
+					if (!alive) throw new Error('the process is gone');
+					return await store.record(values, bounded);
+				},
+			},
+			{ row: 'wf-1 node-1', claimAhead: 4, now: () => clock },
+		);
 		const all = keys(20);
 		await dying.lookUp(all);
 		dying.plan(all);
@@ -128,7 +145,9 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 			clock += 1000;
 			dying.settle(key, 'sent');
 		}
-		// The run dies after five: the confirmations written with the next window's claims count.
+		// The run dies after five (its writes not yet made never are): the confirmations written with
+		// the next window's claims count.
+		alive = false;
 		const { found } = await runOnce(all);
 		const states = Object.values(found);
 		// Sent and confirmed: the first two (written with the second window). Claimed, unconfirmed: the
@@ -140,16 +159,17 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		]);
 	});
 
-	it('a run sending again what a stopped run left takes nothing back from the store (no search per message)', async () => {
-		// Stopped after 3 of 10, its window of 4 claimed: the 4th is taken back at its end.
-		await runOnce(keys(10), (key) => (Number(key.slice(1)) < 3 ? 'sent' : 'never'), {
+	it('a run sending again what a stopped run left takes back only their old claims, a few per call, after sending', async () => {
+		// Stopped after 3 of 100, its window of 4 claimed: the 4th is taken back at its end.
+		await runOnce(keys(100), (key) => (Number(key.slice(1)) < 3 ? 'sent' : 'never'), {
 			claimAhead: 4,
 		});
 		const removals = data.calls.removeProcessed ?? 0;
-		const { found } = await runOnce(keys(10));
-		expect(Object.values(found)).toEqual([...Array(3).fill('sent'), ...Array(7).fill('new')]);
-		expect(data.calls.removeProcessed ?? 0).toBe(removals);
-		expect(Object.values((await runOnce(keys(10))).found)).toEqual(Array(10).fill('sent'));
+		const { found } = await runOnce(keys(100));
+		expect(Object.values(found)).toEqual([...Array(3).fill('sent'), ...Array(97).fill('new')]);
+		// The 97 claims written anew (see the bound's tests), REMOVALS_PER_CALL to a call.
+		expect((data.calls.removeProcessed ?? 0) - removals).toBe(Math.ceil(97 / REMOVALS_PER_CALL));
+		expect(Object.values((await runOnce(keys(100))).found)).toEqual(Array(100).fill('sent'));
 	});
 
 	it('a run that sends again what a stopped run left, and stops too, releases what it did not send', async () => {
@@ -172,7 +192,7 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		preview.plan(['c']);
 		expect(await preview.claim('c')).toBe(true);
 		preview.settle('c', 'sent');
-		await preview.forget();
+		expect(await preview.forget('spring')).toBe(true);
 		await preview.close();
 		expect([...data.rows.values()][0].join()).toBe(row);
 	});
@@ -184,18 +204,28 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		expect(data.calls.checkProcessedAndRecord).toBeUndefined();
 	});
 
-	it('forgetting the history makes every message new again', async () => {
+	it('forgetting the history makes every message new again, once per label', async () => {
 		await runOnce(['a', 'b']);
 		const history = historyOf();
-		await history.forget();
+		expect(await history.forget('spring')).toBe(true);
 		expect(Object.fromEntries(await history.lookUp(['a', 'b']))).toEqual({ a: 'new', b: 'new' });
+		await runOnce(['a', 'b']);
+		// A retry of that run, or another run given the same label, forgets nothing.
+		expect(await historyOf({ preview: true }).forget('spring')).toBe(false);
+		expect(await historyOf().forget('spring')).toBe(false);
+		expect((await runOnce(['a', 'b'])).found).toEqual({ a: 'sent', b: 'sent' });
+		// A new label forgets again; a preview says it would, and leaves the history as it was.
+		expect(await historyOf({ preview: true }).forget('summer')).toBe(true);
+		expect((await runOnce(['a'])).found).toEqual({ a: 'sent' });
+		expect(await historyOf().forget('summer')).toBe(true);
+		expect((await runOnce(['a'])).found).toEqual({ a: 'new' });
 	});
 
 	it('claims and confirms in batches: 10,000 messages take a handful of writes, not one per message', async () => {
 		const all = keys(10_000);
 		const { history } = await runOnce(all, () => 'sent', { claimAhead: 1000 });
 		// One lookup, ten windows of claims (each carrying the confirmations before it), one close.
-		expect(history.calls).toBeLessThanOrEqual(13);
+		expect(history.row.calls).toBeLessThanOrEqual(13);
 		expect((await runOnce(all.slice(0, 3))).found).toEqual({ k0: 'sent', k1: 'sent', k2: 'sent' });
 		// Three values per message at most.
 		expect(data.size('wf-1', 'node-1')).toBe(30_000);
@@ -205,6 +235,7 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		let clock = 0;
 		const store = storeOf(data);
 		const sizes: number[] = [];
+		let closing = false;
 		/** A run of `count` messages, each taking `sendMs`, against a store whose writes take `writeMs`. */
 		const windows = async (count: number, sendMs: number, writeMs: number) => {
 			sizes.length = 0;
@@ -212,12 +243,20 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 				...store,
 				record: async (values, bounded) => {
 					clock += writeMs;
-					const attempts = values.filter((value) => value.startsWith('am1a:')).length;
-					if (attempts) sizes.push(attempts);
+					// New claims: attempts written without their confirmation (a sent key's go together).
+					const written = new Set(values);
+					const attempts = values.filter(
+						(value) => value.startsWith('am1a:') && !written.has(`am1s:${value.slice(5)}`),
+					).length;
+					if (attempts && !closing) sizes.push(attempts);
 					return await store.record(values, bounded);
 				},
 			};
-			const history = new SentHistory(timed, { claimAhead: 10, now: () => clock });
+			const history = new SentHistory(timed, {
+				row: 'wf-1 node-1',
+				claimAhead: 10,
+				now: () => clock,
+			});
 			const all = keys(count, `${sendMs}-${writeMs}-`);
 			await history.lookUp(all);
 			history.plan(all);
@@ -226,7 +265,10 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 				clock += sendMs;
 				history.settle(key, 'sent');
 			}
+			// The windows are the run's: close's last check records everything again.
+			closing = true;
 			await history.close();
+			closing = false;
 			return [...sizes];
 		};
 		// 100 messages a second, a fast store: 10 first, then about 5 s of pace (500) at once.
@@ -260,6 +302,112 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 	});
 });
 
+/**
+ * One run of a campaign that other runs may overlap: looks its keys up, sends the new ones (a tick
+ * of the event loop each, so that runs interleave), each claim refused to it counted; `row` is the
+ * process's name for the node's row (runs of one process share its turns).
+ */
+async function overlapping(keys: string[], row = 'wf-1 node-1') {
+	const history = new SentHistory(storeOf(data), { row, claimAhead: 5 });
+	const found = await history.lookUp(keys);
+	const send = keys.filter((key) => found.get(key) === 'new');
+	history.plan(send);
+	const sent: string[] = [];
+	for (const key of send) {
+		if (!(await history.claim(key))) continue;
+		await new Promise((resolve) => setImmediate(resolve));
+		sent.push(key);
+		history.settle(key, 'sent');
+	}
+	await history.close();
+	return { sent, rewritten: history.row.rewritten };
+}
+
+describe('runs at once', () => {
+	const campaigns = (count: number) =>
+		Array.from({ length: count }, (_, run) => keys(20, `r${run}-`));
+	const lookUpAll = async (all: string[]) =>
+		Object.values(Object.fromEntries(await historyOf({ preview: true }).lookUp(all)));
+
+	it('ten runs of one process at once, each its own keys: every message sent once, every record kept', async () => {
+		const runs = await Promise.all(campaigns(10).map((run) => overlapping(run)));
+		const all = campaigns(10).flat();
+		expect(runs.flatMap((run) => run.sent).sort()).toEqual([...all].sort());
+		expect(await lookUpAll(all)).toEqual(Array(all.length).fill('sent'));
+	});
+
+	it('ten runs of one process at once, all given the same keys: each message sent by exactly one of them', async () => {
+		const same = keys(20, 'same-');
+		const runs = await Promise.all(Array.from({ length: 10 }, () => overlapping(same)));
+		expect(runs.flatMap((run) => run.sent).sort()).toEqual([...same].sort());
+		expect(await lookUpAll(same)).toEqual(Array(20).fill('sent'));
+	});
+
+	it("a write of the run that another process's write then drops is written back at once, and counted", async () => {
+		const store = storeOf(data);
+		const dropped: string[] = [];
+		const history = new SentHistory(
+			{
+				...store,
+				record: async (values, bounded) => {
+					const answer = await store.record(values, bounded);
+					// The first window of claims: another process's write lands on it.
+					if (dropped.length === 0 && values.some((value) => value.startsWith('am1a:'))) {
+						dropped.push(...values);
+						data.drop('wf-1', 'node-1', values);
+					}
+					return answer;
+				},
+			},
+			{ row: 'wf-1 node-1', claimAhead: 5 },
+		);
+		const all = keys(10);
+		await history.lookUp(all);
+		history.plan(all);
+		for (const key of all) {
+			expect(await history.claim(key)).toBe(true);
+			history.settle(key, 'sent');
+		}
+		await history.close();
+		expect(dropped).toEqual(keys(5).map((key) => `am1a:${key}`));
+		expect(history.row.rewritten).toBe(5);
+		expect(await lookUpAll(all)).toEqual(Array(10).fill('sent'));
+	});
+
+	it("a sent message's claim and attempt, dropped by another process after the run's checks, come back with its confirmation", async () => {
+		const store = storeOf(data);
+		let dropped = false;
+		const history = new SentHistory(
+			{
+				...store,
+				record: async (values, bounded) => {
+					const confirming = values.filter((value) => value.startsWith('am1s:'));
+					if (!dropped && confirming.length) {
+						dropped = true;
+						const keysOf = confirming.map((value) => value.slice(5));
+						data.drop('wf-1', 'node-1', [
+							...keysOf.map((key) => `am1c:${key}`),
+							...keysOf.map((key) => `am1a:${key}`),
+						]);
+					}
+					return await store.record(values, bounded);
+				},
+			},
+			{ row: 'wf-1 node-1', claimAhead: 100 },
+		);
+		const all = keys(10);
+		await history.lookUp(all);
+		history.plan(all);
+		for (const key of all) {
+			expect(await history.claim(key)).toBe(true);
+			history.settle(key, 'sent');
+		}
+		await history.close();
+		expect(dropped).toBe(true);
+		expect(await lookUpAll(all)).toEqual(Array(10).fill('sent'));
+	});
+});
+
 describe('the size bound', () => {
 	it('keeps HISTORY_MAX_VALUES values: 100,000 messages at three values each', () => {
 		expect(HISTORY_MAX_VALUES).toBe(300_000);
@@ -283,5 +431,20 @@ describe('the size bound', () => {
 		// 4 + 6 + 3 > 10: the run given first is forgotten; 6 + 3 are remembered.
 		expect(a.map((key) => found[key])).toEqual(Array(4).fill('new'));
 		expect([...b, ...c].map((key) => found[key])).toEqual(Array(9).fill('sent'));
+	});
+
+	it('a key given in an earlier run and sent in a later one is remembered from the run that sent it', async () => {
+		const maxEntries = 30;
+		// Run 1 is given x and the platform refuses it; run 2 sends six others.
+		await runOnce(['x'], () => 'notSent', { maxEntries });
+		await runOnce(keys(6, 'b'), () => 'sent', { maxEntries });
+		// Run 3 sends x; runs 3 and 4 are given 1 + 9 messages: the bound.
+		await runOnce(['x'], () => 'sent', { maxEntries });
+		await runOnce(keys(9, 'd'), () => 'sent', { maxEntries });
+		const preview = historyOf({ preview: true, maxEntries });
+		const found = Object.fromEntries(await preview.lookUp(['x', ...keys(6, 'b')]));
+		expect(found.x).toBe('sent');
+		// Run 2's messages, older than the bound, are forgotten.
+		expect(keys(6, 'b').map((key) => found[key])).toEqual(Array(6).fill('new'));
 	});
 });

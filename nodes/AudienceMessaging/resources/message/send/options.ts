@@ -50,12 +50,13 @@ export const sendOptions = (): INodeProperties =>
 				'Your own ID for reporting; letters and digits only, at most 64. Left empty, one is made from the workflow, execution and item.',
 		},
 		{
-			displayName: 'Forget Messages Sent Before',
-			name: 'forgetSentBefore',
-			type: 'boolean',
-			default: false,
+			displayName: 'Forget Messages Sent Before (Label)',
+			name: 'forgetLabel',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 2026-11-27',
 			description:
-				'Whether this run first forgets every message this node remembers, so all are sent again (and remembered anew). Turn it off after that run.',
+				'A label, such as the date. The first run given a new label forgets every message this node remembers, so all are sent again. A Retry or another run with the same label forgets nothing.',
 			displayOptions: { show: { skipSentBefore: [true] } },
 		},
 		{

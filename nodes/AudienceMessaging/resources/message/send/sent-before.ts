@@ -5,14 +5,15 @@ import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../s
 import { HISTORY_MAX_VALUES, SentHistory } from '../../../../../src/history';
 import type { HistoryStore, Settlement } from '../../../../../src/history';
 import type { Message } from '../../../../../src/platform';
-import { boolean } from '../../../../../src/values';
+import { boolean, text } from '../../../../../src/values';
 import type { FieldLabels } from '../../../../../src/values';
 import { validated } from '../../../shared/item-errors';
 
 /** Skip Messages Sent Before, as the run reads it from its Options. */
 export interface SentBeforeSettings {
 	resendUnconfirmed: boolean;
-	forget: boolean;
+	/** Forget Messages Sent Before's label: the first run given it forgets the history. */
+	forgetLabel: string;
 }
 
 const flag = (options: Record<string, unknown>, name: string) =>
@@ -33,7 +34,7 @@ export function readSentBefore(
 		if (!flag(options, 'skipSentBefore')) return undefined;
 		const settings = {
 			resendUnconfirmed: flag(options, 'resendUnconfirmed'),
-			forget: flag(options, 'forgetSentBefore'),
+			forgetLabel: text(options.forgetLabel, 'forgetLabel'),
 		};
 		const node = context.getNode();
 		if (typeof context.helpers.checkProcessedAndRecord !== 'function')
@@ -130,9 +131,12 @@ export class RunHistory {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly settings: SentBeforeSettings,
-		options: { preview: boolean; claimAhead: number },
+		private readonly options: { preview: boolean; claimAhead: number },
 	) {
-		this.history = new SentHistory(nodeStore(context), options);
+		this.history = new SentHistory(nodeStore(context), {
+			...options,
+			row: `${context.getWorkflow().id} ${context.getNode().id}`,
+		});
 	}
 
 	setKey(message: Message, key: string): void {
@@ -152,10 +156,14 @@ export class RunHistory {
 		messages: Entry[],
 		describe: (message: Message) => IDataObject,
 	): Promise<{ held: Map<number, Error | IDataObject>; messages: Entry[] }> {
-		if (this.settings.forget) await this.history.forget();
-		const before = await this.history.lookUp([
-			...new Set(messages.map(({ value }) => this.keyOf(value))),
-		]);
+		const keys = [...new Set(messages.map(({ value }) => this.keyOf(value)))];
+		const { forgetLabel } = this.settings;
+		// A preview of a run that forgets: every message is new.
+		const forgets = forgetLabel !== '' && (await this.history.forget(forgetLabel));
+		const before =
+			forgets && this.options.preview
+				? new Map(keys.map((key) => [key, 'new' as const]))
+				: await this.history.lookUp(keys);
 		const held = new Map<number, Error | IDataObject>();
 		const first = new Map<string, number>();
 		const send: Entry[] = [];
@@ -202,6 +210,13 @@ export class RunHistory {
 	async close(): Promise<void> {
 		try {
 			await this.history.close();
+			const { rewritten } = this.history.row;
+			if (rewritten > 0)
+				this.context.addExecutionHints?.({
+					type: 'info',
+					location: 'outputPane',
+					message: `Another n8n process wrote this node's history of sent messages at the same time as this run and dropped ${rewritten} of its records; they were written again. Executions of this node in different processes (queue-mode workers) are not fully protected from each other: see "Sent once, across runs" in the package's docs.`,
+				});
 		} catch (error) {
 			this.context.addExecutionHints?.({
 				type: 'warning',
