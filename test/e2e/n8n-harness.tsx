@@ -1237,6 +1237,23 @@ export interface RecordedExecution {
  * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with the runtime's own
  * sqlite3 or pg and flatted (n8n stores run data flatted). Works while n8n runs.
  */
+/**
+ * Where a script given it as its argument finds n8n's database: PostgreSQL's connection (JSON)
+ * in queue mode, the SQLite file otherwise.
+ */
+export function databaseOf(folder: N8nUserFolder): string {
+	const env = folder.env ?? {};
+	return env.DB_TYPE === 'postgresdb'
+		? JSON.stringify({
+				host: env.DB_POSTGRESDB_HOST,
+				port: Number(env.DB_POSTGRESDB_PORT),
+				database: env.DB_POSTGRESDB_DATABASE,
+				user: env.DB_POSTGRESDB_USER,
+				password: env.DB_POSTGRESDB_PASSWORD,
+			})
+		: join(folder.n8nDir, 'database.sqlite');
+}
+
 export async function listExecutions(
 	folder: N8nUserFolder,
 	workflowId?: string,
@@ -1271,16 +1288,7 @@ export async function listExecutions(
 			});
 			process.stdout.write(JSON.stringify(out));
 		})().catch((error) => { console.error(error.message); process.exit(1); });`;
-	const target = postgres
-		? JSON.stringify({
-				host: env.DB_POSTGRESDB_HOST,
-				port: Number(env.DB_POSTGRESDB_PORT),
-				database: env.DB_POSTGRESDB_DATABASE,
-				user: env.DB_POSTGRESDB_USER,
-				password: env.DB_POSTGRESDB_PASSWORD,
-			})
-		: join(folder.n8nDir, 'database.sqlite');
-	const result = await runProcess(rt.node, ['-e', script, target], {
+	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder)], {
 		cwd: folder.root,
 		env: process.env,
 		timeoutMs: 30_000,

@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 
-import { getRuntime, runProcess } from './n8n-harness';
+import { databaseOf, getRuntime, runProcess } from './n8n-harness';
 import type { N8nUserFolder } from './n8n-harness';
 
 /**
@@ -43,16 +43,7 @@ export async function fillNodeHistory(
 			const params = [${JSON.stringify(workflowId)}, ${JSON.stringify(`n:${nodeId}`)}, JSON.stringify({ mode: 'entries', data })];
 			${write}
 		})().catch((error) => { console.error(error.message); process.exit(1); });`;
-	const target = postgres
-		? JSON.stringify({
-				host: env.DB_POSTGRESDB_HOST,
-				port: Number(env.DB_POSTGRESDB_PORT),
-				database: env.DB_POSTGRESDB_DATABASE,
-				user: env.DB_POSTGRESDB_USER,
-				password: env.DB_POSTGRESDB_PASSWORD,
-			})
-		: join(folder.n8nDir, 'database.sqlite');
-	const result = await runProcess(rt.node, ['-e', script, target], {
+	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder)], {
 		cwd: folder.root,
 		env: process.env,
 		timeoutMs: 60_000,
