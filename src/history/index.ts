@@ -6,4 +6,4 @@ export * from './store';
 export * from './sent-history';
 export type { SentBefore, Settlement } from './values';
 export { MAX_CLAIM_AHEAD } from './windows';
-export { REMOVALS_PER_CALL, RECORDS_PER_CALL } from './row';
+export { REMOVALS_PER_CALL } from './row';
