@@ -71,8 +71,8 @@ export const MUTANTS = [
 	],
 	[
 		'src/pace/gate.ts',
-		'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now()))\n\t\t\t\treturn backOffs;',
-		'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) return backOffs;',
+		'if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) {',
+		'if (pacer.pausedUntil <= Math.max(start, this.clock.now())) {',
 		'requests already waiting when a 429 comes keep the slots given at the old rate',
 	],
 	[
@@ -368,6 +368,18 @@ export const MUTANTS = [
 		'for (let round = 0; round < CHECKS && values.length > 0; round++) {',
 		'for (let round = 0; round < 0 && values.length > 0; round++) {',
 		"a run's records dropped by another worker's write after its own checks are not written back at its end",
+	],
+	[
+		'src/pace/pacer.ts',
+		'return Math.max(now, caughtUp, this.starts.latest(1) + 500 / this.rate);',
+		'return now;',
+		'slots missed while n8n was busy all start at once: a sliding one-second limit answers 429',
+	],
+	[
+		'src/pace/pacer.ts',
+		'return Math.max(now, caughtUp, this.starts.latest(1) + 500 / this.rate);',
+		'return Math.max(now, caughtUp);',
+		'late starts catch up in pairs a millisecond apart, the pair again every second: a 429 on jitter',
 	],
 ];
 

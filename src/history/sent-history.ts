@@ -15,14 +15,16 @@ export interface SentHistoryOptions {
 	 * times the last write, when the store is that slow), from claimAhead to MAX_CLAIM_AHEAD.
 	 */
 	claimAhead: number;
-	/**
-	 * Longest a confirmation waits for its write when no claim carries it, while messages are settled
-	 * (ms); the last ones are written by close.
-	 */
-	confirmWithinMs?: number;
 	/** The clock (ms), for tests. */
 	now?: () => number;
 }
+
+/**
+ * A confirmation waits this long at most for its write when no claim carries it (ms; the last ones
+ * are written by close): what a worker killed mid-run leaves sent but unconfirmed, for Resend
+ * Unconfirmed to send again (2 s left 91 of 303 at 50/s).
+ */
+const CONFIRM_WITHIN_MS = 500;
 
 /**
  * One run's use of a node's sent history (a HistoryStore): which of its message keys an earlier
@@ -34,7 +36,7 @@ export interface SentHistoryOptions {
  * - its attempt `a:`, written just before its message is sent, for a window of keys at once
  *   (claim);
  * - its confirmation `s:`, written once the platform accepted it, with the next window's attempts
- *   or after confirmWithinMs (settle), its claim and attempt again beside it (a value another
+ *   or after CONFIRM_WITHIN_MS (settle), its claim and attempt again beside it (a value another
  *   process's write dropped comes back).
  * A message the platform refused, or one the run did not send, loses its attempt (close): the next
  * run sends it. A message whose answer was lost keeps its attempt without confirmation, as does
@@ -212,13 +214,10 @@ export class SentHistory {
 		this.toConfirm.push(key);
 		const now = this.now();
 		this.waitingSince ??= now;
-		// Written with the next claims, or by the first settle confirmWithinMs after the oldest one
+		// Written with the next claims, or by the first settle CONFIRM_WITHIN_MS after the oldest one
 		// (longer when the store is slow to write).
-		const within = Math.max(
-			this.options.confirmWithinMs ?? 2000,
-			WRITE_SHARE * this.row.lastWriteMs,
-		);
-		if (now - this.waitingSince < within) return;
+		if (now - this.waitingSince < Math.max(CONFIRM_WITHIN_MS, WRITE_SHARE * this.row.lastWriteMs))
+			return;
 		const confirms = this.takeConfirms();
 		this.inBackground(this.row.record(confirms.flatMap(sentValuesOf), true), () =>
 			this.toConfirm.push(...confirms),

@@ -109,7 +109,8 @@ export class RateGate {
 
 	private account(now: number): void {
 		if (now <= this.lostAt) return;
-		if (this.waiting > 0) {
+		// Once the budget is spent, the requests still asleep wait for nothing: no time is lost.
+		if (this.waiting > 0 && !this.spent) {
 			const pauseEnds = Math.min(now, Math.max(this.lostAt, this.pacer.pausedUntil));
 			this.lost += pauseEnds - this.lostAt + (now - pauseEnds) * this.pacer.slowedShare;
 		}
@@ -159,24 +160,32 @@ export class RateGate {
 			pacer.probe(now);
 			const start = Math.max(now, pacer.pausedUntil, pacer.nextStart);
 			// Waiting for a slot past the budget is not waiting: the run stops sending now.
-			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) {
-				this.spent = true;
-				return undefined;
-			}
+			if (start > now && this.projectedLost(now, start) > this.waitBudgetMs) return this.spend();
 			pacer.nextStart = start + pacer.spacingMs;
 			if (start > now) await this.clock.sleep(start - now);
-			const shared = this.turns?.shared;
-			if (this.turns && !(await this.turns.take(this.budget))) {
-				this.spent = true;
-				return undefined;
+			// A slot that passed while the process was busy: caught up no faster than the rate.
+			for (let at = this.clock.now(); pacer.freeAt(at) > at; at = this.clock.now()) {
+				if (this.spent || this.projectedLost(at, pacer.freeAt(at)) > this.waitBudgetMs)
+					return this.spend();
+				await this.clock.sleep(pacer.freeAt(at) - at);
 			}
+			const shared = this.turns?.shared;
+			if (this.turns && !(await this.turns.take(this.budget))) return this.spend();
 			// The run gave sharing up while this request waited for its turn: a slot at its own pace.
 			if (shared && !this.turns?.shared) continue;
 			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies
 			// in the pause; it takes a new one.
-			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now()))
+			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) {
+				pacer.started(this.clock.now());
 				return backOffs;
+			}
 		}
+	}
+
+	/** The budget is spent: no request of the run is sent any more. */
+	private spend(): undefined {
+		this.spent = true;
+		return undefined;
 	}
 
 	/**

@@ -2,7 +2,7 @@ import { realClock } from './clock';
 import type { Clock } from './clock';
 import { PlatformSeconds } from './platform-seconds';
 import type { PlatformAnswer } from './platform-seconds';
-import { RecentAnswers } from './recent-answers';
+import { RecentMoments } from './recent-moments';
 
 /**
  * Runs are paced at this share of the rate they are given: a request's way to the platform varies
@@ -15,32 +15,21 @@ export const RATE_HEADROOM = 0.95;
 /** A pace: requests per second. */
 export interface Pace {
 	perSecond: number;
-	/**
-	 * The slowest a 429 backs the run off to, in requests per second (default: one request per 10 s).
-	 */
+	/** The slowest a 429 backs the run off to, per second (default: one request per 10 s). */
 	floor?: number;
 }
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
 const MIN_RATE = 0.1;
-/**
- * The first back-off of an unpaced run that saw no request through brings it to this many requests
- * per second.
- */
+/** An unpaced run's first back-off with no request through: to this many requests per second. */
 const FIRST_BACKOFF_RATE = 10;
 /** An unpaced run that probed its way beyond this many requests per second is unpaced again. */
 const UNPACED_RATE = 1000;
-/**
- * After a back-off's pause, the run holds its new rate this long (plus up to half as long again, at
- * random) before it probes for more.
- */
+/** After a back-off's pause, the run holds its rate this long (up to 1.5 times, at random). */
 const PROBE_AFTER_MS = 20_000;
 /** The longest a run holds its rate before it probes again. */
 const MAX_HOLD_MS = 120_000;
-/**
- * Each second of probing without a refusal adds this share of the run's rate, twice that the next
- * second, and so on.
- */
+/** Each second of probing without a refusal adds this share of the rate, twice that next. */
 const PROBE_STEP = 0.02;
 const PROBE_INTERVAL_MS = 1000;
 const MAX_PROBE_STEP = 0.16;
@@ -55,8 +44,8 @@ const MEASURE_MS = 2000;
  * process sending from that sender: see sharedPacer), however many are in flight: starts evenly
  * spaced, at RATE_HEADROOM of the rate given (20/s: one start every 52.6 ms), so that no second of
  * the platform holds more than the rate whether it counts per second of its clock (a fixed window),
- * over any 1,000 ms (a sliding window) or with a token bucket. Bursts of a second's worth tripped a
- * sliding window at every boundary.
+ * over any 1,000 ms (a sliding window) or with a token bucket. Slots missed while the process was
+ * busy (a store call, a garbage collection) are caught up no faster than that (freeAt).
  *
  * A 429 pauses every request of the run (not only the refused one) for the time the platform
  * asked, and sets the rate from what the platform let through: the run's requests answered per
@@ -73,16 +62,10 @@ const MEASURE_MS = 2000;
  * longer nothing is refused (2 % of the rate after a second, 4 % more after two, up to 16 % a
  * second), up to the rate given: the platform's limit may be higher than measured, or the other
  * runs done. A probe refused sends the run back to the rate it held, and the next probe comes
- * twice as late. Simulated (test/bench/shared-sender.bench.tsx, 400 messages, 80 ms away), one
- * run at the platform's rate keeps 95 % of it with no 429 under a sliding window, a fixed one or
- * a token bucket; at twice that rate, 91–92 % (sliding) and 91–94 % (fixed, its answers dated by
- * the seconds it counts; 74–93 % without a Date) with at most 1.7 % of requests refused. Runs of
- * one process sharing a Pacer are one run to the platform (four: 95 %, no 429). Runs with pacers
- * of their own (other workers) are far from that (four: 57–95 %, 2–6 % 429s; bursts and halving
- * gave 58–100 % with 12–22 %): without a way to talk to each other, each learns its share only
- * from refusals, and each refusal pauses it. Share Pace Across Workers gives
- * them one: turns from the trigger's board (src/pace/shared-turns.ts; simulated, four runs: 93–95
- * %, no 429).
+ * twice as late. Runs of one process sharing a Pacer are one run to the platform; runs with pacers
+ * of their own (other workers) learn their shares only from refusals, unless Share Pace Across
+ * Workers gives them turns from the trigger's board (src/pace/shared-turns.ts). The simulated
+ * figures: docs/benchmarks.md (test/bench/shared-sender.bench.tsx).
  */
 export class Pacer {
 	private readonly target: number;
@@ -105,18 +88,17 @@ export class Pacer {
 	 * would spend its budget holding the platform's limit.
 	 */
 	private entitled: number;
-	/**
-	 * How long the run holds its rate after a back-off before it probes: longer after each probe that
-	 * was refused.
-	 */
+	/** How long the run holds its rate after a back-off: longer after each refused probe. */
 	private holdMs = PROBE_AFTER_MS;
 	/** When the current stretch without a refusal began (the last pause's end). */
 	private stretchFrom: number;
 	/** When the rate grows next, and by what share. */
 	private probeAt = Infinity;
 	private probeStep = PROBE_STEP;
-	/** When the last answers that went through arrived (src/pace/recent-answers.ts). */
-	private readonly answers = new RecentAnswers();
+	/** When the last answers that went through arrived. */
+	private readonly answers = new RecentMoments();
+	/** When the last requests started (see freeAt). */
+	private readonly starts = new RecentMoments();
 	/** What the answers' Date headers tell of a limit per second of the platform's clock. */
 	private readonly seconds = new PlatformSeconds();
 
@@ -152,6 +134,24 @@ export class Pacer {
 	/** Requests per second now (0: unpaced). */
 	get currentRate(): number {
 		return this.rate;
+	}
+
+	/**
+	 * The earliest a request may start, from `now` on: the starts of a second's worth of slots (at
+	 * least one) span that many spacings, however late their slots came, and two starts are half a
+	 * spacing apart at least (in a real n8n, a 130 ms stall gave two starts in one millisecond, that
+	 * pair again every second, and a 429 under a sliding window). A back-off's pause starts anew.
+	 */
+	freeAt(now: number): number {
+		if (!this.rate) return now;
+		const slots = Math.max(1, Math.floor(this.rate + 1e-9));
+		const caughtUp = this.starts.latest(slots) + (slots * 1000) / this.rate;
+		return Math.max(now, caughtUp, this.starts.latest(1) + 500 / this.rate);
+	}
+
+	/** A request starts now (see freeAt). */
+	started(at: number): void {
+		this.starts.add(at);
 	}
 
 	/**
@@ -199,12 +199,14 @@ export class Pacer {
 		if (sameEvent) return;
 		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
-		// The slots still ahead are given out again (their requests wait for new ones).
+		// The slots still ahead are given out again (their requests wait for new ones), from the
+		// pause's end as the run's start.
 		this.nextStart = Math.min(this.nextStart, now);
+		this.starts.clear();
 		// Per second: over the last two seconds when the stretch is that long (a second's count is
 		// coarse at a few per second), else over the stretch.
 		const span = Math.min(MEASURE_MS, Math.max(0, now - this.stretchFrom));
-		const through = this.answers.answeredWithin(now, span) / Math.max(1, span / 1000);
+		const through = this.answers.within(now, span) / Math.max(1, span / 1000);
 		const measured = limit ?? (through > 0 ? through : undefined);
 		let rate = measured
 			? measured * RATE_HEADROOM

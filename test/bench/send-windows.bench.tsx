@@ -3,12 +3,14 @@
  * 2.40.7 (printed, not asserted): the packed package installed as a community package, one run at
  * a time started by webhook (regular mode), against the sandbox LATENCY_MS away whose sender
  * allows LIMIT messages per second counted per second of its clock (`second`, a fixed window) or
- * over any 1,000 ms (`sliding`). Each run sends MESSAGES messages paced three ways: Messages per
- * Second at the limit, at twice the limit, and Sender ID for Rate Limit (the sender's rateLimit,
+ * over any 1,000 ms (`sliding`). Each run sends MESSAGES messages paced four ways: Messages per
+ * Second at the limit, at twice the limit, at the limit with Skip Messages Sent Before (a key per
+ * message), and Sender ID for Rate Limit (the sender's rateLimit,
  * the limit). For each: accepted messages per second from the first request to the last
  * acceptance as a share of the limit, the share of requests answered 429, duplicates and lost
- * messages, against issue 24's target (≥ 90 % of the limit, ≤ 2 % answered 429, none lost or
- * twice). The same cases simulated: test/bench/shared-sender.bench.tsx.
+ * messages, against the targets: paced at the limit (with Skip Messages Sent Before off and on, or
+ * by the sender), ≥ 95 % of the limit and ≤ 1 % answered 429; told twice the limit, ≥ 90 % and ≤ 2
+ * %; none lost or twice. The same cases simulated: test/bench/shared-sender.bench.tsx.
  *
  * Run: npx tsx test/bench/send-windows.bench.tsx [--messages 400 --limit 20 --latency-ms 80]
  * (part of `npm run bench`).
@@ -76,6 +78,11 @@ async function main() {
 				path: 'w-twice',
 				label: `Messages per Second ${2 * LIMIT} (twice the limit)`,
 				options: { messagesPerSecond: 2 * LIMIT },
+			},
+			{
+				path: 'w-once',
+				label: `Messages per Second ${LIMIT}, Skip Messages Sent Before`,
+				options: { messagesPerSecond: LIMIT, skipSentBefore: true, messageKey: '={{ $json.ref }}' },
 			},
 			{
 				path: 'w-sender',
@@ -193,10 +200,12 @@ async function main() {
 					const refusedShare = refused / mine.length;
 					const lost = MESSAGES - new Set(stored).size;
 					const duplicates = stored.length - new Set(stored).size;
-					const met = share >= 0.9 && refusedShare <= 0.02 && lost === 0 && duplicates === 0;
+					// Paced at the limit, a run holds 95 % of it; told twice the limit, it learns it from 429s.
+					const [least, most] = pace.path === 'w-twice' ? [0.9, 0.02] : [0.95, 0.01];
+					const met = share >= least && refusedShare <= most && lost === 0 && duplicates === 0;
 					if (!met) missed++;
 					console.log(
-						`  ${window} window, ${pace.label}: ${(share * 100).toFixed(0)} % of the limit (${(accepted.length / seconds).toFixed(1)}/s over ${seconds.toFixed(1)} s); ${refused} answered 429 (${(refusedShare * 100).toFixed(1)} % of requests); ${duplicates} duplicates, ${lost} lost ${met ? '[target met]' : '[TARGET MISSED]'}`,
+						`  ${window} window, ${pace.label}: ${(share * 100).toFixed(1)} % of the limit (${(accepted.length / seconds).toFixed(1)}/s over ${seconds.toFixed(1)} s); ${refused} answered 429 (${(refusedShare * 100).toFixed(1)} % of requests); ${duplicates} duplicates, ${lost} lost ${met ? '[target met]' : '[TARGET MISSED]'}`,
 					);
 				}
 			}
@@ -205,7 +214,7 @@ async function main() {
 			await n8n.stop();
 		}
 		console.log(
-			`targets missed: ${missed} of ${WINDOWS.length * paces.length} (target: ≥ 90 % of the limit, ≤ 2 % answered 429, none lost or twice)`,
+			`targets missed: ${missed} of ${WINDOWS.length * paces.length} (targets: ≥ 95 % of the limit and ≤ 1 % answered 429 paced at the limit, ≥ 90 % and ≤ 2 % told twice the limit; none lost or twice)`,
 		);
 	} finally {
 		await sandbox.close();

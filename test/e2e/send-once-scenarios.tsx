@@ -14,7 +14,7 @@ import type { PackageInN8n } from './package-setup';
 
 const SENDER = '15550100100';
 /** Recipient `index` of a scenario (`prefix`: two digits of its own). */
-const recipient = (prefix: string, index: number) =>
+export const recipient = (prefix: string, index: number) =>
 	`+336${prefix}${String(index).padStart(6, '0')}`;
 
 /**
@@ -26,6 +26,7 @@ export const sendOnceWorkflow = (
 	id: string,
 	path: string,
 	extra: Record<string, unknown> = {},
+	options: Record<string, unknown> = {},
 ) => ({
 	id,
 	name: `e2e: send once (${path})`,
@@ -51,6 +52,7 @@ return Array.from({ length: count }, (_, i) => ({ json: { to: '+336' + prefix + 
 					messagesPerSecond: 0,
 					skipSentBefore: true,
 					resendUnconfirmed: '={{ $json.resend }}',
+					...options,
 				},
 			},
 			extra,
@@ -111,6 +113,18 @@ export interface SendOnceTarget {
 	cookie: string;
 }
 
+/** How many messages the platform accepted for each of a scenario's recipients. */
+export function acceptedBy(ctx: PackageInN8n, prefix: string, count: number): number[] {
+	const counts = new Map<string, number>();
+	for (const message of ctx.sandbox.messages())
+		counts.set(message.to, (counts.get(message.to) ?? 0) + 1);
+	return Array.from({ length: count }, (_, index) => counts.get(recipient(prefix, index)) ?? 0);
+}
+
+/** The Send node's output statuses of an execution (`sent` for an accepted message). */
+export const statuses = (execution: RecordedExecution) =>
+	(execution.nodeItems.Send ?? []).map((json) => (json.status === 'QUEUE' ? 'sent' : json.status));
+
 /** The three scenarios, as `it`s of the calling describe. */
 export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarget): void {
 	/** Polls until the workflow has `count` executions, the newest finished; returns the newest. */
@@ -140,19 +154,7 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 		expect(response.status).toBe(200);
 	}
 
-	/** How many messages the platform accepted for each of the scenario's recipients. */
-	function accepted(prefix: string, count: number): number[] {
-		const messages = ctx.sandbox.messages();
-		return Array.from(
-			{ length: count },
-			(_, index) => messages.filter((message) => message.to === recipient(prefix, index)).length,
-		);
-	}
-
-	const statuses = (execution: RecordedExecution) =>
-		(execution.nodeItems.Send ?? []).map((json) =>
-			json.status === 'QUEUE' ? 'sent' : json.status,
-		);
+	const accepted = (prefix: string, count: number) => acceptedBy(ctx, prefix, count);
 
 	it("a 60-message run stopped by a 401 at the 21st, then n8n's Retry: every recipient has exactly one message", async () => {
 		ctx.sandbox.addFault({

@@ -63,8 +63,24 @@ describe('RateGate', () => {
 		// Under the rate in any second, with room for a few ms of network jitter either side.
 		// No more than the rate in any second, even with a start up to 50 ms late or early (network
 		// jitter).
-		expect(mostWithin(times, 1000)).toBe(20);
+		expect(mostWithin(times, 1000)).toBe(19);
 		expect(mostWithin(times, 1050)).toBe(20);
+	});
+
+	it('slots missed while the process was busy are caught up no faster than the rate: never more than a second of slots in a second', async () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(20, clock);
+		// The process busy for 200 ms at the 31st start: three slots pass meanwhile.
+		const times = await starts(gate, clock, 60, (index) => {
+			if (index === 30) clock.time += 200;
+		});
+		// Half a spacing apart while they catch up.
+		const gaps = times.slice(1).map((time, index) => time - times[index]);
+		expect(Math.min(...gaps)).toBeCloseTo(500 / 19, 6);
+		expect(gaps.filter((gap) => gap < 1000 / 19 - 1e-6).length).toBeGreaterThan(2);
+		expect(mostWithin(times, 1000)).toBe(19);
+		// Caught up all the same: the last start is where it would have been without the stall.
+		expect(Math.max(...times)).toBeCloseTo((59 * 1000) / 19, 6);
 	});
 
 	it('spaces a fractional rate the same way', async () => {

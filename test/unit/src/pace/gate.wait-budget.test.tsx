@@ -120,7 +120,8 @@ describe("the run's wait budget", () => {
 		expect(sent).toBeLessThan(200);
 		expect(fates.filter((fate) => fate === 'notSent').length).toBe(400 - sent);
 		expect(gate.budgetSpent).toBe(true);
-		expect(gate.lostMs()).toBeGreaterThan(15_000);
+		// Counted until the budget is spent (a slot beyond it is not waited for).
+		expect(gate.lostMs()).toBeGreaterThan(12_000);
 		// The pauses are the lost time, and about half the run (between them it sends): it ends well
 		// before three times its budget.
 		expect(endedAt).toBeGreaterThan(20_000);
