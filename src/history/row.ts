@@ -22,11 +22,17 @@ const CHECKS = 3;
 const RETRY_MS = 250;
 
 /**
- * The last check of a run's values waits this many times its longest call (within the bounds):
- * by then a write another process began before the run's last write has landed.
+ * The last check of a run's values waits this many times the longest of the row's recent calls in
+ * this process, any run's (within the bounds): by then a write another process began before the
+ * run's last write has landed. Another process's calls take as long as this one's under the same
+ * load, not as long as the run's own, which may all have come in a quiet moment.
  */
 const SETTLE_CALLS = 3;
 const SETTLE_MS = { min: 200, max: 3000 };
+const RECENT_CALLS = 16;
+
+/** How long the row's last RECENT_CALLS calls in this process took (ms), any run's. */
+const recentCalls = new Map<string, number[]>();
 
 /** The last call of each row in this process (see inTurn). */
 const turns = new Map<string, Promise<unknown>>();
@@ -65,7 +71,6 @@ export class HistoryRow {
 	rewritten = 0;
 	/** The values this run recorded and did not take back (see settle). */
 	private readonly kept = new Set<string>();
-	private longestCallMs = 0;
 
 	constructor(
 		private readonly store: HistoryStore,
@@ -84,7 +89,8 @@ export class HistoryRow {
 			});
 		} finally {
 			this.lastCallMs = this.now() - started;
-			this.longestCallMs = Math.max(this.longestCallMs, this.lastCallMs);
+			const recent = recentCalls.get(this.row) ?? [];
+			recentCalls.set(this.row, [...recent.slice(1 - RECENT_CALLS), this.lastCallMs]);
 		}
 	}
 
@@ -166,7 +172,7 @@ export class HistoryRow {
 	async settle(): Promise<void> {
 		const values = [...this.kept];
 		for (let round = 0; round < CHECKS && values.length > 0; round++) {
-			const waitMs = SETTLE_CALLS * this.longestCallMs;
+			const waitMs = SETTLE_CALLS * Math.max(0, ...(recentCalls.get(this.row) ?? []));
 			await sleep(Math.min(SETTLE_MS.max, Math.max(SETTLE_MS.min, waitMs)));
 			let dropped = 0;
 			for (const chunk of chunks(values, RECORDS_PER_CALL)) {

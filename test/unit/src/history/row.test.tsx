@@ -42,6 +42,25 @@ describe("a run's last check", () => {
 		expect(row.rewritten).toBe(2);
 	});
 
+	it("waits three times the row's longest recent call in this process, another run's included, not only its own", async () => {
+		// Another run's call took 300 ms (a loaded worker); this run's own calls are quick.
+		let clock = 0;
+		const slow = new HistoryRow(
+			{
+				...store,
+				record: async (values, bounded) => ((clock += 300), store.record(values, bounded)),
+			},
+			'wf-slow node-1',
+			() => clock,
+		);
+		await slow.record(['x'], true);
+		const row = new HistoryRow(store, 'wf-slow node-1');
+		await row.record(['a'], true);
+		const started = Date.now();
+		await row.settle();
+		expect(Date.now() - started).toBeGreaterThanOrEqual(890);
+	});
+
 	it('asks nothing more when nothing was dropped, after one round', async () => {
 		const row = new HistoryRow(store, 'wf-1 node-1');
 		await row.record(['a'], true);
