@@ -72,7 +72,7 @@ export class AudienceMessagingApi implements ICredentialType {
 	 * The Bearer header, added by n8n to every request of the nodes (and of an HTTP Request node
 	 * using this credential). A function rather than the generic `=Bearer {{$credentials.apiKey}}`
 	 * form: n8n 2.40 evaluates that expression in its sandboxed expression engine for every
-	 * request (about 1 ms each, measured), which a bulk run of hundreds of requests feels. A field,
+	 * request, which a bulk run of hundreds of requests feels. A field,
 	 * not a method: n8n's editor offers a credential under HTTP Request › Predefined Credential Type
 	 * only when its type data has `authenticate`, and that data copies the object's own fields.
 	 */

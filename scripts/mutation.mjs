@@ -52,7 +52,7 @@ export const MUTANTS = [
 		'the repeated-page guard is dead: a platform ignoring "page" loops to the page cap',
 	],
 	[
-		'src/values/chunk.ts',
+		'src/base/chunk.ts',
 		'start < items.length;',
 		'start <= items.length;',
 		'chunk() adds an empty last batch when the item count is a multiple of the batch size',
@@ -299,9 +299,9 @@ export const MUTANTS = [
 	],
 	[
 		'nodes/AudienceMessaging/resources/message/send/run.ts',
-		'if (link) (message as { body: string }).body = link.url;',
-		'if (link && false) (message as { body: string }).body = link.url;',
-		"a binary file's link is signed when the items are checked: a long run's last messages get links that expire early",
+		'const body = link ? { ...message, body: link.url } : message;',
+		'const body = message;',
+		"a binary file's message is sent without the link signed for it",
 	],
 	[
 		'nodes/AudienceMessaging/resources/message/send/run.ts',
@@ -317,7 +317,7 @@ export const MUTANTS = [
 	],
 	[
 		'src/csv/piece-index.ts',
-		'this.memoryBytes.fill(0, length, padded);',
+		'bits.fill(0, 0, words + 1);',
 		'',
 		"the CSV scan takes the bytes an earlier, longer piece left after a shorter one's end for its delimiters, quotes and line breaks",
 	],

@@ -10,14 +10,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { audienceMessagingCallbackTest } from '../../src/platform';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
-import { blacklist } from './resources/blacklist';
-import { list } from './resources/list';
-import { message } from './resources/message';
-import { messageTemplate } from './resources/messageTemplate';
-import { sender } from './resources/sender';
-import { subscriber } from './resources/subscriber';
-import { walletPass } from './resources/walletPass';
-import { walletTemplate } from './resources/walletTemplate';
+import { RESOURCES } from './resources';
 import { answerWebhook } from './resources/message/sendAndWait/webhook';
 import type { Executor } from './shared/operation';
 
@@ -26,16 +19,9 @@ import type { Executor } from './shared/operation';
  * checked before the first request, which n8n's declarative routing cannot do (it sends item 0
  * before it reads item 1).
  */
-const EXECUTORS: Record<string, Record<string, Executor>> = {
-	blacklist: blacklist.executors,
-	list: list.executors,
-	message: message.executors,
-	messageTemplate: messageTemplate.executors,
-	sender: sender.executors,
-	subscriber: subscriber.executors,
-	walletPass: walletPass.executors,
-	walletTemplate: walletTemplate.executors,
-};
+const EXECUTORS: Record<string, Record<string, Executor>> = Object.fromEntries(
+	RESOURCES.map(({ option, executors }) => [option.value, executors]),
+);
 
 export class AudienceMessaging implements INodeType {
 	description: INodeTypeDescription = {
@@ -84,34 +70,10 @@ export class AudienceMessaging implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				options: [
-					{ name: 'Blacklist', value: 'blacklist' },
-					{ name: 'List', value: 'list' },
-					{ name: 'Message', value: 'message' },
-					{ name: 'Message Template', value: 'messageTemplate' },
-					{ name: 'Sender', value: 'sender' },
-					{ name: 'Subscriber', value: 'subscriber' },
-					{ name: 'Wallet Pass', value: 'walletPass' },
-					{ name: 'Wallet Template', value: 'walletTemplate' },
-				],
+				options: RESOURCES.map(({ option }) => option).sort((a, b) => a.name.localeCompare(b.name)),
 				default: 'list',
 			},
-			list.operations,
-			...list.fields,
-			subscriber.operations,
-			...subscriber.fields,
-			walletPass.operations,
-			...walletPass.fields,
-			walletTemplate.operations,
-			...walletTemplate.fields,
-			blacklist.operations,
-			...blacklist.fields,
-			sender.operations,
-			...sender.fields,
-			messageTemplate.operations,
-			...messageTemplate.fields,
-			message.operations,
-			...message.fields,
+			...RESOURCES.flatMap((resource) => [resource.operations, ...resource.fields]),
 		],
 	};
 

@@ -20,10 +20,10 @@ import {
 	parseCallbackBody,
 	secretMatches,
 } from '../../src/platform/callbacks';
-import { RequestRejection } from '../../src/values/rejection';
+import { RequestRejection } from '../../src/base/rejection';
 import { readBodyWithin } from '../../src/platform/request-body';
 import type { WebhookRequest } from '../../src/platform/request-body';
-import { redacted } from '../../src/http/errors';
+import { redacted } from '../../src/base/secrets';
 import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH } from '../../src/pace/board';
 import { PACE_WEBHOOK, answerPace } from './pace-webhook';
 import { statusOptions } from './statuses';

@@ -2,7 +2,7 @@ import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { secretMatches } from '../../src/platform/callbacks';
-import { RequestRejection } from '../../src/values/rejection';
+import { RequestRejection } from '../../src/base/rejection';
 import {
 	PACE_MAX_BYTES,
 	PACE_TOKEN_HEADER,

@@ -1,10 +1,10 @@
 /** The bytes of a CSV file: its pieces as they are read, and its byte order mark. */
 
-import type { ByteSource } from '../values/bytes';
+import type { ByteSource } from '../base/bytes';
 
 /**
  * Pieces of 64 KB: a piece's text and the values read from it stay in the processor's cache
- * (measured, issue 50: 335 MB/s, against 265 MB/s in pieces of 128 KB).
+ * (larger pieces are slower: docs/benchmarks.md).
  */
 export const PIECE_BYTES = 64 * 1024;
 

@@ -8,7 +8,7 @@ export interface CsvProblem {
 }
 
 /** What the check of a CSV file found: what a preview shows and an error lists. */
-export interface CsvReport {
+interface CsvReport {
 	bytes: number;
 	/** Rows after the header, empty lines left out. */
 	rows: number;

@@ -1,4 +1,4 @@
-import type { ByteSource } from '../values/bytes';
+import type { ByteSource } from '../base/bytes';
 import { readCsvRows } from './rows';
 import type { CsvLayout } from './rows';
 
@@ -12,7 +12,7 @@ export type CsvSource = Buffer | (() => Promise<Buffer | ByteSource>);
  * The most bytes of a streamed file kept while the check reads it, for the values to be compared
  * from memory: a file up to 16 MB is read from the binary store once to check, once to send.
  */
-export const KEEP_BYTES = 16 * 1024 * 1024;
+const KEEP_BYTES = 16 * 1024 * 1024;
 
 /**
  * A CSV source opened for the check's read, and how to read it again: the buffer itself, the bytes
@@ -89,7 +89,7 @@ export interface ComparedColumn {
  * The most values one read keeps to compare (their rows' later values with): past either, the
  * values first met later wait for another read. At most about 20 MB: values as JS strings in a Map.
  */
-export const COMPARE_BUDGET = { values: 1 << 18, chars: 1 << 23 };
+const COMPARE_BUDGET = { values: 1 << 18, chars: 1 << 23 };
 
 /**
  * Compares the values of the candidate rows (ComparedColumn.rows) by reading the file again: calls

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 
-import { InputError } from '../values/input-errors';
+import { InputError } from '../base/input-errors';
 
 /** Spec §8: CSV uploads for list creation and bulk subscriber add are limited to 200 MB. */
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;

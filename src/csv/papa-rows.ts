@@ -33,7 +33,9 @@ export function papaRows(text: ByteText, last: boolean, reading: RowReading): nu
 			// The line break that ends a file is no row.
 			if (reading.stop || (last && end === start && start === text.length)) return;
 			if (results.errors.length) {
-				reading.stop = quoteProblem(results, reading.line);
+				reading.stop =
+					wideSpaceProblem(text, start, delimiter, reading.line) ??
+					quoteProblem(results, reading.line);
 				return parser.abort();
 			}
 			reading.row.setValues(text, start, results.data[0].map(textOf));
@@ -48,6 +50,34 @@ export function papaRows(text: ByteText, last: boolean, reading: RowReading): nu
 	});
 	parser.parse(text, 0, !last);
 	return start;
+}
+
+/** The spaces past ASCII that JavaScript's trim() takes away (papaparse's test, on decoded text). */
+const WIDE_SPACE = /[\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/;
+const SPACE = /\s/;
+
+/**
+ * A closing quote followed by a space past ASCII (a no-break space, as some spreadsheets write)
+ * before the delimiter or the line break: papaparse reads UTF-8 bytes here, where that space is
+ * not one, so the row is refused naming the character and its line. Each space is looked at once.
+ */
+function wideSpaceProblem(text: ByteText, start: number, delimiter: string, line: number) {
+	const row = textOf(text.slice(start, start + 65_536));
+	for (let quote = row.indexOf('"'); quote !== -1; quote = row.indexOf('"', quote + 1)) {
+		let at = quote + 1;
+		let wide: string | undefined;
+		for (; at < row.length && SPACE.test(row[at]); at++)
+			if (!wide && WIDE_SPACE.test(row[at])) wide = row[at];
+		const ends = at === row.length || row.startsWith(delimiter, at) || /[\r\n]/.test(row[at]);
+		if (!wide || !ends) continue;
+		const where = line + (row.slice(0, quote).match(/\r\n|\r|\n/g)?.length ?? 0);
+		const code = wide.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+		return {
+			problem: `a quoted value on line ${where} has a space character past ASCII (U+${code}) after its closing quote: remove it, or put it inside the quotes`,
+			line: where,
+		};
+	}
+	return undefined;
 }
 
 function quoteProblem(results: PapaStep, line: number) {

@@ -1,123 +1,40 @@
-import { PIECE_INDEX_WASM } from './piece-index-wasm';
-
-/** What of the WebAssembly API the index uses (typed here: the project's libraries do not). */
-interface IndexExports {
-	memory: { buffer: ArrayBuffer; grow(pages: number): number };
-	index(
-		at: number,
-		end: number,
-		marks: number,
-		stride: number,
-		delimiter: number,
-		lineBreak: number,
-	): void;
-}
-declare const WebAssembly: {
-	Module: new (bytes: Uint8Array) => object;
-	Instance: new (module: object, imports: object) => { exports: IndexExports };
-};
-
-/** How pieces are indexed: tests read files the JavaScript way too (`webAssembly: false`). */
-export const pieceIndexing = { webAssembly: true };
-
-const PAGE_BYTES = 65536;
-const QUOTE = '"';
-
-/** The module, compiled once; null where WebAssembly (or its SIMD) is missing. */
-let compiled: object | null | undefined;
-
-function indexModule(): object | null {
-	if (compiled === undefined) {
-		compiled = null;
-		if (typeof WebAssembly === 'object')
-			try {
-				compiled = new WebAssembly.Module(Buffer.from(PIECE_INDEX_WASM, 'base64'));
-			} catch {
-				// An engine without SIMD refuses the module: the pieces are indexed in JavaScript.
-			}
-	}
-	return compiled;
-}
-
 /**
  * Where a piece's delimiters, line breaks (their first character) and quotes are, as bitmaps: bit k
- * of word w is the piece's byte 32w + k (issue 50: found 32 bytes a step with SIMD, where indexOf
- * was called 22 million times for a 190 MB file). The places are the piece's ByteText's. Where
- * WebAssembly is missing, indexOf marks them: the same bitmaps, about as fast as the scan that
- * called indexOf for each of them (c644c93).
+ * of word w is the piece's character 32w + k. Filled with indexOf, read by the scan a word at a
+ * time (a row without quotes takes its delimiters 32 places a step).
  */
 export class PieceIndex {
 	delimiters = new Uint32Array(0);
 	breaks = new Uint32Array(0);
 	quotes = new Uint32Array(0);
-	/** How the pieces are indexed: with the WebAssembly module, or with indexOf where it is missing. */
-	readonly way: 'webassembly' | 'javascript';
-	/** The words of the last piece's bitmaps (32 bytes each). */
+	/** The words of the last piece's bitmaps (32 characters each). */
 	words = 0;
-	/** The bytes a piece may have without the memory growing (a multiple of 32). */
-	private capacity = 0;
-	private exports: IndexExports | undefined;
-	private memoryBytes = new Uint8Array(0);
-	private readonly delimiter: number;
-	private readonly lineBreak: number;
 
-	constructor(delimiter: string, lineBreak: string) {
-		this.delimiter = delimiter.charCodeAt(0);
-		this.lineBreak = lineBreak.charCodeAt(0);
-		const module = pieceIndexing.webAssembly ? indexModule() : null;
-		if (module) this.exports = new WebAssembly.Instance(module, {}).exports;
-		this.way = this.exports ? 'webassembly' : 'javascript';
-	}
+	constructor(
+		private readonly delimiter: string,
+		private readonly lineBreak: string,
+	) {}
 
-	/** Indexes a piece: its bytes, and the same as ByteText. */
-	index(bytes: Uint8Array, text: string): void {
-		const length = bytes.length;
-		const padded = (length + 31) & ~31;
+	/** Indexes a piece (one-byte text: its places are its bytes'). */
+	index(text: string): void {
 		// A bitmap has a word more than the piece's (read by a row that ends at its end, unmarked).
-		if (padded >= this.capacity) this.grow(padded + 32);
-		this.words = padded >>> 5;
-		const { exports } = this;
-		if (exports) {
-			this.memoryBytes.set(bytes, 0);
-			this.memoryBytes.fill(0, length, padded);
-			const stride = this.capacity >>> 3;
-			exports.index(0, padded, this.capacity, stride, this.delimiter, this.lineBreak);
-			return;
+		const words = (this.words = (text.length + 31) >>> 5);
+		if (words >= this.delimiters.length) {
+			let capacity = Math.max(this.delimiters.length, 4096);
+			while (capacity <= words) capacity *= 2;
+			this.delimiters = new Uint32Array(capacity);
+			this.breaks = new Uint32Array(capacity);
+			this.quotes = new Uint32Array(capacity);
 		}
-		const { words } = this;
-		marked(this.delimiters, words, text, String.fromCharCode(this.delimiter));
-		marked(this.breaks, words, text, String.fromCharCode(this.lineBreak));
-		marked(this.quotes, words, text, QUOTE);
-	}
-
-	/** Room for a piece of `bytes` (a multiple of 32): the bytes, then three bitmaps. */
-	private grow(bytes: number): void {
-		let capacity = Math.max(this.capacity, 128 * 1024);
-		while (capacity < bytes) capacity *= 2;
-		this.capacity = capacity;
-		const stride = capacity >>> 3;
-		const { exports } = this;
-		if (!exports) {
-			this.delimiters = new Uint32Array(stride >>> 2);
-			this.breaks = new Uint32Array(stride >>> 2);
-			this.quotes = new Uint32Array(stride >>> 2);
-			return;
-		}
-		const { memory } = exports;
-		const needed = Math.ceil((capacity + 3 * stride) / PAGE_BYTES);
-		const pages = memory.buffer.byteLength / PAGE_BYTES;
-		if (needed > pages) memory.grow(needed - pages);
-		const { buffer } = memory;
-		this.memoryBytes = new Uint8Array(buffer, 0, capacity);
-		this.delimiters = new Uint32Array(buffer, capacity, stride >>> 2);
-		this.breaks = new Uint32Array(buffer, capacity + stride, stride >>> 2);
-		this.quotes = new Uint32Array(buffer, capacity + 2 * stride, stride >>> 2);
+		marked(this.delimiters, words, text, this.delimiter[0]);
+		marked(this.breaks, words, text, this.lineBreak[0]);
+		marked(this.quotes, words, text, '"');
 	}
 }
 
 /** The places of `character` in `text` set in `bits` (its first `words` words cleared first). */
 function marked(bits: Uint32Array, words: number, text: string, character: string): void {
-	bits.fill(0, 0, words);
+	bits.fill(0, 0, words + 1);
 	for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1))
 		bits[at >>> 5] |= 1 << (at & 31);
 }

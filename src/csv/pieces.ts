@@ -5,8 +5,8 @@ import { invalidUtf8At } from './utf8';
  * A piece of a CSV file as the reading scans it: its bytes as text, one character a byte (latin1),
  * which is the file's text wherever it is ASCII (the delimiters, quotes and line breaks always
  * are). A value past ASCII is decoded from its bytes when read (textOf). Scanning bytes so is about
- * ten times faster than decoding them (issue 50: 11 ms against 170 ms for 190 MB), and the rows'
- * text, bytes again, is what a rewritten file sends.
+ * ten times faster than decoding them, and the rows' text, bytes again, is what a rewritten file
+ * sends.
  */
 export type ByteText = string;
 
@@ -43,7 +43,7 @@ function completeLength(bytes: Uint8Array): number {
  * A piece of the file as ByteText, or where its first byte that is not UTF-8 is (in the piece, and
  * in the file).
  */
-export type Piece =
+type Piece =
 	| { text: ByteText; bytes: Buffer }
 	| { text: undefined; invalidAt: number; fileOffset: number };
 
@@ -110,7 +110,7 @@ export class BytePieces {
 	carry(end: number): void {
 		const chunk = this.joinedChunk;
 		// The rest of a joined piece is read in its chunk, where the next piece follows it: not copied
-		// again with each piece of the chunk (190 MB a 190 MB file; issue 50).
+		// again with each piece of the chunk (as many bytes as the file).
 		this.carried =
 			chunk && end >= this.joinedAt
 				? chunk.subarray(end - this.joinedAt)
@@ -137,8 +137,8 @@ export class BytePieces {
 		if (!carried.length) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
 		if (carried.buffer === chunk.buffer && carried.byteOffset + carried.length === chunk.byteOffset)
 			return Buffer.from(carried.buffer, carried.byteOffset, carried.length + chunk.length);
-		// Copied into one buffer kept for the reading (a new one each time was 12 MB of garbage a
-		// 190 MB file, which n8n's large heap pays for in full collections; issue 50).
+		// Copied into one buffer kept for the reading: a new one each time is garbage that n8n's large
+		// heap pays for in full collections.
 		const length = carried.length + chunk.length;
 		if (this.joining.length < length) this.joining = Buffer.allocUnsafeSlow(length * 2);
 		const joining = this.joining;

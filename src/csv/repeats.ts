@@ -84,7 +84,7 @@ export class UniqueValues {
 			const blocks = this.buckets[bucket];
 			const count = this.fill[bucket];
 			// Freed first: a line after the loop below, met only once it is optimized, would make V8
-			// throw the optimized code away every time (measured, issue 50).
+			// throw the optimized code away every time.
 			this.buckets[bucket] = [];
 			this.filling[bucket] = EMPTY_BLOCK;
 			this.fill[bucket] = 0;
@@ -160,7 +160,7 @@ export const MARKS = new Int32Array(2);
 
 /**
  * valueHash of a value read from its bytes (from `start` to `end`), where a byte is a character
- * (issue 50: reading bytes is faster than reading a string's characters), for values whose bytes
+ * (reading bytes is faster than reading a string's characters), for values whose bytes
  * `refused` allows (a table of 256: 1 refuses; refuse the bytes past ASCII, which are not
  * characters): true, its hashes in HASH; false when a byte is refused (HASH is then not to be
  * read). In the same pass it counts the bytes equal to `mark` (MARKS), which the reader checks.

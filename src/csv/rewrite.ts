@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 
-import type { ByteSource } from '../values/bytes';
+import type { ByteSource } from '../base/bytes';
 import { BOM } from './bytes';
 import { byteTextOf } from './pieces';
 import type { ByteText } from './pieces';

@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 
-import type { ByteSource } from '../values/bytes';
+import type { ByteSource } from '../base/bytes';
 import { BOM, byteChunks, PIECE_BYTES } from './bytes';
 import { papaRows } from './papa-rows';
 import { BytePieces } from './pieces';

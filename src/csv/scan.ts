@@ -10,8 +10,8 @@ const UNUSUAL = -2;
 
 /**
  * Gives the complete rows of each piece of text (all of it when `last`), reading them as papaparse
- * does but faster (issue 50: the check at upload speed): the places of the delimiters, quotes and
- * line breaks are read from the piece's bitmaps (PieceIndex, 32 bytes a step), the next quote and
+ * does but faster: the places of the delimiters, quotes and
+ * line breaks are read from the piece's bitmaps (PieceIndex), the next quote and
  * line break kept from where the reading is, a plain row's delimiters read a word of 32 bytes at a
  * time; a field's value is kept as its place in the text (CsvRow).
  *
@@ -21,8 +21,8 @@ const UNUSUAL = -2;
  * scan at its start (`reading.unusual`): papaparse reads the rest of the piece, so its verdicts
  * stay. scan() returns where the rows it gave end (the rest is pending, or papaparse's when
  * unusual). One scanner serves a whole reading: a scanner made for every piece, returning an
- * object, had V8 throw its optimized code away at the end of pieces (135 times a file) and run
- * 2.5 times slower once it stopped doing so (measured, issue 50).
+ * object, had V8 throw its optimized code away at the end of pieces and run much slower once it
+ * stopped doing so.
  */
 export class RowScanner {
 	private text: ByteText = '';
@@ -51,7 +51,7 @@ export class RowScanner {
 		row.bytes = reading.bytes;
 		this.text = text;
 		this.last = last;
-		index.index(reading.bytes, text);
+		index.index(text);
 		const { delimiters, quotes, words } = index;
 		const length = text.length;
 		let pos = 0;

@@ -1,6 +1,6 @@
 /**
- * Where a file's bytes stop being UTF-8, found without decoding them (issue 50: the check at upload
- * speed): 16 bytes a step while they are ASCII, each other character checked as the WHATWG decoder
+ * Where a file's bytes stop being UTF-8, found without decoding them (faster than decoding):
+ * 16 bytes a step while they are ASCII, each other character checked as the WHATWG decoder
  * (a TextDecoder with `fatal`) checks it; where most characters are past ASCII, a TextDecoder
  * checks the rest, faster there.
  */

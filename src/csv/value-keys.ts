@@ -1,4 +1,4 @@
-import { e164DigitsProblem } from '../values/addresses';
+import { e164DigitsProblem } from '../base/addresses';
 import { bytesHash, MARKS } from './repeats';
 
 const EMAIL = /^[^\s@,;"<>]+@[^\s@,;"<>]+\.[^\s@,;"<>]+$/;
@@ -10,7 +10,7 @@ const PLAIN_E164 = /^\+[1-9]\d{6,14}$/;
  * A problem of one value (a value that passes gives the form in which repeats are compared
  * instead).
  */
-export interface ValueProblem {
+interface ValueProblem {
 	problem: string;
 }
 
@@ -88,7 +88,7 @@ function plainE164Hash(bytes: Uint8Array, start: number, end: number): boolean {
 
 /**
  * A unique column's value read from its bytes in the file (from `start` to `end`: not empty, no
- * space at either end), without a string made for it (the check's fast way, issue 50): true when
+ * space at either end), without a string made for it (the check's fast way): true when
  * the bytes are, in ASCII, its value as compared (an e-mail EMAIL takes, a mobile PLAIN_E164
  * takes, or any value of a plain column), its hashes then in HASH; false otherwise (a problem, a
  * mobile to put in international form, a character past ASCII): comparedValue decides, and gives

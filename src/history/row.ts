@@ -13,7 +13,7 @@ import type { HistoryStore } from './store';
 export const REMOVALS_PER_CALL = 25;
 
 /** Most values one record call adds or looks up (n8n hashes them all in one step). */
-export const RECORDS_PER_CALL = 20_000;
+const RECORDS_PER_CALL = 20_000;
 
 /** Times a write is checked and written again when another process's write dropped some of it. */
 const CHECKS = 3;

@@ -4,7 +4,7 @@ import { attemptOf, claimOf, confirmationOf, forgottenFor, sentValuesOf } from '
 import type { SentBefore, Settlement } from './values';
 import { WRITE_SHARE, nextWindowSize } from './windows';
 
-export interface SentHistoryOptions {
+interface SentHistoryOptions {
 	/** The node's row within this process (its workflow's and its own ID): its calls go in turn. */
 	row: string;
 	/** Preview Without Sending: look keys up and leave the store as it was. */
@@ -22,7 +22,7 @@ export interface SentHistoryOptions {
 /**
  * A confirmation waits this long at most for its write when no claim carries it (ms; the last ones
  * are written by close): what a worker killed mid-run leaves sent but unconfirmed, for Resend
- * Unconfirmed to send again (2 s left 91 of 303 at 50/s).
+ * Unconfirmed to send again (docs/operations.md has the figures).
  */
 const CONFIRM_WITHIN_MS = 500;
 

@@ -24,13 +24,13 @@ export interface HistoryStore {
  * after it were given at most this many messages in all; past it, the messages given first are
  * forgotten first.
  */
-export const HISTORY_MESSAGES = 100_000;
+const HISTORY_MESSAGES = 100_000;
 
 /**
  * Values a message may hold in the store (its claim, its attempt and its confirmation: see
  * SentHistory), so the bound in values is this many times HISTORY_MESSAGES.
  */
-export const VALUES_PER_MESSAGE = 3;
+const VALUES_PER_MESSAGE = 3;
 
 /** The store's bound in values: n8n drops the oldest values beyond it on each record. */
 export const HISTORY_MAX_VALUES = HISTORY_MESSAGES * VALUES_PER_MESSAGE;

@@ -4,7 +4,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 
 import { notSent, readAnswer, resendsAfter, transportFailure, waitOutRateLimit } from './attempt';
 import type { ApiResponse, Attempt, RawResponse } from './attempt';
-import { redacted } from './errors';
+import { redacted } from '../base/secrets';
 import { IDEMPOTENT, IDEMPOTENT_RETRIES, isWrite } from './failures';
 import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';

@@ -15,7 +15,7 @@ import { rateLimitPauseMs } from './retry';
 import type { RunState } from './run';
 
 /** What apiRequest needs of a request to read its answers (a part of ApiRequest). */
-export interface AttemptRequest<T> {
+interface AttemptRequest<T> {
 	method: IHttpRequestMethods;
 	itemIndex?: number;
 	action: string;
@@ -55,7 +55,7 @@ export interface ApiResponse<T = unknown> extends RawResponse {
 }
 
 /** When a request started and the platform second its answer is dated in (the pace learns). */
-export interface AnswerTiming {
+interface AnswerTiming {
 	sentAt: number;
 	second: number | undefined;
 }

@@ -2,6 +2,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { platformMessage } from '../platform/error-message';
+import { redacted } from '../base/secrets';
 
 const STATUS_HINTS: Record<number, string> = {
 	401: 'The platform refused the API key. Check the key in the credential (Preferences > API tab) and that it has not expired or been revoked.',
@@ -42,20 +43,6 @@ export function apiError(
 		description: description || undefined,
 		itemIndex: options.itemIndex,
 	});
-}
-
-/**
- * The platform's answer with credentials taken out: a platform that echoes the request (its
- * Authorization header, the key in a message) must not put the key into an error n8n shows and
- * logs.
- */
-export function redacted<T>(value: T, secrets: string[]): T {
-	if (value === undefined || value === null) return value;
-	let text = JSON.stringify(value).replace(/Bearer\s+[^\s"'\\]+/gi, 'Bearer ***');
-	for (const secret of secrets)
-		if (secret && secret.length >= 4)
-			text = text.split(JSON.stringify(secret).slice(1, -1)).join('***');
-	return JSON.parse(text) as T;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-import type { ByteSource } from '../values/bytes';
+import type { ByteSource } from '../base/bytes';
 
 interface FilePart {
 	name: string;

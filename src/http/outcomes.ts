@@ -2,7 +2,7 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { platformMessage } from '../platform/error-message';
-import { redacted } from './errors';
+import { redacted } from '../base/secrets';
 
 /**
  * What happened to a request that did not plainly succeed or fail, carried by its error:

@@ -1,7 +1,7 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { redacted } from './errors';
+import { redacted } from '../base/secrets';
 import { IDEMPOTENT, IDEMPOTENT_RETRIES, RETRIABLE_CODES, errorCode } from './failures';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs } from './retry';
@@ -35,7 +35,7 @@ export interface OutsideResponse {
 }
 
 /** A request to an outside address that got no HTTP answer; its message holds no secret. */
-export class OutsideRequestFailed extends Error {
+class OutsideRequestFailed extends Error {
 	constructor(
 		message: string,
 		readonly code: string,

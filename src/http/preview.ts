@@ -8,7 +8,7 @@ import { isStreamedBody } from './multipart';
  * instead. The runners (runPerItem, runInBatches) turn it into the item's output. Reads still go,
  * since a preview must build the same requests (a sender's rate and quota, for example).
  */
-export interface PreviewedRequest {
+interface PreviewedRequest {
 	method: IHttpRequestMethods;
 	/** The full address with its query string, as sent; never a user name, password or the key. */
 	url: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 
-import { RequestRejection } from '../values/rejection';
-import { derivedToken } from '../values/secrets';
-import { tryParseJson } from '../values/json';
+import { RequestRejection } from '../base/rejection';
+import { derivedToken } from '../base/secrets';
+import { tryParseJson } from '../base/json';
 import { RATE_HEADROOM } from './pacer';
 
 /**

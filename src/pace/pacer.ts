@@ -139,7 +139,7 @@ export class Pacer {
 	/**
 	 * The earliest a request may start, from `now` on: the starts of a second's worth of slots (at
 	 * least one) span that many spacings, however late their slots came, and two starts are half a
-	 * spacing apart at least (in a real n8n, a 130 ms stall gave two starts in one millisecond, that
+	 * spacing apart at least (else a stall of the process gives two starts in one millisecond, that
 	 * pair again every second, and a 429 under a sliding window). A back-off's pause starts anew.
 	 */
 	freeAt(now: number): number {

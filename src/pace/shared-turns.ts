@@ -38,7 +38,7 @@ export const ASK_TIMEOUT_MS = 5000;
 /** The shortest, when the run's wait budget is nearly spent. */
 const ASK_MIN_TIMEOUT_MS = 1000;
 /** A board that did not answer, or answered 5xx, is asked again after these pauses. */
-export const ASK_AGAIN_AFTER_MS = [250, 1000];
+const ASK_AGAIN_AFTER_MS = [250, 1000];
 /**
  * A run's turns from the boards shared with runs on other n8n processes (src/pace/board.ts). It
  * asks for enough turns to last twice the board's last answer time at the sender's full rate (at
@@ -230,12 +230,12 @@ export class SharedTurns {
 			// balancer that keeps the run on one process shows it no other, and its refusals count.
 			if (this.boards.heard(grant.board, received) && this.grants > 0)
 				this.refusals.settle(received + this.leadMs);
-			// Told of the others, a board shares the rate with them; one that does not (an older trigger)
-			// hands out the whole rate beside them.
+			// Told of the others, a board shares the rate with them; one that does not count them would
+			// hand out the whole rate beside them.
 			const reached = this.boards.recent(received).length;
 			if (grant.boards < reached)
 				return this.fail(
-					`the turns came from ${reached} boards (several webhook processes behind a load balancer), one of which does not share the sender's rate with the others (an older version of this package?)`,
+					`the turns came from ${reached} boards (several webhook processes behind a load balancer), one of which does not share the sender's rate with the others (run the same version of this package on every n8n process)`,
 				);
 			this.grants++;
 			this.answerMs = received - sent;

@@ -32,21 +32,19 @@ function unreadable(detail: string): TurnsUnavailable {
 }
 
 /**
- * The grant in a pace answer, checked: a wrong answer is an error, not a turn (an answer without
- * `boards` is a board that shares with no other). A grant whose turns
+ * The grant in a pace answer, checked: a wrong answer is an error, not a turn. A grant whose turns
  * reach further ahead than SCHEDULE_AHEAD_MS is not followed either (the board never schedules so
  * far: it is not this package's board, or its clock jumped).
  */
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
-	const { delayMs, spacingMs, count, board, boards = 1 } = grant;
+	const { delayMs, spacingMs, count, board, boards } = grant;
 	if (typeof delayMs !== 'number' || !(delayMs >= 0)) throw unreadable('no delayMs of 0 or more');
 	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
 		throw unreadable('no positive spacingMs');
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > asked)
 		throw unreadable(`count is not a whole number from 0 to ${asked}`);
-	if (typeof board !== 'string' || !board)
-		throw unreadable('it names no board, as an older version answers');
+	if (typeof board !== 'string' || !board) throw unreadable('it names no board');
 	if (typeof boards !== 'number' || !Number.isInteger(boards) || boards < 1 || boards > MAX_PEERS)
 		throw unreadable(`boards is not a whole number from 1 to ${MAX_PEERS}`);
 	const last = delayMs + Math.max(0, count - 1) * spacingMs;

@@ -4,10 +4,10 @@ import type {
 	ICredentialsDecrypted,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { InputError } from '../values/input-errors';
-import { RequestRejection } from '../values/rejection';
-import { derivedToken } from '../values/secrets';
-import { tryParseJson } from '../values/json';
+import { InputError } from '../base/input-errors';
+import { RequestRejection } from '../base/rejection';
+import { derivedToken } from '../base/secrets';
+import { tryParseJson } from '../base/json';
 
 /**
  * Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed

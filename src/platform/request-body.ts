@@ -1,4 +1,4 @@
-import { RequestRejection } from '../values/rejection';
+import { RequestRejection } from '../base/rejection';
 
 /** The request stream n8n hands over (no `node:stream` import: n8n Cloud allows none). */
 type BodyStream = NodeJS.ReadableStream & { readableEnded?: boolean };

@@ -46,7 +46,7 @@ const TEXT_TYPES = [OBJECT, LIST, true];
 const REQUIRED_TEXT = [...TEXT_TYPES, '', '   ', null];
 const LIST_IDS = ['abc', '..', '', ' ', '-1', '1.5', '4 2', OBJECT, LIST, true, null, 1.5, -3];
 const WHOLE_AT_LEAST_1 = [0, -1, 2.5, 'x', '', OBJECT, LIST, true];
-// Phone numbers: 7 to 15 digits with the country code (src/values/addresses.ts); "+1234" and
+// Phone numbers: 7 to 15 digits with the country code (src/base/addresses.ts); "+1234" and
 // "+3361" were sent before.
 const PHONES = [
 	'abc',

@@ -7,14 +7,7 @@ import { NodeHelpers, Workflow } from 'n8n-workflow';
 import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-workflow';
 
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
-import { blacklist } from '../../nodes/AudienceMessaging/resources/blacklist';
-import { list } from '../../nodes/AudienceMessaging/resources/list';
-import { message } from '../../nodes/AudienceMessaging/resources/message';
-import { messageTemplate } from '../../nodes/AudienceMessaging/resources/messageTemplate';
-import { sender } from '../../nodes/AudienceMessaging/resources/sender';
-import { subscriber } from '../../nodes/AudienceMessaging/resources/subscriber';
-import { walletPass } from '../../nodes/AudienceMessaging/resources/walletPass';
-import { walletTemplate } from '../../nodes/AudienceMessaging/resources/walletTemplate';
+import { RESOURCES as RESOURCE_LIST } from '../../nodes/AudienceMessaging/resources';
 import { simplifyField } from '../../nodes/AudienceMessaging/shared/descriptions';
 import { resourceOf } from '../../nodes/AudienceMessaging/shared/operation';
 import type { Resource } from '../../nodes/AudienceMessaging/shared/operation';
@@ -102,21 +95,14 @@ describe('editor layout', () => {
 });
 
 /**
- * Issue 50: an operation's resource, operation and fields are named in one place (resourceOf adds
- * the resource and operation to each field's conditions). Every field of the node's description
- * shows for exactly the operations that list it; a field that names a resource or an operation of
- * its own is refused.
+ * An operation's resource, operation and fields are named in one place (resourceOf adds the
+ * resource and operation to a copy of each field's conditions). Every field of the node's
+ * description shows for exactly the operations that list it; a field that names a resource or an
+ * operation of its own is refused; the operations' own field objects are left as they are.
  */
-const RESOURCES: Record<string, Resource> = {
-	blacklist,
-	list,
-	message,
-	messageTemplate,
-	sender,
-	subscriber,
-	walletPass,
-	walletTemplate,
-};
+const RESOURCES: Record<string, Resource> = Object.fromEntries(
+	RESOURCE_LIST.map((resource) => [resource.option.value, resource]),
+);
 
 /** The places where the description and the operations' lists disagree (none is right). */
 function misplacedFields(properties: INodeProperties[], resources: Record<string, Resource>) {
@@ -149,7 +135,7 @@ function misplacedFields(properties: INodeProperties[], resources: Record<string
 }
 
 describe('every field shows for its own resource and operation, named once', () => {
-	it('each of the node’s fields shows exactly for the operations that list it', () => {
+	it('each of the node’s fields shows exactly for the operations that list it, and no operation’s own field names its resource', () => {
 		const { properties } = nodeType.description;
 		expect(Object.keys(RESOURCES).sort()).toEqual(
 			(
@@ -164,6 +150,13 @@ describe('every field shows for its own resource and operation, named once', () 
 		for (const resource of Object.values(RESOURCES))
 			for (const field of resource.fields) expect(properties).toContain(field);
 		expect(misplacedFields(properties, RESOURCES)).toEqual([]);
+		// The operations' own field objects are not the description's, and were left unchanged.
+		for (const resource of Object.values(RESOURCES))
+			for (const listed of Object.values(resource.fieldsOf))
+				for (const field of listed) {
+					expect(properties).not.toContain(field);
+					expect(field.displayOptions?.show?.resource).toBeUndefined();
+				}
 	});
 
 	it('the check finds a field shown for another operation, one missing, and a stale condition', () => {
@@ -181,7 +174,7 @@ describe('every field shows for its own resource and operation, named once', () 
 		const run = RESOURCES.list.executors.get;
 		const option = { name: 'Get', value: 'get', action: 'Get a list', description: 'Get a list' };
 		expect(() =>
-			resourceOf('list', [
+			resourceOf('List', 'list', [
 				{
 					option,
 					fields: [{ ...simplifyField(), displayOptions: { show: { operation: ['delete'] } } }],
@@ -189,11 +182,16 @@ describe('every field shows for its own resource and operation, named once', () 
 				},
 			]),
 		).toThrow('The field "simplify" of list › get names a resource or an operation itself');
+		// A field two resources list is shown for each, in a copy: the field itself is not changed.
 		const shared = simplifyField();
-		resourceOf('list', [{ option, fields: [shared], run }]);
-		expect(() => resourceOf('sender', [{ option, fields: [shared], run }])).toThrow(
-			'another resource lists it',
-		);
+		const before = JSON.stringify(shared);
+		const [inList] = resourceOf('List', 'list', [{ option, fields: [shared], run }]).fields;
+		const [inSender] = resourceOf('Sender', 'sender', [{ option, fields: [shared], run }]).fields;
+		expect(JSON.stringify(shared)).toBe(before);
+		expect([inList.displayOptions?.show, inSender.displayOptions?.show]).toEqual([
+			{ ...shared.displayOptions?.show, resource: ['list'], operation: ['get'] },
+			{ ...shared.displayOptions?.show, resource: ['sender'], operation: ['get'] },
+		]);
 	});
 });
 

@@ -1,5 +1,5 @@
 /**
- * The fast path for plain `$json` references (src/values/expressions.ts, read per item by
+ * The fast path for plain `$json` references (src/base/expressions.ts, read per item by
  * nodes/AudienceMessaging/shared/parameters.ts) against n8n's own evaluation, in n8n-core's real
  * execution context: every expression of a table, on every item of a table, read both ways in the
  * same run must give the same value (or the same error), and the parameters that are plain for an

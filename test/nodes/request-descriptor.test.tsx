@@ -20,7 +20,7 @@ const ctx = useSandbox();
 
 // The example's own node: the package's credential, one resource, one operation, the example's
 // fields.
-const example = resourceOf('sender', [getNamespaceOperation]);
+const example = resourceOf('Sender', 'sender', [getNamespaceOperation]);
 const description: INodeTypeDescription = {
 	displayName: 'Descriptor Example',
 	name: 'descriptorExample',

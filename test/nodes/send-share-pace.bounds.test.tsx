@@ -144,7 +144,13 @@ it('ends the run within Max Wait (+10 %) when its turn is further away than the 
 	// Another run's turns fill the board up to its bound: the first free turn is 9.5 s away.
 	answer = ({ body }) => ({
 		status: 200,
-		body: { delayMs: 9500, spacingMs: 1000 / 9.5, count: Math.min(1, body.count), board: 'b' },
+		body: {
+			delayMs: 9500,
+			spacingMs: 1000 / 9.5,
+			count: Math.min(1, body.count),
+			board: 'b',
+			boards: 1,
+		},
 	});
 	const started = Date.now();
 	const result = await send({ rateLimitSenderId: id, rateLimitWait: 2 }, items);
@@ -157,7 +163,7 @@ it('does not follow a grant far ahead (10 min): the run paces alone at once and 
 	const { id, items } = sender(4, 20);
 	answer = ({ body }) => ({
 		status: 200,
-		body: { delayMs: 600_000, spacingMs: 50, count: body.count, board: 'b' },
+		body: { delayMs: 600_000, spacingMs: 50, count: body.count, board: 'b', boards: 1 },
 	});
 	const started = Date.now();
 	const result = await send({ rateLimitSenderId: id }, items);

@@ -1,9 +1,9 @@
 import { badRequest, isPlainObject } from './http';
 
 /**
- * The phone-number rule the node applies (src/values/addresses.ts: E164_MIN_DIGITS,
+ * The phone-number rule the node applies (src/base/addresses.ts: E164_MIN_DIGITS,
  * E164_MAX_DIGITS), written here again: the sandbox emulates the platform and imports nothing
- * from the node's code. test/unit/src/values/addresses.test.tsx checks that both say the same.
+ * from the node's code. test/unit/src/base/addresses.test.tsx checks that both say the same.
  */
 export const PHONE_MIN_DIGITS = 7;
 export const PHONE_MAX_DIGITS = 15;

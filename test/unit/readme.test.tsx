@@ -31,9 +31,9 @@ import {
 	REPLY_TITLE_MAX,
 	messageSchema,
 } from '../../src/platform/chatapp/schema';
-import { CSV_MAX_BYTES } from '../../src/platform/lists/schema';
+import { CSV_MAX_BYTES } from '../../src/csv/header';
 import { OUTCOMES } from '../../src/http/outcomes';
-import { parseJsonReference } from '../../src/values/expressions';
+import { parseJsonReference } from '../../src/base/expressions';
 import { DEFAULT_TIMEOUT_SECONDS } from '../../src/http/endpoints';
 
 const root = resolve(__dirname, '..', '..');
@@ -461,7 +461,7 @@ describe('README: supported versions and dependencies', () => {
 		expect(bundled).toHaveLength(3);
 		const sources = [
 			'src/csv/header.ts',
-			'src/values/coerce.ts',
+			'src/base/coerce.ts',
 			'src/platform/lists/schema.ts',
 			'nodes/AudienceMessaging/resources/message/sendAndWait/webhook.ts',
 		]

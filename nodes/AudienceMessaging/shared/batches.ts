@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chunk } from '../../../src/values';
+import { chunk } from '../../../src/base';
 import { isRecord, isRequestPreview } from '../../../src/http';
-import type { FieldLabels } from '../../../src/values';
+import type { FieldLabels } from '../../../src/base';
 import type { RequestPreview } from '../../../src/http';
 import { configureRunOptions, prepareAll } from './execute';
 import type { Prepared } from './execute';

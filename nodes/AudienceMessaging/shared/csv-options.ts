@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { oneOf } from '../../../src/values';
+import { oneOf } from '../../../src/base';
 
 const ON_PROBLEMS = ['refuse', 'leaveOut', 'upload'] as const;
 const OTHER_DELIMITER = ['refuse', 'convert'] as const;

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../../../src/csv';
-import { InputError } from '../../../src/values';
-import type { ByteSource } from '../../../src/values';
+import { InputError } from '../../../src/base';
+import type { ByteSource } from '../../../src/base';
 import { multipartFileBody } from '../../../src/http';
 import type { CsvCheck, CsvProblem } from '../../../src/csv';
 import { binaryFile } from './binary';

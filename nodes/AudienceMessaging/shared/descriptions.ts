@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { boolean, integer, parsed } from '../../../src/values';
+import { boolean, integer, parsed } from '../../../src/base';
 import { listIdSchema } from '../../../src/platform';
 import { readParameter } from './parameters';
 
@@ -171,7 +171,7 @@ export function rateLimitWaitOf(options: Record<string, unknown>): number | unde
 }
 
 /** Options › Preview Without Sending as the editor labels it. */
-export const PREVIEW_NAME = 'Preview Without Sending';
+const PREVIEW_NAME = 'Preview Without Sending';
 
 /**
  * Options › Preview Without Sending, on every operation that writes: the run sends no write and

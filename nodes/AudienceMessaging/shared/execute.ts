@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { configureRun, isRequestPreview } from '../../../src/http';
-import { record } from '../../../src/values';
-import type { FieldLabels } from '../../../src/values';
+import { record } from '../../../src/base';
+import type { FieldLabels } from '../../../src/base';
 import { RATE_LIMIT_WAIT_NAME, previewOf, rateLimitWaitOf } from './descriptions';
 import { asFieldError, continuesOnFail, validated, withNothingSent } from './item-errors';
 import { errorItem, failedSendItem, previewItem } from './items';
@@ -56,8 +56,8 @@ export async function prepareAll<P>(
 	context: IExecuteFunctions,
 	labels: FieldLabels,
 	prepare: (itemIndex: number) => P | Promise<P>,
+	itemCount = context.getInputData().length,
 ): Promise<Array<Prepared<P>>> {
-	const itemCount = context.getInputData().length;
 	const continueOnFail = continuesOnFail(context);
 	const prepared: Array<Prepared<P>> = new Array(itemCount);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
@@ -84,6 +84,8 @@ interface ItemOperation<P> {
 	options?: Record<string, unknown>;
 	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
 	labels: FieldLabels;
+	/** The items to run, the first ones (default: every input item). */
+	itemCount?: number;
 	/** Reads and checks one item; throws InputError/ZodError for bad input. No request here. */
 	prepare: (itemIndex: number) => P | Promise<P>;
 	/** Sends one prepared item; returns its output item(s), each paired to the input item. */
@@ -126,7 +128,12 @@ export async function runPerItem<P>(
 		operation.rateLimitWaitOption ?? false,
 		operation.options,
 	);
-	const prepared = await prepareAll(context, operation.labels, operation.prepare);
+	const prepared = await prepareAll(
+		context,
+		operation.labels,
+		operation.prepare,
+		operation.itemCount,
+	);
 	const held = operation.beforeSend
 		? await operation.beforeSend(
 				prepared.flatMap((entry, itemIndex) =>

@@ -2,8 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
 
-import { fieldError, fieldName, InputError, itemLabel, schemaError } from '../../../src/values';
-import type { FieldLabels } from '../../../src/values';
+import { fieldError, fieldName, InputError, itemLabel, schemaError } from '../../../src/base';
+import type { FieldLabels } from '../../../src/base';
 import { runsAsTool, toolArgumentError } from './tool';
 
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;

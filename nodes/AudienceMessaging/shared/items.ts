@@ -33,7 +33,7 @@ export function errorItem(
  * platform applied it), so an item with status `accepted` and a warning, with or without Continue
  * On Fail.
  */
-export function acceptedItem(
+function acceptedItem(
 	error: Error,
 	itemIndex: number,
 	context: IDataObject = {},

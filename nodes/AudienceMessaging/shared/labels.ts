@@ -1,6 +1,7 @@
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
-import type { FieldLabels } from '../../../src/values';
+import type { FieldLabels } from '../../../src/base';
+import { shownAs } from './operation';
 
 /**
  * Error paths (as InputError and zod issues name them) that are not a field's own path, each with
@@ -73,9 +74,11 @@ export function fieldLabels(
 				);
 		}
 	};
-	for (const field of fields)
+	for (const listed of fields) {
+		const field = shownAs(listed);
 		if (field.type !== 'notice')
 			walk(field, [{ path: field.name, throughGroup: false }], field.displayName, field.name);
+	}
 	for (const [name, entry] of byOwnName)
 		if (!found.has(name)) found.set(name, { ...entry, throughGroup: false });
 
@@ -105,7 +108,7 @@ type Path = { path: string; throughGroup: boolean };
  * The field an error path names (looked up as fieldName looks up its label) and the top-level
  * parameter holding it.
  */
-export interface FieldInfo {
+interface FieldInfo {
 	parameter: string;
 	field: INodeProperties;
 }

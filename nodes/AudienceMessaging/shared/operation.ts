@@ -4,6 +4,7 @@ import type {
 	INodeProperties,
 	INodePropertyOptions,
 } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
 
 /** What runs one operation for every input item of a node run. */
 export type Executor = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
@@ -19,8 +20,16 @@ export interface Operation {
 	run: Executor;
 }
 
+/** Each operation's field as the node's description holds it (resourceOf's copy). */
+const copies = new WeakMap<INodeProperties, INodeProperties>();
+
+/** The field as the node's description shows it: errors name it so (labels.ts). */
+export const shownAs = (field: INodeProperties): INodeProperties => copies.get(field) ?? field;
+
 /** A resource as the node's description and `execute` use it. */
 export interface Resource {
+	/** Its entry in the Resource list. */
+	option: { name: string; value: string };
 	/** The Operation list shown for the resource, its entries in alphabetical order. */
 	operations: INodeProperties;
 	/** Every operation's fields, in the order listed; a field two operations share comes once. */
@@ -33,19 +42,18 @@ export interface Resource {
 
 /**
  * A resource from the operations its index.ts lists, the first of them the default. The resource
- * and each operation are named here only (issue 50): an operation's fields say nothing of them, and
- * each field is shown for this resource and the operations that list it (as n8n's own nodes do
- * with updateDisplayOptions), its own conditions kept. A field two operations share comes once.
- * The fields are the description's own objects (errors name a field as the description shows it),
- * so their conditions are set on them, once: a field that names a resource or an operation already
- * is a mistake, said at once.
+ * and each operation are named here only: an operation's fields say nothing of them, and each
+ * field is shown, in a copy (n8n-workflow's updateDisplayOptions), for this resource and the
+ * operations that list it, its own conditions kept. A field two operations share comes once. A
+ * field that names a resource or an operation already is a mistake, said at once.
  */
-export function resourceOf(resource: string, operations: Operation[]): Resource {
+export function resourceOf(name: string, resource: string, operations: Operation[]): Resource {
 	const first = operations[0].option.value;
 	const usedBy = new Map<INodeProperties, string[]>();
 	for (const { option, fields } of operations)
 		for (const field of fields) usedBy.set(field, [...(usedBy.get(field) ?? []), option.value]);
 	return {
+		option: { name, value: resource },
 		operations: {
 			displayName: 'Operation',
 			name: 'operation',
@@ -55,25 +63,19 @@ export function resourceOf(resource: string, operations: Operation[]): Resource 
 			default: first,
 			options: operations.map(({ option }) => option).sort((a, b) => a.name.localeCompare(b.name)),
 		},
-		fields: [...usedBy].map(([field, values]) => shownFor(field, resource, values)),
+		fields: [...usedBy].flatMap(([field, values]) => {
+			const { show } = field.displayOptions ?? {};
+			if (show?.resource || show?.operation)
+				throw new Error(
+					`The field "${field.name}" of ${resource} › ${values.join(', ')} names a resource or an operation itself: resourceOf shows each field for its own`,
+				);
+			const [copy] = updateDisplayOptions({ show: { resource: [resource], operation: values } }, [
+				field,
+			]);
+			copies.set(field, copy);
+			return copy;
+		}),
 		executors: Object.fromEntries(operations.map(({ option, run }) => [option.value, run])),
 		fieldsOf: Object.fromEntries(operations.map(({ option, fields }) => [option.value, fields])),
 	};
-}
-
-/**
- * The field, now shown for `resource` and `operations`, and where its own conditions say.
- * Throws for a field that names a resource or an operation itself, or is listed by two resources.
- */
-function shownFor(field: INodeProperties, resource: string, operations: string[]): INodeProperties {
-	const { show = {}, ...others } = field.displayOptions ?? {};
-	if (show.resource || show.operation)
-		throw new Error(
-			`The field "${field.name}" of ${resource} › ${operations.join(', ')} names a resource or an operation itself, or another resource lists it: resourceOf shows each field for its own`,
-		);
-	field.displayOptions = {
-		...others,
-		show: { resource: [resource], operation: operations, ...show },
-	};
-	return field;
 }

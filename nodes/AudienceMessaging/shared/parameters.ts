@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
-import { MISS, compileParameter, sameValue } from '../../../src/values';
+import { MISS, compileParameter, sameValue } from '../../../src/base';
 
 /**
  * Whether a parameter that is a plain reference to the item's own data (`={{ $json.email }}`) is
- * read from the item instead of through n8n's expression engine (src/values/expressions.ts). Only
+ * read from the item instead of through n8n's expression engine (src/base/expressions.ts). Only
  * for measuring the difference: the results are the same either way.
  */
 const FAST_PATH = true;

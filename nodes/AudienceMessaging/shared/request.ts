@@ -9,7 +9,7 @@ import type { ZodType, ZodTypeDef } from 'zod';
 
 import { apiRequest, fetchPages } from '../../../src/http';
 import type { ApiRequest } from '../../../src/http';
-import type { FieldLabels } from '../../../src/values';
+import type { FieldLabels } from '../../../src/base';
 import { runOptions, runPerItem } from './execute';
 import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';
@@ -39,7 +39,7 @@ export interface ItemReader {
  * - `pages` makes it a paged Get Many (the values carry Return All and Limit);
  * - `output` shapes the answer's data into the item's output (default: the data as it is).
  */
-export interface RequestDescriptor<V extends object> {
+interface RequestDescriptor<V extends object> {
 	/**
 	 * The operation's fields, as the node's description holds them: errors name fields by their
 	 * displayNames.
@@ -94,7 +94,7 @@ export function fillTemplate(
  * Runs an operation described by a RequestDescriptor: every item's values first, then one request
  * (or paged requests) per item.
  */
-export async function runRequests<V extends object>(
+async function runRequests<V extends object>(
 	context: IExecuteFunctions,
 	descriptor: RequestDescriptor<V>,
 ): Promise<INodeExecutionData[][]> {

@@ -1,8 +1,8 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { FieldLabels } from '../../../src/values';
-import { fieldName } from '../../../src/values';
+import type { FieldLabels } from '../../../src/base';
+import { fieldName } from '../../../src/base';
 import { fieldAt } from './labels';
 
 /**

@@ -1,7 +1,7 @@
-import { oneOf, text as readText } from '../../values/coerce';
-import { InputError } from '../../values/input-errors';
+import { oneOf, text as readText } from '../../base/coerce';
+import { InputError } from '../../base/input-errors';
 import { BLACKLIST_CHANNELS, BLACKLIST_LIST_TYPE } from './schema';
-import { toE164, toEmail } from '../../values/addresses';
+import { toE164, toEmail } from '../../base/addresses';
 import { senderDigits } from '../chatapp/mapping';
 
 export interface BlacklistParameters {

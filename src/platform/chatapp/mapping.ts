@@ -1,8 +1,8 @@
-import { entries, httpUrl, number, rawText, record, text as readText } from '../../values/coerce';
-import { parseObjectList } from '../../values/json';
+import { entries, httpUrl, number, rawText, record, text as readText } from '../../base/coerce';
+import { parseObjectList } from '../../base/json';
 import { MEDIA } from './schema';
 import type { MediaType, MessageType } from './schema';
-import { toE164, toE164Digits } from '../../values/addresses';
+import { toE164, toE164Digits } from '../../base/addresses';
 
 /**
  * The sender number as the platform wants it in `from`: digits only, from any common written form

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem } from '../../values/addresses';
+import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem } from '../../base/addresses';
 
 /** Message types of POST /chatapp/messages (spec §4; `text` is the type of a plain body). */
 export const MESSAGE_TYPES = [
@@ -177,7 +177,7 @@ const interactiveSchema = z.object({
 });
 
 /**
- * A phone number by the package's one rule (src/values/addresses.ts): E.164 with its + (`to`) or
+ * A phone number by the package's one rule (src/base/addresses.ts): E.164 with its + (`to`) or
  * its digits alone (`from`).
  */
 const phone = (withPlus: boolean) =>

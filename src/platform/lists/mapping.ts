@@ -1,9 +1,9 @@
-import { entries, optionalBoolean, rawText, record, text } from '../../values/coerce';
-import { InputError } from '../../values/input-errors';
+import { entries, optionalBoolean, rawText, record, text } from '../../base/coerce';
+import { InputError } from '../../base/input-errors';
 import type { Column, SubscriberRow } from './schema';
 import { EMAIL_COLUMN } from './schema';
-import { trimEmail } from '../../values/addresses';
-import { parseObjectList } from '../../values/json';
+import { trimEmail } from '../../base/addresses';
+import { parseObjectList } from '../../base/json';
 
 interface CreateListParameters {
 	name: unknown;

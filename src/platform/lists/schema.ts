@@ -1,10 +1,6 @@
 import { z } from 'zod';
 
-import { trimEmail } from '../../values/addresses';
-
-// The CSV upload limit (spec §8), kept with the CSV check that enforces it, and named here with
-// the other rules of lists.
-export { CSV_MAX_BYTES } from '../../csv/header';
+import { trimEmail } from '../../base/addresses';
 
 const listIdMessage = 'a list ID is a whole number, for example 42';
 export const listIdSchema = z

@@ -1,6 +1,6 @@
 import type { Pass } from './schema';
-import { entries, kind, oneOf, rawText, requiredText, text } from '../../values/coerce';
-import { InputError } from '../../values/input-errors';
+import { entries, kind, oneOf, rawText, requiredText, text } from '../../base/coerce';
+import { InputError } from '../../base/input-errors';
 import { platformMessage } from '../error-message';
 
 const SORT_FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;

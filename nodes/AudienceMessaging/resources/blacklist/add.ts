@@ -5,7 +5,7 @@ import { requestOperation } from '../../shared/request';
 import { addFields, blacklistParameters, both, read } from './fields';
 
 /** Blacklist > Add: POST /subscribers; outputs the entry. */
-export const addToBlacklist = requestOperation({
+const addToBlacklist = requestOperation({
 	...both,
 	values: (item) =>
 		blacklistAddRequestSchema.parse(

@@ -17,7 +17,7 @@ const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404
  * must carry data.id, as the spec says), or `blacklisted: false` when the platform answers that
  * the recipient is not found (a JSON 404), so a workflow can branch on it.
  */
-export const checkBlacklist = requestOperation({
+const checkBlacklist = requestOperation({
 	...both,
 	values: (item) =>
 		blacklistLookupQuerySchema.parse(

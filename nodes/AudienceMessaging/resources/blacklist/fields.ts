@@ -9,7 +9,7 @@ import {
 	previewOption,
 	rateLimitWaitOption,
 } from '../../shared/descriptions';
-import type { FieldLabels } from '../../../../src/values';
+import type { FieldLabels } from '../../../../src/base';
 import { validated } from '../../shared/item-errors';
 import type { ItemReader } from '../../shared/request';
 

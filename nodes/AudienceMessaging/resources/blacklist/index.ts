@@ -3,4 +3,4 @@ import { operation as add } from './add';
 import { operation as check } from './check';
 
 /** Blacklist: its operations, the first the default. */
-export const blacklist = resourceOf('blacklist', [add, check]);
+export const blacklist = resourceOf('Blacklist', 'blacklist', [add, check]);

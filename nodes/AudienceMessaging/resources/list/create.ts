@@ -48,7 +48,7 @@ export async function createList(this: IExecuteFunctions): Promise<INodeExecutio
 	});
 }
 
-export const createListFields: INodeProperties[] = [
+const createListFields: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',

@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { apiRequest, identifiedObjectResponse } from '../../../../src/http';
-import { record, requiredText, text } from '../../../../src/values';
+import { record, requiredText, text } from '../../../../src/base';
 import {
 	csvImportOptions,
 	csvImportQuery,
@@ -28,7 +28,7 @@ import { fieldLabels } from '../../shared/labels';
 import { parameterReader } from '../../shared/parameters';
 import type { Operation } from '../../shared/operation';
 
-export const createListFromCsvFields: INodeProperties[] = [
+const createListFromCsvFields: INodeProperties[] = [
 	{
 		displayName: 'Name',
 		name: 'name',
@@ -99,7 +99,7 @@ interface PreparedUpload {
 }
 
 /** List > Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
-export async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const read = parameterReader(this);
 	return await runPerItem<PreparedUpload>(this, {
 		labels: fieldLabels(createListFromCsvFields),

@@ -5,7 +5,7 @@ import { listLocator, previewOptions, readListId } from '../../shared/descriptio
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-export const deleteListFields: INodeProperties[] = [listLocator(), previewOptions()];
+const deleteListFields: INodeProperties[] = [listLocator(), previewOptions()];
 
 /**
  * List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a

@@ -6,7 +6,7 @@ import { listLocator, readListId, readSimplify, simplifyField } from '../../shar
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-export const getListFields: INodeProperties[] = [listLocator(), simplifyField()];
+const getListFields: INodeProperties[] = [listLocator(), simplifyField()];
 
 /** List > Get: GET /lists/{listId}; outputs the list (simplified unless Simplify is off). */
 export const getList = requestOperation({

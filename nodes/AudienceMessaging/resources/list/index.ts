@@ -5,4 +5,4 @@ import { operation as deleteList } from './delete';
 import { operation as get } from './get';
 
 /** List: its operations, the first the default. */
-export const list = resourceOf('list', [create, createFromCsv, get, deleteList]);
+export const list = resourceOf('List', 'list', [create, createFromCsv, get, deleteList]);

@@ -2,12 +2,12 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { collectionResponse } from '../../../../src/http';
 import { templateScopeSchema } from '../../../../src/platform';
-import { text } from '../../../../src/values';
+import { text } from '../../../../src/base';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 
-export const messageTemplateFields: INodeProperties[] = [
+const messageTemplateFields: INodeProperties[] = [
 	{
 		displayName: 'Give a Sender ID, a Business Account ID, or both',
 		name: 'scopeNotice',
@@ -37,7 +37,7 @@ export const messageTemplateFields: INodeProperties[] = [
  * two scopes), so one request is sent and nothing else is asked: Return All outputs every
  * template of the answer, Limit the first ones.
  */
-export const getManyMessageTemplates = requestOperation({
+const getManyMessageTemplates = requestOperation({
 	fields: messageTemplateFields,
 	aliases: { scope: ['senderId', 'bizAccountId'] },
 	values: ({ context, itemIndex, parameter }) => {

@@ -1,14 +1,14 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
-import { integer, record, text, toE164 } from '../../../../src/values';
+import { integer, record, text, toE164 } from '../../../../src/base';
 import { senderCreateSchema } from '../../../../src/platform';
 import { previewOptions } from '../../shared/descriptions';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 import { senderWithHint } from './hint';
 
-export const createSenderFields: INodeProperties[] = [
+const createSenderFields: INodeProperties[] = [
 	{
 		displayName: 'Provider ID',
 		name: 'providerId',

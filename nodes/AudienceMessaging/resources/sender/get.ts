@@ -1,12 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
-import { pathSegment } from '../../../../src/values';
+import { pathSegment } from '../../../../src/base';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 import { senderWithHint } from './hint';
 
-export const getSenderFields: INodeProperties[] = [
+const getSenderFields: INodeProperties[] = [
 	{
 		displayName: 'Sender ID',
 		name: 'senderId',
@@ -20,7 +20,7 @@ export const getSenderFields: INodeProperties[] = [
 ];
 
 /** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
-export const getSender = requestOperation({
+const getSender = requestOperation({
 	fields: getSenderFields,
 	aliases: { '': 'senderId' },
 	values: ({ parameter }) => ({

@@ -3,4 +3,4 @@ import { operation as create } from './create';
 import { operation as get } from './get';
 
 /** Sender: its operations, the first the default. */
-export const sender = resourceOf('sender', [create, get]);
+export const sender = resourceOf('Sender', 'sender', [create, get]);

@@ -1,13 +1,13 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionalObjectResponse } from '../../../../src/http';
-import { parsed } from '../../../../src/values';
+import { parsed } from '../../../../src/base';
 import { subscriberIdSchema } from '../../../../src/platform';
 import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
 import type { Operation } from '../../shared/operation';
 
-export const deleteSubscriberFields: INodeProperties[] = [
+const deleteSubscriberFields: INodeProperties[] = [
 	listLocator(),
 	{
 		displayName: 'Subscriber ID',

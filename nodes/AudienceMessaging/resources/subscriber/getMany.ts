@@ -13,10 +13,10 @@ import type { Operation } from '../../shared/operation';
 const PAGE_SIZE = 1000;
 const MAX_PAGE_SIZE = 1000;
 
-export const getManySubscribersFields: INodeProperties[] = [listLocator(), ...returnAllAndLimit()];
+const getManySubscribersFields: INodeProperties[] = [listLocator(), ...returnAllAndLimit()];
 
 /** Subscriber > Get Many: one output item per subscriber, paged. */
-export const getManySubscribers = requestOperation({
+const getManySubscribers = requestOperation({
 	fields: getManySubscribersFields,
 	values: ({ context, itemIndex }) => ({
 		listId: readListId(context, itemIndex),

@@ -4,4 +4,8 @@ import { operation as deleteSubscriber } from './delete';
 import { operation as getMany } from './getMany';
 
 /** Subscriber: its operations, the first the default. */
-export const subscriber = resourceOf('subscriber', [addMany, getMany, deleteSubscriber]);
+export const subscriber = resourceOf('Subscriber', 'subscriber', [
+	addMany,
+	getMany,
+	deleteSubscriber,
+]);

@@ -2,4 +2,4 @@ import { resourceOf } from '../../shared/operation';
 import { operation as create } from './create';
 
 /** Wallet Pass: its operations, the first the default. */
-export const walletPass = resourceOf('walletPass', [create]);
+export const walletPass = resourceOf('Wallet Pass', 'walletPass', [create]);

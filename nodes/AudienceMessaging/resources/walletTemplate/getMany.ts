@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { record, textList } from '../../../../src/values';
+import { record, textList } from '../../../../src/base';
 import { templateSelect, templateSort } from '../../../../src/platform';
 import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
 import { requestOperation } from '../../shared/request';
@@ -9,7 +9,7 @@ import type { Operation } from '../../shared/operation';
 export const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 100;
 
-export const getManyWalletTemplatesFields: INodeProperties[] = [
+const getManyWalletTemplatesFields: INodeProperties[] = [
 	...returnAllAndLimit(),
 	{
 		displayName: 'Sort',
@@ -71,7 +71,7 @@ export const getManyWalletTemplatesFields: INodeProperties[] = [
  * Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor,
  * paged.
  */
-export const getManyWalletTemplates = requestOperation({
+const getManyWalletTemplates = requestOperation({
 	fields: getManyWalletTemplatesFields,
 	values: ({ context, itemIndex, parameter }) => ({
 		sort: templateSort(record(parameter('sort', {}), 'sort').rule),

@@ -110,6 +110,29 @@ describe('checkCsv: every row of a CSV file checked in one streamed read', () =>
 		});
 	});
 
+	it.each([
+		['00A0', '\u00A0'],
+		['FEFF', '\uFEFF'],
+		['3000', '\u3000'],
+		['2028', '\u2028'],
+	])(
+		'a space past ASCII (U+%s) after a closing quote is refused naming the character and the line',
+		async (code, space) => {
+			const file = `email,name,note\na@example.com,"Ada",x\nb@example.com,"two\nlines" ${space} ,x\n`;
+			expect((await check(file)).report.problems).toEqual([
+				{
+					line: 4,
+					problem: `a quoted value on line 4 has a space character past ASCII (U+${code}) after its closing quote: remove it, or put it inside the quotes`,
+				},
+			]);
+			// At the end of a row too, and ASCII spaces alone stay allowed.
+			expect(
+				(await check(`email,name\na@example.com,"Ada"${space}\n`)).report.problems[0],
+			).toMatchObject({ line: 2, problem: expect.stringContaining(`(U+${code})`) });
+			expect((await check('email,name\na@example.com,"Ada"  \n')).report.problems).toEqual([]);
+		},
+	);
+
 	it('counts lines, not rows: a quoted value over two lines moves the next row down one line', async () => {
 		const { report } = await check(
 			'email,notes\na@example.com,"two\nlines"\nnot-an-email,x\nb@example.com,"three\nmore\nlines"\na@example.com,y\nb@example.com,z\n',

@@ -1,11 +1,10 @@
 import { Readable } from 'node:stream';
 
-import { chunk } from '../../../../src/values/chunk';
-import { assertCsvSize, csvHeader } from '../../../../src/csv/header';
-import { InputError } from '../../../../src/values/input-errors';
+import { chunk } from '../../../../src/base/chunk';
+import { CSV_MAX_BYTES, assertCsvSize, csvHeader } from '../../../../src/csv/header';
+import { InputError } from '../../../../src/base/input-errors';
 import { isStreamedBody, multipartFileBody } from '../../../../src/http/multipart';
 import type { StreamedBody } from '../../../../src/http/multipart';
-import { CSV_MAX_BYTES } from '../../../../src/platform/lists/schema';
 
 describe('assertCsvSize', () => {
 	it('accepts up to 200 MB and refuses more, before any upload', () => {

@@ -1,12 +1,8 @@
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
-
-import { nextMark, PieceIndex, pieceIndexing } from '../../../../src/csv/piece-index';
+import { nextMark, PieceIndex } from '../../../../src/csv/piece-index';
 
 /**
- * Issue 50: the CSV scan finds a piece's delimiters, line breaks and quotes in bitmaps that a
- * WebAssembly module fills 32 bytes a step (indexOf where WebAssembly is missing). Both ways must
- * mark exactly the bytes equal to each, in every piece, whatever came before.
+ * The CSV scan finds a piece's delimiters, line breaks and quotes in bitmaps: they must mark
+ * exactly the bytes equal to each, in every piece, whatever came before.
  */
 
 function generator(seed: number) {
@@ -33,65 +29,33 @@ const marked = (bits: Uint32Array, words: number) => {
 	return places;
 };
 
-const ROOT = join(__dirname, '../../../..');
-
-const withWay = (webAssembly: boolean, delimiter: string, lineBreak: string) => {
-	pieceIndexing.webAssembly = webAssembly;
-	try {
-		return new PieceIndex(delimiter, lineBreak);
-	} finally {
-		pieceIndexing.webAssembly = true;
-	}
-};
-
 describe('PieceIndex', () => {
-	it('bundles piece-index.wat compiled (npm run wasm writes it)', () => {
-		const check = spawnSync(process.execPath, [join(ROOT, 'scripts/wasm.mjs'), '--check'], {
-			encoding: 'utf8',
-		});
-		expect({ status: check.status, out: check.stdout.trim() }).toEqual({
-			status: 0,
-			out: 'piece-index-wasm.ts is piece-index.wat compiled',
-		});
-	});
-
-	it('uses the WebAssembly module in this Node.js, and indexOf when told not to', () => {
-		expect(new PieceIndex(',', '\n').way).toBe('webassembly');
-		expect(withWay(false, ',', '\n').way).toBe('javascript');
-	});
-
-	it.each([
-		['webassembly', true],
-		['javascript', false],
-	])(
-		'%s: marks exactly the delimiters, line breaks and quotes of each piece, of any size, after bigger and smaller ones',
-		(_, webAssembly) => {
-			const random = generator(webAssembly ? 11 : 12);
-			for (const [delimiter, lineBreak] of [
-				[',', '\n'],
-				[';', '\r\n'],
-				['\t', '\r'],
-				['|', '\n'],
-			]) {
-				const index = withWay(webAssembly, delimiter, lineBreak);
-				// Small pieces, a piece over the first capacity (the memory grows), small ones again.
-				const lengths = [0, 1, 31, 32, 33, 64, 95, 300_001, 7, 131_040, 131_072, 65, 2];
-				for (let n = 0; n < 60; n++) lengths.push(Math.floor(random() * 400));
-				for (const length of lengths) {
-					const bytes = randomBytes(random, length);
-					index.index(bytes, bytes.toString('latin1'));
-					const { words } = index;
-					expect(words).toBe(Math.ceil(length / 32));
-					expect({ length, places: marked(index.delimiters, words) }).toEqual({
-						length,
-						places: placesOf(bytes, delimiter.charCodeAt(0)),
-					});
-					expect(marked(index.breaks, words)).toEqual(placesOf(bytes, lineBreak.charCodeAt(0)));
-					expect(marked(index.quotes, words)).toEqual(placesOf(bytes, 0x22));
-				}
+	it('marks exactly the delimiters, line breaks and quotes of each piece, of any size, after bigger and smaller ones', () => {
+		const random = generator(11);
+		for (const [delimiter, lineBreak] of [
+			[',', '\n'],
+			[';', '\r\n'],
+			['\t', '\r'],
+			['|', '\n'],
+		]) {
+			const index = new PieceIndex(delimiter, lineBreak);
+			// Small pieces, a piece over the first capacity (the memory grows), small ones again.
+			const lengths = [0, 1, 31, 32, 33, 64, 95, 300_001, 7, 131_040, 131_072, 65, 2];
+			for (let n = 0; n < 60; n++) lengths.push(Math.floor(random() * 400));
+			for (const length of lengths) {
+				const bytes = randomBytes(random, length);
+				index.index(bytes.toString('latin1'));
+				const { words } = index;
+				expect(words).toBe(Math.ceil(length / 32));
+				expect({ length, places: marked(index.delimiters, words) }).toEqual({
+					length,
+					places: placesOf(bytes, delimiter.charCodeAt(0)),
+				});
+				expect(marked(index.breaks, words)).toEqual(placesOf(bytes, lineBreak.charCodeAt(0)));
+				expect(marked(index.quotes, words)).toEqual(placesOf(bytes, 0x22));
 			}
-		},
-	);
+		}
+	});
 
 	it('nextMark: the first place marked from any place on, or -1', () => {
 		const random = generator(5);

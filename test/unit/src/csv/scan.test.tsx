@@ -1,6 +1,5 @@
 import Papa from 'papaparse';
 
-import { pieceIndexing } from '../../../../src/csv/piece-index';
 import { textOf } from '../../../../src/csv/pieces';
 import type { CsvLayout, CsvRow, CsvStop } from '../../../../src/csv/row';
 import { eachCsvRow } from '../../../../src/csv/rows';
@@ -234,41 +233,5 @@ describe('RowScanner reads rows as papaparse does', () => {
 			expect(got.rows.every(([, rowLine]) => rowLine <= line)).toBe(true);
 		}
 		expect(tested).toBeGreaterThan(1000);
-	});
-});
-
-describe('RowScanner without WebAssembly (the pieces indexed with indexOf) reads rows as papaparse does', () => {
-	beforeAll(() => (pieceIndexing.webAssembly = false));
-	afterAll(() => (pieceIndexing.webAssembly = true));
-
-	it('the same rows and the same stop on 2,400 random files of every layout, in pieces of random sizes', async () => {
-		const random = generator(51);
-		const size = () => 1 + Math.floor(random.next() * 40);
-		for (const delimiter of DELIMITERS)
-			for (const lineBreak of BREAKS)
-				for (let n = 0; n < 200; n++) {
-					const layout: CsvLayout = { delimiter, lineBreak, bom: false };
-					const file = randomFile(random, layout);
-					// Two sizes: chunks of one buffer; three: each chunk in a buffer of its own.
-					const sizes = n % 2 ? [size(), size(), size()] : [size(), size()];
-					const seen = await scanned(Buffer.from(file), layout, sizes);
-					expect({ file, layout, sizes, seen }).toEqual({
-						file,
-						layout,
-						sizes,
-						seen: await papaparsed(Buffer.from(file), layout, sizes),
-					});
-				}
-	});
-
-	it('a member export in chunks larger than a piece: the same as papaparse', async () => {
-		const { memberRow, MEMBER_HEADER } = await import('../../../helpers/member-csv');
-		const bytes = Buffer.from(
-			`${MEMBER_HEADER}\r\n${Array.from({ length: 5_000 }, (_, n) => memberRow(n)).join('\r\n')}`,
-		);
-		const layout: CsvLayout = { delimiter: ',', lineBreak: '\r\n', bom: false };
-		const got = await scanned(bytes, layout, [100_003, 65_537, 1]);
-		expect(got.rows).toHaveLength(5_001);
-		expect(got).toEqual(await papaparsed(bytes, layout, [bytes.length]));
 	});
 });

@@ -2,7 +2,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import { z } from 'zod';
 
-import { fieldError, schemaError } from '../../../../src/values/input-errors';
+import { fieldError, schemaError } from '../../../../src/base/input-errors';
 import { apiError, transportError } from '../../../../src/http/errors';
 import { platformMessage } from '../../../../src/platform/error-message';
 

@@ -2,7 +2,7 @@
  * The board of turns the Audience Messaging Trigger keeps for Share Pace Across Workers, and a
  * run's side of it (SharedTurns), in virtual time.
  */
-import { RequestRejection as CallbackRejection } from '../../../../src/values/rejection';
+import { RequestRejection as CallbackRejection } from '../../../../src/base/rejection';
 import {
 	MAX_PEERS,
 	MAX_TURNS_PER_REQUEST,
@@ -203,7 +203,8 @@ describe('turnGrant', () => {
 		['a spacing of 0', { delayMs: 0, spacingMs: 0, count: 1, board: 'b' }],
 		['more turns than asked', { delayMs: 0, spacingMs: 50, count: 6, board: 'b' }],
 		['a count as text', { delayMs: 0, spacingMs: 50, count: '5', board: 'b' }],
-		['no board (an older trigger)', { delayMs: 0, spacingMs: 50, count: 1 }],
+		['no board', { delayMs: 0, spacingMs: 50, count: 1, boards: 1 }],
+		['no count of boards', { delayMs: 0, spacingMs: 50, count: 1, board: 'b' }],
 		['boards of 0', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 0 }],
 		['boards of 9', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 9 }],
 		['boards as text', { delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: '2' }],
@@ -213,23 +214,29 @@ describe('turnGrant', () => {
 	});
 
 	it.each<[string, unknown]>([
-		['a first turn an hour ahead', { delayMs: 3_600_000, spacingMs: 50, count: 1, board: 'b' }],
-		['a first turn 10.5 s ahead', { delayMs: 10_500, spacingMs: 50, count: 1, board: 'b' }],
-		['turns that reach 10.5 s ahead', { delayMs: 9_000, spacingMs: 500, count: 4, board: 'b' }],
+		[
+			'a first turn an hour ahead',
+			{ delayMs: 3_600_000, spacingMs: 50, count: 1, board: 'b', boards: 1 },
+		],
+		[
+			'a first turn 10.5 s ahead',
+			{ delayMs: 10_500, spacingMs: 50, count: 1, board: 'b', boards: 1 },
+		],
+		[
+			'turns that reach 10.5 s ahead',
+			{ delayMs: 9_000, spacingMs: 500, count: 4, board: 'b', boards: 1 },
+		],
 	])('does not follow %s (beyond the 10 s a board schedules)', (_name, answer) => {
 		expect(() => turnGrant(answer, 5)).toThrow(/beyond the 10 s it may/);
 	});
 
 	it('takes fewer turns than asked, or none for now', () => {
-		// Without `boards` (an older trigger's answer): a board that shares with no other.
-		expect(turnGrant({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', extra: 1 }, 5)).toEqual({
-			delayMs: 10,
-			spacingMs: 50,
-			count: 2,
-			board: 'b',
-			boards: 1,
-		});
-		expect(turnGrant({ delayMs: 30, spacingMs: 50, count: 0, board: 'b' }, 5).count).toBe(0);
+		expect(
+			turnGrant({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', boards: 2, extra: 1 }, 5),
+		).toEqual({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', boards: 2 });
+		expect(
+			turnGrant({ delayMs: 30, spacingMs: 50, count: 0, board: 'b', boards: 1 }, 5).count,
+		).toBe(0);
 	});
 });
 

@@ -71,14 +71,14 @@ describe('boards behind a load balancer share the rate through the runs', () => 
 		expect(mostInASecond).toBeLessThanOrEqual(10);
 	});
 
-	it('a board that does not share the rate (an older trigger) beside another: the run paces alone', async () => {
+	it('a board that does not count the others beside another: the run paces alone', async () => {
 		const clock = new VirtualClock();
 		const boards = [new TurnBoard(() => clock.now()), new TurnBoard(() => clock.now())];
 		let asks = 0;
-		// The second board answers as an older version did: no `boards`.
+		// The second board counts only itself, whatever the run tells it.
 		const { gate, reasons } = sharing(clock, async (request) => {
-			const grant: Partial<ReturnType<TurnBoard['take']>> = boards[asks % 2].take(request);
-			if (asks++ % 2 === 1) delete grant.boards;
+			const grant = boards[asks % 2].take(request);
+			if (asks++ % 2 === 1) grant.boards = 1;
 			return grant;
 		});
 		for (let i = 0; i < 12; i++) await settle(clock, gate.acquire());
@@ -197,6 +197,7 @@ describe('waits for turns and for the board are bounded', () => {
 			spacingMs: 105,
 			count: request.count,
 			board: 'b',
+			boards: 1,
 		}));
 		expect(await settle(clock, gate.acquire())).toBe(0);
 		// At its own pace: the next slot, one spacing (105 ms at 95 % of 10/s) on.

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import { InputError, number, oneOf, text } from '../../../../../src/values';
+import { InputError, number, oneOf, text } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType, MessageType } from '../../../../../src/platform';
 import { inputBinary } from '../../../shared/binary';
@@ -23,6 +23,9 @@ export interface PublishedMedia {
 	sign: () => { url: string; token: string };
 	content: () => Promise<string>;
 }
+
+/** What a file's message holds until it is sent and its link signed (a URL, as its field must be). */
+export const FILE_LINK_UNSIGNED = 'https://file-link.invalid/';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
@@ -64,7 +67,7 @@ function checkType(type: MediaType, binary: IBinaryData, name: string): void {
  * n8n's signed links (`createBinarySignedUrl`, n8n's REST URL). An AI agent's tool has no
  * Source field (media-fields.ts): it sends a URL.
  */
-export async function binaryMedia(
+async function binaryMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	type: MediaType,

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../../src/http';
-import { InputError } from '../../../../../src/values';
+import { InputError } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType } from '../../../../../src/platform';
 

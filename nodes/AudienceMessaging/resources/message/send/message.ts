@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { boolean, httpUrl, InputError, text } from '../../../../../src/values';
+import { boolean, httpUrl, InputError, text } from '../../../../../src/base';
 import {
 	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_SECRET_PATTERN,
@@ -96,7 +96,7 @@ export async function readCallbackSecret(context: IExecuteFunctions): Promise<st
 }
 
 /** Longest Message Key, in characters. */
-export const MESSAGE_KEY_MAX = 1000;
+const MESSAGE_KEY_MAX = 1000;
 
 /**
  * The item's Message Key (Options), or the recipient and the message's content when empty (a

@@ -8,8 +8,8 @@ import {
 	identifiedObjectResponse,
 	overQuotaNotSent,
 } from '../../../../../src/http';
-import { InputError, number, oneOf, pathSegment, text } from '../../../../../src/values';
-import type { FieldLabels } from '../../../../../src/values';
+import { InputError, number, oneOf, pathSegment, text } from '../../../../../src/base';
+import type { FieldLabels } from '../../../../../src/base';
 import type { Message } from '../../../../../src/platform';
 import { senderPace } from '../../../../../src/pace';
 import type { RateGate } from '../../../../../src/pace';
@@ -39,7 +39,7 @@ export interface Pace {
 }
 
 /** Over the Daily Quota set, Sender ID for Rate Limit not: said above the output. */
-export const NO_QUOTA_WITHOUT_SENDER =
+const NO_QUOTA_WITHOUT_SENDER =
 	"Over the Daily Quota did nothing: the run knows a sender's daily quota only from Sender ID for Rate Limit, which is empty. Set it to the sender's ID (Sender › Create outputs it).";
 
 /** The run's pace, from the run's Options (the first item's: one pace for the whole run). */

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, baseUrlOf, optionalObjectResponse } from '../../../../../src/http';
-import { boolean, oneOf, record, text } from '../../../../../src/values';
+import { boolean, oneOf, record, text } from '../../../../../src/base';
 import {
 	MESSAGE_TYPES,
 	callbackToken,
@@ -18,8 +18,9 @@ import { messageAliases } from './aliases';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES, sendMessageFields } from './fields';
 import { checkMedia } from './media';
-import { itemMedia, RunFiles } from './binary-media';
+import { FILE_LINK_UNSIGNED, itemMedia, RunFiles } from './binary-media';
 import type { PublishedMedia } from './binary-media';
+import type { Reader } from './message';
 import {
 	defaultExternalId,
 	messageKeyOf,
@@ -98,12 +99,12 @@ class SendRun {
 		const sendOne = async (): Promise<IDataObject> => {
 			await this.openGate();
 			const link = this.files.get(message)?.sign();
-			if (link) (message as { body: string }).body = link.url;
+			const body = link ? { ...message, body: link.url } : message;
 			const { data } = await apiRequest(this.context, {
 				base: 'messaging',
 				method: 'POST',
 				path: '/chatapp/messages',
-				body: message as unknown as IDataObject,
+				body: body as unknown as IDataObject,
 				itemIndex,
 				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
 				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
@@ -139,8 +140,13 @@ function messagePreparer(
 	run: SendRun,
 	inputs: StructuredInputs,
 	timeoutMs: number,
+	given: SendInput['given'],
 ): (itemIndex: number) => Promise<Message> {
-	const read = parameterReader(context);
+	const node = parameterReader(context);
+	const read: Reader = (name, itemIndex, fallback) =>
+		Object.hasOwn(given, name)
+			? given[name as keyof typeof given]
+			: node(name, itemIndex, fallback);
 	// Files stored where their links last, and hashed, once each (binary-media.ts).
 	const files = new RunFiles(context);
 	return async (itemIndex) => {
@@ -151,7 +157,8 @@ function messagePreparer(
 		if (!text(parameters.externalId, 'externalId'))
 			parameters.externalId = defaultExternalId(context, itemIndex);
 		const file = await itemMedia(context, read, itemIndex, type, options, files);
-		if (file) parameters.mediaUrl = file.sign().url;
+		// A file's link is signed when its message is sent (send), so that it lasts from then on.
+		if (file) parameters.mediaUrl = FILE_LINK_UNSIGNED;
 		const message = messageSchema.parse(messageBody(parameters));
 		if (run.history)
 			run.history.setKey(message, await messageKeyOf(options, message, file?.content));
@@ -168,18 +175,31 @@ function messagePreparer(
 }
 
 /**
+ * What a run of Send takes besides the node's parameters: how many items it sends (the first
+ * ones), and parameters given in place of the node's for every item. Send and Wait for Response
+ * sends its first item a text message with its links so.
+ */
+interface SendInput {
+	itemCount?: number;
+	given: { messageType?: 'text'; text?: string };
+}
+
+/**
  * Message > Send: POST /chatapp/messages, one message per input item, all validated before the
  * first is sent.
  */
-export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+export async function sendMessages(
+	this: IExecuteFunctions,
+	input: SendInput = { given: {} },
+): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
 	// Contacts and buttons come from the editor's fields or as JSON, the same way for every item (the
 	// choice takes no expression).
-	const input = (name: string) =>
+	const inputOf = (name: string) =>
 		this.getNodeParameter(name, 0, 'define') === 'json' ? 'json' : 'define';
 	const inputs: StructuredInputs = {
-		contacts: input('contactsInput'),
-		buttons: input('buttonsInput'),
+		contacts: inputOf('contactsInput'),
+		buttons: inputOf('buttonsInput'),
 	};
 	const labels = fieldLabels(sendMessageFields, messageAliases(inputs));
 	const options = runOptions(this, labels);
@@ -198,7 +218,8 @@ export async function sendMessages(this: IExecuteFunctions): Promise<INodeExecut
 			labels,
 			options,
 			rateLimitWaitOption: true,
-			prepare: messagePreparer(this, run, inputs, timeoutMs),
+			itemCount: input.itemCount,
+			prepare: messagePreparer(this, run, inputs, timeoutMs, input.given),
 			concurrency: pace.parallelRequests,
 			describe: run.describe,
 			beforeSend: async (prepared) => await run.beforeSend(prepared),

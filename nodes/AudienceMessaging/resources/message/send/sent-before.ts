@@ -5,12 +5,12 @@ import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../s
 import { HISTORY_MAX_VALUES, SentHistory } from '../../../../../src/history';
 import type { HistoryStore, Settlement } from '../../../../../src/history';
 import type { Message } from '../../../../../src/platform';
-import { boolean, text } from '../../../../../src/values';
-import type { FieldLabels } from '../../../../../src/values';
+import { boolean, text } from '../../../../../src/base';
+import type { FieldLabels } from '../../../../../src/base';
 import { validated } from '../../../shared/item-errors';
 
 /** Skip Messages Sent Before, as the run reads it from its Options. */
-export interface SentBeforeSettings {
+interface SentBeforeSettings {
 	resendUnconfirmed: boolean;
 	/** Forget Messages Sent Before's label: the first run given it forgets the history. */
 	forgetLabel: string;
@@ -103,7 +103,7 @@ export function claimAhead(messagesPerSecond: number, parallelRequests: number):
 }
 
 /** What became of a message whose sending threw (see Settlement). */
-export function settlementOf(error: unknown): Settlement {
+function settlementOf(error: unknown): Settlement {
 	const outcome = outcomeOf(error);
 	if (outcome === 'unknown' || isRequestPreview(error)) return 'unknown';
 	return outcome === 'accepted' ? 'sent' : 'notSent';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { boolean, httpUrl, InputError } from '../../../../../src/values';
+import { boolean, httpUrl, InputError } from '../../../../../src/base';
 import {
 	PACE_TOKEN_HEADER,
 	PACE_WEBHOOK_PATH,

@@ -1,7 +1,7 @@
-import { InputError, tryParseJson } from '../../../../../src/values';
+import { InputError, tryParseJson } from '../../../../../src/base';
 
 /** The field types of a custom form (n8n's Form fields, those a chat link's form needs). */
-export const FORM_FIELD_TYPES = [
+const FORM_FIELD_TYPES = [
 	'date',
 	'dropdown',
 	'email',
@@ -10,7 +10,7 @@ export const FORM_FIELD_TYPES = [
 	'text',
 	'textarea',
 ] as const;
-export type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
+type FormFieldType = (typeof FORM_FIELD_TYPES)[number];
 
 /** One field of a custom form, checked. Its label is its key in the answer, as in n8n's forms. */
 export interface FormField {
@@ -35,7 +35,7 @@ export const MAX_ANSWER = 10_000;
 const RESERVED_LABELS = ['__proto__', 'constructor', 'prototype', 'respondedAt'];
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
-const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
 /** Whether a form's date (YYYY-MM-DD, as a browser's date field posts it) is a day of the calendar. */
 function isDate(value: string): boolean {

@@ -1,13 +1,17 @@
+import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
+
 import type { Operation } from '../../../shared/operation';
 import { sendAndWaitFields } from './fields';
-import { SEND_AND_WAIT } from './links';
 import { sendAndWaitForResponse } from './run';
 
-/** Message › Send and Wait for Response. */
+/**
+ * Message › Send and Wait for Response (n8n signs its links and builds its human review tool by the
+ * operation's value).
+ */
 export const operation: Operation = {
 	option: {
 		name: 'Send and Wait for Response',
-		value: SEND_AND_WAIT,
+		value: SEND_AND_WAIT_OPERATION,
 		action: 'Send message and wait for response',
 		description: 'Send a text message with links to answer, and wait for the answer',
 	},

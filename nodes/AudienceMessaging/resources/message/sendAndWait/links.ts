@@ -1,14 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
-import { InputError, record, text } from '../../../../../src/values';
+import { InputError, record, text } from '../../../../../src/base';
 import { WAIT_PARAMETER } from './wait';
-
-/** What n8n waits until when nothing limits the wait (n8n-workflow's WAIT_INDEFINITELY). */
-export const WAIT_INDEFINITELY = new Date('3000-01-01T00:00:00.000Z');
-
-/** The operation's value: n8n signs its links and builds its human review tool by it. */
-export const SEND_AND_WAIT = 'sendAndWait';
 
 /** A link of the message: its label and the signed URL that answers. */
 interface AnswerLink {

@@ -6,9 +6,12 @@ import type { FormField } from './form';
  * HTML (n8n's own form templates belong to n8n-nodes-base), every text escaped.
  */
 
-/** n8n's sandbox for form pages (n8n-core's getHtmlSandboxCSP), set on the pages served here. */
-export const SANDBOX_CSP =
-	'sandbox allow-downloads allow-forms allow-modals allow-orientation-lock allow-pointer-lock allow-popups allow-popups-to-escape-sandbox allow-presentation allow-scripts allow-top-navigation-by-user-activation allow-top-navigation-to-custom-protocols';
+/**
+ * The pages' Content-Security-Policy: n8n's sandbox for form pages (n8n-core's getHtmlSandboxCSP),
+ * and no page of another site may frame them (a framed Approve button could be clicked unseen).
+ */
+export const PAGE_CSP =
+	"sandbox allow-downloads allow-forms allow-modals allow-orientation-lock allow-pointer-lock allow-popups allow-popups-to-escape-sandbox allow-presentation allow-scripts allow-top-navigation-by-user-activation allow-top-navigation-to-custom-protocols; frame-ancestors 'none'";
 
 const escape = (value: string) =>
 	value.replace(
@@ -77,7 +80,7 @@ function input(field: FormField, index: number): string {
 }
 
 /** What a form page shows around its fields; `error` says why the answer was not taken. */
-export interface FormPage {
+interface FormPage {
 	title: string;
 	description: string;
 	buttonLabel: string;

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { boolean, InputError, record, text } from '../../../../../src/values';
+import { boolean, InputError, record, text } from '../../../../../src/base';
 import { fieldLabels } from '../../../shared/labels';
 import { validated } from '../../../shared/item-errors';
 import { errorItem } from '../../../shared/items';
@@ -11,23 +11,6 @@ import { sendAndWaitFields } from './fields';
 import { formFields } from './form';
 import { answerLinks, approvalOf, messageWithLinks, waitTill } from './links';
 import { startWait } from './wait';
-
-/**
- * The run seen as Message › Send of one text message: the first item only, its text the user's
- * message with the links to answer. Everything else (sender and recipient checks, External ID,
- * Max Wait When Rate Limited, Preview Without Sending, errors and outcomes) is Send's own.
- */
-function asSend(context: IExecuteFunctions, body: string): IExecuteFunctions {
-	const first = context.getInputData().slice(0, 1);
-	const view = Object.create(context) as IExecuteFunctions;
-	view.getInputData = () => first;
-	view.getNodeParameter = ((name: string, itemIndex: number, ...rest: unknown[]) => {
-		if (name === 'messageType') return 'text';
-		if (name === 'text') return body;
-		return (context.getNodeParameter as (...args: unknown[]) => unknown)(name, itemIndex, ...rest);
-	}) as IExecuteFunctions['getNodeParameter'];
-	return view;
-}
 
 /**
  * The message to send. As an agent's human review step, n8n's default message names the tool and
@@ -92,7 +75,12 @@ export async function sendAndWaitForResponse(
 			until: waitTill(options),
 		};
 	});
-	const [[sent]] = await sendMessages.call(asSend(this, body));
+	// Send's own run for the first item, a text message of the message with its links: its checks,
+	// External ID, Max Wait When Rate Limited, Preview Without Sending, errors and outcomes.
+	const [[sent]] = await sendMessages.call(this, {
+		itemCount: 1,
+		given: { messageType: 'text', text: body },
+	});
 	const status = sent.json.status;
 	if (sent.json.error !== undefined || status === 'preview' || status === 'notSent')
 		return [[sent]];

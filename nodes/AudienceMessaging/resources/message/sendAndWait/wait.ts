@@ -16,7 +16,7 @@ const WAIT_KEY = 'audienceMessagingWait';
 export const WAIT_PARAMETER = 'wait';
 
 /** What a wait remembers: its value, and what the confirm page shows. */
-export interface CurrentWait {
+interface CurrentWait {
 	id: string;
 	message: string;
 	/** The approval links' labels: `true` approve, `false` decline. */
@@ -41,34 +41,27 @@ const quoted = (value: string) =>
 
 /**
  * The wait the node is in, read from its context in the waiting execution (n8n's `$node[…].context`,
- * the only part of the saved execution a webhook reads). Undefined when the wait began before this
- * check existed, or when this n8n cannot read the context: then links are taken as before.
+ * the only part of the saved execution a webhook reads); a text saying why when it cannot be read.
  */
-export function currentWait(context: IWebhookFunctions): CurrentWait | undefined {
-	let raw: unknown;
+export function currentWait(context: IWebhookFunctions): CurrentWait | string {
+	let wait: Partial<CurrentWait> | undefined;
 	try {
-		raw = context.evaluateExpression(
+		const raw: unknown = context.evaluateExpression(
 			`{{ $node[${quoted(context.getNode().name)}].context[${quoted(WAIT_KEY)}] }}`,
 			0,
 		);
-	} catch {
-		return undefined;
+		wait = typeof raw === 'string' && raw ? (JSON.parse(raw) as Partial<CurrentWait>) : undefined;
+	} catch (error) {
+		return `the node's context could not be read (${(error as Error).message})`;
 	}
-	if (typeof raw !== 'string' || !raw) return undefined;
-	try {
-		const wait = JSON.parse(raw) as Partial<CurrentWait>;
-		if (typeof wait.id !== 'string') return undefined;
-		return {
-			id: wait.id,
-			message: typeof wait.message === 'string' ? wait.message : '',
-			labels: { true: String(wait.labels?.true ?? ''), false: String(wait.labels?.false ?? '') },
-		};
-	} catch {
-		return undefined;
-	}
+	const { id, message, labels } = wait ?? {};
+	const text = (value: unknown): value is string => typeof value === 'string';
+	if (!text(id) || !text(message) || !text(labels?.true) || !text(labels.false))
+		return "the node's context holds no wait";
+	return { id, message, labels };
 }
 
-/** Whether the link that came is one of the current wait's (a wait without a value takes any). */
-export function isLinkOf(wait: CurrentWait | undefined, query: IDataObject): boolean {
-	return wait === undefined || query[WAIT_PARAMETER] === wait.id;
+/** Whether the link that came is one of the current wait's. */
+export function isLinkOf(wait: CurrentWait, query: IDataObject): boolean {
+	return query[WAIT_PARAMETER] === wait.id;
 }

@@ -5,7 +5,7 @@ import { MAX_ANSWER, formAnswer, formFields } from './form';
 import {
 	ANSWER_RECORDED_PAGE,
 	NO_ACTION_PAGE,
-	SANDBOX_CSP,
+	PAGE_CSP,
 	confirmPage,
 	customForm as customFormPage,
 	freeTextForm,
@@ -45,7 +45,7 @@ function posted(body: IDataObject): IDataObject {
 function showPage(context: IWebhookFunctions, html: string, status = 200): IWebhookResponseData {
 	context.getResponseObject().writeHead(status, {
 		'Content-Type': 'text/html; charset=utf-8',
-		'Content-Security-Policy': SANDBOX_CSP,
+		'Content-Security-Policy': PAGE_CSP,
 		'Cache-Control': 'no-store',
 	});
 	context.getResponseObject().end(html);
@@ -92,7 +92,8 @@ function formWebhook(context: IWebhookFunctions, customForm: boolean): IWebhookR
 /**
  * A request to the node's waiting webhook (n8n has checked the link's signature before: a changed
  * link never reaches here): the answer of the person the message went to. A link of an earlier
- * wait of the node answers nothing (./wait.ts). Approval: a link previewer's request answers
+ * wait of the node answers nothing (./wait.ts), nor does any link when the wait cannot be read
+ * (n8n's log says why). Approval: a link previewer's request answers
  * nothing; a person's browser gets the confirm page, whose button (a POST to the same link)
  * answers `approved` as the link says; with Answer When the Link Is Opened (not for an agent's
  * human review step), opening the link answers, as n8n's own nodes do. Free text and custom form:
@@ -103,7 +104,11 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	const request = this.getRequestObject();
 	const query = this.getQueryData() as IDataObject;
 	const wait = currentWait(this);
-	if (!isLinkOf(wait, query)) return showPage(this, NO_ACTION_PAGE);
+	if (typeof wait === 'string')
+		this.logger.warn(
+			`Audience Messaging: a link to answer "${this.getNode().name}" answered nothing: ${wait}`,
+		);
+	if (typeof wait === 'string' || !isLinkOf(wait, query)) return showPage(this, NO_ACTION_PAGE);
 	const responseType = this.getNodeParameter('responseType', 'approval');
 	if (responseType === 'freeText' || responseType === 'customForm')
 		return formWebhook(this, responseType === 'customForm');
@@ -117,15 +122,8 @@ export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookRe
 	const options = (this.getNodeParameter('options', {}) ?? {}) as IDataObject;
 	const oneTap = options.answerOnOpen === true && !this.getNode().type.endsWith('HitlTool');
 	if (request.method !== 'POST' && !oneTap) {
-		const choice = wait?.labels[approved ? 'true' : 'false'] || (approved ? 'Approve' : 'Decline');
-		// A wait begun before waits were remembered: the message as the node's parameter reads now.
-		let message = wait?.message;
-		try {
-			message ??= String(this.getNodeParameter('message', '') ?? '');
-		} catch {
-			message = '';
-		}
-		return showPage(this, confirmPage(message, choice));
+		const choice = wait.labels[approved ? 'true' : 'false'] || (approved ? 'Approve' : 'Decline');
+		return showPage(this, confirmPage(wait.message, choice));
 	}
 	return answered({ approved });
 }

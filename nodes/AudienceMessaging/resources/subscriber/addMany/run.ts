@@ -19,9 +19,9 @@ import {
 	requiredText,
 	text,
 	textList,
-} from '../../../../../src/values';
+} from '../../../../../src/base';
 import type { BulkSubscribersResult, SubscriberRow } from '../../../../../src/platform';
-import type { FieldLabels } from '../../../../../src/values';
+import type { FieldLabels } from '../../../../../src/base';
 import type { StreamedBody } from '../../../../../src/http';
 import { readListId } from '../../../shared/descriptions';
 import { runInBatches } from '../../../shared/batches';

@@ -2,15 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../../src/http';
-import {
-	fieldError,
-	integer,
-	oneOf,
-	parsed,
-	record,
-	requiredText,
-} from '../../../../../src/values';
-import type { FieldLabels } from '../../../../../src/values';
+import { fieldError, integer, oneOf, parsed, record, requiredText } from '../../../../../src/base';
+import type { FieldLabels } from '../../../../../src/base';
 import {
 	parsePass,
 	passFieldSources,

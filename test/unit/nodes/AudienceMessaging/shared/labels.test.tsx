@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { fieldLabels } from '../../../../../nodes/AudienceMessaging/shared/labels';
-import { fieldName } from '../../../../../src/values/input-errors';
+import { fieldName } from '../../../../../src/base/input-errors';
 
 const show = { show: { resource: ['demo'] } };
 

@@ -3,7 +3,7 @@ import {
 	blacklistLookupQuery,
 } from '../../../../../src/platform/blacklist/mapping';
 import { senderDigits } from '../../../../../src/platform/chatapp/mapping';
-import { InputError } from '../../../../../src/values/input-errors';
+import { InputError } from '../../../../../src/base/input-errors';
 
 const TO = '+33700000001';
 

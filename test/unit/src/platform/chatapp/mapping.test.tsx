@@ -1,4 +1,4 @@
-import { InputError } from '../../../../../src/values/input-errors';
+import { InputError } from '../../../../../src/base/input-errors';
 import {
 	callbacksValue,
 	contactFromParameters,

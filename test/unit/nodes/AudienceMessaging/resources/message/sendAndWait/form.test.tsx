@@ -6,7 +6,7 @@ import {
 	formAnswer,
 	formFields,
 } from '../../../../../../../nodes/AudienceMessaging/resources/message/sendAndWait/form';
-import { InputError } from '../../../../../../../src/values/input-errors';
+import { InputError } from '../../../../../../../src/base/input-errors';
 
 const REASON = {
 	fieldLabel: 'Reason',
@@ -171,5 +171,13 @@ describe('formAnswer', () => {
 	])('shows the form again for %s', (_name, posted, problem) => {
 		const result = formAnswer(fields, posted);
 		expect(result).toEqual({ problem: expect.stringMatching(problem) });
+	});
+
+	it('checks a long number that is not one in linear time (a pattern that backtracks took seconds)', () => {
+		// 9,999 digits then a letter: a pattern that tries each split of the digits does 50 million
+		// steps an answer (0.2 s here), so 100 answers would outlast the test's 5 s; this takes ms.
+		const answer = { 'field-0': 'Ada', 'field-1': `${'1'.repeat(9_999)}x` };
+		for (let n = 0; n < 100; n++)
+			expect(formAnswer(fields, answer)).toEqual({ problem: '"Seats" must be a number.' });
 	});
 });

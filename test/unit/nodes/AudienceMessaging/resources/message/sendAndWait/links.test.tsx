@@ -1,12 +1,13 @@
 /**
  * Send and Wait for Response: the message's text with its links, and when the wait ends.
  */
+import { WAIT_INDEFINITELY } from 'n8n-workflow';
+
 import {
-	WAIT_INDEFINITELY,
 	messageWithLinks,
 	waitTill,
 } from '../../../../../../../nodes/AudienceMessaging/resources/message/sendAndWait/links';
-import { InputError } from '../../../../../../../src/values/input-errors';
+import { InputError } from '../../../../../../../src/base/input-errors';
 
 describe('messageWithLinks', () => {
 	it('puts each link under its label, below the message, and the attribution last', () => {

@@ -17,10 +17,6 @@ describe('isLinkOf', () => {
 		expect(isLinkOf(wait, { approved: 'true' })).toBe(false);
 		expect(isLinkOf(wait, { approved: 'true', wait: [wait.id, wait.id] })).toBe(false);
 	});
-
-	it('takes any link of a wait begun before waits were remembered', () => {
-		expect(isLinkOf(undefined, { approved: 'true' })).toBe(true);
-	});
 });
 
 describe('confirmPage', () => {

@@ -9,7 +9,7 @@ import {
 	toE164Digits,
 	toEmail,
 	trimEmail,
-} from '../../../../src/values/addresses';
+} from '../../../../src/base/addresses';
 import { blacklistAddRequestSchema } from '../../../../src/platform/blacklist/schema';
 import {
 	E164 as SANDBOX_E164,

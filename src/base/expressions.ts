@@ -1,15 +1,14 @@
 /**
  * Plain references to the input item's own data, read without n8n's expression engine.
  *
- * n8n evaluates a parameter such as `={{ $json.email }}` once per item in its expression engine
- * (about 0.4–0.6 ms each in n8n 2.40), which is most of the cost of a 10,000-item run that maps
- * two fields. When the whole raw value is one such reference, its result is the value at that
- * path of the item's JSON, and for a string, a finite number or a boolean n8n returns that very
- * value (n8n-workflow 1.120–2.41: `WorkflowDataProxy` hands `$json` out as the item's own
- * `json`, Tournament returns a lone `{{ }}` as it is, and nothing after it changes a primitive).
- * This module only recognises such references and reads them; anything it is not sure of is
- * `MISS`, and the caller asks n8n (nodes/AudienceMessaging/shared/parameters.ts). Pure: no n8n
- * runtime call here.
+ * n8n evaluates a parameter such as `={{ $json.email }}` once per item in its expression engine,
+ * which is most of the cost of a bulk run that maps two fields. When the whole raw value is one
+ * such reference, its result is the value at that path of the item's JSON, and for a string, a
+ * finite number or a boolean n8n returns that very value (n8n-workflow 1.120–2.41:
+ * `WorkflowDataProxy` hands `$json` out as the item's own `json`, Tournament returns a lone `{{ }}`
+ * as it is, and nothing after it changes a primitive). This module only recognises such references
+ * and reads them; anything it is not sure of is `MISS`, and the caller asks n8n
+ * (nodes/AudienceMessaging/shared/parameters.ts). Pure: no n8n runtime call here.
  */
 
 /** A path into an item's JSON: property names and array indexes. */

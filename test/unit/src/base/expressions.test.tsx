@@ -4,7 +4,7 @@ import {
 	parseJsonReference,
 	plainValueAt,
 	sameValue,
-} from '../../../../src/values/expressions';
+} from '../../../../src/base/expressions';
 
 describe('parseJsonReference: which raw values are a plain $json reference, and their path', () => {
 	it.each([
