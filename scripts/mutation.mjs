@@ -82,7 +82,7 @@ export const MUTANTS = [
 		"runs of one process at the same sender's rateLimit pace on their own (together twice the limit)",
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/run.ts',
+		'nodes/AudienceMessaging/resources/message/send/send-run.ts',
 		'if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();',
 		'',
 		'a shared pace is never given back (held for ever, stale for later runs)',
@@ -244,7 +244,7 @@ export const MUTANTS = [
 		'a preview still sends DELETE requests (List › Delete deletes the list)',
 	],
 	[
-		'nodes/AudienceMessaging/shared/batches.ts',
+		'nodes/AudienceMessaging/shared/items.ts',
 		"bodyPath: `${rowsAt ?? ''}[${position}]`,\n\t\t\t\tbodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined",
 		"bodyPath: `${rowsAt ?? ''}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[0] as IDataObject) : undefined",
 		"a batch preview shows every item the batch's first row",
@@ -298,13 +298,13 @@ export const MUTANTS = [
 		"one refusal's count in its platform second is taken as the limit (a sliding window's run held below it)",
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/run.ts',
+		'nodes/AudienceMessaging/resources/message/send/send-run.ts',
 		'const body = link ? { ...message, body: link.url } : message;',
 		'const body = message;',
 		"a binary file's message is sent without the link signed for it",
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/run.ts',
+		'nodes/AudienceMessaging/resources/message/send/send-run.ts',
 		'...(link ? [link.token] : []),',
 		'',
 		"a binary file link's token shows in a preview and in errors that echo the body",

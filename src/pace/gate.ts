@@ -1,6 +1,6 @@
 import { realClock } from './clock';
 import type { Clock } from './clock';
-import { RATE_HEADROOM, Pacer } from './pacer';
+import { Pacer } from './pacer';
 import type { Pace } from './pacer';
 import type { PlatformAnswer } from './platform-seconds';
 import type { RunBudget } from './turn-budget';
@@ -10,27 +10,6 @@ export { Pacer, RATE_HEADROOM } from './pacer';
 export { sharedPacer, sharedPacerCount } from './shared-pacers';
 export type { Clock } from './clock';
 export type { Pace } from './pacer';
-
-/**
- * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
- * off to no less than this share of it. Below that, a run that lost the race for a few seconds to
- * another run crawled on at a request every few seconds after the other had finished.
- */
-export const SENDER_SHARERS = 8;
-
-/**
- * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get). A missing,
- * zero or unreadable rateLimit leaves the run at `fallback`.
- */
-export function senderPace(
-	rateLimit: unknown,
-	fallback: number | undefined,
-): Pace | number | undefined {
-	const rate =
-		typeof rateLimit === 'number' || typeof rateLimit === 'string' ? Number(rateLimit) : NaN;
-	if (!Number.isFinite(rate) || rate <= 0) return fallback;
-	return { perSecond: rate, floor: (rate * RATE_HEADROOM) / SENDER_SHARERS };
-}
 
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;

@@ -3,5 +3,6 @@
  * seconds, and the turns a trigger's board hands out across workers.
  */
 export * from './gate';
+export * from './sender-pace';
 export * from './board';
 export * from './shared-turns';

@@ -1,6 +1,6 @@
 import { MAX_TURNS_PER_REQUEST } from './board';
 import { RATE_HEADROOM } from './pacer';
-import { SENDER_SHARERS } from './gate';
+import { SENDER_SHARERS } from './sender-pace';
 import { HeldTurns } from './held-turns';
 import { KnownBoards } from './known-boards';
 import { RefusalWatch } from './refusal-watch';

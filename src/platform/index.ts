@@ -7,6 +7,7 @@ export * from './error-message';
 export * from './blacklist/schema';
 export * from './blacklist/mapping';
 export * from './chatapp/schema';
+export { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from './chatapp/message-parts';
 export * from './chatapp/mapping';
 export * from './chatapp/message-key';
 export * from './lists/schema';

@@ -25,12 +25,8 @@ import {
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/platform/callbacks';
 import { MAX_PAGES } from '../../src/http/pagination';
-import {
-	MEDIA_MAX_BYTES,
-	REPLY_BUTTONS_MAX,
-	REPLY_TITLE_MAX,
-	messageSchema,
-} from '../../src/platform/chatapp/schema';
+import { MEDIA_MAX_BYTES, messageSchema } from '../../src/platform/chatapp/schema';
+import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../src/platform/chatapp/message-parts';
 import { CSV_MAX_BYTES } from '../../src/csv/header';
 import { OUTCOMES } from '../../src/http/outcomes';
 import { parseJsonReference } from '../../src/base/expressions';

@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { chunk } from '../../../src/base';
-import { isRecord, isRequestPreview } from '../../../src/http';
+import { isRequestPreview } from '../../../src/http';
 import type { FieldLabels } from '../../../src/base';
-import type { RequestPreview } from '../../../src/http';
 import { configureRunOptions, prepareAll } from './execute';
 import type { Prepared } from './execute';
 import { continuesOnFail } from './item-errors';
-import { errorItem, failedSendItem, previewItem } from './items';
+import { batchPreviewItems, errorItem, failedSendItem } from './items';
 import { inPool } from './pool';
 
 interface BatchEntry<V> {
@@ -50,35 +49,6 @@ interface BatchPlan<V> {
 	 * body itself when it is the array (default).
 	 */
 	rowsAt?: string;
-}
-
-/**
- * The output items of a batch a preview run did not send: each item's own part of the body and
- * where it sits (`bodyPath`, `items[3]`), with the batch's number and size, so the batch's body is
- * the item parts put back in place; never the whole body on every item (10,000 items in batches
- * of 500 would hold each batch 500 times).
- */
-function batchPreviewItems<V>(
-	preview: RequestPreview,
-	batch: Array<BatchEntry<V>>,
-	number: number,
-	rowsAt: string | undefined,
-	describe: (value: V) => IDataObject,
-): INodeExecutionData[] {
-	const { body, ...request } = preview.request;
-	const rows = rowsAt === undefined ? body : isRecord(body) ? body[rowsAt] : undefined;
-	return batch.map(({ itemIndex, value }, position) =>
-		previewItem(
-			{
-				...request,
-				batch: { number, items: batch.length },
-				bodyPath: `${rowsAt ?? ''}[${position}]`,
-				bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined,
-			},
-			itemIndex,
-			describe(value),
-		),
-	);
 }
 
 /** Each item, prepared or refused. */

@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { outcomeOf } from '../../../src/http';
+import { isRecord, outcomeOf } from '../../../src/http';
 import type { RequestPreview } from '../../../src/http';
 
 /**
@@ -79,4 +79,33 @@ export function previewItem(
 		json: { ...context, status: 'preview', request: request as IDataObject },
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/**
+ * The output items of a batch a preview run did not send: each item's own part of the body and
+ * where it sits (`bodyPath`, `items[3]`), with the batch's number and size, so the batch's body is
+ * the item parts put back in place; never the whole body on every item (10,000 items in batches
+ * of 500 would hold each batch 500 times).
+ */
+export function batchPreviewItems<V>(
+	preview: RequestPreview,
+	batch: Array<{ itemIndex: number; value: V }>,
+	number: number,
+	rowsAt: string | undefined,
+	describe: (value: V) => IDataObject,
+): INodeExecutionData[] {
+	const { body, ...request } = preview.request;
+	const rows = rowsAt === undefined ? body : isRecord(body) ? body[rowsAt] : undefined;
+	return batch.map(({ itemIndex, value }, position) =>
+		previewItem(
+			{
+				...request,
+				batch: { number, items: batch.length },
+				bodyPath: `${rowsAt ?? ''}[${position}]`,
+				bodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined,
+			},
+			itemIndex,
+			describe(value),
+		),
+	);
 }

@@ -2,11 +2,10 @@ import {
 	Pacer,
 	RATE_HEADROOM,
 	RateGate,
-	SENDER_SHARERS,
-	senderPace,
 	sharedPacer,
 	sharedPacerCount,
 } from '../../../../src/pace/gate';
+import { SENDER_SHARERS, senderPace } from '../../../../src/pace/sender-pace';
 import { simulateSharedLimit, VirtualClock as FakeClock } from '../../../helpers/virtual-time';
 import type { LimitWindow } from '../../../helpers/virtual-time';
 

@@ -4,7 +4,8 @@
  * turns and for the board count against its wait budget; a board that fails once is asked again, a
  * board that schedules too far ahead is not followed. In virtual time.
  */
-import { RateGate, senderPace } from '../../../../src/pace/gate';
+import { RateGate } from '../../../../src/pace/gate';
+import { senderPace } from '../../../../src/pace/sender-pace';
 import { PEER_TTL_MS, TurnBoard } from '../../../../src/pace/board';
 import type { TurnRequest } from '../../../../src/pace/board';
 import { ASK_TIMEOUT_MS, SharedTurns, TurnsUnavailable } from '../../../../src/pace/shared-turns';

@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { apiRequest, objectResponse } from '../../../../../src/http';
 import {
 	bulkSubscribersRequestSchema,
-	bulkSubscribersResultSchema,
 	listIdSchema,
 	parseSubscriberRow,
 	rowOutcomes,
@@ -20,7 +18,7 @@ import {
 	text,
 	textList,
 } from '../../../../../src/base';
-import type { BulkSubscribersResult, SubscriberRow } from '../../../../../src/platform';
+import type { SubscriberRow } from '../../../../../src/platform';
 import type { FieldLabels } from '../../../../../src/base';
 import type { StreamedBody } from '../../../../../src/http';
 import { readListId } from '../../../shared/descriptions';
@@ -32,58 +30,7 @@ import { csvOutcome, csvUpload, validatedCsvFile } from '../../../shared/csv-upl
 import { fieldLabels } from '../../../shared/labels';
 import { parameterReader, perItem } from '../../../shared/parameters';
 import { addManySubscribersFields, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './fields';
-
-/**
- * The answer of an accepted (2xx) bulk add, read leniently: what cannot be read leaves the
- * outcome unknown with a warning; the rows are not called failed for it.
- */
-function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: string } {
-	const data = objectResponse.safeParse(body);
-	const result = data.success ? bulkSubscribersResultSchema.safeParse(data.data) : undefined;
-	if (
-		result?.success &&
-		result.data.subscriberAdded !== undefined &&
-		result.data.subscriberUpdated !== undefined
-	)
-		return { result: result.data };
-	const problem = !data.success
-		? data.error.issues[0].message
-		: 'subscriberAdded or subscriberUpdated is missing';
-	return {
-		result: result?.success ? result.data : { subscribersError: [] },
-		warning: `The platform accepted the request but its answer could not be read (${problem}); check the list before sending these rows again.`,
-	};
-}
-
-/**
- * Add Many's one bulk request, whatever the input: POST /lists/{listId}/subscribers/bulk with the
- * rows (JSON) or the CSV file (multipart), and its answer read leniently (bulkResult).
- */
-async function postBulk(
-	context: IExecuteFunctions,
-	listId: string,
-	send: {
-		body: IDataObject[] | Buffer | StreamedBody;
-		headers?: Record<string, string>;
-		preview?: IDataObject;
-		itemIndex: number;
-		/** The rows in the body, when the node knows them (not for a file). */
-		rows?: number;
-	},
-): Promise<{ result: BulkSubscribersResult; warning?: string }> {
-	const response = await apiRequest(context, {
-		base: 'lists',
-		method: 'POST',
-		path: `/lists/${encodeURIComponent(listId)}/subscribers/bulk`,
-		body: send.body,
-		headers: send.headers ?? {},
-		...(send.preview ? { preview: send.preview } : {}),
-		itemIndex: send.itemIndex,
-		action: `add ${send.rows === undefined ? '' : `${send.rows} `}subscribers to list ${listId}`,
-		reconcile: `look for these subscribers in list ${listId} (Subscriber › Get Many)`,
-	});
-	return bulkResult(response.body);
-}
+import { postBulk } from './post';
 
 function readBatchSize(
 	context: IExecuteFunctions,
