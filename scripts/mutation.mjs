@@ -196,7 +196,7 @@ export const MUTANTS = [
 		'with Continue On Fail, an item whose request failed yields no output item',
 	],
 	[
-		'src/pace/pacer.ts',
+		'src/pace/pace.ts',
 		'export const RATE_HEADROOM = 0.95;',
 		'export const RATE_HEADROOM = 1.5;',
 		"runs pace above the rate they are given (the sender's rate limit, Messages per Second)",

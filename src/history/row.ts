@@ -147,6 +147,12 @@ export class HistoryRow {
 			await this.turn(() => this.attempt(() => this.store.remove(chunk)));
 	}
 
+	/** Writes values anew at the young end of the row (taken back, then recorded, bounded). */
+	async rewrite(values: string[]): Promise<void> {
+		await this.remove(values);
+		await this.record(values, true);
+	}
+
 	/**
 	 * Clears the row unless it holds `marker`, then records it, all in one turn: the first run given
 	 * a marker clears the history, a retry or another run given it does not. With `ask`, only says

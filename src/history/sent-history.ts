@@ -2,7 +2,7 @@ import { HistoryRow, REMOVALS_PER_CALL } from './row';
 import type { HistoryStore } from './store';
 import { attemptOf, claimOf, confirmationOf, forgottenFor, sentValuesOf } from './values';
 import type { SentBefore, Settlement } from './values';
-import { WRITE_SHARE, nextWindowSize } from './windows';
+import { ClaimWindows, WRITE_SHARE } from './windows';
 
 interface SentHistoryOptions {
 	/** The node's row within this process (its workflow's and its own ID): its calls go in turn. */
@@ -60,25 +60,24 @@ export class SentHistory {
 	private preclaimed = new Set<string>();
 	private settled = new Map<string, Settlement>();
 	private toConfirm: string[] = [];
-	/** Preclaimed keys whose message went out: their claim is written anew (see the class). */
+	/**
+	 * Preclaimed keys whose message went out: their claim is written anew (see the class); a failure
+	 * leaves the old claim, or none (the next run then cannot claim the key, and says so).
+	 */
 	private toRefresh: string[] = [];
 	/** Writes of the run not awaited by a send (close waits for them). */
 	private pending = new Set<Promise<unknown>>();
 	/** When the oldest confirmation waiting for its write was settled (see settle). */
 	private waitingSince?: number;
-	/** Keys claimed in one write now (see claimAhead). */
-	private windowSize: number;
-	private lastClaimAt?: number;
-	/** Messages settled in all, and when the last window was claimed (the run's measured pace). */
-	private settledCount = 0;
-	private settledAtClaim = 0;
+	/** How many keys a write claims (see claimAhead). */
+	private readonly windows: ClaimWindows;
 	private readonly now: () => number;
 
 	constructor(
 		store: HistoryStore,
 		private readonly options: SentHistoryOptions,
 	) {
-		this.windowSize = Math.max(1, options.claimAhead);
+		this.windows = new ClaimWindows(options.claimAhead);
 		this.now = options.now ?? Date.now;
 		this.row = new HistoryRow(store, options.row, this.now);
 	}
@@ -87,15 +86,6 @@ export class SentHistory {
 	private inBackground(write: Promise<unknown>, failed: () => void): void {
 		const tracked = write.catch(failed).finally(() => this.pending.delete(tracked));
 		this.pending.add(tracked);
-	}
-
-	/**
-	 * Writes the claims of keys anew: taken back, then recorded at the young end of the history. A
-	 * failure leaves the old claim (or none: the next run then cannot claim the key, and says so).
-	 */
-	private async refresh(keys: string[]): Promise<void> {
-		await this.row.remove(keys.map(claimOf));
-		await this.row.record(keys.map(claimOf), true);
 	}
 
 	/**
@@ -155,7 +145,7 @@ export class SentHistory {
 		if (position === undefined) throw new Error(`message key ${key} is not in the run's plan`);
 		if (!this.claims.has(key)) this.claimWindow(position);
 		const claimed = this.claims.get(key)!;
-		const ahead = Math.max(1, Math.floor(this.windowSize / 2));
+		const ahead = Math.max(1, Math.floor(this.windows.size / 2));
 		if (this.nextToClaim < this.order.length && this.nextToClaim - position <= ahead)
 			this.claimWindow(this.nextToClaim);
 		return await claimed;
@@ -163,19 +153,10 @@ export class SentHistory {
 
 	/** Claims a window of keys of the plan not yet claimed, from position `from` on. */
 	private claimWindow(from: number): void {
-		const now = this.now();
-		if (this.lastClaimAt !== undefined)
-			this.windowSize = nextWindowSize({
-				first: this.options.claimAhead,
-				settled: this.settledCount - this.settledAtClaim,
-				elapsedMs: now - this.lastClaimAt,
-				lastWriteMs: this.row.lastWriteMs,
-			});
-		this.lastClaimAt = now;
-		this.settledAtClaim = this.settledCount;
+		const size = this.windows.next(this.now(), this.row.lastWriteMs);
 		const window: string[] = [];
 		let index = from;
-		for (; index < this.order.length && window.length < this.windowSize; index++)
+		for (; index < this.order.length && window.length < size; index++)
 			if (!this.claims.has(this.order[index])) window.push(this.order[index]);
 		if (window.length === 0) return;
 		this.nextToClaim = Math.max(this.nextToClaim, index);
@@ -204,11 +185,11 @@ export class SentHistory {
 	settle(key: string, settlement: Settlement): void {
 		if (this.options.preview) return;
 		this.settled.set(key, settlement);
-		this.settledCount++;
+		this.windows.settle();
 		if (settlement !== 'notSent' && this.preclaimed.has(key)) this.toRefresh.push(key);
 		if (this.toRefresh.length >= REMOVALS_PER_CALL) {
 			const keys = this.toRefresh.splice(0);
-			this.inBackground(this.refresh(keys), () => undefined);
+			this.inBackground(this.row.rewrite(keys.map(claimOf)), () => undefined);
 		}
 		if (settlement !== 'sent') return;
 		this.toConfirm.push(key);
@@ -242,7 +223,7 @@ export class SentHistory {
 		const confirms = this.takeConfirms();
 		await this.row.record(confirms.flatMap(sentValuesOf), true);
 		await this.row.remove(releases);
-		await this.refresh(this.toRefresh.splice(0));
+		await this.row.rewrite(this.toRefresh.splice(0).map(claimOf));
 		await this.row.settle();
 	}
 }

@@ -25,3 +25,36 @@ export function nextWindowSize(run: {
 	const lasting = Math.max(WINDOW_MS, WRITE_SHARE * run.lastWriteMs);
 	return Math.min(MAX_CLAIM_AHEAD, Math.max(run.first, Math.ceil(perMs * lasting)));
 }
+
+/** A run's windows of claims: how many keys the next one claims, from the pace since the last. */
+export class ClaimWindows {
+	/** Keys claimed in one write now (at least 1). */
+	size: number;
+	private lastAt?: number;
+	/** Messages settled in all, and when the last window was claimed. */
+	private settled = 0;
+	private settledAtLast = 0;
+
+	/** `first`: the first window's size (claimAhead). */
+	constructor(private readonly first: number) {
+		this.size = Math.max(1, first);
+	}
+
+	settle(): void {
+		this.settled++;
+	}
+
+	/** A window claimed at `now` (ms), the store's last write having taken `lastWriteMs`: its size. */
+	next(now: number, lastWriteMs: number): number {
+		if (this.lastAt !== undefined)
+			this.size = nextWindowSize({
+				first: this.first,
+				settled: this.settled - this.settledAtLast,
+				elapsedMs: now - this.lastAt,
+				lastWriteMs,
+			});
+		this.lastAt = now;
+		this.settledAtLast = this.settled;
+		return this.size;
+	}
+}

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { RequestRejection } from '../base/rejection';
 import { derivedToken } from '../base/secrets';
 import { tryParseJson } from '../base/json';
-import { RATE_HEADROOM } from './pacer';
+import { RATE_HEADROOM } from './pace';
 
 /**
  * Turns shared by runs on several n8n processes (queue mode's workers) that send from one sender:

@@ -1,15 +1,16 @@
 import { realClock } from './clock';
 import type { Clock } from './clock';
 import { Pacer } from './pacer';
-import type { Pace } from './pacer';
+import type { Pace } from './pace';
 import type { PlatformAnswer } from './platform-seconds';
 import type { RunBudget } from './turn-budget';
 
 // The pacer is pacing's engine; what the runs and the tests use of it is exported from here too.
-export { Pacer, RATE_HEADROOM } from './pacer';
+export { Pacer } from './pacer';
+export { RATE_HEADROOM } from './pace';
 export { sharedPacer, sharedPacerCount } from './shared-pacers';
 export type { Clock } from './clock';
-export type { Pace } from './pacer';
+export type { Pace } from './pace';
 
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;

@@ -3,6 +3,7 @@
  * seconds, and the turns a trigger's board hands out across workers.
  */
 export * from './gate';
-export * from './sender-pace';
+export * from './pace';
 export * from './board';
 export * from './shared-turns';
+export { TurnsUnavailable } from './turn-grant';

@@ -3,21 +3,8 @@ import type { Clock } from './clock';
 import { PlatformSeconds } from './platform-seconds';
 import type { PlatformAnswer } from './platform-seconds';
 import { RecentMoments } from './recent-moments';
-
-/**
- * Runs are paced at this share of the rate they are given: a request's way to the platform varies
- * by a few ms, and at exactly the platform's rate that puts one request too many into one of its
- * windows now and then (simulated at 20/s against a sliding one-second window: 56 % of the limit,
- * every refusal halving the rate).
- */
-export const RATE_HEADROOM = 0.95;
-
-/** A pace: requests per second. */
-export interface Pace {
-	perSecond: number;
-	/** The slowest a 429 backs the run off to, per second (default: one request per 10 s). */
-	floor?: number;
-}
+import { RATE_HEADROOM } from './pace';
+import type { Pace } from './pace';
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
 const MIN_RATE = 0.1;
@@ -42,9 +29,9 @@ const MEASURE_MS = 2000;
 /**
  * One pace for all the requests of a run (or, for a sender's rate, of every run of this n8n
  * process sending from that sender: see sharedPacer), however many are in flight: starts evenly
- * spaced, at RATE_HEADROOM of the rate given (20/s: one start every 52.6 ms), so that no second of
- * the platform holds more than the rate whether it counts per second of its clock (a fixed window),
- * over any 1,000 ms (a sliding window) or with a token bucket. Slots missed while the process was
+ * spaced, at RATE_HEADROOM of the rate given, so that no second of the platform holds more than
+ * the rate whether it counts per second of its clock (a fixed window), over any 1,000 ms (a sliding
+ * window) or with a token bucket. Slots missed while the process was
  * busy (a store call, a garbage collection) are caught up no faster than that (freeAt).
  *
  * A 429 pauses every request of the run (not only the refused one) for the time the platform
@@ -64,8 +51,7 @@ const MEASURE_MS = 2000;
  * runs done. A probe refused sends the run back to the rate it held, and the next probe comes
  * twice as late. Runs of one process sharing a Pacer are one run to the platform; runs with pacers
  * of their own (other workers) learn their shares only from refusals, unless Share Pace Across
- * Workers gives them turns from the trigger's board (src/pace/shared-turns.ts). The simulated
- * figures: docs/benchmarks.md (test/bench/shared-sender.bench.tsx).
+ * Workers gives them turns from the trigger's board (src/pace/shared-turns.ts).
  */
 export class Pacer {
 	private readonly target: number;

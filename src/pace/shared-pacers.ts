@@ -1,5 +1,5 @@
 import { Pacer } from './pacer';
-import type { Pace } from './pacer';
+import type { Pace } from './pace';
 
 /** The pacers runs of this process share, by key, with how many runs use each. */
 const sharedPacers = new Map<string, { pacer: Pacer; runs: number }>();

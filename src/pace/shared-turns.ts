@@ -1,20 +1,13 @@
 import { MAX_TURNS_PER_REQUEST } from './board';
-import { RATE_HEADROOM } from './pacer';
-import { SENDER_SHARERS } from './sender-pace';
+import { RATE_HEADROOM, SENDER_SHARERS } from './pace';
 import { HeldTurns } from './held-turns';
 import { KnownBoards } from './known-boards';
 import { RefusalWatch } from './refusal-watch';
 import { NO_BUDGET, TurnBudget } from './turn-budget';
 import type { RunBudget } from './turn-budget';
-import { TurnsUnavailable, turnGrant } from './turn-grant';
+import { askGrant } from './turn-grant';
 import type { AskTurns } from './turn-grant';
 import type { Clock } from './clock';
-
-export { TurnsUnavailable, turnGrant } from './turn-grant';
-export { REFUSALS_TO_PACE_ALONE } from './refusal-watch';
-export type { AskTurns } from './turn-grant';
-export { NO_BUDGET } from './turn-budget';
-export type { RunBudget } from './turn-budget';
 
 /**
  * A run holds at least this long's worth of turns ahead (at the sender's full rate), or twice the
@@ -33,12 +26,6 @@ const FIRST_ASKS = 8;
  */
 const FULL_SHARE = 0.75;
 const HOLD_CHUNKS = 2;
-/** The longest a run waits for the board's answer (the API's Request Timeout is far longer). */
-export const ASK_TIMEOUT_MS = 5000;
-/** The shortest, when the run's wait budget is nearly spent. */
-const ASK_MIN_TIMEOUT_MS = 1000;
-/** A board that did not answer, or answered 5xx, is asked again after these pauses. */
-const ASK_AGAIN_AFTER_MS = [250, 1000];
 /**
  * A run's turns from the boards shared with runs on other n8n processes (src/pace/board.ts). It
  * asks for enough turns to last twice the board's last answer time at the sender's full rate (at
@@ -202,47 +189,37 @@ export class SharedTurns {
 		this.aheadShare = 1 + this.random();
 		if (this.held > 0 && this.grants < FIRST_ASKS)
 			await this.clock.sleep(this.random() * this.spacingMs);
-		for (let attempt = 0; ; attempt++) {
-			const sent = this.clock.now();
+		const request = (sent: number) => {
 			// The second ask, made at once, is for one turn: it looks for another board.
 			const count = this.grants === 1 && this.held > 0 ? 1 : this.chunk;
-			const timeoutMs = Math.min(ASK_TIMEOUT_MS, Math.max(ASK_MIN_TIMEOUT_MS, left()));
-			let grant;
-			try {
-				const boards = this.boards.recent(sent);
-				const answer = await this.ask(
-					{ key: this.key, perSecond: this.perSecond, count, ...(boards.length ? { boards } : {}) },
-					timeoutMs,
-				);
-				grant = turnGrant(answer, count);
-			} catch (error) {
-				const pause = ASK_AGAIN_AFTER_MS[attempt];
-				const again = error instanceof TurnsUnavailable && error.transient && pause !== undefined;
-				if (again && left() > pause) {
-					await this.clock.sleep(pause);
-					continue;
-				}
-				return this.fail((error as Error).message);
-			}
-			const received = this.clock.now();
-			// A board new to the run, beside one it knew: refusals within leadMs are of the time the
-			// boards were hearing of each other, and the count starts again. Not the first board: a
-			// balancer that keeps the run on one process shows it no other, and its refusals count.
-			if (this.boards.heard(grant.board, received) && this.grants > 0)
-				this.refusals.settle(received + this.leadMs);
-			// Told of the others, a board shares the rate with them; one that does not count them would
-			// hand out the whole rate beside them.
-			const reached = this.boards.recent(received).length;
-			if (grant.boards < reached)
-				return this.fail(
-					`the turns came from ${reached} boards (several webhook processes behind a load balancer), one of which does not share the sender's rate with the others (run the same version of this package on every n8n process)`,
-				);
-			this.grants++;
-			this.answerMs = received - sent;
-			// None free within the board's bound: asked again when one is.
-			if (grant.count === 0) return await this.clock.sleep(grant.delayMs);
-			this.turns.add(grant, received);
-			return;
-		}
+			const boards = this.boards.recent(sent);
+			return {
+				key: this.key,
+				perSecond: this.perSecond,
+				count,
+				...(boards.length ? { boards } : {}),
+			};
+		};
+		const asked = await askGrant(this.ask, request, this.clock, left);
+		if ('problem' in asked) return this.fail(asked.problem);
+		const { grant, sent } = asked;
+		const received = this.clock.now();
+		// A board new to the run, beside one it knew: refusals within leadMs are of the time the boards
+		// were hearing of each other, and the count starts again. Not the first board: a balancer that
+		// keeps the run on one process shows it no other, and its refusals count.
+		if (this.boards.heard(grant.board, received) && this.grants > 0)
+			this.refusals.settle(received + this.leadMs);
+		// Told of the others, a board shares the rate with them; one that does not count them would
+		// hand out the whole rate beside them.
+		const reached = this.boards.recent(received).length;
+		if (grant.boards < reached)
+			return this.fail(
+				`the turns came from ${reached} boards (several webhook processes behind a load balancer), one of which does not share the sender's rate with the others (run the same version of this package on every n8n process)`,
+			);
+		this.grants++;
+		this.answerMs = received - sent;
+		// None free within the board's bound: asked again when one is.
+		if (grant.count === 0) return await this.clock.sleep(grant.delayMs);
+		this.turns.add(grant, received);
 	}
 }

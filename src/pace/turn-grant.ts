@@ -1,5 +1,8 @@
 import { MAX_PEERS, SCHEDULE_AHEAD_MS } from './board';
 import type { TurnGrant, TurnRequest } from './board';
+import type { Clock } from './clock';
+
+// Asking a board for turns, and reading its answer.
 
 /**
  * Why the board could not give turns (the message says it without the URL or its token).
@@ -53,4 +56,39 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 			`the board gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
 		);
 	return { delayMs, spacingMs, count, board, boards };
+}
+
+/** The longest a run waits for the board's answer (the API's Request Timeout is far longer). */
+export const ASK_TIMEOUT_MS = 5000;
+/** The shortest, when the run's wait budget is nearly spent. */
+const ASK_MIN_TIMEOUT_MS = 1000;
+/** A board that did not answer, or answered 5xx, is asked again after these pauses. */
+const ASK_AGAIN_AFTER_MS = [250, 1000];
+
+/**
+ * The board's grant, checked (turnGrant), and when its ask was sent; or why the board gave none. A
+ * board that did not answer or answered as a busy process does (a transient TurnsUnavailable) is
+ * asked again after each of ASK_AGAIN_AFTER_MS while `leftMs()` (the run's wait budget) allows;
+ * each ask waits at most ASK_TIMEOUT_MS, less as the budget runs out. `request` makes each ask's
+ * request when it is sent.
+ */
+export async function askGrant(
+	ask: AskTurns,
+	request: (sent: number) => TurnRequest,
+	clock: Clock,
+	leftMs: () => number,
+): Promise<{ grant: TurnGrant; sent: number } | { problem: string }> {
+	for (let attempt = 0; ; attempt++) {
+		const sent = clock.now();
+		const asked = request(sent);
+		const timeoutMs = Math.min(ASK_TIMEOUT_MS, Math.max(ASK_MIN_TIMEOUT_MS, leftMs()));
+		try {
+			return { grant: turnGrant(await ask(asked, timeoutMs), asked.count), sent };
+		} catch (error) {
+			const pause = ASK_AGAIN_AFTER_MS[attempt];
+			const again = error instanceof TurnsUnavailable && error.transient && pause !== undefined;
+			if (!again || leftMs() <= pause) return { problem: (error as Error).message };
+			await clock.sleep(pause);
+		}
+	}
 }

@@ -16,7 +16,7 @@
  *
  * Run: npx tsx test/bench/shared-sender.bench.tsx [--seeds 8]
  */
-import { senderPace } from '../../src/pace/sender-pace';
+import { senderPace } from '../../src/pace/pace';
 import type { Pace } from '../../src/pace/gate';
 import { simulateSharedLimit } from '../helpers/virtual-time';
 import type { LimitWindow } from '../helpers/virtual-time';

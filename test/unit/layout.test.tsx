@@ -240,10 +240,10 @@ describe('unit tests mirror the source', () => {
 
 describe('the product files stay small enough to read', () => {
 	/**
-	 * Issue 25: no product file over this many lines (a file that outgrows it is split by what it
-	 * holds).
+	 * No product file over this many lines: a file that outgrows it is split along a seam, by what it
+	 * holds (issue 60 lowered it from 250).
 	 */
-	const MAX_LINES = 250;
+	const MAX_LINES = 230;
 
 	it(`no product file is longer than ${MAX_LINES} lines`, () => {
 		const lines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1;

@@ -10,7 +10,8 @@ import {
 	parseTurnRequest,
 	TurnBoard,
 } from '../../../../src/pace/board';
-import { SharedTurns, turnGrant } from '../../../../src/pace/shared-turns';
+import { SharedTurns } from '../../../../src/pace/shared-turns';
+import { turnGrant } from '../../../../src/pace/turn-grant';
 import type { TurnRequest } from '../../../../src/pace/board';
 import { VirtualClock } from '../../../helpers/virtual-time';
 

@@ -5,7 +5,7 @@ import {
 	sharedPacer,
 	sharedPacerCount,
 } from '../../../../src/pace/gate';
-import { SENDER_SHARERS, senderPace } from '../../../../src/pace/sender-pace';
+import { SENDER_SHARERS, senderPace } from '../../../../src/pace/pace';
 import { simulateSharedLimit, VirtualClock as FakeClock } from '../../../helpers/virtual-time';
 import type { LimitWindow } from '../../../helpers/virtual-time';
 

@@ -5,11 +5,12 @@
  * board that schedules too far ahead is not followed. In virtual time.
  */
 import { RateGate } from '../../../../src/pace/gate';
-import { senderPace } from '../../../../src/pace/sender-pace';
+import { senderPace } from '../../../../src/pace/pace';
 import { PEER_TTL_MS, TurnBoard } from '../../../../src/pace/board';
 import type { TurnRequest } from '../../../../src/pace/board';
-import { ASK_TIMEOUT_MS, SharedTurns, TurnsUnavailable } from '../../../../src/pace/shared-turns';
-import type { AskTurns } from '../../../../src/pace/shared-turns';
+import { SharedTurns } from '../../../../src/pace/shared-turns';
+import { ASK_TIMEOUT_MS, TurnsUnavailable } from '../../../../src/pace/turn-grant';
+import type { AskTurns } from '../../../../src/pace/turn-grant';
 import type { Pace } from '../../../../src/pace/gate';
 import { simulateSharedLimit, VirtualClock } from '../../../helpers/virtual-time';
 import type { LimitWindow } from '../../../helpers/virtual-time';

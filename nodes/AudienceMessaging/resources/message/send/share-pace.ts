@@ -90,11 +90,11 @@ export function shareTurns(
 			throw new TurnsUnavailable(`the trigger could not be reached (${response.message})`, true);
 		if (response.statusCode === 404)
 			throw new TurnsUnavailable(
-				"the trigger answered HTTP 404: is its workflow published, and does it run this package's version with Share Pace Across Workers?",
+				'the trigger answered HTTP 404: is its workflow published, and does that n8n run the same version of this package?',
 			);
 		if (response.statusCode === 401)
 			throw new TurnsUnavailable(
-				"the trigger answered HTTP 401: does it use this node's Callbacks credential, and run this package's version (the token in a header)?",
+				"the trigger answered HTTP 401: does it use this node's Callbacks credential, and does that n8n run the same version of this package?",
 			);
 		if (response.statusCode !== 200)
 			throw new TurnsUnavailable(

@@ -1,7 +1,19 @@
-import { RATE_HEADROOM } from './pacer';
-import type { Pace } from './pacer';
+// A pace (requests per second), the headroom runs keep under it, and a sender's pace: its limit,
+// shared by every run that sends from it.
 
-// A sender's pace: its limit, shared by every run that sends from it.
+/**
+ * Runs are paced at this share of the rate they are given: a request's way to the platform varies
+ * by a few ms, and at exactly the platform's rate that puts one request too many into one of its
+ * windows now and then, each refusal slowing the run.
+ */
+export const RATE_HEADROOM = 0.95;
+
+/** A pace: requests per second. */
+export interface Pace {
+	perSecond: number;
+	/** The slowest a 429 backs the run off to, per second (default: one request per 10 s). */
+	floor?: number;
+}
 
 /**
  * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
