@@ -64,6 +64,7 @@ describe('Skip Messages Sent Before in queue mode', () => {
 		webhookUrl: stack.webhook.url,
 		mainUrl: stack.main.url,
 		cookie,
+		processes: stack.workers.length,
 	}));
 });
 
