@@ -1,3 +1,4 @@
+/** The Audience Messaging API credential: key, base URLs, timeout, Bearer header, Test. */
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -69,12 +70,9 @@ export class AudienceMessagingApi implements ICredentialType {
 	];
 
 	/**
-	 * The Bearer header, added by n8n to every request of the nodes (and of an HTTP Request node
-	 * using this credential). A function rather than the generic `=Bearer {{$credentials.apiKey}}`
-	 * form: n8n 2.40 evaluates that expression in its sandboxed expression engine for every
-	 * request, which a bulk run of hundreds of requests feels. A field,
-	 * not a method: n8n's editor offers a credential under HTTP Request › Predefined Credential Type
-	 * only when its type data has `authenticate`, and that data copies the object's own fields.
+	 * A function, not `=Bearer {{$credentials.apiKey}}`: n8n evaluates that expression in its
+	 * sandbox for every request, which a bulk run feels. A field, not a method: HTTP Request offers
+	 * the credential as a Predefined Credential Type only when its type data (own fields) has it.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -88,13 +86,10 @@ export class AudienceMessagingApi implements ICredentialType {
 	});
 
 	/**
-	 * n8n's **Test** button: one read-only request of the spec that answers 2xx for a good key, the
-	 * wallet template list (limit=1), sent by n8n's own request helper (proxy, credential) without
-	 * following redirects, so the key stays at the address given. n8n allows one request here, so
-	 * the Lists and Messaging base URLs are not part of the test: a wrong one shows on the node's
-	 * first request, whose error names the credential's base URL (README, Credentials). A test of
-	 * all three URLs would need the credential-test code path, which n8n gives only its deprecated
-	 * `request` helper, refused by n8n's community-package scanner.
+	 * n8n's Test: one read-only request (wallet templates, limit=1), no redirects followed, so the
+	 * key stays at the address given. n8n allows one request, so the Lists and Messaging URLs go
+	 * untested: a wrong one shows in the node's first error, naming the URL (README, Credentials).
+	 * Testing all three needs the deprecated `request` helper, which n8n's package scanner refuses.
 	 */
 	test: ICredentialTestRequest = {
 		request: {

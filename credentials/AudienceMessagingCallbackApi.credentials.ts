@@ -1,10 +1,10 @@
+/**
+ * The callback secret credential: the trigger's URL carries a token derived from it.
+ *
+ * Encrypted by n8n, out of workflow JSON and execution data (README, Audience Messaging Trigger).
+ */
 import type { ICredentialType, INodeProperties } from 'n8n-workflow';
 
-/**
- * The secret that protects the Audience Messaging Trigger's callback URL. Kept in n8n's
- * encrypted credential store, so it appears neither in workflow JSON nor in execution data;
- * the URL carries a token derived from it (see README, Audience Messaging Trigger).
- */
 export class AudienceMessagingCallbackApi implements ICredentialType {
 	name = 'audienceMessagingCallbackApi';
 

@@ -1,3 +1,4 @@
+/** The Audience Messaging node: its description, pickers, webhook and operation dispatch. */
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -14,11 +15,7 @@ import { RESOURCES } from './resources';
 import { answerWebhook } from './resources/message/sendAndWait/webhook';
 import type { Executor } from './shared/operation';
 
-/**
- * Every operation runs through the shared runner (shared/execute.ts): all items are read and
- * checked before the first request, which n8n's declarative routing cannot do (it sends item 0
- * before it reads item 1).
- */
+/** Executors, not n8n's routing (it sends item 0 before reading item 1): see shared/execute.ts. */
 const EXECUTORS: Record<string, Record<string, Executor>> = Object.fromEntries(
 	RESOURCES.map(({ option, executors }) => [option.value, executors]),
 );
@@ -30,8 +27,7 @@ export class AudienceMessaging implements INodeType {
 		icon: { light: 'file:audienceMessaging.svg', dark: 'file:audienceMessaging.dark.svg' },
 		group: ['output'],
 		version: 1,
-		// "operation: resource", with Message › Send's message type ("send: image message"): no
-		// recipient on the canvas.
+		// "operation: [message type] resource" ("send: image message"): no recipient on the canvas.
 		subtitle:
 			'={{ $parameter["operation"] + ": " + [$parameter["messageType"], $parameter["resource"]].join(" ").trim() }}',
 		description:
@@ -40,8 +36,7 @@ export class AudienceMessaging implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		// Message › Send and Wait for Response: the links of its message come back here (n8n's waiting
-		// webhooks, at the execution's and the node's ID); n8n checks their signature first.
+		// Send and Wait's links come back here (waiting webhooks); n8n checks their signature.
 		webhooks: ['GET', 'POST'].map((httpMethod) => ({
 			name: 'default',
 			httpMethod,

@@ -1,3 +1,4 @@
+/** Audience Messaging Trigger: the platform's status callbacks, and Share Pace's turns. */
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -31,10 +32,7 @@ import { triggerFields } from './fields';
 const WEBHOOK_PATH = 'callbacks';
 const CALLBACK_TOO_LARGE = `Callback body over ${CALLBACK_MAX_BYTES} bytes`;
 
-/**
- * The credential's secret, checked; undefined when the credential cannot be read or the secret
- * breaks the rule.
- */
+/** The credential's secret; undefined when unreadable or breaking the rule. */
 async function callbackSecret(
 	context: IWebhookFunctions | IHookFunctions,
 ): Promise<string | undefined> {
@@ -67,25 +65,22 @@ export class AudienceMessagingTrigger implements INodeType {
 				required: true,
 				testedBy: 'audienceMessagingCallbackTest',
 			},
-			// No Basic/Header auth on top: the token authenticates every callback, the platform can add
-			// no header to its callbacks, and n8n's community rules forbid reusing n8n's own credentials.
+			// No Basic/Header auth on top: the token authenticates each callback, the platform adds
+			// no header to callbacks, and community rules forbid reusing n8n's own credentials.
 		],
 		webhooks: [
 			{
-				// A fixed path: the token travels in the query string, which n8n does not write to its
-				// logs.
+				// A fixed path: the token travels in the query string, which n8n does not log.
 				name: 'default',
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
-				// Empty: n8n answers with the webhookResponse below ({ "received": n }) once the execution
-				// is queued.
+				// Empty: n8n answers with webhook()'s webhookResponse once the execution is queued.
 				responseData: '',
 				path: WEBHOOK_PATH,
 			},
 			{
-				// Message › Send's Share Pace Across Workers asks here for its turns (src/pace/board.ts):
-				// answered by this process, no execution started. Not a URL to paste anywhere. n8n names a
-				// node's webhooks "default" or "setup" only (its Form Trigger's page is a "setup" one).
+				// Share Pace's turns (src/pace/board.ts), answered here, no execution: no URL to
+				// paste. n8n takes only "default" or "setup" (its Form Trigger's page is "setup").
 				name: PACE_WEBHOOK,
 				httpMethod: 'POST',
 				responseMode: 'onReceived',
@@ -103,8 +98,7 @@ export class AudienceMessagingTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
-			// The platform has no registration call: publishing checks that the credential holds a usable
-			// secret.
+			// The platform has no registration call: publishing checks the statuses and secret.
 			async checkExists(this: IHookFunctions): Promise<boolean> {
 				return false;
 			},
@@ -178,8 +172,7 @@ export class AudienceMessagingTrigger implements INodeType {
 			this.getNodeParameter('events') === 'any'
 				? undefined
 				: new Set(this.getNodeParameter('statuses', []) as string[]);
-		// The platform echoes the callback URL in its events (`callback`): the token is taken out of
-		// the items.
+		// The platform echoes the callback URL in its events (`callback`): the token is redacted.
 		const items = redacted(events, [given])
 			.map(normaliseEvent)
 			.filter((event) => !wanted || wanted.has(String(event.status)));

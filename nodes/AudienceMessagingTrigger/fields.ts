@@ -1,8 +1,8 @@
+/** The trigger's fields: how to connect it, and which statuses start the workflow. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { statusOptions } from './statuses';
 
-/** The trigger's fields: how to connect it, and which statuses start the workflow. */
 export const triggerFields: INodeProperties[] = [
 	{
 		displayName:
@@ -30,8 +30,7 @@ export const triggerFields: INodeProperties[] = [
 		name: 'statuses',
 		type: 'multiOptions',
 		default: [],
-		// n8n flags the node when none is picked, and publishing checks it too
-		// (webhookMethods.create).
+		// n8n flags an empty pick; publishing checks it too (webhookMethods.create).
 		required: true,
 		description:
 			"Start the workflow only for these statuses; other events are acknowledged and dropped. Delivered and Read are not confirmed by the platform's docs: check with Any Status that your account sends them.",

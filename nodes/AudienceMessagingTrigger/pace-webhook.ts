@@ -1,3 +1,4 @@
+/** The trigger's pace webhook: Share Pace Across Workers' turns, from this process's board. */
 import type { IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -16,7 +17,6 @@ export const PACE_WEBHOOK = 'setup';
 
 /** What the trigger's webhook() read of a request to the pace webhook, and how it refuses one. */
 export interface PaceCall {
-	/** The credential's secret, checked; undefined when it cannot be used. */
 	secret: string | undefined;
 	/** The request's Content-Length (NaN when it has none). */
 	declaredLength: number;
@@ -25,11 +25,7 @@ export interface PaceCall {
 	response: ReturnType<IWebhookFunctions['getResponseObject']>;
 }
 
-/**
- * Answers a request of Message › Send's Share Pace Across Workers for its turns, from the trigger's
- * board (src/pace/board.ts): answered by this process, no execution started. The pace token comes
- * in a header (read here from the request, as n8n hands it over), never the callbacks' token.
- */
+/** No execution started (src/pace/board.ts); checks the pace token (not the callbacks') header. */
 export async function answerPace(
 	context: IWebhookFunctions,
 	{ secret, declaredLength, rawBody, refuse, response }: PaceCall,

@@ -1,3 +1,4 @@
+/** The statuses the trigger can filter on, named and described for the editor. */
 import type { INodePropertyOptions } from 'n8n-workflow';
 
 import { CALLBACK_STATUSES } from '../../src/platform/callbacks';
@@ -22,7 +23,6 @@ const statusName = (status: string) =>
 		.map((word) => word[0] + word.slice(1).toLowerCase())
 		.join(' ');
 
-/** The Statuses the trigger can filter on, named and described for the editor. */
 export const statusOptions: INodePropertyOptions[] = CALLBACK_STATUSES.map((status) => ({
 	name: statusName(status),
 	value: status,

@@ -1,27 +1,21 @@
+/** Phone numbers (E.164) and e-mail addresses: the package's rules for both, and reading them. */
 import { text as readText } from './coerce';
 import { InputError } from './input-errors';
 
 /**
- * The phone-number rule, one for the whole package: ITU-T E.164, a country code then the
- * subscriber number, at most 15 digits in all, the first (the country code's) never 0.
- * E.164 sets no minimum; the shortest numbers in real use have 7 digits with their country
- * code (Niue +683 4002, Tokelau +690 3xxx), so fewer than 7 digits is a typo, a short code or a
- * number without its country code, and is refused before anything is sent. The sandbox
- * (test/sandbox/checks.tsx) applies the same numbers; a unit test keeps them equal.
+ * The package's one phone-number rule, ITU-T E.164: at most 15 digits with the country code, the
+ * first never 0, and at least 7 (none in use is shorter: Niue +683 4002), so a typo, short code or
+ * missing country code is refused. test/sandbox/checks.tsx repeats these; a unit test checks it.
  */
 export const E164_MIN_DIGITS = 7;
 export const E164_MAX_DIGITS = 15;
-/** The rule as the errors state it. */
 export const E164_RULE = `a phone number has ${E164_MIN_DIGITS} to ${E164_MAX_DIGITS} digits including the country code`;
 /** E.164 as sent to the platform: + then 7 to 15 digits, the first not 0. */
 export const E164 = new RegExp(`^\\+[1-9]\\d{${E164_MIN_DIGITS - 1},${E164_MAX_DIGITS - 1}}$`);
 /** The same number without its + (how a sender is named in a message's `from`). */
 export const E164_DIGITS = new RegExp(`^[1-9]\\d{${E164_MIN_DIGITS - 1},${E164_MAX_DIGITS - 1}}$`);
 
-/**
- * Why `digits` (digits only, no +) break the rule, as an error naming `shown`; undefined when they
- * follow it.
- */
+/** Why `digits` (no +) break the rule, as an error naming `shown`; undefined when they don't. */
 export function e164DigitsProblem(digits: string, shown: string): string | undefined {
 	const quoted = JSON.stringify(shown);
 	if (!/^\d*$/.test(digits))
@@ -36,11 +30,7 @@ export function e164DigitsProblem(digits: string, shown: string): string | undef
 
 const DECIMAL_DIGIT = /\p{Nd}/u;
 
-/**
- * The value of a decimal digit of any script. Unicode encodes every script's decimal digits as
- * a contiguous run from 0 to 9 (a stability guarantee), so the value is the distance from the
- * start of the run, modulo 10 for runs holding several sets.
- */
+/** A decimal digit's value in any script: Unicode keeps each script's 0-9 contiguous (stable). */
 function digitValue(digit: string): string {
 	const code = digit.codePointAt(0) ?? 0;
 	let start = code;
@@ -49,11 +39,8 @@ function digitValue(digit: string): string {
 }
 
 /**
- * Phone text in ASCII before it is read. NFKC turns full-width digits, plus, parentheses and
- * spaces ("＋３３ ６１２…", typed with a CJK input method) into ASCII. Decimal digits of other
- * scripts (Arabic-Indic "٣٣", Persian, Devanagari…), which NFKC leaves as they are, are read by
- * their digit value, as libphonenumber does: a decimal digit means the same number whatever its
- * script, so the number sent is the one the user wrote. Letters of any script stay letters.
+ * Phone text in ASCII: NFKC maps full-width forms (CJK input); other scripts' decimal digits
+ * (Arabic-Indic…), which NFKC keeps, are read by value, as libphonenumber does. Letters stay.
  */
 export function asciiPhoneText(text: string): string {
 	return text
@@ -61,19 +48,11 @@ export function asciiPhoneText(text: string): string {
 		.replace(/\p{Nd}/gu, (digit) => (digit >= '0' && digit <= '9' ? digit : digitValue(digit)));
 }
 
-/**
- * Spaces (any), parentheses, dots, slashes, dashes (any) and the minus sign between the digits of a
- * written number.
- */
+/** Spaces, parentheses, dots, slashes, dashes (any) and minus signs between a number's digits. */
 const SEPARATORS = /[\s()./\p{Pd}\u2212]/gu;
 const LETTER = /\p{L}/u;
 
-/**
- * A phone number in a common written form ("+33 6 12 34 56 78", "0033 612-345-678",
- * "+1 (555) 010-0100", "+683 4002", full-width or Arabic-Indic digits) as E.164: + then 7 to 15
- * digits, the first not 0 (see E164_MIN_DIGITS). A number without its country code (+ or 00)
- * cannot be made E.164 and is refused, as are letters.
- */
+/** A written phone number ("+33 6 12 34 56 78", "0033 612-345-678") as E.164; needs + or 00. */
 export function toE164(value: unknown, field: string): string {
 	const text = readText(value, field);
 	if (!text) throw new InputError(field, 'a phone number is required');
@@ -93,10 +72,7 @@ export function toE164(value: unknown, field: string): string {
 	return compact;
 }
 
-/**
- * A sender's number as a message's `from` takes it: the E.164 digits without +. The number is
- * always international here, so the + (or 00) is optional; the rule is the one of toE164.
- */
+/** A `from` number: E.164 digits without +; always international, so + (or 00) is optional. */
 export function toE164Digits(
 	value: unknown,
 	field: string,
@@ -113,10 +89,7 @@ export function toE164Digits(
 	return digits;
 }
 
-/**
- * Whitespace of any kind (line breaks, tabs, no-break spaces: what a spreadsheet cell or a form
- * field often ends with) and invisible zero-width characters around an e-mail address.
- */
+/** Any whitespace (cells often end in a line break or no-break space) and zero-width characters. */
 const AROUND_EMAIL = /^[\s\u200B-\u200D\u2060\uFEFF]+|[\s\u200B-\u200D\u2060\uFEFF]+$/g;
 
 /** An e-mail value without the whitespace around it (text of any other type is left as it is). */
@@ -126,10 +99,7 @@ export function trimEmail<T>(value: T): T {
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/**
- * An e-mail address, trimmed of the whitespace around it ("ada@example.com\n"); whitespace inside
- * stays an error.
- */
+/** An e-mail address, trimmed of the whitespace around it; whitespace inside stays an error. */
 export function toEmail(value: unknown, field: string): string {
 	const text = trimEmail(readText(value, field));
 	if (!text) throw new InputError(field, 'an e-mail address is required');

@@ -1,13 +1,7 @@
+/** The one input-coercion layer: a wrong type is an InputError on its field, never a TypeError. */
 import type { ZodTypeAny, output } from 'zod';
 
 import { InputError } from './input-errors';
-
-/**
- * The one input-coercion layer: a node parameter can be anything an expression yields, so every
- * value is read through these before it is used. A wrong type becomes an InputError naming the
- * field (the node adds the item), never a TypeError. `field` is a dotted path whose labels the
- * operation knows ("columns.1.type" -> "Columns › Type #2").
- */
 
 /** How a wrong value is named in an error: its type and, for a scalar, the value. */
 export const kind = (value: unknown): string => {
@@ -26,7 +20,6 @@ export function text(value: unknown, field: string): string {
 	throw new InputError(field, `text was expected, got ${kind(value)}`);
 }
 
-/** Text that must not be empty. */
 export function requiredText(value: unknown, field: string, what = 'a value'): string {
 	const result = text(value, field);
 	if (!result) throw new InputError(field, `${what} is required`);
@@ -76,7 +69,6 @@ export function boolean(value: unknown, field: string): boolean {
 	throw new InputError(field, `true or false was expected, got ${kind(value)}`);
 }
 
-/** An optional boolean: undefined stays undefined. */
 export function optionalBoolean(value: unknown, field: string): boolean | undefined {
 	return value === undefined || value === null || value === '' ? undefined : boolean(value, field);
 }
@@ -123,10 +115,7 @@ export function textList(value: unknown, field: string): string[] {
 		.filter(Boolean);
 }
 
-/**
- * A path parameter (list, subscriber, template or sender ID): not empty, not "." or "..", sent
- * URL-encoded.
- */
+/** An ID sent as a URL path segment (URL-encoded), so not empty, "." or "..". */
 export function pathSegment(value: unknown, field: string, what: string): string {
 	const result = requiredText(value, field, what);
 	if (result === '.' || result === '..') throw new InputError(field, `"${result}" is not ${what}`);

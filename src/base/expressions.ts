@@ -1,29 +1,20 @@
 /**
  * Plain references to the input item's own data, read without n8n's expression engine.
  *
- * n8n evaluates a parameter such as `={{ $json.email }}` once per item in its expression engine,
- * which is most of the cost of a bulk run that maps two fields. When the whole raw value is one
- * such reference, its result is the value at that path of the item's JSON, and for a string, a
- * finite number or a boolean n8n returns that very value (n8n-workflow 1.120–2.41:
- * `WorkflowDataProxy` hands `$json` out as the item's own `json`, Tournament returns a lone `{{ }}`
- * as it is, and nothing after it changes a primitive). This module only recognises such references
- * and reads them; anything it is not sure of is `MISS`, and the caller asks n8n
- * (nodes/AudienceMessaging/shared/parameters.ts). Pure: no n8n runtime call here.
+ * The engine's per-item evaluation of `={{ $json.email }}` dominates a bulk run. For one such
+ * reference to a string, finite number or boolean, n8n returns that very value (n8n-workflow
+ * 1.120–2.41: `$json` is the item's own `json`; Tournament returns a lone `{{ }}` as it is).
+ * Anything less sure is `MISS`: the caller asks n8n (nodes/AudienceMessaging/shared/parameters.ts).
  */
 
-/** A path into an item's JSON: property names and array indexes. */
 type JsonPath = ReadonlyArray<string | number>;
 
 /** What a resolver gives when n8n must evaluate the parameter itself. */
 export const MISS: unique symbol = Symbol('not a plain $json reference');
 
-/** The resolved parameter of one item, or MISS. */
 type Resolver = (json: unknown) => unknown;
 
-/**
- * Names n8n's expression sandbox refuses (`isSafeObjectProperty` of n8n-workflow 1.120 to 2.41,
- * the same list in each): an expression naming one throws, so it is never read here.
- */
+/** Names n8n's sandbox refuses (isSafeObjectProperty, 1.120–2.41): such an expression throws. */
 const UNSAFE_KEYS = new Set([
 	'__proto__',
 	'prototype',
@@ -53,10 +44,9 @@ const UNSAFE_KEYS = new Set([
 ]);
 
 /**
- * One step after `$json`: `.name` (ASCII identifier), `["key"]`, `['key']` or `[3]`. A quoted key
- * holds no backslash (no escapes to interpret), no quote of its kind, no brace (`{{`/`}}` split
- * n8n's template), no parenthesis (n8n's method-call rewriting looks for them), no control or
- * line-break character. An index is a plain decimal (no leading zero: `01` is octal in JavaScript).
+ * One step after `$json`: `.name`, `["key"]`, `['key']` or `[3]`. A quoted key has no backslash
+ * (escapes), no quote of its kind, no brace (`{{`/`}}` split n8n's template), no parenthesis (n8n
+ * rewrites method calls), no control character; an index no leading zero (`01` is octal).
  */
 const STEP =
 	/\.([A-Za-z_$][\w$]*)|\[[ \t]*(?:"([^"\\{}()\u2028\u2029]*)"|'([^'\\{}()\u2028\u2029]*)'|(0|[1-9]\d{0,8}))[ \t]*\]/y;
@@ -70,12 +60,7 @@ const hasControlCharacter = (key: string) => {
 const OPEN = /^=\{\{[ \t\r\n]*\$json/;
 const CLOSE = /[ \t\r\n]*\}\}$/y;
 
-/**
- * The path of a raw parameter value that is exactly one reference to the item's own data:
- * `={{ $json.email }}`, `={{$json["first name"]}}`, `={{ $json.list[0].name }}`; undefined for
- * anything else (text around the braces, two expressions, `$('Node')`, `$input`, methods,
- * operators, optional chaining, a name n8n refuses).
- */
+/** The path of a value that is one reference only (`={{ $json.list[0].name }}`), else undefined. */
 export function parseJsonReference(raw: unknown): JsonPath | undefined {
 	if (typeof raw !== 'string') return undefined;
 	const open = OPEN.exec(raw);
@@ -112,11 +97,7 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> => {
 
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
 
-/**
- * The value at `path` of an item's JSON when it is a string, a finite number or a boolean, each
- * step an own property of a plain object or an element of an array; MISS otherwise (a missing
- * field or intermediate object, null, an object or array, NaN, anything inherited).
- */
+/** The string, finite number or boolean at `path` (own properties, array items only), else MISS. */
 export function plainValueAt(json: unknown, path: JsonPath): unknown {
 	let value = json;
 	for (const key of path) {
@@ -138,11 +119,8 @@ export function plainValueAt(json: unknown, path: JsonPath): unknown {
 }
 
 /**
- * A resolver for a whole raw parameter value, built as n8n's `getParameterValue` walks it: a
- * string starting with `=` is an expression (here: a plain `$json` reference, or no resolver at
- * all), arrays and objects are rebuilt entry by entry in their order, anything else is kept as
- * it is. Undefined when some expression in it is not a plain reference. The resolver gives MISS
- * for an item whose data gives any reference a value that is not plain.
+ * A resolver for a raw parameter, walked as n8n's `getParameterValue` does; undefined when an
+ * expression in it is not a plain reference. It gives MISS where a reference's value is not plain.
  */
 export function compileParameter(raw: unknown): Resolver | undefined {
 	if (typeof raw === 'string' && raw.charAt(0) === '=') {
@@ -185,11 +163,7 @@ export function compileParameter(raw: unknown): Resolver | undefined {
 	};
 }
 
-/**
- * Whether two parameter values are the same: equal primitives (NaN equal to itself, 0 and -0
- * not), or arrays/objects of the same prototype with the same keys in the same order and the
- * same values.
- */
+/** Whether two parameter values are equal: Object.is, or same prototype, keys in order, values. */
 export function sameValue(a: unknown, b: unknown): boolean {
 	if (Object.is(a, b)) return true;
 	if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;

@@ -1,8 +1,4 @@
-/**
- * What every other folder of src/ builds on: reading and checking what a user gives (coercion,
- * addresses, JSON, plain $json expressions) and the input errors that name a field; secrets
- * (derived tokens, redaction); byte streams; batches; a refused webhook request.
- */
+/** What the rest of src/ builds on: user input and its errors, secrets, byte streams, batches. */
 export * from './chunk';
 export * from './coerce';
 export * from './expressions';

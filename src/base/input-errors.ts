@@ -1,3 +1,4 @@
+/** Input errors that name a field by its UI label, and the n8n errors they become. */
 import { NodeOperationError } from 'n8n-workflow';
 import type { INode } from 'n8n-workflow';
 import type { ZodError } from 'zod';
@@ -5,10 +6,7 @@ import type { ZodError } from 'zod';
 /** Labels shown to users for request fields, keyed by the dotted path zod reports. */
 export type FieldLabels = Record<string, string>;
 
-/**
- * How a validation message names an item: n8n's itemIndex, counted from 0 as in the editor's item
- * list.
- */
+/** How a validation message names an item: n8n's itemIndex, from 0 as in the editor's list. */
 export function itemLabel(itemIndex: number): string {
 	return `item ${itemIndex}`;
 }
@@ -27,10 +25,7 @@ export function fieldError(
 	});
 }
 
-/**
- * Turns the first zod issue into a fieldError, naming the field with its UI label where one is
- * known.
- */
+/** The first zod issue as a fieldError, naming the field by its UI label where one is known. */
 export function schemaError(
 	node: INode,
 	itemIndex: number,
@@ -65,17 +60,12 @@ export function fieldName(path: string[], labels: FieldLabels): string {
 	return dotted || 'input';
 }
 
-/**
- * Raised by the pure mapping functions of src/ when a parameter cannot be turned into a request.
- */
+/** Raised by the pure mapping functions of src/ when a parameter cannot become a request. */
 export class InputError extends Error {
 	constructor(
 		readonly field: string,
 		message: string,
-		/**
-		 * More than the message holds (every problem of a CSV file, one per line): the start of the
-		 * error's description.
-		 */
+		/** Starts the error's description: more than the message holds (a CSV's problems). */
 		readonly details?: string,
 	) {
 		super(message);

@@ -1,3 +1,4 @@
+/** JSON parameters, which n8n may hand over as text or as an already parsed value. */
 import { InputError } from './input-errors';
 
 /** JSON.parse without throwing: the value, or the parser's message. */
@@ -9,7 +10,6 @@ export function tryParseJson(text: string): { value: unknown } | { problem: stri
 	}
 }
 
-/** Reads a JSON parameter that n8n may hand over as text or as an already parsed value. */
 function parseJsonParameter(value: unknown, field: string): unknown {
 	if (typeof value !== 'string') return value;
 	if (!value.trim()) return undefined;

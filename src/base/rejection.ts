@@ -1,7 +1,4 @@
-/**
- * A webhook request refused, with the HTTP status to answer (400 malformed, 401 wrong token, 413
- * too large): the trigger's callbacks and its pace requests alike.
- */
+/** A refused webhook request and its HTTP status (400 malformed, 401 bad token, 413 too large). */
 export class RequestRejection extends Error {
 	constructor(
 		readonly httpStatus: number,

@@ -1,19 +1,14 @@
+/** Secrets: derived tokens (the secret never leaves n8n's credential store), and redaction. */
 import { createHmac } from 'node:crypto';
 
-/**
- * A token derived from a credential's secret for one purpose (`audience-messaging-callbacks/v1`,
- * `audience-messaging-pace/v1`): HMAC-SHA-256, 32 characters of base64url. The secret never
- * leaves n8n's credential store; a new secret gives new tokens, and one purpose's token does not
- * give another's.
- */
+/** A token of a credential's secret for one `purpose` only: HMAC-SHA-256, 32 base64url chars. */
 export function derivedToken(secret: string, purpose: string): string {
 	return createHmac('sha256', secret).update(purpose).digest('base64url').slice(0, 32);
 }
 
 /**
- * A value with credentials taken out (a Bearer header, the given secrets): a platform that echoes
- * the request must not put the key into an error n8n shows and logs, nor a caller into the
- * trigger's output.
+ * A value without credentials (a Bearer header, the given secrets): a platform echoing a request
+ * must not put the key into an error n8n shows and logs, nor a caller into the trigger's output.
  */
 export function redacted<T>(value: T, secrets: string[]): T {
 	if (value === undefined || value === null) return value;

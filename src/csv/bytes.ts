@@ -2,19 +2,13 @@
 
 import type { ByteSource } from '../base/bytes';
 
-/**
- * Pieces of 64 KB: a piece's text and the values read from it stay in the processor's cache
- * (larger pieces are slower: docs/benchmarks.md).
- */
+/** Pieces of 64 KB: a piece's text and values stay in the processor cache (docs/benchmarks.md). */
 export const PIECE_BYTES = 64 * 1024;
 
 /** Reads of a file held in memory: as large as those asked of n8n's store. */
 const READ_BYTES = 1024 * 1024;
 
-/**
- * The bytes of a file as they come (a buffer in reads of READ_BYTES): the reading splits each in
- * pieces of PIECE_BYTES, and waits for the next only after them.
- */
+/** A file's bytes as they come: a stream's chunks, or a buffer in reads of READ_BYTES. */
 export async function* byteChunks(source: Buffer | ByteSource): AsyncGenerator<Uint8Array> {
 	if (Buffer.isBuffer(source)) {
 		for (let start = 0; start < source.length; start += READ_BYTES)
@@ -24,5 +18,4 @@ export async function* byteChunks(source: Buffer | ByteSource): AsyncGenerator<U
 	for await (const chunk of source) yield typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
 }
 
-/** The byte order mark a UTF-8 file may start with. */
 export const BOM = [0xef, 0xbb, 0xbf];

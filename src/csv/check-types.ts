@@ -1,3 +1,4 @@
+/** The types of a CSV file's check: its options, its problems and its result. */
 import type { CsvLayout } from './rows';
 
 /** One problem of a CSV file, by line (1 is the header) and column. */
@@ -25,41 +26,23 @@ interface CsvReport {
 	warnings: string[];
 }
 
-/**
- * The check's result: its report, the bad rows' indexes, the file's layout, and the size of the
- * file as rewritten (rewrittenCsv: converted to commas when asked), with and without its bad rows.
- */
+/** The check's result, and the file's size as rewrittenCsv sends it (with or without bad rows). */
 export interface CsvCheck {
 	report: CsvReport;
 	badRows: Set<number>;
 	layout: CsvLayout;
-	/**
-	 * Without its bad rows only when the check kept each row's size (CsvCheckOptions.rowSizes, or
-	 * converting).
-	 */
+	/** withoutBadRows only when the check kept each row's size (rowSizes, or converting). */
 	rewrittenBytes: { withBadRows: number; withoutBadRows?: number };
 }
 
 export interface CsvCheckOptions {
-	/**
-	 * Whether the list has the automatic unique columns `id`, `email` and `mobile` (checked when the
-	 * file has them).
-	 */
+	/** Whether the list has the automatic unique columns id, email, mobile (checked if present). */
 	autoColumns: boolean;
-	/**
-	 * The column named by List › Create From CSV's Key: present, and a value on every row, never
-	 * twice.
-	 */
+	/** List › Create From CSV's Key column: present, with a value on every row, never twice. */
 	keyColumn?: string;
 	maxProblems?: number;
-	/**
-	 * Whether the file will be converted to commas when its delimiter is another (its rewritten size
-	 * is counted).
-	 */
+	/** Whether a file of another delimiter is converted to commas (its new size is counted). */
 	convert?: boolean;
-	/**
-	 * Whether each row's size is kept, so that the file's size without its bad rows is known (Leave
-	 * Out the Bad Rows).
-	 */
+	/** Whether each row's size is kept, so the file's size without its bad rows is known. */
 	rowSizes?: boolean;
 }

@@ -1,3 +1,4 @@
+/** The check of a CSV file before upload: every row in one streamed read, then its repeats. */
 import type { CsvCheck, CsvCheckOptions } from './check-types';
 import { confirmedRepeats, readTwice } from './confirm';
 import type { CsvSource } from './confirm';
@@ -12,15 +13,8 @@ import type { UniqueColumn } from './unique-column';
 const MAX_PROBLEMS = 20;
 
 /**
- * Checks every row of a CSV file in one streamed read, before it is uploaded: UTF-8 text (with or
- * without BOM), quotes, the same number of fields on every row, the automatic unique columns'
- * values (`email`, `mobile` well-formed; `id`, `email`, `mobile` not repeated within the file),
- * the Key column, and each column's first value (the platform infers a column's type from it):
- * RowChecks. Repeats are found by hash, then confirmed by comparing the values of those rows only,
- * read again (confirmedRepeats): from the bytes kept of a stream up to 16 MB, else by opening
- * `source` again. Returns the report and the indexes of the bad rows (Leave Out the Bad Rows skips
- * them). A file whose reading cannot go on (not UTF-8, a quote never closed) ends with that
- * problem.
+ * Checks each row (RowChecks) in one streamed read; repeats found by hash are confirmed by reading
+ * those rows' values again. A reading that cannot go on (not UTF-8, an unclosed quote) ends there.
  */
 export async function checkCsv(
 	source: CsvSource,
@@ -32,8 +26,7 @@ export async function checkCsv(
 	const checks = new RowChecks(options, problems);
 	const lines = new RowLines();
 	const convert = options.convert === true && layout.delimiter !== ',';
-	// Each row's size in the rewritten file, when one may be sent (leaving out rows, converting): its
-	// size with and without the bad rows.
+	// Each row's size in the rewritten file, when one may be sent (leaving out rows, converting).
 	const sizes = options.rowSizes || convert ? new RowSizes() : undefined;
 	const { first, again } = await readTwice(source);
 	const read = await eachCsvRow(first, layout, (row) => {
@@ -78,10 +71,7 @@ export async function checkCsv(
 	};
 }
 
-/**
- * Compares the values of the rows whose hash an earlier row held (read again), and notes each
- * true repeat as a problem of its row.
- */
+/** Compares the candidates' values (read again) and notes each true repeat as its row's problem. */
 async function noteRepeats(
 	source: CsvSource,
 	layout: CsvLayout,
@@ -105,10 +95,7 @@ async function noteRepeats(
 	);
 }
 
-/**
- * The line each row starts on, by its index, for the repeats found after the reading: kept only
- * where a row's line stops being its index + 2 (after a quoted line break).
- */
+/** The line each row starts on, by index: kept only where line − index changes (quoted breaks). */
 class RowLines {
 	private readonly shiftIndexes: number[] = [-1];
 	private readonly shifts: number[] = [2];

@@ -1,23 +1,15 @@
+/** Confirming repeats found by hash: the candidate rows' values read again and compared. */
 import type { ByteSource } from '../base/bytes';
 import { readCsvRows } from './rows';
 import type { CsvLayout } from './rows';
 
-/**
- * A CSV file that can be read again from its start: the file itself, or what opens it (a stream
- * of n8n's binary store), called once per read.
- */
+/** A CSV that can be read again: the file, or what opens it (a binary-store stream) per read. */
 export type CsvSource = Buffer | (() => Promise<Buffer | ByteSource>);
 
-/**
- * The most bytes of a streamed file kept while the check reads it, for the values to be compared
- * from memory: a file up to 16 MB is read from the binary store once to check, once to send.
- */
+/** Bytes of a stream the check's read keeps, to compare values from memory, not in a third read. */
 const KEEP_BYTES = 16 * 1024 * 1024;
 
-/**
- * A CSV source opened for the check's read, and how to read it again: the buffer itself, the bytes
- * copied from the stream as it was read (while at most `keepBytes`), or the stream opened again.
- */
+/** A source opened for the check, and how to read it again: itself, its kept bytes, or reopened. */
 export async function readTwice(
 	source: CsvSource,
 	keepBytes = KEEP_BYTES,
@@ -47,10 +39,7 @@ export async function readTwice(
 	return { first: first(), again };
 }
 
-/**
- * The rows of one column that may repeat an earlier row (found by hash: UniqueValues), and the rows
- * they may repeat, whose values confirmedRepeats compares: 8 bytes a candidate.
- */
+/** One column's rows that may repeat an earlier one (by hash), with that row: 8 bytes a pair. */
 export class RepeatCandidates {
 	private rows = new Uint32Array(64);
 	private count = 0;
@@ -79,24 +68,17 @@ export class RepeatCandidates {
 /** A column whose candidates are compared: where it is among the fields, its value as compared. */
 export interface ComparedColumn {
 	at: number;
-	/** The value as compared for repeats (trimmed, an e-mail or a mobile in the form compared). */
 	value: (field: string) => string | undefined;
 	/** The rows to compare (RepeatCandidates.sorted). */
 	rows: Uint32Array;
 }
 
-/**
- * The most values one read keeps to compare (their rows' later values with): past either, the
- * values first met later wait for another read. At most about 20 MB: values as JS strings in a Map.
- */
+/** Most values (and characters) one read keeps; values first met past it wait for a later read. */
 const COMPARE_BUDGET = { values: 1 << 18, chars: 1 << 23 };
 
 /**
- * Compares the values of the candidate rows (ComparedColumn.rows) by reading the file again: calls
- * `repeat` for each row whose value, as compared, an earlier row of the same column held, with the
- * first such row (in file order per column). Only these rows' values are kept, in a Map by value,
- * within `budget`: a value first met once the budget is spent is left for a further read of the
- * file, with all its rows (reads stop after the last row to compare). Returns the number of reads.
+ * Reads the file again, calling `repeat` for each candidate whose value an earlier row of its
+ * column held, with that row. Values are kept within `budget` (the rest wait); returns the reads.
  */
 export async function confirmedRepeats(
 	source: CsvSource,

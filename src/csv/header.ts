@@ -1,3 +1,4 @@
+/** What is checked before a CSV is uploaded at all: its size and its header line. */
 import Papa from 'papaparse';
 
 import { InputError } from '../base/input-errors';
@@ -5,7 +6,6 @@ import { InputError } from '../base/input-errors';
 /** Spec §8: CSV uploads for list creation and bulk subscriber add are limited to 200 MB. */
 export const CSV_MAX_BYTES = 200 * 1024 * 1024;
 
-/** Refuses a CSV over the platform's 200 MB limit before anything is uploaded. */
 export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_BYTES): void {
 	if (sizeBytes > limit) {
 		const mb = (sizeBytes / 1024 / 1024).toFixed(1);
@@ -17,10 +17,7 @@ export function assertCsvSize(sizeBytes: number, field: string, limit = CSV_MAX_
 	if (sizeBytes === 0) throw new InputError(field, 'the CSV file is empty');
 }
 
-/**
- * Checks the header line of a CSV (from its first bytes): the platform builds the list's
- * columns from it, so an empty or repeated column name is refused before upload.
- */
+/** A CSV's header line: the platform makes the list's columns of it, so no name empty or twice. */
 export function csvHeader(head: Buffer | string, field: string): string[] {
 	if (typeof head !== 'string' && head.includes(0)) {
 		throw new InputError(

@@ -1,7 +1,4 @@
-/**
- * CSV files: the header, reading rows as they stream in and rewriting them, the row-by-row check
- * and its repeats.
- */
+/** CSV files: the header, reading and rewriting rows as they stream, the check and its repeats. */
 export * from './header';
 export * from './rows';
 export * from './rewrite';

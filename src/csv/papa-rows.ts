@@ -1,3 +1,4 @@
+/** The rows RowScanner leaves to papaparse (quoted rows it does not read as papaparse does). */
 import Papa from 'papaparse';
 
 import { textOf } from './pieces';
@@ -11,12 +12,7 @@ interface PapaStep {
 	meta: { cursor: number };
 }
 
-/**
- * Gives the complete rows of `text` (all of it when `last`) as papaparse reads them, for the rows
- * RowScanner leaves to it (a quoted row it does not read as papaparse does). Sets `reading.stop` on
- * papaparse's first error (a quote never closed, a closing quote not followed by the delimiter or a
- * line break). Returns where the rows it gave end: the rest stays pending.
- */
+/** Gives `text`'s complete rows (all if `last`) to an error (`reading.stop`); returns their end. */
 export function papaRows(text: ByteText, last: boolean, reading: RowReading): number {
 	const { delimiter, lineBreak } = reading.layout;
 	const breakLength = lineBreak.length;
@@ -52,14 +48,13 @@ export function papaRows(text: ByteText, last: boolean, reading: RowReading): nu
 	return start;
 }
 
-/** The spaces past ASCII that JavaScript's trim() takes away (papaparse's test, on decoded text). */
+/** The spaces past ASCII that JavaScript's trim() removes (papaparse's test, on decoded text). */
 const WIDE_SPACE = /[\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000\uFEFF]/;
 const SPACE = /\s/;
 
 /**
- * A closing quote followed by a space past ASCII (a no-break space, as some spreadsheets write)
- * before the delimiter or the line break: papaparse reads UTF-8 bytes here, where that space is
- * not one, so the row is refused naming the character and its line. Each space is looked at once.
+ * A closing quote then a space past ASCII (a no-break space, as some spreadsheets write) before the
+ * delimiter or line break: papaparse reads bytes here, where it is no space; name it and its line.
  */
 function wideSpaceProblem(text: ByteText, start: number, delimiter: string, line: number) {
 	const row = textOf(text.slice(start, start + 65_536));

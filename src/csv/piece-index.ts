@@ -1,8 +1,4 @@
-/**
- * Where a piece's delimiters, line breaks (their first character) and quotes are, as bitmaps: bit k
- * of word w is the piece's character 32w + k. Filled with indexOf, read by the scan a word at a
- * time (a row without quotes takes its delimiters 32 places a step).
- */
+/** Bitmaps of a piece's delimiters, line breaks, quotes: bit k of word w is character 32w + k. */
 export class PieceIndex {
 	delimiters = new Uint32Array(0);
 	breaks = new Uint32Array(0);
@@ -32,7 +28,7 @@ export class PieceIndex {
 	}
 }
 
-/** The places of `character` in `text` set in `bits` (its first `words` words cleared first). */
+/** Sets the places of `character` in `text` in `bits` (its first `words` + 1 words cleared). */
 function marked(bits: Uint32Array, words: number, text: string, character: string): void {
 	bits.fill(0, 0, words + 1);
 	for (let at = text.indexOf(character); at !== -1; at = text.indexOf(character, at + 1))

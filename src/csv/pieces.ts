@@ -1,12 +1,11 @@
+/** A CSV file's bytes as pieces of ByteText, each checked as UTF-8 as it comes. */
 import { BOM } from './bytes';
 import { invalidUtf8At } from './utf8';
 
 /**
- * A piece of a CSV file as the reading scans it: its bytes as text, one character a byte (latin1),
- * which is the file's text wherever it is ASCII (the delimiters, quotes and line breaks always
- * are). A value past ASCII is decoded from its bytes when read (textOf). Scanning bytes so is about
- * ten times faster than decoding them, and the rows' text, bytes again, is what a rewritten file
- * sends.
+ * A piece of a CSV as scanned: its bytes as latin1 text, one character a byte, which is the file's
+ * text where it is ASCII (delimiters, quotes, line breaks always are). Far faster to scan than
+ * decoded text, and a row's text is the bytes a rewritten file sends; values decode in textOf.
  */
 export type ByteText = string;
 
@@ -24,7 +23,7 @@ export function byteTextOf(text: string): ByteText {
 	return text;
 }
 
-/** The byte offset at which the last, incomplete UTF-8 character of `bytes` starts (or its length). */
+/** Where the last, incomplete UTF-8 character of `bytes` starts (or their length). */
 function completeLength(bytes: Uint8Array): number {
 	for (let back = 1; back <= 3 && back <= bytes.length; back++) {
 		const byte = bytes[bytes.length - back];
@@ -39,42 +38,28 @@ function completeLength(bytes: Uint8Array): number {
 	return bytes.length;
 }
 
-/**
- * A piece of the file as ByteText, or where its first byte that is not UTF-8 is (in the piece, and
- * in the file).
- */
+/** A piece as ByteText, or where its first byte that is not UTF-8 is (in the piece, the file). */
 type Piece =
 	| { text: ByteText; bytes: Buffer }
 	| { text: undefined; invalidAt: number; fileOffset: number };
 
-/**
- * The pieces of a file's bytes as ByteText, each checked as UTF-8 as it comes, and what of the last
- * one is carried to the next (the row it ends in): `piece` takes a chunk of bytes, `carry` is told
- * where the rows read from a piece end.
- */
+/** Makes pieces of chunks (`piece`), carrying to the next the row each one ends in (`carry`). */
 export class BytePieces {
 	/** The bytes carried from the last piece: the row it ended in. */
 	private carried: Buffer = Buffer.alloc(0);
-	/** How many of the carried bytes, at their end, are a character not yet checked (incomplete). */
+	/** How many carried bytes, at their end, are a character not yet checked (incomplete). */
 	private unchecked = 0;
 	private bomChecked = false;
 	/** Where the carried bytes start in the file. */
 	private offset = 0;
 	/** Where a piece is put together when its bytes are not one after the other in memory. */
 	private joining: Buffer = Buffer.alloc(0);
-	/**
-	 * When the last piece was put together in `joining`: the chunk it ends with, and where that
-	 * chunk starts in the piece (the carried bytes are then the chunk's, read where they are).
-	 */
+	/** A piece joined in `joining`: its last chunk (at joinedAt), where carried bytes are read. */
 	private joinedChunk: Buffer | undefined;
 	private joinedAt = 0;
-	/** The file's bytes read so far. */
 	bytes = 0;
 
-	/**
-	 * The next piece: the carried bytes and `chunk` (when `chunk` is undefined, the file has ended:
-	 * what is carried); undefined to wait for more bytes (a byte order mark may not be whole yet).
-	 */
+	/** The carried bytes and `chunk` (none: the end) as a piece; undefined while a BOM is cut. */
 	piece(chunk?: Uint8Array): Piece | undefined {
 		if (chunk) this.bytes += chunk.length;
 		this.joinedChunk = undefined;
@@ -109,8 +94,7 @@ export class BytePieces {
 	/** The rows read from the last piece end at `end`: the bytes after it are carried. */
 	carry(end: number): void {
 		const chunk = this.joinedChunk;
-		// The rest of a joined piece is read in its chunk, where the next piece follows it: not copied
-		// again with each piece of the chunk (as many bytes as the file).
+		// The rest of a joined piece is read in its chunk, not copied again with each piece of it.
 		this.carried =
 			chunk && end >= this.joinedAt
 				? chunk.subarray(end - this.joinedAt)
@@ -118,15 +102,11 @@ export class BytePieces {
 		this.offset += end;
 	}
 
-	/**
-	 * The bytes carried (the rows not yet read; after a piece that is not UTF-8, that piece), the
-	 * first `length` of them, as ByteText.
-	 */
+	/** The first `length` carried bytes (rows not yet read, or a piece not UTF-8) as ByteText. */
 	carriedText(length = this.carried.length): ByteText {
 		return this.carried.toString('latin1', 0, Math.min(length, this.carried.length));
 	}
 
-	/** Whether the file ends inside a character. */
 	get endsInsideACharacter(): boolean {
 		return completeLength(this.carried) < this.carried.length;
 	}
@@ -137,8 +117,8 @@ export class BytePieces {
 		if (!carried.length) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
 		if (carried.buffer === chunk.buffer && carried.byteOffset + carried.length === chunk.byteOffset)
 			return Buffer.from(carried.buffer, carried.byteOffset, carried.length + chunk.length);
-		// Copied into one buffer kept for the reading: a new one each time is garbage that n8n's large
-		// heap pays for in full collections.
+		// One buffer kept for the reading: a new one each time is garbage that n8n's large heap
+		// pays for in full collections.
 		const length = carried.length + chunk.length;
 		if (this.joining.length < length) this.joining = Buffer.allocUnsafeSlow(length * 2);
 		const joining = this.joining;

@@ -1,10 +1,11 @@
+/**
+ * The problems a check of a CSV file finds: the earliest `max`, how many, and their rows.
+ *
+ * Repeats are found after the reading, so the list is sorted now and then. The header's problems
+ * are counted apart: a file with one cannot lose its bad rows.
+ */
 import type { CsvProblem } from './check-types';
 
-/**
- * The problems a check of a CSV file finds: the earliest `max` in file order (repeats are found
- * after the reading, so the list is sorted now and then), how many in all, and the rows they are
- * on (the header's are counted apart: a file with one cannot lose its bad rows).
- */
 export class CsvProblems {
 	private list: CsvProblem[] = [];
 	count = 0;

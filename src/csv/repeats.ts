@@ -1,18 +1,12 @@
 /**
- * The values of one unique column of a CSV file, to find the rows that may repeat an earlier one
- * once the file is read, in memory and time linear in the rows, whatever the size:
- * - each value is kept as two 32-bit hashes with its row index (12 bytes), never as text;
- * - while the file is read, values are appended to one chunk of 4,096; each time it is full, its
- *   values are put in one of 256 buckets (by their first hash's top bits), in blocks of 24 KB, in
- *   one go: appending each value to its bucket as it came cost a sixth of the check's time (issue
- *   50: the 256 places written pushed the reading out of the processor's cache), and a table of
- *   2 million values looked up at random, a third;
- * - at the end each bucket (a few thousand values) goes through a small table that fits the
- *   cache, in file order, so a candidate names the first row that held the same hash.
- * The two hashes make 64 bits (the bucket is 8 bits of the first, compared in full too), which two
- * different values may share: rarely by chance, always when they differ only in the top bit of two
- * characters at odd places (U+8000 and up): both hashes carry a bit only upward, and the top bit
- * nowhere. A candidate is only a repeat once the values are compared (confirmedRepeats).
+ * A unique CSV column's values as hashes, to find the rows that may repeat an earlier one.
+ *
+ * Memory and time stay linear: a value is two 32-bit hashes and its row (12 bytes), never text.
+ * Values fill a chunk of 4,096, then go in one go to 256 buckets (the first hash's top bits), as a
+ * bucket written per value, or one table of all values, would push the reading out of the cache.
+ * Each bucket then goes through a small table, in file order, so a candidate names the first row
+ * with its hashes. Values may share hashes (by chance, or differing only in the top bit of two
+ * characters at odd places, U+8000 and up): a candidate is a repeat only once compared.
  */
 const BUCKET_BITS = 8;
 const BLOCK_BITS = 11;
@@ -24,11 +18,8 @@ export class UniqueValues {
 	/** The values not yet in their bucket: per value its first hash, second hash, row index. */
 	private readonly chunk = new Uint32Array(CHUNK_WORDS);
 	private used = 0;
-	/**
-	 * Per bucket, blocks of BLOCK_ENTRIES entries of three words: first hash, second hash, row index.
-	 */
+	/** Per bucket, blocks of BLOCK_ENTRIES entries (first hash, second hash, row index). */
 	private buckets: Uint32Array[][] = Array.from({ length: 1 << BUCKET_BITS }, () => []);
-	/** Per bucket, the block being filled (the last of its blocks). */
 	private readonly filling: Uint32Array[] = Array.from(
 		{ length: 1 << BUCKET_BITS },
 		() => EMPTY_BLOCK,
@@ -51,7 +42,6 @@ export class UniqueValues {
 		if (this.used === CHUNK_WORDS) this.bucketed();
 	}
 
-	/** Puts the chunk's values in their buckets. */
 	private bucketed(): void {
 		const { chunk, used, fill, filling } = this;
 		for (let from = 0; from < used; from += 3) {
@@ -72,10 +62,7 @@ export class UniqueValues {
 		this.used = 0;
 	}
 
-	/**
-	 * Calls `repeat` for every value whose hash an earlier row already held, with the first such
-	 * row's index (a candidate: the two values may differ); frees the values.
-	 */
+	/** Calls `repeat` for each value whose hashes an earlier row held, with that row; frees all. */
 	repeats(repeat: (index: number, firstIndex: number) => void): void {
 		this.bucketed();
 		// A bucket's table: its entries' places + 1 (0: a free slot), placed by their second hash.
@@ -83,8 +70,8 @@ export class UniqueValues {
 		for (let bucket = 0; bucket < this.buckets.length; bucket++) {
 			const blocks = this.buckets[bucket];
 			const count = this.fill[bucket];
-			// Freed first: a line after the loop below, met only once it is optimized, would make V8
-			// throw the optimized code away every time.
+			// Freed first: a line after the loop below, met only once it is optimized, would make
+			// V8 throw the optimized code away every time.
 			this.buckets[bucket] = [];
 			this.filling[bucket] = EMPTY_BLOCK;
 			this.fill[bucket] = 0;
@@ -97,10 +84,7 @@ export class UniqueValues {
 	}
 }
 
-/**
- * The repeats of one bucket's `count` entries (in `blocks`), through `table` (free, of `mask` + 1
- * slots): repeat(index, firstIndex) for each entry whose hashes an earlier one held.
- */
+/** One bucket's repeats, through `table`: all free, `mask` + 1 slots. */
 function bucketRepeats(
 	blocks: Uint32Array[],
 	count: number,
@@ -133,11 +117,8 @@ function bucketRepeats(
 export const HASH = new Int32Array(2);
 
 /**
- * The two 32-bit hashes of a value, `text` from `start` to `end` (all of it by default), in one
- * pass, FNV-1a and a multiply-add one, two characters a step (UTF-16 code units, 16 bits each),
- * mixed at the end so that the top bits of the first (the bucket) depend on every character. A
- * value has the same hashes wherever it is read (in its own string, in a piece of the file, or as
- * bytes: bytesHash). The result is HASH, overwritten by the next call.
+ * `text`'s two 32-bit hashes, `start` to `end`: FNV-1a and multiply-add, two UTF-16 units a step,
+ * mixed so the bucket bits depend on every character; the same from bytes (bytesHash). Gives HASH.
  */
 export function valueHash(text: string, start = 0, end = text.length): Int32Array {
 	let a = 0x811c9dc5;
@@ -159,11 +140,8 @@ export function valueHash(text: string, start = 0, end = text.length): Int32Arra
 export const MARKS = new Int32Array(2);
 
 /**
- * valueHash of a value read from its bytes (from `start` to `end`), where a byte is a character
- * (reading bytes is faster than reading a string's characters), for values whose bytes
- * `refused` allows (a table of 256: 1 refuses; refuse the bytes past ASCII, which are not
- * characters): true, its hashes in HASH; false when a byte is refused (HASH is then not to be
- * read). In the same pass it counts the bytes equal to `mark` (MARKS), which the reader checks.
+ * valueHash of a value's bytes, a byte a character (faster than a string): true, or false if a
+ * byte is `refused` (256 entries, 1 refusing; bytes past ASCII must be). Counts `mark` in MARKS.
  */
 export function bytesHash(
 	bytes: Uint8Array,

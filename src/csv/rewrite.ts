@@ -1,3 +1,4 @@
+/** A CSV file rewritten for upload: its bad rows left out, converted to commas when asked. */
 import Papa from 'papaparse';
 
 import type { ByteSource } from '../base/bytes';
@@ -10,10 +11,7 @@ import type { CsvLayout, CsvRow } from './rows';
 /** A row's bytes as in the file, its line break included. */
 const rawRow = (row: CsvRow): ByteText => row.text.slice(row.start, row.end);
 
-/**
- * A row's bytes as a rewritten file holds them: its own, or with Convert to Commas the row written
- * again by papaparse with commas (quoted where a value needs it), its line break kept.
- */
+/** A row's bytes in the rewritten file: as read, or (Convert to Commas) as papaparse writes it. */
 export function rewrittenRow(row: CsvRow, layout: CsvLayout, convert: boolean): ByteText {
 	const raw = rawRow(row);
 	if (!convert || layout.delimiter === ',') return raw;
@@ -23,11 +21,7 @@ export function rewrittenRow(row: CsvRow, layout: CsvLayout, convert: boolean): 
 	);
 }
 
-/**
- * The file again without the rows `leaveOut` names, converted to commas when asked (the upload of
- * Leave Out the Bad Rows, Convert to Commas), streamed piece by piece. Its size is the
- * check's `bytes` of the same rewrite (checkCsv), which the upload declares as Content-Length.
- */
+/** The file without `leaveOut`'s rows, streamed: Content-Length is the check's rewrittenBytes. */
 export async function* rewrittenCsv(
 	source: Buffer | ByteSource,
 	layout: CsvLayout,

@@ -1,13 +1,9 @@
+/** Each row's checks as a CSV is read: header names, then field counts, unique and first values. */
 import type { CsvCheckOptions } from './check-types';
 import type { CsvProblems } from './problems';
 import type { CsvRow } from './row';
 import { UniqueColumn } from './unique-column';
 
-/**
- * The checks of each row of a CSV file as it is read: the header's column names (none empty, none
- * twice; the Key column among them), then each row's number of fields, its unique columns' values
- * (UniqueColumn) and each column's first value (the platform infers a column's type from it).
- */
 export class RowChecks {
 	columns: string[] = [];
 	readonly uniques: UniqueColumn[] = [];
@@ -21,7 +17,6 @@ export class RowChecks {
 		private readonly problems: CsvProblems,
 	) {}
 
-	/** Checks the header or a row. */
 	add(row: CsvRow): void {
 		if (row.index < 0) this.header(row.fields);
 		else this.row(row);

@@ -18,7 +18,6 @@ export class RowSizes {
 		return this.sum;
 	}
 
-	/** The sizes of the rows of these indexes together. */
 	totalOf(indexes: Set<number>): number {
 		let sum = 0;
 		for (const index of indexes) sum += this.sizes[index + 1] ?? 0;

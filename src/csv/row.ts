@@ -1,29 +1,21 @@
+/** A CSV row as the reading gives it, the reading's state, and the file's layout. */
 import { textOf } from './pieces';
 import type { ByteText } from './pieces';
 
-/**
- * How a file's rows are split: its delimiter and line break, and whether it starts with a byte
- * order mark.
- */
+/** How a file's rows are split: delimiter, line break, and whether it starts with a BOM. */
 export interface CsvLayout {
 	delimiter: string;
 	lineBreak: '\n' | '\r\n' | '\r';
 	bom: boolean;
 }
 
-/**
- * Why the reading of a file stopped before its end (bytes that are not UTF-8, a row that never
- * ends), and on which line.
- */
+/** Why the reading stopped before the end (not UTF-8, a row that never ends), and on which line. */
 export interface CsvStop {
 	problem: string;
 	line: number;
 }
 
-/**
- * A reading in progress: the file's layout, the row object it fills, the next row's index and
- * line, and why it stopped if it did.
- */
+/** A reading in progress: the row object it fills, the next row's index and line, its stop. */
 export interface RowReading {
 	layout: CsvLayout;
 	/** The bytes of the piece being read. */
@@ -37,10 +29,7 @@ export interface RowReading {
 	onRow: (row: CsvRow) => void;
 }
 
-/**
- * Gives the row `reading.row` holds, which ends at `end` in its text, to onRow, with the next
- * index and line; `lines` is the number of line breaks in the row (its own included).
- */
+/** Gives `reading.row`, ending at `end`, to onRow; `lines`: the row's line breaks (its own too). */
 export function giveRow(reading: RowReading, end: number, lines: number): void {
 	const { row } = reading;
 	row.index = reading.index++;
@@ -51,11 +40,8 @@ export function giveRow(reading: RowReading, end: number, lines: number): void {
 }
 
 /**
- * A row of a CSV file as the reading gives it: its index among the rows after the header (the
- * header is −1), the line it starts on, where its bytes (line break included) are in `text` (a
- * piece of the file as ByteText), and its fields. The fields are kept as places in `text` (no
- * string is made for a field nobody reads), or as the strings papaparse gave when it read the row.
- * One object is reused for every row: keep what you need of it, not it.
+ * A row as read (index −1: the header): its bytes and fields as places in `text` (a ByteText piece)
+ * or papaparse's strings. One object serves every row: keep what you need of it, not the object.
  */
 export class CsvRow {
 	index = -1;
@@ -65,17 +51,12 @@ export class CsvRow {
 	bytes: Uint8Array = new Uint8Array(0);
 	start = 0;
 	end = 0;
-	/** How many fields the row has. */
 	count = 0;
-	/**
-	 * A row without quotes (most rows): where each field but the last ends (the delimiter after
-	 * it), written by RowScanner; a field starts after the delimiter before it, the last one ends at
-	 * `lastEnd`. One store a field: the fastest the check can keep them.
-	 */
+	/** A row without quotes (most rows): where each field but the last ends, set by RowScanner. */
 	ends: Int32Array = new Int32Array(64);
 	private plain = false;
 	private lastEnd = 0;
-	/** A row with quotes: per field, where its value starts and ends in `text` (quotes left out). */
+	/** A row with quotes: per field, where its value starts and ends in `text` (without quotes). */
 	private bounds = new Int32Array(128);
 	/** Per field of a row with quotes, whether its value holds doubled quotes (""), made one. */
 	private escaped = new Uint8Array(64);
@@ -102,15 +83,11 @@ export class CsvRow {
 		this.escaped[at] = escaped ? 1 : 0;
 	}
 
-	/** `ends` made larger, for a row with more fields. */
 	moreEnds(): Int32Array {
 		return (this.ends = grown(this.ends));
 	}
 
-	/**
-	 * A row without quotes from `start` to `end` (its line break left out), whose fields but the
-	 * last end where `ends` says.
-	 */
+	/** A row without quotes from `start` to `end` (line break left out); fields end per `ends`. */
 	setPlain(text: string, start: number, count: number, end: number): void {
 		this.text = text;
 		this.start = start;
@@ -137,16 +114,11 @@ export class CsvRow {
 		return !this.plain && this.escaped[at] ? value.replace(/""/g, '"') : value;
 	}
 
-	/** Every field's value, in a new array. */
 	get fields(): string[] {
 		return Array.from({ length: this.count }, (_, at) => this.field(at));
 	}
 
-	/**
-	 * Whether field `at` is `text` from startOf(at) to endOf(at) as it is (no doubled quotes, not a
-	 * string of papaparse's): its value can be read there without a string being made (as bytes:
-	 * where it is ASCII, they are its text).
-	 */
+	/** Whether field `at` is in `text` as is (no "" inside, not papaparse's): read in place. */
 	inText(at: number): boolean {
 		if (at >= this.count) return false;
 		return this.plain || (this.values === undefined && this.escaped[at] === 0);

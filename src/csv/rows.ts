@@ -1,3 +1,4 @@
+/** Reading a CSV's rows as it streams: its layout, its pieces, and why a reading stops. */
 import Papa from 'papaparse';
 
 import type { ByteSource } from '../base/bytes';
@@ -12,16 +13,10 @@ import { RowScanner } from './scan';
 export { CsvRow } from './row';
 export type { CsvLayout, CsvStop } from './row';
 
-/**
- * The longest a row may be: past it, a quote that is never closed would make the rest of the file
- * one row.
- */
+/** The longest row: past it, a quote never closed would make the rest of the file one row. */
 const MAX_ROW_BYTES = 1024 * 1024;
 
-/**
- * The layout of a CSV from its first bytes: the line break of its first line, and the delimiter
- * papaparse finds in its first lines (`,` when none).
- */
+/** A CSV's layout from its first bytes: its first line break, papaparse's delimiter (or `,`). */
 export function csvLayout(head: Buffer): CsvLayout {
 	const bom = BOM.every((byte, index) => head[index] === byte);
 	const text = head.subarray(bom ? 3 : 0).toString('utf8');
@@ -47,14 +42,10 @@ export function csvLayout(head: Buffer): CsvLayout {
 }
 
 /**
- * Reads the rows of a CSV as it streams, giving each to `onRow`: its bytes checked as UTF-8 (a bad
- * byte stops the reading) and scanned as they are (BytePieces), rows split in pieces of 64 KB
- * (RowScanner, and papaparse for the rows it leaves), each with the line it starts on (a quoted
- * field may hold line breaks). It yields after each chunk of the source (a read of up to 1 MB),
- * so a reader can pass on what its rows gave. Memory stays at a chunk and the row it ends in,
- * whatever the size: a row longer than MAX_ROW_BYTES stops the reading (a quote that is never
- * closed). Returns the bytes read, and why the reading stopped early if it did (the rows before
- * that place were given).
+ * Reads a CSV's rows as it streams, each to `onRow` with its line: bytes checked as UTF-8
+ * (BytePieces), split in pieces by RowScanner (papaparse for rows it leaves). It yields after each
+ * source chunk so a reader can pass on what rows gave; memory stays at a chunk and its last row (a
+ * row over MAX_ROW_BYTES stops the reading). Returns the bytes read and any early stop.
  */
 export async function* readCsvRows(
 	source: Buffer | ByteSource,
@@ -101,10 +92,7 @@ export async function* readCsvRows(
 	return { bytes: pieces.bytes, stop: reading.stop };
 }
 
-/**
- * Gives the complete rows of a piece (all of it when `last`), and returns where they end: what is
- * after is carried to the next piece.
- */
+/** Gives a piece's complete rows (all when `last`); returns where they end (the rest carries). */
 function readPiece(
 	scanner: RowScanner,
 	text: ByteText,

@@ -1,3 +1,4 @@
+/** RowScanner: the fast reading of a CSV piece's rows, from its bitmaps. */
 import { nextMark, PieceIndex } from './piece-index';
 import type { ByteText } from './pieces';
 import { giveRow } from './row';
@@ -9,20 +10,12 @@ const PENDING = -1;
 const UNUSUAL = -2;
 
 /**
- * Gives the complete rows of each piece of text (all of it when `last`), reading them as papaparse
- * does but faster: the places of the delimiters, quotes and
- * line breaks are read from the piece's bitmaps (PieceIndex), the next quote and
- * line break kept from where the reading is, a plain row's delimiters read a word of 32 bytes at a
- * time; a field's value is kept as its place in the text (CsvRow).
- *
- * A field is quoted when it starts with a quote; its closing quote must be followed by the
- * delimiter, the line break or the end of the file. Any other quoted row (spaces after the closing
- * quote, which papaparse allows, a stray quote, a quote never closed in the last piece) stops the
- * scan at its start (`reading.unusual`): papaparse reads the rest of the piece, so its verdicts
- * stay. scan() returns where the rows it gave end (the rest is pending, or papaparse's when
- * unusual). One scanner serves a whole reading: a scanner made for every piece, returning an
- * object, had V8 throw its optimized code away at the end of pieces and run much slower once it
- * stopped doing so.
+ * Gives each piece's complete rows (all when `last`) as papaparse would; fields are kept as places
+ * in the text (CsvRow). A quoted field's closing quote must be followed by the delimiter, the line
+ * break or the end of the file; any other quoted row (spaces after the closing quote, which
+ * papaparse allows, a stray quote, a quote never closed) stops the scan at its start
+ * (`reading.unusual`) and papaparse reads the rest of the piece, so its verdicts stay. One
+ * scanner, of one shape, serves a whole reading, so V8 keeps its optimized code across pieces.
  */
 export class RowScanner {
 	private text: ByteText = '';
@@ -37,7 +30,6 @@ export class RowScanner {
 	private readonly twoByteBreak: boolean;
 	private readonly index: PieceIndex;
 
-	/** One scanner a reading, whose pieces scan() takes in turn (its state stays of one shape). */
 	constructor(private readonly reading: RowReading) {
 		({ delimiter: this.delimiter, lineBreak: this.lineBreak } = reading.layout);
 		this.twoByteBreak = this.lineBreak.length === 2;
@@ -57,7 +49,7 @@ export class RowScanner {
 		let pos = 0;
 		let nextQuote = -2;
 		let nextBreak = this.breakFrom(0);
-		// Where quotedRow looks for the next delimiter from (−1: there is none; below its field: look).
+		// Where quotedRow looks for the next delimiter from (−1: none; below its field: look).
 		this.nextDelimiter = -2;
 		while (pos < length) {
 			if (nextQuote !== -1 && nextQuote < pos) nextQuote = nextMark(quotes, pos, words);
@@ -65,7 +57,7 @@ export class RowScanner {
 			if (nextQuote === -1 || (nextBreak !== -1 && nextQuote > nextBreak)) {
 				if (nextBreak === -1 && !last) break;
 				const rowEnd = nextBreak === -1 ? length : nextBreak;
-				// The delimiters from pos to rowEnd, read from their bitmap a word (32 bytes) at a time.
+				// The delimiters from pos to rowEnd, read from their bitmap 32 bytes at a time.
 				let { ends } = row;
 				let count = 0;
 				let word = pos >>> 5;
@@ -110,10 +102,7 @@ export class RowScanner {
 		return at;
 	}
 
-	/**
-	 * Gives the row with a quote that starts at `pos`, field by field; returns where it ends, or
-	 * PENDING (it ends in a later piece) or UNUSUAL (papaparse reads it).
-	 */
+	/** Gives the quoted row at `pos`; returns its end, PENDING (in a later piece) or UNUSUAL. */
 	private quotedRow(pos: number): number {
 		const { text, last, reading, delimiter, lineBreak } = this;
 		const { row } = reading;
@@ -158,11 +147,7 @@ export class RowScanner {
 		}
 	}
 
-	/**
-	 * The closing quote of the quoted field that starts at `open`, or −1 when the text ends before
-	 * it (a quote that is the text's last character is taken as closing); `escaped` says whether
-	 * doubled quotes are inside.
-	 */
+	/** The field at `open`'s closing quote (the text's last counts), or −1; sets `escaped`. */
 	private closingQuote(open: number): number {
 		const { text } = this;
 		const { quotes, words } = this.index;

@@ -1,3 +1,4 @@
+/** The check of a CSV column whose values must not repeat: email, mobile, id, or the Key column. */
 import { RepeatCandidates } from './confirm';
 import type { ComparedColumn } from './confirm';
 import { HASH, UniqueValues } from './repeats';
@@ -5,12 +6,7 @@ import type { CsvRow } from './row';
 import { comparedValue, emailKey, KEY_IN_BYTES, mobileKey } from './value-keys';
 import type { KeyInBytes } from './value-keys';
 
-/**
- * A column whose values must not repeat within the file (the automatic unique columns `email`,
- * `mobile` and `id`, and the Key column, which must also have a value on every row): each row's
- * value is checked and kept by its hash (UniqueValues); the rows whose hash an earlier row held are
- * then compared (ComparedColumn).
- */
+/** Checks each row's value and keeps it by hash (UniqueValues) for the repeats found later. */
 export class UniqueColumn {
 	private readonly seen = new UniqueValues();
 	private readonly key?: (value: string) => string | { problem: string };
@@ -53,10 +49,7 @@ export class UniqueColumn {
 		return this.required ? 'the Key column is empty' : undefined;
 	}
 
-	/**
-	 * Once every row is checked: the rows to compare (those whose value's hash an earlier row held,
-	 * and the rows they may repeat), or undefined when there are none.
-	 */
+	/** Once every row is checked: the rows to compare (candidates and their first), if any. */
 	compared(): ComparedColumn | undefined {
 		this.seen.repeats((index, firstIndex) =>
 			(this.candidates ??= new RepeatCandidates()).add(index, firstIndex),

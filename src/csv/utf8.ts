@@ -1,23 +1,11 @@
-/**
- * Where a file's bytes stop being UTF-8, found without decoding them (faster than decoding):
- * 16 bytes a step while they are ASCII, each other character checked as the WHATWG decoder
- * (a TextDecoder with `fatal`) checks it; where most characters are past ASCII, a TextDecoder
- * checks the rest, faster there.
- */
+/** Where bytes stop being UTF-8 (as a `fatal` TextDecoder says), found faster than by decoding. */
 
-/**
- * Past this many characters beyond ASCII, when they are more than one byte in DENSE, the rest is
- * left to a TextDecoder.
- */
+/** Past this many characters beyond ASCII, over one in DENSE bytes, TextDecoder checks the rest. */
 const DENSE_AFTER = 64;
 const DENSE = 64;
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * The length of the well-formed UTF-8 character that starts at `at` with a byte past ASCII and
- * ends before `to`, or 0 when there is none (a byte no character starts with, a next byte out of
- * its range, or a character cut by `to`).
- */
+/** The length of the well-formed UTF-8 character at `at` (past ASCII) ending before `to`, or 0. */
 function characterLength(bytes: Uint8Array, at: number, to: number): number {
 	const lead = bytes[at];
 	if (lead < 0xc2 || lead > 0xf4) return 0;
@@ -32,10 +20,7 @@ function characterLength(bytes: Uint8Array, at: number, to: number): number {
 	return length;
 }
 
-/**
- * Where the first byte of `bytes` from `from` to `to` that is not part of a well-formed UTF-8
- * character is (a character cut by `to` is not), or −1 when they are all UTF-8.
- */
+/** The first byte from `from` to `to` not UTF-8 (a character cut by `to` included), or −1. */
 export function invalidUtf8At(bytes: Uint8Array, from: number, to: number): number {
 	// The bytes as 32-bit words from the first 4-byte boundary at or after `from`.
 	const wordsFrom = from + ((4 - ((bytes.byteOffset + from) & 3)) & 3);

@@ -1,3 +1,4 @@
+/** The forms in which a unique column's values are compared for repeats, from text or bytes. */
 import { e164DigitsProblem } from '../base/addresses';
 import { bytesHash, MARKS } from './repeats';
 
@@ -6,10 +7,7 @@ const PHONE_SEPARATORS = /[\s().-]/g;
 
 const PLAIN_E164 = /^\+[1-9]\d{6,14}$/;
 
-/**
- * A problem of one value (a value that passes gives the form in which repeats are compared
- * instead).
- */
+/** A value's problem (a value that passes gives its form as compared for repeats instead). */
 interface ValueProblem {
 	problem: string;
 }
@@ -18,11 +16,7 @@ interface ValueProblem {
 export const emailKey = (value: string): string | ValueProblem =>
 	EMAIL.test(value) ? value : { problem: `"${value}" is not an e-mail address` };
 
-/**
- * A mobile value as compared for repeats (international form: + and its digits, so that
- * "+33 6 12…" and "0033612…" are one number), or its problem: it must be international (+ or 00,
- * then the country code), as the platform's E.164.
- */
+/** A mobile as compared for repeats, + and digits ("0033 6 12…" is "+33612…"), or its problem. */
 export function mobileKey(value: string): string | ValueProblem {
 	if (PLAIN_E164.test(value)) return value;
 	let compact = value.replace(PHONE_SEPARATORS, '');
@@ -37,10 +31,7 @@ export function mobileKey(value: string): string | ValueProblem {
 	return problem ? { problem } : compact;
 }
 
-/**
- * A field's value as compared for repeats: without the spaces around it, then in the form `key`
- * gives (emailKey, mobileKey), or its problem; '' when it is empty.
- */
+/** A value as compared for repeats: trimmed, in `key`'s form, or its problem ('' if empty). */
 export function comparedValue(
 	field: string,
 	key?: (value: string) => string | ValueProblem,
@@ -53,7 +44,7 @@ export function comparedValue(
 	return value && key ? key(value) : value;
 }
 
-/** A table of the 256 bytes refused (1): those past ASCII, and those of `refused` (or all others). */
+/** The 256 bytes, 1 if refused: those past ASCII, and those in `codes` (all others if allBut). */
 function refusing(codes: string, allBut = false): Uint8Array {
 	const table = new Uint8Array(256);
 	for (let code = 0; code < 256; code++)
@@ -67,10 +58,7 @@ const NOT_IN_MOBILE = refusing('+0123456789', true);
 const PAST_ASCII = refusing('');
 const NO_MARK = -1;
 
-/**
- * An e-mail as EMAIL takes one, in ASCII (false for the others: EMAIL decides): one '@' after a
- * character, then a dot with a character on each side; hashed.
- */
+/** An ASCII e-mail EMAIL takes (one '@' after a character, then a dot between two), hashed. */
 function emailHash(bytes: Uint8Array, start: number, end: number): boolean {
 	if (!bytesHash(bytes, start, end, NOT_IN_EMAIL, 0x40)) return false;
 	const at = MARKS[1];
@@ -87,12 +75,9 @@ function plainE164Hash(bytes: Uint8Array, start: number, end: number): boolean {
 }
 
 /**
- * A unique column's value read from its bytes in the file (from `start` to `end`: not empty, no
- * space at either end), without a string made for it (the check's fast way): true when
- * the bytes are, in ASCII, its value as compared (an e-mail EMAIL takes, a mobile PLAIN_E164
- * takes, or any value of a plain column), its hashes then in HASH; false otherwise (a problem, a
- * mobile to put in international form, a character past ASCII): comparedValue decides, and gives
- * the value the same hashes.
+ * A unique column's value read from its bytes (not empty, no space at either end), no string made:
+ * true when they are its compared form in ASCII (per EMAIL, PLAIN_E164, or plain), hashes in HASH;
+ * false otherwise (a problem, a mobile to reformat, past ASCII): comparedValue decides then.
  */
 export type KeyInBytes = (bytes: Uint8Array, start: number, end: number) => boolean;
 

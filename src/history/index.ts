@@ -1,7 +1,4 @@
-/**
- * History: what a node sent in its earlier executions (Message › Send's Skip Messages Sent Before),
- * kept in n8n's own store for the node.
- */
+/** History: what a node sent in earlier executions (Skip Messages Sent Before), in n8n's store. */
 export * from './store';
 export * from './sent-history';
 export type { SentBefore, Settlement } from './values';

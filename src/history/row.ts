@@ -1,15 +1,9 @@
-/**
- * A node's history row as one run uses it: n8n's store, read and rewritten whole on each call; its
- * calls taken in turn within the process, kept short, tried twice, each write checked after it.
- */
+/** One run's use of a node's history row in n8n's store: calls in turn, short, retried, checked. */
 import { sleep } from 'n8n-workflow';
 
 import type { HistoryStore } from './store';
 
-/**
- * Most values one removal asks n8n to take back: n8n searches the whole row for each (a few ms
- * each at a full history), all in one step of its event loop.
- */
+/** Most values per removal: n8n searches the whole row for each, all in one event-loop step. */
 export const REMOVALS_PER_CALL = 25;
 
 /** Most values one record call adds or looks up (n8n hashes them all in one step). */
@@ -22,26 +16,19 @@ const CHECKS = 3;
 const RETRY_MS = 250;
 
 /**
- * The last check of a run's values waits this many times the longest of the row's recent calls in
- * this process, any run's (within the bounds): by then a write another process began before the
- * run's last write has landed. Another process's calls take as long as this one's under the same
- * load, not as long as the run's own, which may all have come in a quiet moment.
+ * The last check waits this many times the row's longest recent call in this process, any run's
+ * (the run's own may all have been quiet), within SETTLE_MS: others' earlier writes have landed.
  */
 const SETTLE_CALLS = 3;
 const SETTLE_MS = { min: 200, max: 3000 };
 const RECENT_CALLS = 16;
 
-/** How long the row's last RECENT_CALLS calls in this process took (ms), any run's. */
+/** Durations (ms) of the row's last RECENT_CALLS calls in this process, any run's. */
 const recentCalls = new Map<string, number[]>();
 
-/** The last call of each row in this process (see inTurn). */
 const turns = new Map<string, Promise<unknown>>();
 
-/**
- * Runs the task after every earlier task given for the same row in this process has ended: n8n's
- * store reads a row and writes it back whole, with no lock, so two calls at once lose one's
- * writes (and two first writes race on the row's key).
- */
+/** Runs the task after the row's earlier ones here: n8n rewrites the whole row with no lock. */
 export async function inTurn<T>(row: string, task: () => Promise<T>): Promise<T> {
 	const run = (turns.get(row) ?? Promise.resolve()).then(task);
 	const ended = run.then(
@@ -60,7 +47,6 @@ const chunks = <T>(values: T[], size: number): T[][] =>
 		values.slice(index * size, (index + 1) * size),
 	);
 
-/** One run's calls to a node's history row (`row` names it within the process). */
 export class HistoryRow {
 	/** Store calls made (for the benchmarks and the tests of batching). */
 	calls = 0;
@@ -98,11 +84,7 @@ export class HistoryRow {
 		return await inTurn(this.row, task);
 	}
 
-	/**
-	 * Records the values and says which were held before; `bounded` lets n8n drop the oldest values
-	 * beyond the history's bound. Each write is then recorded again until none of its values is
-	 * missing: what another process's write of the row dropped is written back (and counted).
-	 */
+	/** Records values, returning those held before; again (CHECKS at most) until none dropped. */
 	async record(values: string[], bounded: boolean): Promise<Set<string>> {
 		const held = new Set<string>();
 		for (const chunk of chunks(values, RECORDS_PER_CALL)) {
@@ -123,10 +105,7 @@ export class HistoryRow {
 		return held;
 	}
 
-	/**
-	 * Which of the values the row holds, leaving it as it was: n8n's store can only ask by adding, so
-	 * the values added are taken back in the same turn (no other run of the process sees them).
-	 */
+	/** Which values the row holds, left as it was: asking adds, so it removes them in one turn. */
 	async probe(values: string[]): Promise<Set<string>> {
 		const held = new Set<string>();
 		for (const chunk of chunks(values, RECORDS_PER_CALL))
@@ -153,11 +132,7 @@ export class HistoryRow {
 		await this.record(values, true);
 	}
 
-	/**
-	 * Clears the row unless it holds `marker`, then records it, all in one turn: the first run given
-	 * a marker clears the history, a retry or another run given it does not. With `ask`, only says
-	 * whether it would clear, leaving the row as it was. Returns whether it cleared (or would).
-	 */
+	/** Clears the row unless it holds `marker`, then records it, in one turn; `ask`: only asks. */
 	async clearOnce(marker: string, ask: boolean): Promise<boolean> {
 		if (ask) return !(await this.probe([marker])).has(marker);
 		const mark = () => this.attempt(() => this.store.record([marker], true));
@@ -170,11 +145,7 @@ export class HistoryRow {
 		});
 	}
 
-	/**
-	 * The run's last check, when its writes are done: once the writes of other processes that began
-	 * before it have landed, everything the run recorded and kept is recorded again, until none of
-	 * it was missing (a few rounds at most).
-	 */
+	/** Last check: once others' writes have landed, records all kept again while any is missing. */
 	async settle(): Promise<void> {
 		const values = [...this.kept];
 		for (let round = 0; round < CHECKS && values.length > 0; round++) {

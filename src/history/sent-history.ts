@@ -1,3 +1,4 @@
+/** One run's use of a node's sent history: lookups, then claims, confirmations and releases. */
 import { HistoryRow, REMOVALS_PER_CALL } from './row';
 import type { HistoryStore } from './store';
 import { attemptOf, claimOf, confirmationOf, forgottenFor, sentValuesOf } from './values';
@@ -9,67 +10,49 @@ interface SentHistoryOptions {
 	row: string;
 	/** Preview Without Sending: look keys up and leave the store as it was. */
 	preview?: boolean;
-	/**
-	 * Messages claimed in the first write, ahead of their sending (at least 1). The next windows hold
-	 * what the run sends in WINDOW_MS at the pace measured since the last one (or in WRITE_SHARE
-	 * times the last write, when the store is that slow), from claimAhead to MAX_CLAIM_AHEAD.
-	 */
+	/** Messages claimed in the first write, ahead of sending (at least 1; then ClaimWindows). */
 	claimAhead: number;
 	/** The clock (ms), for tests. */
 	now?: () => number;
 }
 
 /**
- * A confirmation waits this long at most for its write when no claim carries it (ms; the last ones
- * are written by close): what a worker killed mid-run leaves sent but unconfirmed, for Resend
- * Unconfirmed to send again (docs/operations.md has the figures).
+ * Longest a confirmation no claim carries waits for its write (ms): it bounds what a killed
+ * worker leaves sent but unconfirmed, for Resend Unconfirmed (see docs/operations.md).
  */
 const CONFIRM_WITHIN_MS = 500;
 
 /**
- * One run's use of a node's sent history (a HistoryStore): which of its message keys an earlier
- * execution sent, and, as the run sends, which it claimed, sent and released. A key holds up to
- * three values:
- * - its claim `c:`, written when a run is first given the key (lookUp), and written anew when a
- *   run sends a key an earlier run was given but never sent (so that it is as young as the
- *   message's other values: n8n forgets the oldest values first);
- * - its attempt `a:`, written just before its message is sent, for a window of keys at once
- *   (claim);
- * - its confirmation `s:`, written once the platform accepted it, with the next window's attempts
- *   or after CONFIRM_WITHIN_MS (settle), its claim and attempt again beside it (a value another
- *   process's write dropped comes back).
- * A message the platform refused, or one the run did not send, loses its attempt (close): the next
- * run sends it. A message whose answer was lost keeps its attempt without confirmation, as does
- * every message in flight when n8n stopped: the next run finds it `unconfirmed`. The store's calls
- * go through a HistoryRow.
+ * Which keys an earlier execution sent, and which this run claims, sends and releases, as up to
+ * three values per key: claim `c:`, attempt `a:` (just before sending) and confirmation `s:` (once
+ * accepted, with the other two again, restoring what another process dropped). See
+ * docs/architecture.md, Remembering what was sent.
  */
 export class SentHistory {
 	readonly row: HistoryRow;
-	/** The keys the run sends, in the order it sends them (plan). */
 	private order: string[] = [];
 	private position = new Map<string, number>();
 	private nextToClaim = 0;
-	/** Per claimed key: whether the claim is this run's (false: another run's attempt was there). */
+	/** Per claimed key: whether the claim is this run's (false: another run had attempted it). */
 	private claims = new Map<string, Promise<boolean>>();
 	/** Keys an earlier run left unconfirmed that this run sends again: their attempt stays. */
 	private resent = new Set<string>();
 	/**
-	 * Keys an earlier run was given but never attempted, whose attempt lookUp wrote: claimed by this
-	 * run from the start (taking the attempts back would cost n8n a search of the row per key).
+	 * Keys an earlier run was given but never attempted, whose attempt lookUp wrote: this run's
+	 * from the start (taking the attempts back would cost n8n a search of the row per key).
 	 */
 	private preclaimed = new Set<string>();
 	private settled = new Map<string, Settlement>();
 	private toConfirm: string[] = [];
 	/**
-	 * Preclaimed keys whose message went out: their claim is written anew (see the class); a failure
-	 * leaves the old claim, or none (the next run then cannot claim the key, and says so).
+	 * Preclaimed keys sent: claims rewritten as young as their other values (n8n forgets the
+	 * oldest first); a failure leaves the old claim or none (the next run can't claim it: says so).
 	 */
 	private toRefresh: string[] = [];
 	/** Writes of the run not awaited by a send (close waits for them). */
 	private pending = new Set<Promise<unknown>>();
 	/** When the oldest confirmation waiting for its write was settled (see settle). */
 	private waitingSince?: number;
-	/** How many keys a write claims (see claimAhead). */
 	private readonly windows: ClaimWindows;
 	private readonly now: () => number;
 
@@ -88,20 +71,15 @@ export class SentHistory {
 		this.pending.add(tracked);
 	}
 
-	/**
-	 * Forgets every message of the node's history, once per label (see HistoryRow.clearOnce); a
-	 * preview only asks. Returns whether it forgot (or, in a preview, would).
-	 */
+	/** Forgets the history once per label (HistoryRow.clearOnce): whether it did (or would). */
 	async forget(label: string): Promise<boolean> {
 		return await this.row.clearOnce(forgottenFor(label), this.options.preview === true);
 	}
 
 	/**
-	 * What earlier executions did with each key (unique keys). Claims the keys given for the first
-	 * time, and the attempts of keys given before but never attempted. n8n's store can only ask by
-	 * adding: a confirmation asked of a key left unconfirmed is taken back in the same turn, and a
-	 * preview takes back every value it adds (HistoryRow.probe). A run's lookup is bounded as its
-	 * other writes are: the row never grows past the bound, which keeps every call short.
+	 * What earlier executions did with each (unique) key; claims new keys, and the attempts of keys
+	 * given before but never attempted. Asking adds: what a preview or a confirmation asks is taken
+	 * back (HistoryRow.probe). Bounded like every write, so every call stays short.
 	 */
 	async lookUp(keys: string[]): Promise<Map<string, SentBefore>> {
 		const found = new Map<string, SentBefore>(keys.map((key) => [key, 'new']));
@@ -124,21 +102,14 @@ export class SentHistory {
 		return found;
 	}
 
-	/**
-	 * The keys this run sends, in the order their sending starts; `resent`: those an earlier run left
-	 * unconfirmed (Resend Unconfirmed).
-	 */
+	/** The keys this run sends, in order; `resent`: those left unconfirmed (Resend Unconfirmed). */
 	plan(keys: string[], resent: Iterable<string> = []): void {
 		this.order = keys;
 		this.position = new Map(keys.map((key, index) => [key, index]));
 		this.resent = new Set(resent);
 	}
 
-	/**
-	 * Claims the key before its message is sent: resolves true when the run may send it, false when
-	 * another run claimed it since lookUp (two runs at once). Claims the next keys of the plan in the
-	 * same write, and the window after it once half of this one is started.
-	 */
+	/** Claims the key, a window per write, ahead: false if another run claimed it since lookUp. */
 	async claim(key: string): Promise<boolean> {
 		if (this.options.preview) return true;
 		const position = this.position.get(key);
@@ -151,7 +122,6 @@ export class SentHistory {
 		return await claimed;
 	}
 
-	/** Claims a window of keys of the plan not yet claimed, from position `from` on. */
 	private claimWindow(from: number): void {
 		const size = this.windows.next(this.now(), this.row.lastWriteMs);
 		const window: string[] = [];
@@ -195,8 +165,7 @@ export class SentHistory {
 		this.toConfirm.push(key);
 		const now = this.now();
 		this.waitingSince ??= now;
-		// Written with the next claims, or by the first settle CONFIRM_WITHIN_MS after the oldest one
-		// (longer when the store is slow to write).
+		// Written with the next claims, or once the oldest waited CONFIRM_WITHIN_MS (more if slow).
 		if (now - this.waitingSince < Math.max(CONFIRM_WITHIN_MS, WRITE_SHARE * this.row.lastWriteMs))
 			return;
 		const confirms = this.takeConfirms();
@@ -205,10 +174,7 @@ export class SentHistory {
 		);
 	}
 
-	/**
-	 * Ends the run's use of the history: confirms what was sent, and releases the claims of messages
-	 * refused, not sent, or never started (the run stopped). Call it once every send has settled.
-	 */
+	/** Confirms what was sent, releases what surely was not; call once every send has settled. */
 	async close(): Promise<void> {
 		if (this.options.preview) return;
 		const releases: string[] = [];

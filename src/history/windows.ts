@@ -1,20 +1,15 @@
+/** The windows of claims: how many keys each write of the history claims ahead of sending. */
+
 /** Most messages claimed in one write, however fast the run or slow the store. */
 export const MAX_CLAIM_AHEAD = 10_000;
 
 /** How long a window of claims lasts at the run's measured pace. */
 const WINDOW_MS = 5000;
 
-/**
- * Writes of the history take at most about 1 / WRITE_SHARE of a run's time: windows of claims and
- * writes of confirmations come no oftener than WRITE_SHARE times the last write's duration.
- */
+/** Claim windows and confirmation waits span at least this many last writes (writes: ~1/10). */
 export const WRITE_SHARE = 10;
 
-/**
- * The size of the next window of claims: what the run sends in WINDOW_MS at the pace measured since
- * the last window (`settled` messages in `elapsedMs`), or in WRITE_SHARE times the last write when
- * the store is that slow; from the first window's size to MAX_CLAIM_AHEAD.
- */
+/** What the recent pace sends in WINDOW_MS (or WRITE_SHARE last writes), first..MAX_CLAIM_AHEAD. */
 export function nextWindowSize(run: {
 	first: number;
 	settled: number;
@@ -26,12 +21,11 @@ export function nextWindowSize(run: {
 	return Math.min(MAX_CLAIM_AHEAD, Math.max(run.first, Math.ceil(perMs * lasting)));
 }
 
-/** A run's windows of claims: how many keys the next one claims, from the pace since the last. */
 export class ClaimWindows {
 	/** Keys claimed in one write now (at least 1). */
 	size: number;
 	private lastAt?: number;
-	/** Messages settled in all, and when the last window was claimed. */
+	/** Messages settled in all, and by the last window's claim. */
 	private settled = 0;
 	private settledAtLast = 0;
 
@@ -44,7 +38,7 @@ export class ClaimWindows {
 		this.settled++;
 	}
 
-	/** A window claimed at `now` (ms), the store's last write having taken `lastWriteMs`: its size. */
+	/** A window claimed at `now` (ms), the last write having taken `lastWriteMs`: its size. */
 	next(now: number, lastWriteMs: number): number {
 		if (this.lastAt !== undefined)
 			this.size = nextWindowSize({

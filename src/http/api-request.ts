@@ -1,3 +1,4 @@
+/** apiRequest: the one request helper every request of the package goes through. */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
@@ -29,14 +30,9 @@ export interface ApiRequest<T = unknown> {
 	action: string;
 	/** The shape a 2xx body must have; a body that does not fit is an error, never an item. */
 	expect?: ZodType<T, ZodTypeDef, unknown>;
-	/**
-	 * Non-2xx statuses the caller reads itself instead of getting an error (Blacklist Check's 404).
-	 */
+	/** Non-2xx statuses the caller reads itself instead of an error (Blacklist Check's 404). */
 	acceptStatus?: (statusCode: number, body: unknown) => boolean;
-	/**
-	 * How a user finds out whether a write whose answer was lost was applied ("look for External
-	 * ID n8n12 in the platform's message reports"): said in the "may have been applied" error.
-	 */
+	/** How to check whether a write whose answer was lost was applied (said in maybeApplied). */
 	reconcile?: string;
 	/** What a preview shows instead of a file body (its name, size, rows and check report). */
 	preview?: IDataObject;
@@ -45,29 +41,18 @@ export interface ApiRequest<T = unknown> {
 }
 
 /**
- * The one request helper: n8n's httpRequestWithAuthentication (which adds the Bearer header and
- * honours n8n's proxy settings) with the rules every request of the package follows:
- * - a timeout (the credential's Request Timeout);
- * - redirects are not followed: a 3xx is an error naming its target, so the key never goes to
- *   another address;
- * - every request of a run goes through the run's RateGate (configureRun): a 429 pauses and
- *   slows the whole run, and is resent after Retry-After (at least 1 s, with jitter) while the
- *   run's wait budget lasts; once it is spent, nothing more of the run is sent (notSentError);
- * - a 5xx or dropped connection is resent only for GET, HEAD and DELETE, twice at most;
- * - a write (POST) whose answer was lost after it may have reached the platform (a reset, a
- *   timeout, an HTTP 500, a gateway's 502/503/504) is never resent and fails as "may have been applied"
- *   (maybeApplied, outcome `unknown`);
- * - an HTTP error becomes a NodeApiError with the status and the platform's message;
- * - a 2xx body is checked against `expect` and refused when it does not fit; for a write, the
- * platform accepted the request, so it fails as "accepted, answer unreadable" (outcome `accepted`);
- * - in a preview run (configureRun), anything but a read is not sent: it throws a RequestPreview
- *   saying what would have gone (method, URL, body), before the run's pace or a file is touched.
+ * n8n's httpRequestWithAuthentication (Bearer header, n8n's proxy settings) with the package's
+ * rules (docs/operations.md, "How requests are sent"): the credential's timeout; no redirect
+ * followed, so the key never goes elsewhere; the run's RateGate and wait budget for 429s
+ * (configureRun); resends only for GET, HEAD and DELETE; a write whose answer was lost is never
+ * resent (maybeApplied); a 2xx body must fit `expect`; in a preview run no write is sent
+ * (RequestPreview), before the run's pace or a file is touched.
  */
 export async function apiRequest<T = unknown>(
 	context: RequestContext,
 	request: ApiRequest<T>,
 ): Promise<ApiResponse<T>>;
-/** To an address outside the platform (`url`): without the credential or the run's pace (outside.ts). */
+/** To an address outside the platform (`url`): no credential, no run pace (outside.ts). */
 export async function apiRequest(
 	context: RequestContext,
 	request: OutsideRequest,
@@ -111,8 +96,7 @@ export async function apiRequest<T = unknown>(
 		const sentAt = gate.pacer.clock.now();
 		let response: RawResponse;
 		try {
-			// The run's credential goes along, so n8n does not load and decrypt it again for every
-			// request.
+			// The run's credential goes along, so n8n does not load and decrypt it per request.
 			response = (await context.helpers.httpRequestWithAuthentication.call(
 				context,
 				CREDENTIAL_TYPE,
@@ -125,8 +109,7 @@ export async function apiRequest<T = unknown>(
 			continue;
 		}
 		const { statusCode } = response;
-		// When the request started and the platform second its answer is dated in: what the pace learns
-		// from (src/pace/platform-seconds.ts).
+		// What the pace learns from: the send time, and the platform second of the answer's Date.
 		const answer = { sentAt, second: platformSecond(response.headers.date) };
 		if (statusCode === 429) {
 			lastRefusal = response;
@@ -141,10 +124,7 @@ export async function apiRequest<T = unknown>(
 	}
 }
 
-/**
- * n8n's request options for one platform request: JSON, the credential's timeout, no redirect
- * followed (so the key never goes to another address), every status answered (read here).
- */
+/** n8n's request options for one platform request: every status comes back to be read here. */
 function requestOptions(
 	request: ApiRequest<unknown>,
 	baseURL: string,

@@ -1,3 +1,4 @@
+/** One try of a platform request: what every try shares, and how its answer is read. */
 import type { IHttpRequestMethods, INode } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
@@ -28,7 +29,6 @@ interface AttemptRequest<T> {
 export interface Attempt<T> {
 	node: INode;
 	request: AttemptRequest<T>;
-	/** The full URL, for messages. */
 	target: string;
 	timeoutMs: number;
 	/** The key and the request's other secrets: kept out of every message. */
@@ -81,10 +81,7 @@ export function resendsAfter<T>(attempt: Attempt<T>, error: unknown, retries: nu
 	);
 }
 
-/**
- * The error of a request that got no answer: a write that may have arrived is "may have been
- * applied" (never resent); otherwise the transport error, saying whether it was sent.
- */
+/** No answer: maybeApplied for a write that may have arrived, else transportError. */
 export function transportFailure<T>(attempt: Attempt<T>, error: unknown): Error {
 	const code = errorCode(error);
 	const { node, request, target, timeoutMs, secrets, urlField } = attempt;
@@ -101,11 +98,8 @@ export function transportFailure<T>(attempt: Attempt<T>, error: unknown): Error 
 }
 
 /**
- * A 429: the run pauses. Every request of the run waits it out in acquire(), and it counts
- * against the run's budget (taking shared turns, only the refused request waits:
- * RateGate.pausesRequestOnly; once the platform's full second is known to end sooner, the others
- * start then, Pacer.backOff). The refused request waits its whole pause, then is sent again:
- * true. False when the run's budget cannot cover the pause.
+ * A 429: the run pauses within its budget (RateGate.backOff; with shared turns only this request
+ * waits) and this request waits its whole pause: true to resend, false if the budget cannot.
  */
 export async function waitOutRateLimit<T>(
 	attempt: Attempt<T>,
@@ -118,18 +112,13 @@ export async function waitOutRateLimit<T>(
 	const pauseMs = rateLimitPauseMs(response.headers['retry-after'], Date.now(), Math.random, date);
 	const resendAt = gate.pacer.clock.now() + pauseMs;
 	if (!gate.backOff(pauseMs, ticket, answer)) return false;
-	// The refused request sleeps until resendAt when the run may start others sooner (only
-	// ownWaitMs before acquire() let it go when the run's shorter pause ended, too early).
+	// The run may start others sooner; acquire() alone would let this one go before resendAt.
 	const { clock } = gate.pacer;
 	if (gate.ownWaitMs(resendAt) > 0) await clock.sleep(resendAt - clock.now());
 	return true;
 }
 
-/**
- * The outcome of an answer that is not a 429 and is not sent again: a redirect, a gateway's
- * status on a write, or an HTTP error is an error; a 2xx body is checked against `expect` (for a
- * write the platform accepted it: "accepted, answer unreadable" when it does not fit).
- */
+/** Not a 429, not resent: a 3xx, a write's 5xx or an HTTP error throws; a 2xx must fit `expect`. */
 export function readAnswer<T>(
 	attempt: Attempt<T>,
 	response: RawResponse,

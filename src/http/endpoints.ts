@@ -1,9 +1,9 @@
+/** Where platform requests go: the credential's base URLs, key and timeout, read once a run. */
 import type { ICredentialsDecrypted, IExecuteFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
 
 /** What a request is made from: a node run, or the editor loading options (a list picker). */
 export type RequestContext = IExecuteFunctions | ILoadOptionsFunctions;
 
-/** The API credential's type: where requests go (three base URLs) and with which key. */
 export const CREDENTIAL_TYPE = 'audienceMessagingApi';
 
 /** The spec's three independent base URLs and the credential field holding each. */
@@ -24,11 +24,7 @@ export const BASE_URL_LABEL: Record<ApiBase, string> = {
 /** Seconds a request may go without an answer, when the credential does not say. */
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 
-/**
- * The credential of one node run, read once: n8n loads a credential from its database and
- * decrypts it on every getCredentials call, and a run
- * cannot change its credential. Keyed by the run's context object, so it goes with the run.
- */
+/** The run's credential, read once: n8n loads and decrypts it on every getCredentials call. */
 const credentialsOfRun = new WeakMap<object, Promise<ICredentialsDecrypted>>();
 
 async function runCredentials(context: RequestContext): Promise<ICredentialsDecrypted> {
@@ -39,13 +35,13 @@ async function runCredentials(context: RequestContext): Promise<ICredentialsDecr
 			return { id: reference?.id ?? '', name: reference?.name ?? '', type: CREDENTIAL_TYPE, data };
 		});
 		credentialsOfRun.set(context, credentials);
-		// A failed read is not kept: the next request reads again (and fails with n8n's own message).
+		// A failed read is not kept: the next request reads again (failing with n8n's message).
 		credentials.catch(() => credentialsOfRun.delete(context));
 	}
 	return await credentials;
 }
 
-/** The credential's base URL for `base`, without trailing slashes. */
+/** The credential's base URL for `base` (no trailing slash), its timeout in ms, and its key. */
 export async function baseUrlOf(
 	context: RequestContext,
 	base: ApiBase,

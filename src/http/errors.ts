@@ -1,3 +1,4 @@
+/** The NodeApiErrors of platform requests: HTTP errors, no answer, redirects, odd 2xx. */
 import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
@@ -11,10 +12,7 @@ const STATUS_HINTS: Record<number, string> = {
 	429: 'The platform is rate limiting requests. Try again later.',
 };
 
-/**
- * A platform answer with an HTTP error status, as a NodeApiError carrying the status and the
- * platform's message.
- */
+/** An HTTP error status as a NodeApiError carrying the status and the platform's message. */
 export function apiError(
 	node: INode,
 	response: { statusCode: number; body: unknown },
@@ -23,8 +21,7 @@ export function apiError(
 	const { statusCode } = response;
 	const body = redacted(response.body, options.secrets ?? []);
 	const message = platformMessage(body) ?? `The platform answered HTTP ${statusCode}`;
-	// The credential's Test checks one base URL (n8n allows one request there): a 404 names the one
-	// this request used.
+	// The credential's Test reaches one base URL only: a 404 names the one this request used.
 	const notFound =
 		statusCode === 404
 			? `The platform could not find what was asked for. Check the ID, and the ${options.urlField ?? 'base URL'} in the credential.`
@@ -46,10 +43,8 @@ export function apiError(
 }
 
 /**
- * A request that got no HTTP answer (DNS, refused connection, timeout). Built from the bare
- * code and message only, so the request configuration and its Authorization header never
- * reach the error. `sent`: the connection was made, so the request reached the platform (a read,
- * or a delete, which is safe to send again); a write in that case is maybeApplied instead.
+ * No HTTP answer (DNS, refused, timeout), built from the bare code and message so the request's
+ * Authorization header never reaches it. `sent`: it reached the platform (a read or a delete).
  */
 export function transportError(
 	node: INode,
@@ -72,8 +67,7 @@ export function transportError(
 			? `no answer within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
 			: String(err.message ?? code);
 	const reason = redacted(raw, options.secrets ?? []);
-	// Codes such as ECONNREFUSED stay out of the message: NodeApiError would swap it for a generic
-	// one.
+	// No code such as ECONNREFUSED in the message: NodeApiError would make it generic.
 	return new NodeApiError(
 		node,
 		{ message: reason },

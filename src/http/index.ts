@@ -1,8 +1,4 @@
-/**
- * HTTP: the one request helper (apiRequest) and what it uses: the run's pace and wait budget
- * (configureRun), the credential's base URLs, errors and outcomes, previews, resends, paging,
- * multipart bodies, answer schemas.
- */
+/** HTTP: apiRequest and what it uses (run state, base URLs, errors, previews, paging, schemas). */
 export * from './api-request';
 export * from './outside';
 export * from './run';

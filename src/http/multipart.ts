@@ -1,3 +1,4 @@
+/** Multipart/form-data bodies with one file part, streamed when the file is a stream. */
 import { randomBytes } from 'node:crypto';
 
 import type { ByteSource } from '../base/bytes';
@@ -10,12 +11,7 @@ interface FilePart {
 	size: number;
 }
 
-/**
- * A request body that is read while it goes out: shaped like a web `Blob` (`size`, `type`,
- * `stream()`), which n8n's request helper sends as it reads it, with Content-Length from `size`.
- * The package needs no Node stream class for it (n8n Cloud allows community nodes no
- * `node:stream`).
- */
+/** A `Blob`-shaped body n8n's helper streams, sized by `size` (n8n Cloud bans `node:stream`). */
 export interface StreamedBody {
 	readonly size: number;
 	readonly type: string;
@@ -30,11 +26,7 @@ export function isStreamedBody(body: unknown): body is StreamedBody {
 	);
 }
 
-/**
- * A multipart/form-data body with one file part. A stream source stays a stream, so a
- * 200 MB CSV goes out without being held in memory; Content-Length is exact either way.
- * The stream can be read once: a body that went out cannot be sent again.
- */
+/** One file part; a stream stays a stream (never held in memory, read once: never resent). */
 export function multipartFileBody(part: FilePart): {
 	body: Buffer | StreamedBody;
 	headers: Record<string, string>;

@@ -1,17 +1,11 @@
+/** Errors carrying an outcome (docs/operations.md, "Outcomes: unknown, accepted, not sent"). */
 import type { INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { platformMessage } from '../platform/error-message';
 import { redacted } from '../base/secrets';
 
-/**
- * What happened to a request that did not plainly succeed or fail, carried by its error:
- * - `unknown`: its answer was lost after it may have reached the platform; it may have been
- *   applied;
- * - `accepted`: the platform accepted it (2xx) but its answer could not be read;
- * - `notSent`: it was never sent, or the platform refused it (429), because the run's wait budget
- *   for rate limits is spent.
- */
+/** `unknown`: it may have been applied; `accepted`: 2xx, answer unreadable; `notSent`: not sent. */
 export const OUTCOMES = ['unknown', 'accepted', 'notSent'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -28,11 +22,7 @@ function withOutcome<E extends Error>(error: E, outcome: Outcome): E {
 
 const seconds = (ms: number) => Math.round(ms / 1000);
 
-/**
- * A write whose answer was lost after it may have reached the platform (a reset or a timeout
- * once connected, an HTTP 500, a gateway's 502/503/504): it may have been applied, and it was not
- * sent again.
- */
+/** A write whose answer was lost after it may have arrived (reset, timeout, 500, 502-504). */
 export function maybeApplied(
 	node: INode,
 	options: {
@@ -48,8 +38,7 @@ export function maybeApplied(
 ): NodeApiError {
 	const secrets = options.secrets ?? [];
 	let cause: string;
-	// Error codes stay out of the message (NodeApiError swaps a message naming ECONNRESET for a
-	// generic one): they go to the description.
+	// Codes go to the description: NodeApiError makes a message naming ECONNRESET generic.
 	let detail = '';
 	if (options.response) {
 		const said = platformMessage(redacted(options.response.body, secrets));
@@ -78,8 +67,6 @@ export function maybeApplied(
 	return withOutcome(
 		new NodeApiError(
 			node,
-			// No error code in this message: NodeApiError would swap a message holding ECONNRESET for a
-			// generic one.
 			{ message: 'the answer was lost; the request may have been applied' },
 			{
 				message: `May have been applied: the request to ${options.action} reached ${options.target} but ${cause}`,
@@ -119,11 +106,7 @@ export function acceptedUnreadable(
 	);
 }
 
-/**
- * A request not sent because the run's wait budget for rate limits is spent: the platform
- * refused it (429) and waiting again would go past the budget, or the budget was spent before
- * its turn came.
- */
+/** Not sent: the run's wait budget for rate limits is spent (at a 429, or before its turn). */
 export function notSentError(
 	node: INode,
 	options: {
@@ -160,10 +143,7 @@ export function notSentError(
 	);
 }
 
-/**
- * A message not sent because the run chose to send only to the first recipients its sender's
- * daily quota of unique recipients allows (Message › Send, Over the Daily Quota): not a failure.
- */
+/** Not sent, beyond the sender's daily quota (Message › Send, Over the Daily Quota): no failure. */
 export function overQuotaNotSent(
 	node: INode,
 	options: { itemIndex: number; to: string; senderId: string; dailyQuota: number },
@@ -181,12 +161,7 @@ export function overQuotaNotSent(
 	);
 }
 
-/**
- * A message not sent because an earlier execution of the node may have sent it (Message › Send,
- * Skip Messages Sent Before): that run claimed its key but never confirmed that the platform
- * accepted it (the answer was lost, or n8n stopped while sending), or another run is sending it
- * now.
- */
+/** Not sent (Skip Messages Sent Before): an earlier or concurrent run may have sent it. */
 export function unconfirmedBefore(
 	node: INode,
 	options: { itemIndex: number; key: string; now?: boolean },

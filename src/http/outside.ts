@@ -1,3 +1,4 @@
+/** Requests outside the platform (a media URL, the trigger's pace webhook). */
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -8,16 +9,11 @@ import { backoffMs } from './retry';
 import { runState } from './run';
 import type { RequestContext } from './endpoints';
 
-/**
- * A request to an address outside the platform (a media URL, the trigger's pace webhook), made by
- * apiRequest when it is given a `url`: no credential goes with it, and the caller reads every
- * status itself.
- */
+/** apiRequest given a `url`: no credential goes with it, and the caller reads every status. */
 export interface OutsideRequest {
 	url: string;
 	method: IHttpRequestMethods;
 	qs?: IDataObject;
-	/** A JSON body. */
 	body?: IDataObject;
 	headers?: Record<string, string>;
 	/** The request's own timeout; the API credential's Request Timeout when not given. */
@@ -45,12 +41,7 @@ class OutsideRequestFailed extends Error {
 	}
 }
 
-/**
- * apiRequest's way to an outside address, with the rules of every request of the package that
- * apply there: a timeout; redirects not followed unless asked; no write sent in a preview run
- * (a RequestPreview instead); a 5xx or dropped connection resent only for GET, HEAD and DELETE,
- * twice at most. It never goes through the run's pace (not a platform request) and sends no key.
- */
+/** Rules that apply outside: a timeout, redirects if asked, no preview write, resends; no pace. */
 export async function outsideRequest(
 	context: RequestContext,
 	request: OutsideRequest & { timeoutMs: number },

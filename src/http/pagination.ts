@@ -1,3 +1,4 @@
+/** fetchPages: Return All and Limit over the platform's paged collections. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -6,10 +7,7 @@ import type { JsonRecord } from './responses';
 import { apiRequest } from './api-request';
 import type { ApiRequest } from './api-request';
 
-/**
- * Return All stops with an error after this many pages: a platform whose pages never end cannot
- * make a run endless.
- */
+/** Return All fails after this many pages, so pages that never end cannot make a run endless. */
 export const MAX_PAGES = 1000;
 
 interface PageOptions {
@@ -23,11 +21,9 @@ interface PageOptions {
 }
 
 /**
- * Reads a `page`/`limit` collection. Stops at the last page of `pagination` (page >= pages),
- * at a short page when there is no `pagination`, at an empty page, or at the limit. A page that
- * repeats the previous one, a malformed page, or more than `maxPages` pages is an error: never a
- * silent cut, never an endless run. A platform that ignores `limit` and answers everything at
- * once without `pagination` is read as a single page.
+ * Reads a `page`/`limit` collection to its last page (by `pagination`, else a page not exactly
+ * full), an empty page or the limit. A repeated or malformed page, or more than `maxPages`, is an
+ * error: never a silent cut.
  */
 export async function fetchPages(
 	context: IExecuteFunctions,

@@ -1,13 +1,13 @@
+/**
+ * Preview Without Sending: the RequestPreview apiRequest throws instead of sending a write.
+ *
+ * Reads (GET, HEAD) still go, since a preview builds the same requests (a sender's rate and
+ * quota); runPerItem and runInBatches turn the throw into the item's output.
+ */
 import type { IDataObject, IHttpRequestMethods } from 'n8n-workflow';
 
 import { isStreamedBody } from './multipart';
 
-/**
- * A run with Options › Preview Without Sending sends no write: every request other than a read
- * (GET, HEAD) stops at apiRequest, which throws a RequestPreview carrying what it would have sent
- * instead. The runners (runPerItem, runInBatches) turn it into the item's output. Reads still go,
- * since a preview must build the same requests (a sender's rate and quota, for example).
- */
 interface PreviewedRequest {
 	method: IHttpRequestMethods;
 	/** The full address with its query string, as sent; never a user name, password or the key. */
@@ -32,15 +32,11 @@ export function isRequestPreview(error: unknown): error is RequestPreview {
 	);
 }
 
-/** Requests a preview still sends: reads only. */
 export function sentInPreview(method: IHttpRequestMethods): boolean {
 	return method === 'GET' || method === 'HEAD';
 }
 
-/**
- * A query value encoded as n8n's request helper (axios) encodes it: encodeURIComponent, with
- * `:$,[]` kept and a space as `+`.
- */
+/** A query value encoded as axios (n8n's request helper) does: `:$,[]` kept, a space as `+`. */
 function encodeQueryValue(value: string): string {
 	return encodeURIComponent(value)
 		.replace(/%3A/gi, ':')
@@ -51,10 +47,7 @@ function encodeQueryValue(value: string): string {
 		.replace(/%5D/gi, ']');
 }
 
-/**
- * The address a request goes to, its query string serialised as n8n's request helper (axios)
- * serialises flat values, without any user name or password, and with every secret hidden.
- */
+/** The address as axios sends it (flat query values), without user info, every secret hidden. */
 export function previewUrl(
 	baseURL: string,
 	path: string,

@@ -1,12 +1,10 @@
+/**
+ * Shapes of the platform's answers, checked where they enter (spec §1).
+ *
+ * Tolerant where the spec shows no shape; what does not fit is refused, never turned into items.
+ */
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
-
-/**
- * Shapes of the platform's answers, checked where they enter (spec §1: single objects in
- * `data`, collections in `items`, `meta` beside them). Tolerant where the spec shows no shape:
- * a bare object for a single object, `items`, `data` or a bare array for a collection. What
- * does not fit is refused with a message saying what was expected, never turned into items.
- */
 
 export type JsonRecord = IDataObject;
 
@@ -43,10 +41,7 @@ export const objectResponse = z.unknown().transform((body, ctx): JsonRecord => {
 	return rest;
 });
 
-/**
- * An answer whose body the spec does not show (delete, send): empty, or an object read as
- * objectResponse.
- */
+/** An answer whose body the spec does not show (delete, send): empty, or as objectResponse. */
 export const optionalObjectResponse = z.unknown().transform((body, ctx): JsonRecord => {
 	if (body === undefined || body === null || body === '') return {};
 	const parsed = objectResponse.safeParse(body);
@@ -67,9 +62,7 @@ export interface Page {
 	pagination?: { page: number; pages: number };
 }
 
-/**
- * A collection: `items`, `data` or a bare array of objects, with an optional `pagination` block.
- */
+/** A collection: `items`, `data` or a bare array of objects, and an optional `pagination`. */
 export const collectionResponse = z.unknown().transform((body, ctx): Page => {
 	let items: unknown;
 	if (Array.isArray(body)) items = body;

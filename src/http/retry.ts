@@ -12,9 +12,8 @@ export function backoffMs(attempt: number): number {
 }
 
 /**
- * The pause a 429 asks for: Retry-After, never under MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so
- * parallel runs do not resend together (`random`: the simulations pass a seeded one). `date`: the
- * answer's Date header, which a Retry-After given as a date is read against.
+ * The pause a 429 asks for: Retry-After, at least MIN_RETRY_PAUSE_MS, plus up to 20 % jitter so
+ * parallel runs do not resend together (`random`: seeded in simulations). `date`: retryAfterMs.
  */
 export function rateLimitPauseMs(
 	header: unknown,
@@ -30,9 +29,8 @@ const first = (header: unknown) =>
 	String(Array.isArray(header) ? header[0] : (header ?? '')).trim();
 
 /**
- * Retry-After in seconds or as an HTTP date, in milliseconds; undefined when absent or unreadable.
- * A date is counted from the answer's own Date (`date`) when it has one, the platform's clock
- * against itself: a platform clock an hour ahead does not make an hour's pause.
+ * Retry-After (seconds or an HTTP date) in ms, undefined when absent or unreadable. A date counts
+ * from the answer's own Date when given, so a platform clock an hour ahead makes no hour's pause.
  */
 export function retryAfterMs(
 	header: unknown,

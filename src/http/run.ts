@@ -1,8 +1,8 @@
+/** The state all requests of one node run share: one pace, one wait budget, the preview. */
 import { RateGate, sharedPacer } from '../pace/gate';
 import type { Pace } from '../pace/gate';
 import type { RequestContext } from './endpoints';
 
-/** What every request of one node run shares: one pace and one wait budget for rate limits. */
 export interface RunState {
 	gate: RateGate;
 	/** The option that sets the budget, as the editor labels it, when the operation has one. */
@@ -20,12 +20,10 @@ export function runState(context: RequestContext): RunState {
 }
 
 /**
- * Sets how the requests of this run are paced and how long the run may wait in all because of
- * rate limits (429): every request of the run goes through one RateGate, so a 429 slows the whole
- * run and every second it loses to rate limits counts against one budget (see RateGate.lostMs).
- * A new pace keeps the budget already set. With a `shareKey` (an object pace only), the run shares
- * its pacer with every run of this process given the same key and pace (sharedPacer): call the
- * gate's `release` when the run ends.
+ * Sets the run's pace and its wait budget for 429s: one RateGate for all its requests, so a 429
+ * slows the whole run and all time lost counts against one budget (RateGate.lostMs); a new pace
+ * keeps the budget. A `shareKey` (object pace only) shares the pacer with this process's runs of
+ * the same key and pace (sharedPacer): call the gate's `release` when the run ends.
  */
 export function configureRun(
 	context: RequestContext,

@@ -1,3 +1,4 @@
+/** The trigger's board: turns per sender for runs sharing its pace across n8n processes. */
 import { randomBytes } from 'node:crypto';
 
 import { RequestRejection } from '../base/rejection';
@@ -5,45 +6,21 @@ import { derivedToken } from '../base/secrets';
 import { tryParseJson } from '../base/json';
 import { RATE_HEADROOM } from './pace';
 
-/**
- * Turns shared by runs on several n8n processes (queue mode's workers) that send from one sender:
- * the Audience Messaging Trigger keeps a board of turns per sender in the process that receives
- * its webhooks, and each run of Message › Send with Share Pace Across Workers asks it for its next
- * few turns (src/pace/shared-turns.ts). The board spaces every run's turns together at
- * RATE_HEADROOM of the sender's rateLimit, as one process's shared pacer does for its own runs:
- * together the runs keep under the limit whatever window the platform counts it in, and each gets
- * its share in turn.
- */
-
-/**
- * The request header that carries the pace token (never the URL: proxies and access logs keep
- * URLs).
- */
+/** The pace token's request header (never the URL: proxies and access logs keep URLs). */
 export const PACE_TOKEN_HEADER = 'x-pace-token';
 
-/**
- * The board never hands out a turn further ahead than this; a run given one later does not follow
- * it and paces alone (src/pace/turn-grant.ts). Ten runs asking a second's worth each fit.
- */
+/** Farthest ahead a board gives a turn: ten runs asking a second's worth fit (see turnGrant). */
 export const SCHEDULE_AHEAD_MS = 10_000;
 
 /** The last path segment of the trigger's pace webhook (its callbacks come to `callbacks`). */
 export const PACE_WEBHOOK_PATH = 'pace';
 
-/**
- * The pace token, derived from the Callbacks credential's secret, not the callbacks'
- * token: the platform and its reports see the callback URL, and must not be able to take turns.
- */
+/** The pace token, from the Callbacks secret: not the callbacks' token, which the platform sees. */
 export function paceToken(secret: string): string {
 	return derivedToken(secret, 'audience-messaging-pace/v1');
 }
 
-/**
- * What a run asks the board for: `count` turns of the sender `key` limited to `perSecond`;
- * `boards`: the other boards that gave the run turns within PEER_TTL_MS (behind a load balancer, a
- * run's asks reach several webhook processes, each with its board: the runs tell the boards of
- * each other).
- */
+/** `count` turns of `key` at `perSecond`; `boards`: the others that gave the run turns lately. */
 export interface TurnRequest {
 	key: string;
 	perSecond: number;
@@ -52,10 +29,8 @@ export interface TurnRequest {
 }
 
 /**
- * The turns given: the first `delayMs` after the board received the request, then one every
- * `spacingMs`; `board` names the board that gave them, `boards` how many boards (itself included)
- * it shares the sender's rate with. None (`count` 0) when the next free turn lies beyond
- * SCHEDULE_AHEAD_MS: the run asks again after `delayMs`.
+ * The turns `board` gives, sharing the rate among `boards`: the first `delayMs` after the ask came,
+ * then one every `spacingMs`; none (`count` 0) past SCHEDULE_AHEAD_MS: ask again after `delayMs`.
  */
 export interface TurnGrant {
 	delayMs: number;
@@ -65,19 +40,13 @@ export interface TurnGrant {
 	boards: number;
 }
 
-/**
- * A board shares a sender's rate with the boards runs named within this long (each run names the
- * boards that gave it turns within as long); one no run names any more is forgotten after it.
- */
+/** A board shares a sender's rate with the boards runs named within this long; older ones lapse. */
 export const PEER_TTL_MS = 15_000;
 /** A run names at most this many boards; a board shares a sender's rate with at most as many. */
 export const MAX_PEERS = 8;
 const BOARD_ID = /^[\w-]{1,32}$/;
 
-/**
- * At most this many turns per request: a run asks for a second's worth, or for twice the board's
- * answer time.
- */
+/** Most turns per request: a run asks for a second's worth, or twice the board's answer time. */
 export const MAX_TURNS_PER_REQUEST = 100;
 const MAX_KEY_LENGTH = 512;
 const MAX_RATE = 100_000;
@@ -86,9 +55,7 @@ const MAX_KEYS = 1000;
 /** A pace request body is a few dozen bytes. */
 export const PACE_MAX_BYTES = 4096;
 
-/**
- * Parses and checks a pace request's body; a RequestRejection (400 or 413) when it does not fit.
- */
+/** Parses and checks a pace request's body; a RequestRejection (400 or 413) if it does not fit. */
 export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	if (raw && raw.length > PACE_MAX_BYTES)
 		throw new RequestRejection(413, `Pace request body over ${PACE_MAX_BYTES} bytes`);
@@ -138,17 +105,8 @@ interface SenderTurns {
 }
 
 /**
- * The turns of every sender, in one process: each sender's next free turn, handed out in the order
- * the requests come (so runs asking in turn share the rate evenly), never more than
- * SCHEDULE_AHEAD_MS ahead (fewer turns than asked, or none). Past MAX_KEYS senders, the one asked
- * for longest ago is forgotten. Each board has an identity of its own, random, in every grant.
- *
- * Boards coordinate through the runs: a run names the other boards that gave it turns lately, and
- * a board hands a sender's turns out at its share of the rate, the rate divided by the boards
- * named for that sender within PEER_TTL_MS (itself included). Behind a load balancer that spreads
- * the asks, two webhook processes each give half the rate, and together the whole. A board no run
- * names any more (a process stopped, or one its runs no longer reach) is forgotten after
- * PEER_TTL_MS, and the others take its share back.
+ * Every sender's turns in one process at RATE_HEADROOM of its rate, in the order asked (so shared
+ * evenly), within SCHEDULE_AHEAD_MS; split among the boards named lately (docs/rate-limits.md).
  */
 export class TurnBoard {
 	private readonly senders = new Map<string, SenderTurns>();

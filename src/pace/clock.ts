@@ -1,3 +1,4 @@
+/** The clock pacing reads and sleeps on; tests and simulations pass their own. */
 import { sleep as n8nSleep } from 'n8n-workflow';
 
 export interface Clock {

@@ -1,3 +1,4 @@
+/** A run's rate gate: its pacer, its wait budget, and its turns shared across processes. */
 import { realClock } from './clock';
 import type { Clock } from './clock';
 import { Pacer } from './pacer';
@@ -5,7 +6,6 @@ import type { Pace } from './pace';
 import type { PlatformAnswer } from './platform-seconds';
 import type { RunBudget } from './turn-budget';
 
-// The pacer is pacing's engine; what the runs and the tests use of it is exported from here too.
 export { Pacer } from './pacer';
 export { RATE_HEADROOM } from './pace';
 export { sharedPacer, sharedPacerCount } from './shared-pacers';
@@ -15,10 +15,6 @@ export type { Pace } from './pace';
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;
 
-/**
- * A run's gate: its requests wait for their slots in its pacer (its own, or one it shares), and
- * it keeps the run's own wait budget (see lostMs).
- */
 export class RateGate {
 	readonly pacer: Pacer;
 	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */
@@ -28,24 +24,17 @@ export class RateGate {
 	private waiting = 0;
 	/** Until when refused requests wait out their own pauses (pausesRequestOnly), counted. */
 	private ownPausesUntil = 0;
-	/** Once the budget is spent, no request of the run is sent any more. */
 	private spent = false;
 	/** The run's wait budget (ms); see lostMs. */
 	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
 	/** Gives a shared pacer back (see sharedPacer); nothing for the run's own. */
 	readonly release: () => void;
-	/**
-	 * Turns shared with runs on other n8n processes (src/pace/shared-turns.ts): each request waits
-	 * for its turn too, after its slot. Waiting for turns costs the budget only beyond the run's due
-	 * share (src/pace/turn-budget.ts); a wait past the budget is not waited (take() gives false).
-	 * Each refusal is told (refused()): the turns may give sharing up.
-	 */
+	/** Turns shared across processes (shared-turns.ts), each waited for after a request's slot. */
 	turns?: {
 		take(budget: RunBudget): Promise<boolean>;
 		refused(): void;
 		readonly shared: boolean;
 	};
-	/** The run's budget as the shared turns see it. */
 	private readonly budget: RunBudget = {
 		leftMs: () => this.waitBudgetMs - this.lostMs(),
 		lose: (ms) => (this.lost += ms),
@@ -70,12 +59,8 @@ export class RateGate {
 	}
 
 	/**
-	 * The wall-clock time the run has lost to rate limits: every moment a request of the run waits
-	 * during a 429's pause counts in full, and every moment one waits for a slot while the run is
-	 * paced below its rate counts in part (at half its rate: half; an unpaced run slowed down: in
-	 * full). Waiting at the configured pace is not lost, nor is waiting for slots other runs sharing
-	 * the pacer took, nor time when no request waits. A platform that answers 429 forever makes the
-	 * run lose time as fast as the clock runs.
+	 * Time lost to rate limits while a request waits: a 429's pause in full, pacing below the due
+	 * rate in part (at half: half); not the set pace, nor slots other runs of a shared pacer took.
 	 */
 	lostMs(now = this.clock.now()): number {
 		this.account(now);
@@ -103,21 +88,17 @@ export class RateGate {
 		return this.lost + (pauseEnds - now) + (at - pauseEnds) * this.pacer.slowedShare;
 	}
 
-	/** The spacing between two request starts, in ms (0: unpaced). */
 	get spacingMs(): number {
 		return this.pacer.spacingMs;
 	}
 
-	/** Requests per second now (0: unpaced). */
 	get currentRate(): number {
 		return this.pacer.currentRate;
 	}
 
 	/**
-	 * Waits for this request's slot: after any back-off pause, and one spacing after the slot
-	 * before. The ticket it returns goes to backOff() if the request is refused. Undefined, at
-	 * once, when the run's wait budget is spent or would be before the slot comes: the request
-	 * must not be sent.
+	 * Waits for this request's slot, after any pause and a spacing after the last; the ticket goes
+	 * to backOff() on a 429. Undefined, at once, if the budget is or would be spent: do not send.
 	 */
 	async acquire(): Promise<number | undefined> {
 		this.account(this.clock.now());
@@ -151,10 +132,9 @@ export class RateGate {
 			}
 			const shared = this.turns?.shared;
 			if (this.turns && !(await this.turns.take(this.budget))) return this.spend();
-			// The run gave sharing up while this request waited for its turn: a slot at its own pace.
+			// Sharing given up while this request waited for a turn: a slot at the run's own pace.
 			if (shared && !this.turns?.shared) continue;
-			// A 429 that arrived while this request waited: its slot was given at the old rate, or lies
-			// in the pause; it takes a new one.
+			// A 429 came while it waited: its slot, at the old rate or in the pause, is taken anew.
 			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) {
 				pacer.started(this.clock.now());
 				return backOffs;
@@ -162,23 +142,17 @@ export class RateGate {
 		}
 	}
 
-	/** The budget is spent: no request of the run is sent any more. */
 	private spend(): undefined {
 		this.spent = true;
 		return undefined;
 	}
 
-	/**
-	 * The platform refused a request (429): the pacer pauses and sets its rate (Pacer.backOff).
-	 * Returns false, and pauses nothing, when the pause would take the run past its wait budget:
-	 * the budget is then spent and no request of the run is sent any more.
-	 */
+	/** A 429 (Pacer.backOff); false, pausing nothing, when the pause would overrun the budget. */
 	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): boolean {
 		const now = this.clock.now();
 		this.account(now);
-		// Told first: the refusal that shows the turns do not hold the limit is the run's own already.
+		// Told first: if this refusal makes the run pace alone, its own pacer takes it.
 		this.turns?.refused();
-		// A pause longer than what is left of the budget is not waited: the run stops sending.
 		if (
 			this.spent ||
 			this.lost + Math.max(this.pacer.pausedUntil, now + pauseMs) - now > this.waitBudgetMs
@@ -187,8 +161,7 @@ export class RateGate {
 			return false;
 		}
 		if (this.pausesRequestOnly) {
-			// The refused request waits out the pause alone (pausesRequestOnly), and the pause counts in
-			// full, each moment once however many refused requests wait in it.
+			// Only the refused request waits; the pause counts in full, each moment once for all.
 			this.lost += Math.max(0, now + pauseMs - Math.max(now, this.ownPausesUntil));
 			this.ownPausesUntil = Math.max(this.ownPausesUntil, now + pauseMs);
 			return true;
@@ -198,9 +171,8 @@ export class RateGate {
 	}
 
 	/**
-	 * How much longer than the run a refused request waits, after backOff(): it is never sent again
-	 * before `resendAt` (the refusal's time plus its pause), though the run may start others sooner
-	 * (taking shared turns; or when the platform's full second ends first, Pacer.backOff).
+	 * How much longer than the run a refused request waits (never resent before `resendAt`): the
+	 * run may start others sooner (shared turns, or the platform's next second: Pacer.backOff).
 	 */
 	ownWaitMs(resendAt: number): number {
 		return Math.max(
@@ -210,19 +182,14 @@ export class RateGate {
 	}
 
 	/**
-	 * Whether a 429 pauses only the refused request, which the caller then waits out itself: so
-	 * while the run takes shared turns. The board paces the runs of every process together, so a
-	 * refusal there is a request that came late on a busy machine, not a run above its share, and a
-	 * pause of the whole run would leave its turns unused.
+	 * Whether a 429 pauses only the refused request: in shared turns it is a request late on a busy
+	 * machine, not a run above its share, and pausing the run would leave its turns unused.
 	 */
 	get pausesRequestOnly(): boolean {
 		return this.turns?.shared === true;
 	}
 
-	/**
-	 * A request went through: counted for the next back-off's measure (`answer`: when it started, the
-	 * platform second of its Date).
-	 */
+	/** A request went through, for the next back-off's measure (`answer`: see PlatformAnswer). */
 	succeeded(answer?: PlatformAnswer): void {
 		this.pacer.succeeded(answer);
 	}

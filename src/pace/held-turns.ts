@@ -1,3 +1,4 @@
+/** The turns a run holds, in time order, thinned as it hears of more boards. */
 import type { TurnGrant } from './board';
 
 /** A turn a run holds: when, from which board, and how many boards that board shared with. */
@@ -7,14 +8,7 @@ interface Turn {
 	boards: number;
 }
 
-/**
- * The turns a run holds, in time order (turns from several boards interleave). A board hands out
- * its share of the sender's rate (src/pace/board.ts), and learns of the other boards only as runs
- * name them: turns it gave before it knew of them are too close together. A run that hears of
- * more boards than a turn it holds was given for thins those turns out to the new share, each
- * board's apart, so that turns given in the moments the boards were learning of each other hold
- * the limit as soon as any run knows.
- */
+/** A board hears of others late, so turns it gave before are too close: thinned to its share. */
 export class HeldTurns {
 	private readonly turns: Turn[] = [];
 	private head = 0;
@@ -26,27 +20,21 @@ export class HeldTurns {
 		return this.turns.length - this.head;
 	}
 
-	/** How many turns held lie before `until`. */
 	before(until: number): number {
 		let count = 0;
 		for (let i = this.head; i < this.turns.length && this.turns[i].at < until; i++) count++;
 		return count;
 	}
 
-	/** The next turn held (undefined: none). */
 	get next(): number | undefined {
 		return this.count > 0 ? this.turns[this.head].at : undefined;
 	}
 
-	/** The last turn held (undefined: none). */
 	get last(): number | undefined {
 		return this.count > 0 ? this.turns[this.turns.length - 1].at : undefined;
 	}
 
-	/**
-	 * Drops the turns that went by unused more than a spacing ago (taken late, they would put two
-	 * requests closer than the spacing).
-	 */
+	/** Drops turns unused over a spacing ago (taken late, two requests would be too close). */
 	dropPast(now: number): void {
 		while (this.head < this.turns.length && this.turns[this.head].at < now - this.spacingMs)
 			this.head++;
@@ -62,7 +50,7 @@ export class HeldTurns {
 		return at;
 	}
 
-	/** Adds the turns of a grant that arrived at `received`, thinning those given for fewer boards. */
+	/** Adds a grant's turns (arrived at `received`), thinning those given for fewer boards. */
 	add(grant: TurnGrant, received: number): void {
 		const held = this.turns.slice(this.head);
 		const thinned = this.thin(held, grant.boards);
@@ -76,7 +64,7 @@ export class HeldTurns {
 		this.turns.splice(this.head, Infinity, ...thinned);
 	}
 
-	/** Keeps, of each board's turns given for fewer than `boards`, one per spacing at that share. */
+	/** Keeps, of each board's turns given for fewer than `boards`, one per spacing at the share. */
 	private thin(held: Turn[], boards: number): Turn[] {
 		if (held.every((turn) => turn.boards >= boards)) return held;
 		const gap = this.spacingMs * boards - 1;

@@ -1,7 +1,4 @@
-/**
- * Pacing: a run's gate and wait budget, the pacer that learns a rate from 429s, the platform's
- * seconds, and the turns a trigger's board hands out across workers.
- */
+/** Pacing: a run's gate and budget, the pacer learning from 429s, turns shared across workers. */
 export * from './gate';
 export * from './pace';
 export * from './board';

@@ -1,18 +1,11 @@
+/** The boards that gave a run turns, named in its asks, and when it asks out of turn. */
 import { MAX_PEERS, PEER_TTL_MS } from './board';
 
 /** How often a run that knows several boards asks out of turn to reach one it did not lately. */
 export const LOOK_EVERY_MS = PEER_TTL_MS / 5;
 
-/**
- * The boards (webhook processes) that gave a run turns, and when each last did. The run names them
- * to every board it asks (src/pace/board.ts: a board shares the sender's rate with the boards
- * named), and asks out of turn now and then to reach the ones it did not lately: behind a
- * round-robin balancer, runs asking in step reach the same board every time, and boards no run
- * names any more forget each other.
- */
 export class KnownBoards {
 	private readonly boards = new Map<string, number>();
-	/** When the run may next ask out of turn. */
 	private lookAfter = -Infinity;
 
 	constructor(private readonly random: () => number) {}
@@ -35,9 +28,8 @@ export class KnownBoards {
 	}
 
 	/**
-	 * Whether the run should ask out of turn now: it knows several boards, one of them gave it
-	 * nothing for LOOK_EVERY_MS, and it did not look lately. The next look comes at a random time
-	 * (runs looking in step would reach the same boards again).
+	 * Whether to ask out of turn (several boards known, one silent for LOOK_EVERY_MS), at random
+	 * times: round robin sends runs in step to one board each; boards unnamed forget each other.
 	 */
 	look(now: number): boolean {
 		if (now < this.lookAfter) return false;

@@ -1,14 +1,8 @@
-// A pace (requests per second), the headroom runs keep under it, and a sender's pace: its limit,
-// shared by every run that sends from it.
+/** A pace (requests per second), the headroom kept under it, and a sender's shared pace. */
 
-/**
- * Runs are paced at this share of the rate they are given: a request's way to the platform varies
- * by a few ms, and at exactly the platform's rate that puts one request too many into one of its
- * windows now and then, each refusal slowing the run.
- */
+/** Runs go at this share of their rate: network jitter at exactly the limit overfills windows. */
 export const RATE_HEADROOM = 0.95;
 
-/** A pace: requests per second. */
 export interface Pace {
 	perSecond: number;
 	/** The slowest a 429 backs the run off to, per second (default: one request per 10 s). */
@@ -16,16 +10,12 @@ export interface Pace {
 }
 
 /**
- * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
- * off to no less than this share of it. Below that, a run that lost the race for a few seconds to
- * another run crawled on at a request every few seconds after the other had finished.
+ * A sender's limit is shared by every run sending from it: a run paced at it backs off to no less
+ * than 1 / SENDER_SHARERS of its pace, lest one that briefly lost the race crawl on after the rest.
  */
 export const SENDER_SHARERS = 8;
 
-/**
- * The pace of a run whose sender says `rateLimit` messages per second (Sender › Get). A missing,
- * zero or unreadable rateLimit leaves the run at `fallback`.
- */
+/** The pace for a sender's `rateLimit` (Sender › Get); `fallback` if none, zero or unreadable. */
 export function senderPace(
 	rateLimit: unknown,
 	fallback: number | undefined,

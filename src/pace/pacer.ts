@@ -1,3 +1,4 @@
+/** The Pacer: spaces a run's (or a sender's runs') requests, learning the rate from 429s. */
 import { realClock } from './clock';
 import type { Clock } from './clock';
 import { PlatformSeconds } from './platform-seconds';
@@ -8,7 +9,7 @@ import type { Pace } from './pace';
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
 const MIN_RATE = 0.1;
-/** An unpaced run's first back-off with no request through: to this many requests per second. */
+/** A back-off with no request through halves the rate, to at most this many per second. */
 const FIRST_BACKOFF_RATE = 10;
 /** An unpaced run that probed its way beyond this many requests per second is unpaced again. */
 const UNPACED_RATE = 1000;
@@ -27,40 +28,16 @@ const SHARED_HOLD_MS = 5000;
 const MEASURE_MS = 2000;
 
 /**
- * One pace for all the requests of a run (or, for a sender's rate, of every run of this n8n
- * process sending from that sender: see sharedPacer), however many are in flight: starts evenly
- * spaced, at RATE_HEADROOM of the rate given, so that no second of the platform holds more than
- * the rate whether it counts per second of its clock (a fixed window), over any 1,000 ms (a sliding
- * window) or with a token bucket. Slots missed while the process was
- * busy (a store call, a garbage collection) are caught up no faster than that (freeAt).
- *
- * A 429 pauses every request of the run (not only the refused one) for the time the platform
- * asked, and sets the rate from what the platform let through: the run's requests answered per
- * second over the last two seconds before the refusal (over the time since the last pause, when
- * that is shorter) are what the platform's window holds, or the run's share of it when other runs
- * send from the same sender; the run holds RATE_HEADROOM of that. Waiting at that rate is not
- * lost time (see lostMs). With nothing through, the rate halves (to at most 10/s). The rate never
- * falls below the pace's floor (an eighth of a sender's rateLimit, see SENDER_SHARERS) nor one
- * request per 10 s. The refusals of requests already in flight at the first one are the same
- * event (`ticket` from acquire()): they extend the pause only.
- *
- * After a refusal the run holds its rate for 20–30 s (5–7.5 s when it holds less than 40 % of its
- * pace: it likely shares the limit with runs that will end), then probes for more, faster the
- * longer nothing is refused (2 % of the rate after a second, 4 % more after two, up to 16 % a
- * second), up to the rate given: the platform's limit may be higher than measured, or the other
- * runs done. A probe refused sends the run back to the rate it held, and the next probe comes
- * twice as late. Runs of one process sharing a Pacer are one run to the platform; runs with pacers
- * of their own (other workers) learn their shares only from refusals, unless Share Pace Across
- * Workers gives them turns from the trigger's board (src/pace/shared-turns.ts).
+ * One pace for all of a run's requests (or this process's runs from one sender: sharedPacer):
+ * starts evenly spaced at RATE_HEADROOM of the rate, so no platform second holds more in any
+ * window. A 429 pauses the run and sets the rate from what went through; it later probes for more
+ * (the limit may be higher, or others done): docs/benchmarks.md, How Message › Send paces a run.
  */
 export class Pacer {
 	private readonly target: number;
 	private readonly floor: number;
-	/** Requests per second now; 0: unpaced. */
 	private rate: number;
-	/** When the next request may start. */
 	nextStart = 0;
-	/** Nobody starts before this. */
 	pausedUntil = 0;
 	/** Counts back-offs: a request whose slot was given out before one waits for a new slot. */
 	backOffs = 0;
@@ -68,24 +45,20 @@ export class Pacer {
 	private heldRate = 0;
 	private probed = false;
 	/**
-	 * The rate the run is due: the configured one (0: unpaced), or the one it set from what went
-	 * through at its last back-off. Waiting below it is lost time (see RateGate.lostMs); waiting at
-	 * a rate the platform was seen to allow is not, else a run told twice the platform's limit
-	 * would spend its budget holding the platform's limit.
+	 * The rate due (0: unpaced), below which waiting is lost: the configured one, or the one the
+	 * last back-off measured (else a run told twice the limit spends its budget holding the limit).
 	 */
 	private entitled: number;
 	/** How long the run holds its rate after a back-off: longer after each refused probe. */
 	private holdMs = PROBE_AFTER_MS;
 	/** When the current stretch without a refusal began (the last pause's end). */
 	private stretchFrom: number;
-	/** When the rate grows next, and by what share. */
 	private probeAt = Infinity;
 	private probeStep = PROBE_STEP;
 	/** When the last answers that went through arrived. */
 	private readonly answers = new RecentMoments();
 	/** When the last requests started (see freeAt). */
 	private readonly starts = new RecentMoments();
-	/** What the answers' Date headers tell of a limit per second of the platform's clock. */
 	private readonly seconds = new PlatformSeconds();
 
 	constructor(
@@ -102,10 +75,7 @@ export class Pacer {
 		this.stretchFrom = clock.now();
 	}
 
-	/**
-	 * The share of waiting time lost when not paused: 0 at the configured rate, or at the rate the
-	 * run measured the platform lets through.
-	 */
+	/** The share of waiting time lost when not paused: 0 at the configured or the measured rate. */
 	get slowedShare(): number {
 		if (this.backOffs === 0) return 0;
 		if (this.entitled) return this.rate < this.entitled ? 1 - this.rate / this.entitled : 0;
@@ -123,10 +93,8 @@ export class Pacer {
 	}
 
 	/**
-	 * The earliest a request may start, from `now` on: the starts of a second's worth of slots (at
-	 * least one) span that many spacings, however late their slots came, and two starts are half a
-	 * spacing apart at least (else a stall of the process gives two starts in one millisecond, that
-	 * pair again every second, and a 429 under a sliding window). A back-off's pause starts anew.
+	 * Earliest start: a second's worth of starts (at least one) spans as many spacings however late
+	 * their slots came, two at least half a spacing apart (a stall's pairs trip a sliding window).
 	 */
 	freeAt(now: number): number {
 		if (!this.rate) return now;
@@ -140,10 +108,7 @@ export class Pacer {
 		this.starts.add(at);
 	}
 
-	/**
-	 * The rate grows by a step for each probe interval passed since the hold ended, each step twice
-	 * the last.
-	 */
+	/** Grows the rate a step per probe interval since the hold ended, each step twice the last. */
 	probe(now: number): void {
 		while (now >= this.probeAt && this.rate) {
 			this.rate = this.target
@@ -161,14 +126,9 @@ export class Pacer {
 	}
 
 	/**
-	 * The platform refused a request (429): nobody starts before `pauseMs` from now, and the rate
-	 * is set from what went through (see RateGate), once per refusal of a request that started
-	 * after the last back-off: the refusals of requests already in flight at the first one
-	 * (`ticket` from acquire(), older than the last back-off) are the same event, and extend the
-	 * pause only. When two refusals found the same number of answers dated in their platform
-	 * second (`answer`, src/pace/platform-seconds.ts), that is the limit: the run holds RATE_HEADROOM
-	 * of it and waits only for the platform's next second (the refused request itself still waits
-	 * `pauseMs`, RateGate.ownWaitMs).
+	 * A 429: nobody starts before `pauseMs` from now; the rate is set once per event (refusals of
+	 * requests in flight at the first, `ticket` older than the last back-off, extend the pause). A
+	 * limit two refusals' platform seconds agree on is held, waiting only for the next second.
 	 */
 	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): void {
 		const now = this.clock.now();
@@ -185,20 +145,17 @@ export class Pacer {
 		if (sameEvent) return;
 		const probeRefused = this.backOffs > 0 && this.probed;
 		this.backOffs++;
-		// The slots still ahead are given out again (their requests wait for new ones), from the
-		// pause's end as the run's start.
+		// Slots ahead are given out anew; freeAt counts from the pause's end as a fresh start.
 		this.nextStart = Math.min(this.nextStart, now);
 		this.starts.clear();
-		// Per second: over the last two seconds when the stretch is that long (a second's count is
-		// coarse at a few per second), else over the stretch.
+		// Over MEASURE_MS or the shorter stretch (a second's count is coarse at a few a second).
 		const span = Math.min(MEASURE_MS, Math.max(0, now - this.stretchFrom));
 		const through = this.answers.within(now, span) / Math.max(1, span / 1000);
 		const measured = limit ?? (through > 0 ? through : undefined);
 		let rate = measured
 			? measured * RATE_HEADROOM
 			: Math.min((this.rate || Infinity) / 2, FIRST_BACKOFF_RATE);
-		// A probe refused: back to the rate held before it (what went through, if more), and the next
-		// probe comes later.
+		// A probe refused: back to the rate held (or what went through, if more); next probe later.
 		if (probeRefused) {
 			rate = Math.max(rate, this.heldRate);
 			if (!this.target || this.heldRate >= this.target * SHARED_BELOW)
@@ -209,8 +166,7 @@ export class Pacer {
 			this.target ? Math.min(this.target, rate) : rate,
 		);
 		if (measured) this.entitled = this.rate;
-		// Held far below its pace, the run likely shares the limit with other runs: their shares free
-		// up when they end.
+		// Held far below its pace, the run likely shares the limit with runs that will end.
 		if (!probeRefused && this.target && this.rate < this.target * SHARED_BELOW)
 			this.holdMs = Math.min(this.holdMs, SHARED_HOLD_MS);
 		this.probed = false;
@@ -219,10 +175,7 @@ export class Pacer {
 		this.probeAt = this.pausedUntil + this.holdMs * (1 + this.random() / 2);
 	}
 
-	/**
-	 * A request went through: counted for the next back-off's measure (`answer`: its platform
-	 * second).
-	 */
+	/** A request went through: counted for the next back-off's measure (`answer`: its second). */
 	succeeded(answer?: PlatformAnswer): void {
 		if (answer) this.seconds.accepted(answer, this.clock.now());
 		this.answers.add(this.clock.now());

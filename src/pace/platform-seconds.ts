@@ -1,28 +1,14 @@
 /**
- * What the answers' `Date` headers tell a run about a limit the platform counts per second of its
- * own clock (a fixed window; the spec shows neither the window nor a header but `Date`, which an
- * HTTP server with a clock sends on every answer).
+ * What answers' `Date` headers, which any HTTP server sends, tell of a limit per platform second.
  *
- * One refusal leaves such a limit unknown within a factor of two: a run that started late in one of
- * the platform's seconds gets part of its first burst through in that second and the whole limit
- * in the next, so what went through before the refusal is anywhere from the limit to twice it (see
- * docs/benchmarks.md). The answers' `Date` names the second each was counted in: the accepted
- * answers dated like the 429 are the limit, if the platform counts per second of its clock. A
- * sliding window or a token bucket can give the same count once by chance, so the count is taken
- * only when a second refusal, in another second, counts the same: then the run holds that limit
- * (RATE_HEADROOM of it) and, the platform's second being full, waits only until the next one.
+ * The accepted answers dated like a 429 are the limit once two 429s in other seconds agree: what
+ * went through may be twice it, and other windows seldom agree twice (docs/benchmarks.md).
  */
 
-/**
- * An answer of the platform: when its request started (the run's clock) and the second of the
- * platform's clock its `Date` header names.
- */
+/** A platform answer: when its request started (run's clock), and the second its `Date` names. */
 export interface PlatformAnswer {
 	sentAt: number;
-	/**
-	 * Whole seconds since the epoch of the platform's clock; undefined without a readable Date
-	 * header.
-	 */
+	/** Whole seconds since the epoch, platform clock; undefined without a readable Date header. */
 	second?: number;
 }
 
@@ -36,10 +22,7 @@ export function platformSecond(date: unknown): number | undefined {
 
 /** The accepted answers kept to count a second's (more than any limit this counts is plausible). */
 const KEPT = 2048;
-/**
- * Two refusals count the same limit when their counts differ by at most this (a request counted at
- * a second's edge may carry the other second's Date).
- */
+/** Two refusals' counts agree within this (a request at a second's edge may bear either Date). */
 const SAME_COUNT = 1;
 /** A Date fits the clocks' difference when it lies within this of what the answers before told. */
 const FITS_MS = 1000;
@@ -67,9 +50,8 @@ export class PlatformSeconds {
 	}
 
 	/**
-	 * A refusal that starts a back-off: the limit per platform second when this refusal's second
-	 * holds as many accepted answers as the last refusal's did (and no recent second more), else
-	 * undefined (the count is kept for the next refusal).
+	 * A refusal starting a back-off: the limit when its second holds as many accepted answers as
+	 * the last refusal's (and no recent second more), else undefined (the count kept for the next).
 	 */
 	refused(answer: PlatformAnswer | undefined, answeredAt: number): number | undefined {
 		if (answer?.second === undefined) {
@@ -87,17 +69,16 @@ export class PlatformSeconds {
 	}
 
 	/**
-	 * The run's time from which a request started arrives in the platform second after `second`
-	 * (or later): that second's start on the run's clock, for the least difference of the two
-	 * clocks the answers allow. Undefined while no answer has bounded the difference.
+	 * From when, on the run's clock, a request lands in the platform second after `second` (or
+	 * later), by the least clock difference the answers allow; undefined until one bounds it.
 	 */
 	nextSecondAt(second: number): number | undefined {
 		return Number.isFinite(this.lo) ? (second + 1) * 1000 - this.lo : undefined;
 	}
 
 	/**
-	 * Whether the answer's Date fits the difference of the two clocks the earlier answers tell
-	 * (within a second; any Date while none has): one far off is not a second to wait for.
+	 * Whether the Date fits the clocks' difference earlier answers tell (within FITS_MS; any while
+	 * none has): one far off is not a second to wait for.
 	 */
 	fits({ sentAt, second }: PlatformAnswer, answeredAt: number): boolean {
 		if (second === undefined) return false;
@@ -108,9 +89,8 @@ export class PlatformSeconds {
 	}
 
 	/**
-	 * The answer was dated while its request was at the platform, after it started (`sentAt`) and
-	 * before the answer came (`answeredAt`): the platform's clock minus the run's was then in
-	 * (second·1000 − answeredAt, second·1000 + 1000 − sentAt).
+	 * The answer was dated between `sentAt` and `answeredAt`, so the platform's clock minus the
+	 * run's was in (second·1000 − answeredAt, second·1000 + 1000 − sentAt).
 	 */
 	private bound({ sentAt, second }: PlatformAnswer, answeredAt: number): void {
 		if (second === undefined) return;
@@ -126,9 +106,7 @@ export class PlatformSeconds {
 		this.hi = Math.min(this.hi, hi);
 	}
 
-	/**
-	 * The accepted answers dated `second`, or undefined when one of the seconds before it held more.
-	 */
+	/** The accepted answers dated `second`, or undefined when a second just before held more. */
 	private countIn(second: number): number | undefined {
 		const counts = new Map<number, number>();
 		for (let i = 1; i <= this.kept; i++) {

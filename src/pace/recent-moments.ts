@@ -1,24 +1,20 @@
+/** RecentMoments: the last moments something happened (answers, starts), counted over a span. */
+
 /** The moments kept (a run of more per second counts this many in a second). */
 const KEPT = 4096;
 
-/**
- * The last moments something happened (answers that went through, requests that started), to
- * count how many fell in a span.
- */
 export class RecentMoments {
 	/** A ring of up to KEPT moments, the latest just before `head`. */
 	private readonly moments: number[] = new Array<number>(KEPT);
 	private head = 0;
 	private kept = 0;
 
-	/** Something happened at `at`. */
 	add(at: number): void {
 		this.moments[this.head] = at;
 		this.head = (this.head + 1) % KEPT;
 		this.kept = Math.min(KEPT, this.kept + 1);
 	}
 
-	/** Forgets every moment kept. */
 	clear(): void {
 		this.kept = 0;
 	}

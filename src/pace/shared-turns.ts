@@ -1,3 +1,4 @@
+/** A run's turns from the boards shared with runs on other n8n processes (board.ts). */
 import { MAX_TURNS_PER_REQUEST } from './board';
 import { RATE_HEADROOM, SENDER_SHARERS } from './pace';
 import { HeldTurns } from './held-turns';
@@ -9,15 +10,11 @@ import { askGrant } from './turn-grant';
 import type { AskTurns } from './turn-grant';
 import type { Clock } from './clock';
 
-/**
- * A run holds at least this long's worth of turns ahead (at the sender's full rate), or twice the
- * board's last answer time.
- */
+/** Turns a run holds ahead: at least this long's worth, or twice the board's last answer time. */
 const CHUNK_MS = 1000;
 /**
- * A run's first eight asks are for a quarter of that (or twice the board's answer time), each a
- * random part of a spacing late: the boards have yet to hear of each other, and runs that ask in
- * step reach the same board each time.
+ * A run's first asks are for a quarter of CHUNK_MS (or twice the answer time), each a random part
+ * of a spacing late: the boards have yet to meet, and runs asking in step reach the same board.
  */
 const FIRST_ASKS = 8;
 /**
@@ -27,29 +24,11 @@ const FIRST_ASKS = 8;
 const FULL_SHARE = 0.75;
 const HOLD_CHUNKS = 2;
 /**
- * A run's turns from the boards shared with runs on other n8n processes (src/pace/board.ts). It
- * asks for enough turns to last twice the board's last answer time at the sender's full rate (at
- * least a second's worth), never more than the run still has messages for, and asks again when the
- * turns it holds run out within that time (a random share of it: runs do not ask in step), so its
- * requests rarely wait for the board (n8n answers a webhook in a few ms when idle, in up to 1.5 s
- * on a busy two-core machine). Each request takes the next turn and waits for its time, timed from
- * when the answer arrived (the board's clock is not this one): never before the board gave it, at
- * worst a little after. A turn that went by unused is dropped rather than taken late, which would
- * put two requests closer than the spacing. Waiting for turns counts against the run's wait budget
- * beyond the share it is due (src/pace/turn-budget.ts).
- *
- * Several webhook processes behind a load balancer each keep a board: the run names the boards it
- * reached to each board it asks (src/pace/known-boards.ts), each board hands out its share of the
- * rate, and the run thins out turns it holds that were given for fewer boards
- * (src/pace/held-turns.ts). Knowing several boards, it asks again while the turns it holds would
- * keep it well below the sender's rate: each board gives its share, and another may have turns.
- *
- * The run paces itself alone for the rest of its messages (its own pacer holds it to the sender's
- * rate and backs it off on 429, as with the option off), and `onFail` hears why, once, when the
- * board cannot be asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), when its turns cannot
- * hold the limit (a board that does not share the rate with the others the run reached; turns
- * beyond SCHEDULE_AHEAD_MS), or when the platform refuses them (REFUSALS_TO_PACE_ALONE, not
- * counting refusals while the boards are hearing of each other).
+ * The run asks ahead of need (see take), so requests rarely wait for the board; each turn is timed
+ * from the answer's arrival (the board's clock is not this one): never early, at worst a bit late.
+ * It paces alone (its own pacer) for the rest, `onFail` told why once, when the board cannot be
+ * asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), its turns cannot hold the limit (a
+ * board not sharing the rate; turns past SCHEDULE_AHEAD_MS), or the platform refuses them.
  */
 export class SharedTurns {
 	private readonly turns: HeldTurns;
@@ -58,12 +37,11 @@ export class SharedTurns {
 	/** Turns taken so far, and the refusals (429) of requests sent in them. */
 	private taken = 0;
 	private readonly refusals = new RefusalWatch();
-	/** How long the board took to answer, last time. */
 	private answerMs = 0;
 	/** The boards that gave the run turns, and how many grants the run got. */
 	private readonly boards: KnownBoards;
 	private grants = 0;
-	/** The run asks when the turns it holds end within this share of leadMs. */
+	/** The run asks when the turns it holds end within this many leadMs (1 to 2, at random). */
 	private aheadShare = 1;
 	private readonly spacingMs: number;
 	private readonly cost: TurnBudget;
@@ -77,10 +55,7 @@ export class SharedTurns {
 		private readonly perSecond: number,
 		private readonly clock: Clock,
 		private readonly onFail: (reason: string) => void,
-		/**
-		 * How many requests the run will send in all, as far as it knows (resends of refused ones come
-		 * on top).
-		 */
+		/** Requests the run will send, as far as it knows (resends of refused ones on top). */
 		private readonly wanted: () => number = () => Infinity,
 		/** For the jitter of asks made ahead of need (the simulations pass a seeded one). */
 		private readonly random: () => number = Math.random,
@@ -105,10 +80,7 @@ export class SharedTurns {
 		return Math.max(CHUNK_MS, 2 * this.answerMs);
 	}
 
-	/**
-	 * How many turns to ask for next: enough for twice the board's answer time, no more than the run
-	 * has requests for (at least one).
-	 */
+	/** How many turns to ask for next: enough for leadMs (less at first), at most what is left. */
 	private get chunk(): number {
 		const lastingMs =
 			this.grants < FIRST_ASKS ? Math.max(CHUNK_MS / 4, 2 * this.answerMs) : this.leadMs;
@@ -118,8 +90,8 @@ export class SharedTurns {
 	}
 
 	/**
-	 * Waits for the run's next turn; at once when the run paces alone. False, at once, when the wait
-	 * would take the run past its wait budget: the request must not be sent.
+	 * Waits for the run's next turn; at once when the run paces alone. False, at once, when the
+	 * wait would take the run past its wait budget: the request must not be sent.
 	 */
 	async take(budget: RunBudget = NO_BUDGET): Promise<boolean> {
 		const since = this.clock.now();
@@ -128,11 +100,9 @@ export class SharedTurns {
 			// Waiting for a board that failed costs as waiting for a turn does.
 			if (this.failed) return this.cost.charge(since, now, budget) !== undefined;
 			this.turns.dropPast(now);
-			// Ahead of need while the run has requests left for them: the second time at once (behind a
-			// load balancer, it likely reaches another board if there is one), when the turns held run
-			// out soon, or (knowing several boards, each giving its share of the rate) when they would
-			// keep the run below the sender's rate and another board may have more, or out of turn
-			// (KnownBoards.look); when it holds none, in any case (a resend).
+			// Ahead of need while requests remain: the second time at once (it may reach another
+			// board), when the turns held run out soon or, knowing several boards, would keep the
+			// run below the sender's rate, or out of turn (KnownBoards.look); holding none, always.
 			const lead = this.leadMs * this.aheadShare;
 			const ahead =
 				this.grants === 1 ||
@@ -159,10 +129,7 @@ export class SharedTurns {
 		}
 	}
 
-	/**
-	 * The platform refused a request sent in a turn (429): past REFUSALS_TO_PACE_ALONE, the turns do
-	 * not hold the sender's limit (another board, or runs not sharing): the run paces alone.
-	 */
+	/** A 429 of a request sent in a turn: too many (RefusalWatch), and the run paces alone. */
 	refused(): void {
 		const why = this.failed ? undefined : this.refusals.refused(this.clock.now());
 		if (why) this.fail(why);
@@ -181,11 +148,9 @@ export class SharedTurns {
 
 	private async askOnce(budget: RunBudget): Promise<void> {
 		const started = this.clock.now();
-		// What is left of the budget once the time spent asking is counted (the waiting requests are
-		// charged when they go on).
+		// The budget left once the time spent asking counts (waiting requests pay as they go on).
 		const left = () => budget.leftMs() - (this.clock.now() - started);
-		// When the run asks next, ahead of need, drawn anew: runs asking in step would otherwise reach
-		// the boards behind a round-robin balancer in the same order every time, each run one board.
+		// The next lead, drawn anew: runs in step would reach round-robin boards one run each.
 		this.aheadShare = 1 + this.random();
 		if (this.held > 0 && this.grants < FIRST_ASKS)
 			await this.clock.sleep(this.random() * this.spacingMs);
@@ -204,13 +169,11 @@ export class SharedTurns {
 		if ('problem' in asked) return this.fail(asked.problem);
 		const { grant, sent } = asked;
 		const received = this.clock.now();
-		// A board new to the run, beside one it knew: refusals within leadMs are of the time the boards
-		// were hearing of each other, and the count starts again. Not the first board: a balancer that
-		// keeps the run on one process shows it no other, and its refusals count.
+		// A board new beside a known one: refusals within leadMs date from the boards meeting, and
+		// the count restarts. Not for the first: a sticky balancer shows no other; its 429s count.
 		if (this.boards.heard(grant.board, received) && this.grants > 0)
 			this.refusals.settle(received + this.leadMs);
-		// Told of the others, a board shares the rate with them; one that does not count them would
-		// hand out the whole rate beside them.
+		// A board not counting the boards it was told of would hand out the whole rate beside them.
 		const reached = this.boards.recent(received).length;
 		if (grant.boards < reached)
 			return this.fail(

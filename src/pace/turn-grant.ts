@@ -1,13 +1,11 @@
+/** Asking a board for turns, and reading its answer. */
 import { MAX_PEERS, SCHEDULE_AHEAD_MS } from './board';
 import type { TurnGrant, TurnRequest } from './board';
 import type { Clock } from './clock';
 
-// Asking a board for turns, and reading its answer.
-
 /**
- * Why the board could not give turns (the message says it without the URL or its token).
- * `transient`: no answer, or one a busy or restarting process gives (5xx, 408, 429): asked again
- * before the run gives sharing up.
+ * Why the board gave no turns (the message omits the URL and its token). `transient`: no answer,
+ * or a busy or restarting process's (5xx, 408, 429): asked again before the run stops sharing.
  */
 export class TurnsUnavailable extends Error {
 	constructor(
@@ -18,10 +16,7 @@ export class TurnsUnavailable extends Error {
 	}
 }
 
-/**
- * Asks the board (the trigger's pace webhook) for turns, waiting at most `timeoutMs` for its
- * answer; rejects (best with a TurnsUnavailable) when it cannot.
- */
+/** Asks the pace webhook for turns within `timeoutMs`; rejects, best with a TurnsUnavailable. */
 export type AskTurns = (request: TurnRequest, timeoutMs: number) => Promise<unknown>;
 
 /** Rounding of the board's arithmetic: a turn this much past the bound is still within it. */
@@ -35,9 +30,8 @@ function unreadable(detail: string): TurnsUnavailable {
 }
 
 /**
- * The grant in a pace answer, checked: a wrong answer is an error, not a turn. A grant whose turns
- * reach further ahead than SCHEDULE_AHEAD_MS is not followed either (the board never schedules so
- * far: it is not this package's board, or its clock jumped).
+ * The grant in a pace answer, checked: a wrong answer is an error, not a turn, as are turns past
+ * SCHEDULE_AHEAD_MS (no board of this package gives them, or its clock jumped).
  */
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
@@ -62,16 +56,10 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 export const ASK_TIMEOUT_MS = 5000;
 /** The shortest, when the run's wait budget is nearly spent. */
 const ASK_MIN_TIMEOUT_MS = 1000;
-/** A board that did not answer, or answered 5xx, is asked again after these pauses. */
+/** A transient failure (no answer, 5xx, 408, 429) is asked again after these pauses. */
 const ASK_AGAIN_AFTER_MS = [250, 1000];
 
-/**
- * The board's grant, checked (turnGrant), and when its ask was sent; or why the board gave none. A
- * board that did not answer or answered as a busy process does (a transient TurnsUnavailable) is
- * asked again after each of ASK_AGAIN_AFTER_MS while `leftMs()` (the run's wait budget) allows;
- * each ask waits at most ASK_TIMEOUT_MS, less as the budget runs out. `request` makes each ask's
- * request when it is sent.
- */
+/** The grant (turnGrant) and when it was asked, or why none; retried per ASK_AGAIN_AFTER_MS. */
 export async function askGrant(
 	ask: AskTurns,
 	request: (sent: number) => TurnRequest,

@@ -1,3 +1,4 @@
+/** Status callbacks: the secret, the token in the callback URL, and reading the events. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type {
 	ICredentialTestFunctions,
@@ -9,10 +10,7 @@ import { RequestRejection } from '../base/rejection';
 import { derivedToken } from '../base/secrets';
 import { tryParseJson } from '../base/json';
 
-/**
- * Status values of chat-app message events (platform docs; DELIVERED and READ are not confirmed
- * there).
- */
+/** Status values of chat-app message events (platform docs; DELIVERED and READ unconfirmed). */
 export const CALLBACK_STATUSES = [
 	'QUEUE',
 	'DEQUEUED',
@@ -34,39 +32,25 @@ export const CALLBACK_SECRET_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
 /** The credential type holding the callback secret (used by the trigger and by Message › Send). */
 export const CALLBACK_CREDENTIAL_TYPE = 'audienceMessagingCallbackApi';
 
-/** The query parameter of the callback URL that carries the token. */
 export const CALLBACK_TOKEN_PARAMETER = 'token';
 
-/**
- * The token the callback URL carries, derived from the secret (HMAC-SHA256, 192 bits): the secret
- * itself never leaves n8n's credential store, and a new secret gives a new token.
- */
+/** The URL's token, an HMAC-SHA256 of the secret: the secret never leaves n8n's credentials. */
 export function callbackToken(secret: string): string {
 	return derivedToken(secret, 'audience-messaging-callbacks/v1');
 }
 
-/**
- * n8n's path for test webhooks (its setting N8N_ENDPOINT_WEBHOOK_TEST, default "webhook-test";
- * production webhooks are under "webhook"). A path prefix before it (n8n served under /n8n/) is
- * allowed for; a renamed test endpoint cannot be told from a production one and is not caught.
- */
+/** n8n's webhook path segments; a renamed test one (N8N_ENDPOINT_WEBHOOK_TEST) is not caught. */
 const TEST_WEBHOOK_SEGMENT = 'webhook-test';
 const PRODUCTION_WEBHOOK_SEGMENT = 'webhook';
 
-/**
- * Refuses the trigger's Test URL where its Production URL is needed: the Test URL answers only
- * while the editor listens for one test event, so the platform's status events, which come
- * later, would be lost without an error anywhere. An InputError of the Trigger Production URL
- * field.
- */
+/** Refuses a Test URL: it answers only while the editor listens, so later events would be lost. */
 function checkTriggerProductionUrl(triggerUrl: string): void {
 	const segments = new URL(triggerUrl).pathname
 		.split('/')
 		.filter(Boolean)
 		.map((segment) => segment.toLowerCase());
-	// The first "webhook" or "webhook-test" segment is n8n's (what comes before is a path prefix,
-	// what follows is the webhook's own path, which may hold either word); compared without case, as
-	// Express matches routes by default.
+	// n8n's segment is the first "webhook" or "webhook-test" (before it: a path prefix; after it:
+	// the webhook's own path, which may hold either word), in any case, as Express matches routes.
 	const endpoint = segments.findIndex(
 		(segment) => segment === PRODUCTION_WEBHOOK_SEGMENT || segment === TEST_WEBHOOK_SEGMENT,
 	);
@@ -83,10 +67,7 @@ function checkTriggerProductionUrl(triggerUrl: string): void {
 	);
 }
 
-/**
- * The trigger's Production URL with the token of `secret` in its query; a Test URL is refused
- * (checkTriggerProductionUrl).
- */
+/** The trigger's Production URL with the token of `secret` in its query; a Test URL is refused. */
 export function callbackUrlWithToken(triggerUrl: string, secret: string): string {
 	checkTriggerProductionUrl(triggerUrl);
 	const url = new URL(triggerUrl);
@@ -141,11 +122,7 @@ function isoDate(value: unknown): string | undefined {
 	return Number.isNaN(millis) ? undefined : new Date(millis).toISOString();
 }
 
-/**
- * The event as received plus normalised fields. The payload shape is not specified: the
- * message id, destination and status are looked for under the names seen in the docs and
- * their usual variants; `date` becomes an ISO string.
- */
+/** The event plus normalised fields under the docs' names and variants (shape unspecified). */
 export function normaliseEvent(event: Record<string, unknown>): Record<string, unknown> {
 	const status = firstString(event, ['status', 'state', 'event']);
 	return {
@@ -161,10 +138,7 @@ export function normaliseEvent(event: Record<string, unknown>): Record<string, u
 
 export const CALLBACK_SECRET_RULE = 'The callback secret must be 16 to 128 letters, digits, - or _';
 
-/**
- * The test of the Callbacks credential (used by the trigger and by Message › Send): checks the
- * secret's rule and shows the token to append, for callback URLs built by hand.
- */
+/** The Callbacks credential's test: checks the secret, shows the token for hand-built URLs. */
 export async function audienceMessagingCallbackTest(
 	this: ICredentialTestFunctions,
 	credential: ICredentialsDecrypted,

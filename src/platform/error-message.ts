@@ -1,3 +1,4 @@
+/** platformMessage: the human message in a platform error body. */
 const MESSAGE_KEYS = [
 	'message',
 	'errorMessage',
@@ -8,10 +9,7 @@ const MESSAGE_KEYS = [
 	'reason',
 ];
 
-/**
- * The platform's error body shape is not specified: take the first human message found in
- * `error`, `errors[0]`, or the top level, in that order.
- */
+/** The error body's shape is unspecified: the first message in `error`, `errors[0]`, the top. */
 export function platformMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') return body.trim() ? body.trim().slice(0, 500) : undefined;
 	if (!body || typeof body !== 'object') return undefined;

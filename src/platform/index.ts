@@ -1,7 +1,4 @@
-/**
- * The platform's rules, per service: each request body's schema and mapping (lists and subscribers,
- * wallet, chat app, blacklist), and the status callbacks.
- */
+/** The platform's rules per service (request schemas and mappings), and the status callbacks. */
 export * from './callbacks';
 export * from './error-message';
 export * from './blacklist/schema';

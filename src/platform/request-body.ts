@@ -1,12 +1,10 @@
+/** readBodyWithin: a webhook request's body, decoded, read only while it fits. */
 import { RequestRejection } from '../base/rejection';
 
 /** The request stream n8n hands over (no `node:stream` import: n8n Cloud allows none). */
 type BodyStream = NodeJS.ReadableStream & { readableEnded?: boolean };
 
-/**
- * A request as n8n hands it to the trigger's webhook(): the Node.js request stream, its body not
- * read yet (the trigger asks n8n for the raw body); `rawBody` or `body` when something read it.
- */
+/** A request as the trigger's webhook() gets it: the stream unread, or `rawBody`/`body` if read. */
 export type WebhookRequest = Partial<BodyStream> & {
 	headers: Record<string, string | string[] | undefined>;
 	rawBody?: Buffer;
@@ -23,13 +21,10 @@ const FORMATS: Record<string, Format> = {
 };
 
 /**
- * The request's body, decoded, read only while it fits: once more than `limit` bytes came in, as
- * sent or as decoded, reading stops at that piece and a RequestRejection 413 (`tooLarge`) is
- * thrown, the rest of the body left unread (n8n's own reader, readRawBody, takes up to 16 MB
- * whatever the node's limit). A compressed body's pieces go to the decoder as they come, the next
- * read once the decoder takes it (it takes in at most Node's stream buffer, 64 KB, ahead of its
- * output); its output is counted as it comes, so a small piece cannot swell past the limit. Other
- * encodings are read as they are, as n8n reads them.
+ * Past `limit` bytes, as sent or as decoded, reading stops with a RequestRejection 413 (`tooLarge`)
+ * and the rest stays unread (n8n's readRawBody takes up to 16 MB whatever the limit). A compressed
+ * body goes to the decoder piece by piece and its output is counted as it comes, so a small piece
+ * cannot swell past the limit; other encodings are read as they are, as n8n reads them.
  */
 export async function readBodyWithin(
 	request: WebhookRequest,

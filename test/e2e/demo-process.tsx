@@ -45,6 +45,35 @@ export function startStack(env: Record<string, string>): Promise<RunningStack> {
 	});
 }
 
+/**
+ * `npm start -- --no-build` as a process manager runs it: npm's own process, its output read until
+ * it says Ready (npm gives its script no IPC channel). Resolves with npm's process and the URLs.
+ */
+export function startWithNpm(
+	env: Record<string, string>,
+): Promise<{ npm: ChildProcess; editorUrl: string; sandboxUrl: string }> {
+	const npm = spawn('npm', ['start', '--', '--no-build'], {
+		cwd: repoRoot,
+		env: { ...process.env, ...env },
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
+	let output = '';
+	return new Promise((resolve, reject) => {
+		const read = (chunk: Buffer) => {
+			output += chunk;
+			const editor = /n8n editor\s+(\S+)/.exec(output)?.[1];
+			const sandbox = /sandbox\s+(http\S+)/.exec(output)?.[1];
+			if (/Ready in/.test(output) && editor && sandbox)
+				resolve({ npm, editorUrl: editor, sandboxUrl: sandbox });
+		};
+		npm.stdout!.on('data', read);
+		npm.stderr!.on('data', read);
+		npm.on('exit', (code, signal) =>
+			reject(new Error(`npm start exited (${signal ?? code}) before it was ready:\n${output}`)),
+		);
+	});
+}
+
 /** Ctrl-C: SIGINT to start.mjs; resolves with its exit code. */
 export async function stopStack(stack: RunningStack): Promise<number | null> {
 	if (stack.child.exitCode !== null) return stack.child.exitCode;

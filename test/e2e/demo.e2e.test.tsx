@@ -14,7 +14,7 @@ import { join } from 'path';
 import { ensureRuntime, freePort, listExecutions, openUserFolder, repoRoot } from './n8n-harness';
 import type { N8nUserFolder, RecordedExecution } from './n8n-harness';
 import { pressConfirm } from './answer-link';
-import { logIn, startStack, stopStack } from './demo-process';
+import { logIn, startStack, startWithNpm, stopStack } from './demo-process';
 import type { RunningStack } from './demo-process';
 
 jest.setTimeout(240_000);
@@ -454,3 +454,23 @@ it('Ctrl-C stops n8n and the sandbox; a second start reuses the folder and the o
 	expect(output).not.toMatch(/did not stop cleanly/);
 	expect((await logIn(stack.ready)).status).toBe(200);
 });
+
+it.each(['SIGINT', 'SIGTERM'] as const)(
+	"%s to npm start's own process (a process manager's stop) stops n8n and the sandbox",
+	async (signal) => {
+		if (stack) expect(await stopStack(stack)).toBe(0);
+		stack = undefined;
+		const { npm, editorUrl, sandboxUrl } = await startWithNpm({ DEMO_DIR: dir, ...ports });
+		expect(await refused(`${editorUrl}/healthz`)).toBe(false);
+		const exited = new Promise((resolve) => npm.once('exit', resolve));
+		const sentAt = Date.now();
+		npm.kill(signal);
+		await exited;
+		const stoppedInS = (Date.now() - sentAt) / 1000;
+		expect(await refused(`${editorUrl}/healthz`)).toBe(true);
+		expect(await refused(`${sandboxUrl}/__sandbox/health`)).toBe(true);
+		console.log(
+			`${signal} to npm start: n8n and the sandbox stopped in ${stoppedInS.toFixed(1)} s`,
+		);
+	},
+);

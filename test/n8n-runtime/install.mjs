@@ -8,8 +8,8 @@
 //   node test/n8n-runtime/install.mjs --n8n-version=2.41.1   another committed version
 //        (same as N8N_VERSION=2.41.1: test/n8n-runtime/versions/<version>/, see paths.mjs)
 //
-// Steps: copy the version's package.json (+ package-lock.json) there, `npm ci` (or `npm install`
-// without a lockfile) with --ignore-scripts, build sqlite3 from source (its prebuilt
+// Steps: copy the version's package.json and package-lock.json there, `npm ci` with
+// --ignore-scripts (a line every 15 s while it runs), build sqlite3 from source (its prebuilt
 // download needs the internet), check `n8n --version` under Node 24, then write a
 // marker holding a hash of package.json + lockfile. A mkdir-based lock keeps two
 // concurrent runs from installing at once. No dependencies; runs on any Node >= 18.
@@ -23,6 +23,7 @@ import {
 	readFileSync,
 	rmSync,
 	statSync,
+	statfsSync,
 	writeFileSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
@@ -46,7 +47,7 @@ function wantedHash() {
 	const h = createHash('sha256');
 	h.update(readFileSync(runtimePackageJsonPath));
 	h.update('\0');
-	h.update(existsSync(runtimeLockfilePath) ? readFileSync(runtimeLockfilePath) : 'no-lockfile');
+	h.update(readFileSync(runtimeLockfilePath));
 	return h.digest('hex');
 }
 
@@ -147,6 +148,21 @@ function tail(file, lines = 40) {
 	}
 }
 
+/** A step that runs longer says how far it is this often (ms). */
+const PROGRESS_MS = 15_000;
+
+/** Free bytes on the runtime folder's disk (what a step has written shows as their drop). */
+const freeBytes = () => {
+	const { bavail, bsize } = statfsSync(runtimeDir);
+	return bavail * bsize;
+};
+
+/** What a long step has done so far: what it has written to disk, when that is something. */
+function progressOf(freeAtStart) {
+	const written = freeAtStart - freeBytes();
+	return written >= 100e6 ? `${(written / 1e9).toFixed(1)} GB written` : 'still running';
+}
+
 function run(label, cmd, args, { capture = false } = {}) {
 	const started = Date.now();
 	say(`${label}...`);
@@ -155,6 +171,8 @@ function run(label, cmd, args, { capture = false } = {}) {
 		log.write(`\n$ ${cmd} ${args.join(' ')}\n`);
 		const child = spawn(cmd, args, { cwd: runtimeDir, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 		currentChild = child;
+		const freeAtStart = freeBytes();
+		const progress = setInterval(() => say(`${label}: ${progressOf(freeAtStart)}, ${secs(started)} so far`), PROGRESS_MS);
 		let out = '';
 		child.stdout.on('data', (d) => {
 			out += d;
@@ -162,10 +180,12 @@ function run(label, cmd, args, { capture = false } = {}) {
 		});
 		child.stderr.on('data', (d) => log.write(d));
 		child.on('error', (e) => {
+			clearInterval(progress);
 			log.end();
 			reject(new Error(`${label}: cannot run ${cmd}: ${e.message}`));
 		});
 		child.on('close', (code, signal) => {
+			clearInterval(progress);
 			log.end(() => {
 				if (code === 0) {
 					say(`${label}: done in ${secs(started)}`);
@@ -183,60 +203,14 @@ function run(label, cmd, args, { capture = false } = {}) {
 	});
 }
 
-/**
- * After `npm install` with the lockfile (npm ci refused it): whether npm installed exactly the
- * committed lockfile's packages (it rewrites package-lock.json to what it installed). Warns, with
- * the first differences, when not: the tests then run on a tree the repository does not pin.
- */
-function compareWithCommittedLockfile() {
-	const committedText = readFileSync(runtimeLockfilePath, 'utf8');
-	const installedText = readFileSync(join(runtimeDir, 'package-lock.json'), 'utf8');
-	if (committedText === installedText) {
-		say('installed tree = the committed lockfile');
-		return;
-	}
-	const versions = (text) => Object.fromEntries(Object.entries(JSON.parse(text).packages ?? {}).map(([k, v]) => [k, v.version]));
-	const [committed, installed] = [versions(committedText), versions(installedText)];
-	const differences = [
-		...Object.keys(committed).filter((k) => !(k in installed)).map((k) => `${k}@${committed[k]} not installed`),
-		...Object.keys(installed).filter((k) => !(k in committed)).map((k) => `${k}@${installed[k]} not in the lockfile`),
-		...Object.keys(committed).filter((k) => k in installed && committed[k] !== installed[k]).map((k) => `${k}: ${committed[k]} locked, ${installed[k]} installed`),
-	];
-	say(
-		`note: npm installed a few package versions other than ${runtimeLockfilePath} locks (${differences.length} packages` +
-			`${differences.length ? `: ${differences.slice(0, 5).join('; ')}${differences.length > 5 ? '; ...' : ''}` : ', formatting only'}); ` +
-			`n8n runs the same. Nothing to do; a maintainer pinning these copies ${join(runtimeDir, 'package-lock.json')} there`,
-	);
-}
-
 async function install(hash) {
 	mkdirSync(runtimeDir, { recursive: true });
 	rmSync(markerFile, { force: true });
 	writeFileSync(logFile, `install of n8n ${version} started ${new Date().toISOString()} with node ${node}\n`);
 	copyFileSync(runtimePackageJsonPath, join(runtimeDir, 'package.json'));
-	const haveLock = existsSync(runtimeLockfilePath);
-	if (haveLock) copyFileSync(runtimeLockfilePath, join(runtimeDir, 'package-lock.json'));
-
+	copyFileSync(runtimeLockfilePath, join(runtimeDir, 'package-lock.json'));
 	const npmFlags = ['--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=warn'];
-	let installed = false;
-	if (haveLock) {
-		try {
-			await run('npm ci (about 4 min, ~2.6 GB)', 'npm', ['ci', ...npmFlags]);
-			installed = true;
-		} catch (e) {
-			// A registry that lacks some other platform's optional packages (here:
-			// @msgpackr-extract/*-darwin-*@3.0.7) yields a lockfile npm ci calls "not in sync";
-			// npm install still installs the locked versions of everything else.
-			if (!/in sync|Missing: .* from lock file/.test(tail(logFile, 200))) throw e;
-			say(
-				'npm ci: this registry lacks some optional packages of the lockfile (other platforms\' builds); installing the same versions with npm install instead. Nothing to do.',
-			);
-		}
-	}
-	if (!installed) {
-		await run(`npm install${haveLock ? ' (with lockfile)' : ' (no lockfile)'} (about 4 min, ~2.6 GB)`, 'npm', ['install', ...npmFlags]);
-		if (haveLock) compareWithCommittedLockfile();
-	}
+	await run('npm ci: n8n and its packages (about 4 min, about 2.6 GB)', 'npm', ['ci', ...npmFlags]);
 
 	const headers = nodeHeadersDir();
 	const rebuildArgs = ['rebuild', 'sqlite3', '--ignore-scripts=false', '--build-from-source', '--foreground-scripts'];
@@ -256,12 +230,11 @@ async function install(hash) {
 	if (got !== version) throw new Error(`n8n --version printed "${got}", expected "${version}"`);
 
 	writeFileSync(markerFile, hash + '\n');
-	if (!haveLock) {
-		say(`no ${runtimeLockfilePath}: copy ${join(runtimeDir, 'package-lock.json')} there to make installs reproducible (npm ci)`);
-	}
 }
 
 async function main() {
+	if (!existsSync(runtimeLockfilePath))
+		throw new Error(`${runtimeLockfilePath} is missing: see test/n8n-runtime/versions/README.md`);
 	const hash = wantedHash();
 	if (!force && isInstalled(hash)) {
 		say(`n8n ${version} ready in ${runtimeDir} (cached, ${secs(t0)})`);

@@ -1,3 +1,4 @@
+/** The admin routes' router (/__sandbox), and how their small JSON bodies are read. */
 import type { IncomingMessage } from 'node:http';
 import { show } from './checks';
 import { HttpError, badRequest, isPlainObject, type Query } from './http';

@@ -1,3 +1,4 @@
+/** The blacklist service: blocked numbers per sender and type, and their routes. */
 import { randomUUID } from 'node:crypto';
 import { E164, PHONE_DIGITS_RULE } from './checks';
 import {

@@ -1,3 +1,4 @@
+/** Reads a request's body with a size cap: JSON, or multipart parts streamed to a sink. */
 import type { IncomingMessage } from 'node:http';
 import { HttpError, badRequest, formatBytes } from './http';
 import {

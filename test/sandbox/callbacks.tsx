@@ -1,79 +1,15 @@
-import http, { type ClientRequest } from 'node:http';
-import https from 'node:https';
+/** Status progression of accepted messages and the ordered, paced, retried callback deliveries. */
+import type { ClientRequest } from 'node:http';
+import { postCallback } from './callback-post';
+import type {
+	CallbackBody,
+	CallbackDelivery,
+	CallbackSettings,
+	StatusEntry,
+	TrackedMessage,
+} from './callback-types';
 import { TimerSet, type SandboxClock } from './clock';
 import { IdleWaiters } from './waiters';
-
-/** How status callbacks are paced and retried (real milliseconds, not the sandbox clock). */
-export interface CallbackSettings {
-	/**
-	 * Pause between two events of one message to one URL, and between two status steps. Default 20.
-	 */
-	delayMs: number;
-	/** Attempts per event and URL, the first included. Default 5. */
-	maxAttempts: number;
-	/** Pause before the first retry; doubles for each further retry. Default 200. */
-	retryDelayMs: number;
-	/** An attempt without an answer after this long fails (and is retried). Default 5000. */
-	timeoutMs: number;
-}
-
-/** Sandbox choice (spec: not shown): how and how often callbacks are delivered and retried. */
-export const DEFAULT_CALLBACK_SETTINGS: Readonly<CallbackSettings> = {
-	delayMs: 20,
-	maxAttempts: 5,
-	retryDelayMs: 200,
-	timeoutMs: 5000,
-};
-
-/**
- * Sandbox choice (spec: not shown): the payload (spec §6: not shown), one JSON body per status
- * event, unsigned.
- */
-export interface CallbackBody {
-	id: string;
-	from: string;
-	to: string;
-	externalId: string | null;
-	campaignId: null;
-	/** The URL this body is posted to. */
-	callback: string;
-	/** When the message reached the status: ISO 8601 UTC with milliseconds and `Z`. */
-	date: string;
-	status: string;
-}
-
-/** One delivery attempt, as Sandbox.callbackDeliveries() and GET /__sandbox/callbacks list them. */
-export interface CallbackDelivery {
-	messageId: string;
-	url: string;
-	/** The event's message status. */
-	status: string;
-	/** 1 for the first try. */
-	attempt: number;
-	/** What the receiver answered; null when it could not be reached or did not answer in time. */
-	httpStatus: number | null;
-	/**
-	 * Why the attempt failed (`HTTP 500`, `connect ECONNREFUSED ...`, `no answer within 5000 ms`).
-	 */
-	error?: string;
-	ok: boolean;
-	/** Sandbox-clock time of the attempt, ISO 8601 UTC. */
-	at: string;
-}
-
-export interface StatusEntry {
-	status: string;
-	date: string;
-}
-
-export interface TrackedMessage {
-	id: string;
-	from: string;
-	to: string;
-	externalId: string | null;
-	/** Distinct callback URLs; may be empty (the statuses still progress). */
-	callbacks: string[];
-}
 
 interface Queue {
 	messageId: string;
@@ -237,7 +173,7 @@ export class CallbackDispatcher {
 		const { maxAttempts, retryDelayMs } = this.settings();
 		for (let attempt = 1; ; attempt++) {
 			const at = this.clock.iso();
-			const result = await this.post(queue.url, body);
+			const result = await postCallback(queue.url, body, this.settings().timeoutMs, this.inFlight);
 			if (generation !== this.generation) return;
 			const ok = result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
 			const error = ok ? undefined : (result.error ?? `HTTP ${result.httpStatus}`);
@@ -254,61 +190,6 @@ export class CallbackDispatcher {
 			if (ok || !retryable(result.httpStatus) || attempt >= maxAttempts) return;
 			if (!(await timers.sleep(retryDelayMs * 2 ** (attempt - 1)))) return;
 		}
-	}
-
-	/** One POST with a fresh connection (no keep-alive), so closing either side is prompt. */
-	private post(
-		url: string,
-		body: CallbackBody,
-	): Promise<{ httpStatus: number | null; error?: string }> {
-		const payload = JSON.stringify(body);
-		const { timeoutMs } = this.settings();
-		return new Promise((resolve) => {
-			let settled = false;
-			const settle = (result: { httpStatus: number | null; error?: string }) => {
-				if (settled) return;
-				settled = true;
-				clearTimeout(timer);
-				this.inFlight.delete(request);
-				resolve(result);
-			};
-			const client = url.startsWith('https:') ? https : http;
-			const request = client.request(url, {
-				method: 'POST',
-				agent: false,
-				headers: {
-					'content-type': 'application/json; charset=utf-8',
-					'content-length': Buffer.byteLength(payload),
-					'user-agent': 'platform-sandbox-callbacks/1',
-				},
-			});
-			const timer = setTimeout(
-				() => request.destroy(new Error(`no answer within ${timeoutMs} ms`)),
-				timeoutMs,
-			);
-			timer.unref();
-			this.inFlight.add(request);
-			let answered: number | null = null;
-			request.on('response', (response) => {
-				answered = response.statusCode ?? null;
-				response.resume();
-				response.on('end', () => settle({ httpStatus: answered }));
-			});
-			// Once the status line is in, a body cut short still counts as that answer.
-			request.on('error', (error) =>
-				settle(
-					answered === null ? { httpStatus: null, error: error.message } : { httpStatus: answered },
-				),
-			);
-			request.on('close', () =>
-				settle(
-					answered === null
-						? { httpStatus: null, error: 'connection closed before an answer' }
-						: { httpStatus: answered },
-				),
-			);
-			request.end(payload);
-		});
 	}
 
 	private notify(): void {

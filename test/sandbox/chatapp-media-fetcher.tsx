@@ -1,6 +1,7 @@
-import type { ChatappMessage } from './chatapp-messages';
+/** The pending media fetches: background start, `waitForMedia`, abort on reset or close. */
+import type { ChatappMessage } from './chatapp-message-records';
 import { fetchMedia, type MediaFetch } from './chatapp-media';
-import type { MediaType } from './chatapp-validation';
+import type { MediaType } from './chatapp-message-limits';
 import type { SandboxClock } from './clock';
 import { IdleWaiters } from './waiters';
 

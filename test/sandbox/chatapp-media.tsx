@@ -1,5 +1,6 @@
+/** One media fetch: the spec's content types, 5 MB, redirects, and the `MediaFetch` record. */
 import { createHash } from 'node:crypto';
-import type { MediaType } from './chatapp-validation';
+import type { MediaType } from './chatapp-message-limits';
 
 /** Spec §4 media table: the content types each media type may be served as. */
 export const MEDIA_CONTENT_TYPES: Readonly<Record<MediaType, readonly string[]>> = {

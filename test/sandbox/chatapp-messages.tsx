@@ -1,88 +1,34 @@
+/** Sending chat-app messages: sender state, conversation windows, rate limits, quotas, storage. */
 import { randomBytes } from 'node:crypto';
 import type { BlacklistModule } from './blacklist';
-import type { CallbackDispatcher, StatusEntry } from './callbacks';
+import type { StatusEntry } from './callback-types';
+import type { CallbackDispatcher } from './callbacks';
 import { E164, PHONE, PHONE_DIGITS_RULE, digitsOnly, requiredString, show } from './checks';
-import type { MediaFetch } from './chatapp-media';
 import type { MediaFetcher } from './chatapp-media-fetcher';
-import type { SenderStore } from './chatapp-senders';
-import { isMediaType, parseMessage, type MessageType } from './chatapp-validation';
-import type { SandboxClock } from './clock';
-import { HttpError, badRequest } from './http';
 import {
-	RateLimiter,
-	SLIDING_WINDOW_MS,
-	retryAfterSeconds,
-	type RateLimitContext,
-	type RateLimitWindow,
-} from './rate-limit';
+	outsideWindow,
+	quotaExceeded,
+	rateLimited,
+	senderNotActive,
+	unknownSender,
+} from './chatapp-message-errors';
+import { isMediaType } from './chatapp-message-limits';
+import type {
+	AcceptedStatus,
+	ChatappMessage,
+	InboundMessage,
+	MessageAccepted,
+} from './chatapp-message-records';
+import type { SenderStore } from './chatapp-senders';
+import { parseMessage } from './chatapp-validation';
+import type { SandboxClock } from './clock';
+import { badRequest } from './http';
+import { RateLimiter, type RateLimitContext, type RateLimitWindow } from './rate-limit';
 
 /** The conversation window (spec §1.4, §8). */
 export const CONVERSATION_WINDOW_MS = 24 * 60 * 60 * 1000;
-/**
- * Sandbox choice (spec: not shown): a sender's rateLimit counts accepted messages per second of the
- * sandbox clock (rateLimitWindow 'second', the default); one more is 429 RATE_LIMITED with this
- * Retry-After, in seconds. The other windows (rate-limit.tsx) answer the wait rounded up, at least
- * 1.
- */
-export const RATE_LIMIT_RETRY_AFTER_S = 1;
-
-/**
- * Sandbox choice (spec: not shown): the status names and path (event kinds are not shown). The
- * normal status path; `callbackStatuses` may shorten it (e.g. stop at SENT: read receipts off).
- */
-export const DEFAULT_CALLBACK_STATUSES = [
-	'QUEUE',
-	'DEQUEUED',
-	'SENT',
-	'DELIVERED',
-	'READ',
-] as const;
 
 export type QuotaExceededMode = 'reject' | 'status';
-export type AcceptedStatus = 'QUEUE' | 'BLACKLISTED' | 'QUOTA_EXCEEDED';
-
-/** What POST /chatapp/messages answers in `data`. */
-export interface MessageAccepted {
-	id: string;
-	status: AcceptedStatus;
-	from: string;
-	to: string;
-	type: MessageType;
-	externalId?: string;
-}
-
-/** A stored message, as Sandbox.messages() returns it. */
-export interface ChatappMessage {
-	id: string;
-	senderId: string;
-	from: string;
-	to: string;
-	type: MessageType;
-	externalId: string | null;
-	callbacks: string[];
-	/** The latest status in `history`. */
-	status: string;
-	history: StatusEntry[];
-	/** Sandbox-clock time of acceptance, ISO 8601 UTC. */
-	createdAt: string;
-	/** The JSON body as received. */
-	request: unknown;
-	/**
-	 * The fetch of a media message's URL (setting mediaFetch); null for other types, with the
-	 * setting off, for a message not sent, and while the fetch is pending.
-	 */
-	media: MediaFetch | null;
-}
-
-/** A user message recorded by simulateInbound: it opens the 24-hour window. */
-export interface InboundMessage {
-	/** The user, E.164. */
-	from: string;
-	/** The sender address, digits. */
-	to: string;
-	date: string;
-	windowExpiresAt: string;
-}
 
 export interface MessageRules {
 	quotaExceeded: QuotaExceededMode;
@@ -171,24 +117,12 @@ export class MessageService {
 		const sender = this.senders.byAddress(from);
 		if (!sender) throw unknownSender(from);
 		// Sandbox choice (spec: not shown): a sender not ACTIVE is 403 SENDER_NOT_ACTIVE.
-		if (sender.state !== 'ACTIVE') {
-			throw new HttpError(
-				403,
-				'SENDER_NOT_ACTIVE',
-				`Sender ${sender.id} (${from}) is ${sender.state}: it can send messages once the chat-app provider approves the account, which takes about 48 hours`,
-			);
-		}
+		if (sender.state !== 'ACTIVE') throw senderNotActive(sender, from);
 		const now = this.clock.nowMs();
 		// Sandbox choice (spec: not shown): the window is per (sender, user) and closed at exactly
 		// 24 h; outside it, 403 OUTSIDE_CONVERSATION_WINDOW (template messages are not emulated).
 		const opened = this.windows.get(windowKey(from, to));
-		if (opened === undefined || now - opened >= CONVERSATION_WINDOW_MS) {
-			throw new HttpError(
-				403,
-				'OUTSIDE_CONVERSATION_WINDOW',
-				`No message from ${to} in the last 24 hours: outside the conversation window a pre-approved template message is required`,
-			);
-		}
+		if (opened === undefined || now - opened >= CONVERSATION_WINDOW_MS) throw outsideWindow(to);
 		const rules = this.rules();
 		const limit: RateLimitContext = {
 			rateLimit: sender.rateLimit,
@@ -210,15 +144,8 @@ export class MessageService {
 			if (!quota || quota.day !== day)
 				this.quotas.set(sender.id, (quota = { day, recipients: new Set() }));
 			if (!quota.recipients.has(to) && quota.recipients.size >= sender.dailyQuota) {
-				if (this.rules().quotaExceeded === 'reject') {
-					const retryAfter = secondsUntilNextUtcDay(now);
-					throw new HttpError(
-						429,
-						'QUOTA_EXCEEDED',
-						`Sender ${from} reached its daily quota of ${sender.dailyQuota} unique recipients for ${day} (UTC) and ${to} would be a new one; retry after 00:00 UTC (in ${retryAfter} s)`,
-						{ 'retry-after': String(retryAfter) },
-					);
-				}
+				if (this.rules().quotaExceeded === 'reject')
+					throw quotaExceeded(sender, from, to, day, now);
 				status = 'QUOTA_EXCEEDED';
 			} else quota.recipients.add(to);
 		}
@@ -272,37 +199,3 @@ export class MessageService {
 }
 
 const windowKey = (senderDigits: string, user: string) => JSON.stringify([senderDigits, user]);
-
-/** 429 RATE_LIMITED; Retry-After is the wait in seconds, rounded up, at least 1. */
-function rateLimited(from: string, limit: RateLimitContext, waitMs: number): HttpError {
-	if (limit.window === 'second') {
-		return new HttpError(
-			429,
-			'RATE_LIMITED',
-			`Sender ${from} exceeded its rate limit of ${limit.rateLimit} messages per second; retry after ${RATE_LIMIT_RETRY_AFTER_S} second`,
-			{ 'retry-after': String(RATE_LIMIT_RETRY_AFTER_S) },
-		);
-	}
-	const seconds = retryAfterSeconds(waitMs);
-	const retry = `retry after ${seconds} second${seconds === 1 ? '' : 's'}`;
-	const ms = Math.ceil(waitMs);
-	const message =
-		limit.window === 'sliding'
-			? `Sender ${from} exceeded its rate limit of ${limit.rateLimit} messages in any ${SLIDING_WINDOW_MS} ms (sliding window); a slot frees in ${ms} ms, ${retry}`
-			: `Sender ${from} exceeded its rate limit of ${limit.rateLimit} messages per second (token bucket of ${limit.burst ?? limit.rateLimit}, empty); the next token comes in ${ms} ms, ${retry}`;
-	return new HttpError(429, 'RATE_LIMITED', message, { 'retry-after': String(seconds) });
-}
-
-const unknownSender = (address: string) =>
-	new HttpError(
-		404,
-		'UNKNOWN_SENDER',
-		`No sender with address ${address}: create one with POST /chatapp/senders (from must be its address, digits only)`,
-	);
-
-/** Whole seconds until the next 00:00 UTC of the clock, at least 1. */
-export function secondsUntilNextUtcDay(nowMs: number): number {
-	const next = new Date(nowMs);
-	next.setUTCHours(24, 0, 0, 0);
-	return Math.max(1, Math.ceil((next.getTime() - nowMs) / 1000));
-}

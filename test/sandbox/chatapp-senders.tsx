@@ -1,3 +1,4 @@
+/** The chat-app senders: their states, approval, rate limits and daily quotas. */
 import { randomBytes } from 'node:crypto';
 import {
 	PHONE,

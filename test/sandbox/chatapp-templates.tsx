@@ -1,3 +1,4 @@
+/** The chat-app message templates: categories, statuses and their store. */
 import { randomBytes } from 'node:crypto';
 import { isAbsent, maxLength, noUnknownKeys, optionalString, requiredString, show } from './checks';
 import type { SenderStore } from './chatapp-senders';
@@ -150,7 +151,8 @@ export class TemplateStore {
 		const bizAccountId = queryValue(query, 'bizAccountId') || undefined;
 		if (!senderId && !bizAccountId)
 			throw badRequest('Query parameter senderId or bizAccountId is required (give at least one)');
-		if (senderId) this.senders.require(senderId); // Sandbox choice (spec: not shown): an unknown senderId is 404
+		// Sandbox choice (spec: not shown): an unknown senderId is 404
+		if (senderId) this.senders.require(senderId);
 		return this.templates
 			.filter(
 				(t) =>

@@ -1,3 +1,4 @@
+/** Small validation helpers of the chat-app modules: phone rules, required fields, lengths, URLs. */
 import { badRequest, isPlainObject } from './http';
 
 /**
@@ -87,3 +88,13 @@ export function noUnknownKeys(
 }
 
 export const digitsOnly = (phone: string) => phone.replace(/^\+/, '');
+
+/** The URL when `value` is an absolute http(s) URL, else undefined. */
+export function isHttpUrl(value: string): URL | undefined {
+	try {
+		const url = new URL(value);
+		return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+	} catch {
+		return undefined;
+	}
+}

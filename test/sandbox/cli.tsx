@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from './server';
 import type { QuotaExceededMode } from './chatapp-messages';
 import type { RateLimitWindow } from './rate-limit';
-import type { WalletTemplateInput } from './wallet';
+import type { WalletTemplateInput } from './wallet-templates';
 
 function toNumber(value: string | undefined, name: string): number | undefined {
 	if (value === undefined || value === '') return undefined;

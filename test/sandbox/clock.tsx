@@ -1,3 +1,4 @@
+/** The sandbox's clock (moved or frozen by tests), and real timers cancelled all at once. */
 import { badRequest } from './http';
 
 /** What `clock.state()` and the admin clock endpoints answer. */

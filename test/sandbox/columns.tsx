@@ -1,3 +1,4 @@
+/** A list's columns: their types, the automatic ones, and a cell's conversion. */
 import { randomBytes, randomInt } from 'node:crypto';
 import { badRequest, isPlainObject } from './http';
 import type { Column } from './list-store';

@@ -1,3 +1,4 @@
+/** A list's CSV upload: size cap, header normalisation and the records. */
 import type { BodyReader } from './body';
 import { CsvParser } from './csv';
 import { HttpError, badRequest, formatBytes } from './http';

@@ -1,3 +1,4 @@
+/** A streaming CSV parser that reports each record with the line it starts on. */
 import { StringDecoder } from 'node:string_decoder';
 
 /** Called once per non-empty record with its cells and the 1-based file line where it starts. */

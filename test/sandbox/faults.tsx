@@ -1,3 +1,4 @@
+/** Injected faults per route: redirects, statuses, 429s, malformed answers, hangs, resets. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import { HttpError, badRequest, isPlainObject } from './http';

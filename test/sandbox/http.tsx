@@ -1,3 +1,4 @@
+/** HTTP building blocks of the sandbox: errors, replies, queries, pagination. */
 import { randomUUID } from 'node:crypto';
 
 /**

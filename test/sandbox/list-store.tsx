@@ -1,3 +1,4 @@
+/** The subscriber lists and their subscribers, kept in memory. */
 import { randomUUID } from 'node:crypto';
 import { localDateTime } from './http';
 

@@ -1,3 +1,4 @@
+/** The lists service: lists, their subscribers and CSV imports, and their routes. */
 import { csvColumns, parseJsonColumns, withAutomaticColumns } from './columns';
 import { csvRows, normalizeHeader, readCsvUpload } from './csv-upload';
 import {

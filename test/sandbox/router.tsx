@@ -1,3 +1,4 @@
+/** A small router: method and path patterns to handlers. */
 import type { BodyReader } from './body';
 import type { Query, Reply } from './http';
 import type { RecordedRequest } from './types';

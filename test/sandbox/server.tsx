@@ -1,16 +1,10 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+/** The sandbox's core: wires the modules, admin clock and faults, listens, answers `Sandbox`. */
+import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AdminRouter, readAdminJson } from './admin';
-import { BodyReader } from './body';
-import {
-	HttpError,
-	badRequest,
-	errorReply,
-	isPlainObject,
-	meta,
-	queryFrom,
-	type Reply,
-} from './http';
+import { AdminRouter } from './admin';
+import { ADMIN_PREFIX, handleAdmin, type AdminHandlerDeps } from './admin-handler';
+import { handleApi, type ApiHandlerDeps } from './api-handler';
+import { badRequest, isPlainObject } from './http';
 import { BlacklistModule } from './blacklist';
 import { ChatappModule } from './chatapp';
 import { SandboxClock } from './clock';
@@ -20,10 +14,8 @@ import { scriptedCompletion } from './scripted-model';
 import type { RecordedRequest, Sandbox, SandboxOptions } from './types';
 import { WalletModule } from './wallet';
 import { FaultInjector } from './faults';
-import { SAMPLE_FILES } from './files';
 import type { Fault } from './faults';
 
-export const ADMIN_PREFIX = '/__sandbox';
 export const DEFAULT_API_KEY = 'sandbox-key';
 export const DEFAULT_CSV_MAX_BYTES = 200 * 1024 * 1024;
 
@@ -103,195 +95,48 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		clearRequests();
 	};
 
+	const apiDeps: ApiHandlerDeps = {
+		apiKey,
+		router,
+		faults,
+		clock,
+		requests,
+		latencyMs: () => latencyMs,
+	};
+	const adminDeps: AdminHandlerDeps = {
+		admin,
+		requests,
+		clearRequests,
+		reset,
+		urls: () => urls,
+		state: () => ({
+			lists: lists.store.all().map((list) => ({ ...list.toData(), subscribers: list.records() })),
+			walletTemplates: wallet.all(),
+			walletPasses: wallet.allPasses(),
+			blacklist: blacklist.all(),
+			chatapp: {
+				senders: chatapp.senders.all(),
+				templates: chatapp.templates.all(),
+				messages: chatapp.messages.all(),
+				inbound: chatapp.messages.inboundMessages(),
+				settings: chatapp.config(),
+			},
+			callbacks: chatapp.callbacks.all(),
+			clock: clock.state(),
+		}),
+	};
 	const server = http.createServer((req, res) => {
 		// Prefixing keeps a path like `//x` a path instead of a protocol-relative host.
 		const url = new URL(`http://sandbox${req.url ?? '/'}`);
 		const admin = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`);
 		const handled = admin
-			? handleAdmin(req, res, url.pathname, url.searchParams)
-			: handleApi(req, res, url);
+			? handleAdmin(req, res, url.pathname, url.searchParams, adminDeps)
+			: handleApi(req, res, url, apiDeps);
 		handled.catch((error) => {
 			console.error('[sandbox] unhandled error', error);
 			if (!res.headersSent) res.writeHead(500).end();
 		});
 	});
-
-	async function handleApi(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-		const record: RecordedRequest = {
-			method: req.method ?? 'GET',
-			path: url.pathname,
-			query: queryFrom(url.searchParams),
-			headers: flattenHeaders(req),
-			bodySize: 0,
-			status: 0,
-			receivedAt: Date.now(),
-		};
-		const body = new BodyReader(req, record);
-		requests.push(record);
-		if (latencyMs) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-		const fault = faults.take(record.method, record.path, record.query);
-		if (fault && !fault.after) {
-			if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
-			record.status =
-				fault.kind === 'hang' || fault.kind === 'reset'
-					? 0
-					: fault.kind === 'rateLimit'
-						? 429
-						: fault.kind === 'redirect'
-							? (fault.status ?? 302)
-							: fault.kind === 'status'
-								? (fault.status ?? 500)
-								: 200;
-			if (record.status) record.answeredAt = Date.now();
-			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
-			return;
-		}
-
-		let reply: Reply;
-		try {
-			checkAuth(req, apiKey);
-			const match = router.match(record.method, record.path);
-			if (match.kind === 'not-found')
-				throw new HttpError(
-					404,
-					'ROUTE_NOT_FOUND',
-					`No such endpoint: ${record.method} ${record.path}`,
-				);
-			if (match.kind === 'method-not-allowed') {
-				const allow = match.allowed.join(', ');
-				throw new HttpError(
-					405,
-					'METHOD_NOT_ALLOWED',
-					`Method ${record.method} is not allowed on ${record.path} (allowed: ${allow})`,
-					{ allow },
-				);
-			}
-			const { method, path, query, headers } = record;
-			reply = await match.handler({
-				method,
-				path,
-				query,
-				headers,
-				params: match.params,
-				body,
-				record,
-			});
-		} catch (error) {
-			reply = error instanceof HttpError ? errorReply(error) : internalError(error);
-		}
-		if (body.state === 'unread') await body.drain();
-		if (fault) {
-			// Applied, then its answer lost: the fault answers in place of the platform's reply.
-			record.status =
-				fault.kind === 'hang' || fault.kind === 'reset'
-					? 0
-					: fault.kind === 'rateLimit'
-						? 429
-						: fault.kind === 'status'
-							? (fault.status ?? 500)
-							: 200;
-			if (record.status) record.answeredAt = Date.now();
-			faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
-			return;
-		}
-		record.status = reply.status;
-		record.answeredAt = Date.now();
-		const aborted = body.state === 'aborted';
-		// Sandbox choice (spec: not shown): every answer's Date is of the sandbox's clock, the one its
-		// rate-limit seconds count.
-		const headers = {
-			date: new Date(clock.nowMs()).toUTCString(),
-			...reply.headers,
-			...(aborted && { connection: 'close' }),
-		};
-		if (reply.file) sendFile(res, reply.status, reply.file, headers);
-		else sendJson(res, reply.status, { meta: meta(clock.nowMs()), ...reply.body }, headers);
-		if (aborted) body.discardRest();
-	}
-
-	async function handleAdmin(
-		req: IncomingMessage,
-		res: ServerResponse,
-		path: string,
-		searchParams: URLSearchParams,
-	): Promise<void> {
-		const route = `${req.method} ${path.replace(/\/$/, '')}`;
-		if (route === `GET ${ADMIN_PREFIX}/health`)
-			return sendJson(res, 200, { status: 'ok', ...urls });
-		if (route === `GET ${ADMIN_PREFIX}/requests`) return sendJson(res, 200, requests);
-		if (route === `DELETE ${ADMIN_PREFIX}/requests`) {
-			const cleared = requests.length;
-			clearRequests();
-			return sendJson(res, 200, { cleared });
-		}
-		if (route === `POST ${ADMIN_PREFIX}/reset`) {
-			reset();
-			return sendJson(res, 200, { reset: true });
-		}
-		const file = route.startsWith(`GET ${ADMIN_PREFIX}/files/`)
-			? route.slice(`GET ${ADMIN_PREFIX}/files/`.length)
-			: '';
-		const sample = Object.hasOwn(SAMPLE_FILES, file) ? SAMPLE_FILES[file] : undefined;
-		if (sample) {
-			res.writeHead(200, { 'content-type': sample.contentType });
-			res.end(sample.body);
-			return;
-		}
-		if (route === `GET ${ADMIN_PREFIX}/state`) {
-			const state = lists.store
-				.all()
-				.map((list) => ({ ...list.toData(), subscribers: list.records() }));
-			return sendJson(res, 200, {
-				lists: state,
-				walletTemplates: wallet.all(),
-				walletPasses: wallet.allPasses(),
-				blacklist: blacklist.all(),
-				chatapp: {
-					senders: chatapp.senders.all(),
-					templates: chatapp.templates.all(),
-					messages: chatapp.messages.all(),
-					inbound: chatapp.messages.inboundMessages(),
-					settings: chatapp.config(),
-				},
-				callbacks: chatapp.callbacks.all(),
-				clock: clock.state(),
-			});
-		}
-		const match = admin.match(req.method ?? 'GET', path.slice(ADMIN_PREFIX.length) || '/');
-		if (match.kind !== 'found') {
-			return sendJson(res, 404, {
-				error: {
-					status: 404,
-					code: 'ROUTE_NOT_FOUND',
-					message: `No such admin endpoint: ${route}`,
-				},
-			});
-		}
-		try {
-			const answer = await match.handler({
-				params: match.params,
-				query: queryFrom(searchParams),
-				json: () => readAdminJson(req),
-			});
-			sendJson(res, 200, answer ?? null);
-		} catch (error) {
-			const failure =
-				error instanceof HttpError
-					? error
-					: new HttpError(
-							500,
-							'INTERNAL_ERROR',
-							`Sandbox error: ${(error as Error)?.message ?? String(error)}`,
-						);
-			if (failure.status === 500) console.error('[sandbox] admin handler failed', error);
-			sendJson(
-				res,
-				failure.status,
-				{ error: { status: failure.status, code: failure.code, message: failure.message } },
-				failure.headers,
-			);
-		}
-	}
 
 	await new Promise<void>((resolve, reject) => {
 		server.once('error', reject);
@@ -360,64 +205,4 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		chatappSettings: () => chatapp.config(),
 		configureChatapp: (settings) => chatapp.configure(settings),
 	};
-}
-
-function checkAuth(req: IncomingMessage, apiKey: string): void {
-	const header = req.headers.authorization;
-	const fail = (message: string) =>
-		new HttpError(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer' });
-	if (!header) throw fail('Missing Authorization header; expected "Bearer <API key>"');
-	const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-	if (!match) throw fail('Authorization header must use the Bearer scheme: "Bearer <API key>"');
-	if (match[1].trim() !== apiKey) throw fail('Invalid API key');
-}
-
-function internalError(error: unknown): Reply {
-	console.error('[sandbox] handler failed', error);
-	return errorReply(
-		new HttpError(
-			500,
-			'INTERNAL_ERROR',
-			`Sandbox error: ${(error as Error)?.message ?? String(error)}`,
-		),
-	);
-}
-
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(req.headers)) {
-		if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-	}
-	return headers;
-}
-
-function sendJson(
-	res: ServerResponse,
-	status: number,
-	payload: unknown,
-	headers: Record<string, string> = {},
-): void {
-	if (res.headersSent || res.destroyed) return;
-	const text = JSON.stringify(payload);
-	res.writeHead(status, {
-		...headers,
-		'content-type': 'application/json; charset=utf-8',
-		'content-length': Buffer.byteLength(text),
-	});
-	res.end(text);
-}
-
-function sendFile(
-	res: ServerResponse,
-	status: number,
-	file: { contentType: string; content: Buffer },
-	headers: Record<string, string> = {},
-): void {
-	if (res.headersSent || res.destroyed) return;
-	res.writeHead(status, {
-		...headers,
-		'content-type': file.contentType,
-		'content-length': file.content.length,
-	});
-	res.end(file.content);
 }

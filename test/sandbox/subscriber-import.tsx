@@ -1,3 +1,4 @@
+/** Adds subscriber rows to a list, with the per-row errors the platform reports. */
 import { convertCell, generatedValue } from './columns';
 import { isPlainObject } from './http';
 import type { SubscriberList, Values } from './list-store';

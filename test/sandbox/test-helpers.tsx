@@ -1,3 +1,4 @@
+/** Helpers for the sandbox's tests: calling it, a callback receiver, a media server. */
 import type { Sandbox } from './types';
 
 export interface CallOptions {

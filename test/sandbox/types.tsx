@@ -1,14 +1,16 @@
+/** The public shapes: the `Sandbox` handle, its start options, the recorded requests. */
 import type { ListData, SubscriberRecord } from './list-store';
 import type { ListInput } from './lists';
 import type { BlacklistEntry, BlacklistInput } from './blacklist';
-import type { CallbackDelivery } from './callbacks';
-import type { ChatappSettings } from './chatapp';
+import type { CallbackDelivery } from './callback-types';
+import type { ChatappSettings } from './chatapp-settings';
 import type { MediaFetch } from './chatapp-media';
-import type { ChatappMessage, InboundMessage, QuotaExceededMode } from './chatapp-messages';
+import type { ChatappMessage, InboundMessage } from './chatapp-message-records';
+import type { QuotaExceededMode } from './chatapp-messages';
 import type { ApproveOptions, Sender, SenderInput } from './chatapp-senders';
 import type { MessageTemplate, MessageTemplateInput } from './chatapp-templates';
 import type { SandboxClock } from './clock';
-import type { WalletTemplate, WalletTemplateInput } from './wallet';
+import type { WalletTemplate, WalletTemplateInput } from './wallet-templates';
 import type { PassField, WalletPass } from './wallet-passes';
 import type { Fault } from './faults';
 import type { RateLimitWindow } from './rate-limit';

@@ -1,3 +1,4 @@
+/** The wallet passes: a batch's checks, its per-pass results and their store. */
 import { HttpError, badRequest, isPlainObject, notFound } from './http';
 
 /**

@@ -13,6 +13,7 @@ const read = (file: string) => readFileSync(join(root, file), 'utf8');
 const readme = read('README.md');
 const recipes = read('docs/recipes.md');
 const pkg = JSON.parse(read('package.json')) as {
+	name: string;
 	repository: { url: string };
 	scripts: Record<string, string>;
 };
@@ -52,6 +53,29 @@ describe('README: try it without an account', () => {
 		expect(start).toBeGreaterThan(heading);
 		expect(start).toBeLessThan(40);
 		expect(lines.slice(heading, start)).toContain('npm ci      # about a minute');
+	});
+
+	// Drift: the person who came to install the node scrolls past the trial's prerequisites.
+	it('is preceded, within the first 25 lines, by how to install the package in n8n', () => {
+		const install = lines.indexOf('## Install in your n8n');
+		expect(install).toBeGreaterThan(0);
+		expect(install).toBeLessThan(heading);
+		const section = lines.slice(install, heading).join(' ');
+		// The section ends where the trial begins.
+		expect(heading).toBeLessThan(25);
+		expect(section).toContain('Settings → Community Nodes');
+		expect(section).toContain(`\`${pkg.name}\``);
+		expect(section).toMatch(
+			/\]\(https:\/\/docs\.n8n\.io\/integrations\/community-nodes\/installation\/\)/,
+		);
+	});
+
+	// Drift: the trial writes gigabytes outside the clone without saying where.
+	it('names the cache folder the first start fills, its size and how to remove it', () => {
+		const trial = lines.slice(heading, heading + 30).join('\n');
+		expect(trial).toContain('`~/.cache/n8n-nodes-audience-messaging/`');
+		expect(trial).toMatch(/about \d+(\.\d)? GB\) into/);
+		expect(trial).toContain('`rm -rf ~/.cache/n8n-nodes-audience-messaging`');
 	});
 
 	// Drift: the repository moves and the README's clone command points at the old one.

@@ -13,6 +13,8 @@ function filesIn(dir: string, pattern: RegExp): string[] {
 const tsFiles = (dir: string) => filesIn(dir, /\.ts$/);
 
 const product = ['nodes', 'credentials', 'src'].flatMap((dir) => tsFiles(join(root, dir)));
+/** The sandbox's own code (its tests aside): held to the product's caps. */
+const sandbox = filesIn(join(root, 'test/sandbox'), /^(?!.*\.test\.tsx$).*\.tsx$/);
 const importsOf = (file: string) =>
 	[...readFileSync(file, 'utf8').matchAll(/^(?:import|export)[^;]*? from '([^']+)';/gms)].map(
 		(match) => match[1],
@@ -245,14 +247,39 @@ describe('the product files stay small enough to read', () => {
 	 */
 	const MAX_LINES = 230;
 
-	it(`no product file is longer than ${MAX_LINES} lines`, () => {
-		const lines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1;
-		const long = product
+	const lines = (file: string) => readFileSync(file, 'utf8').split('\n').length - 1;
+
+	it(`no product or sandbox file is longer than ${MAX_LINES} lines`, () => {
+		const long = [...product, ...sandbox]
 			.filter((file) => lines(file) > MAX_LINES)
 			.map((file) => `${relative(root, file)}: ${lines(file)} lines`);
-		// The check reads real files: the longest of them is counted.
+		// The check reads real files: the longest of them is counted, the sandbox's among them.
 		expect(Math.max(...product.map(lines))).toBeGreaterThan(150);
+		expect(sandbox.map((file) => relative(root, file))).toContain('test/sandbox/server.tsx');
 		expect(long).toEqual([]);
+	});
+
+	/**
+	 * The product's TypeScript in all, comments included: what a reviewer reads. Issue 60 set it,
+	 * from 15,500; a feature that needs more raises it here, in the same change, with its reason.
+	 */
+	const MAX_PRODUCT_LINES = 14_500;
+
+	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
+		const total = product.reduce((sum, file) => sum + lines(file), 0);
+		expect(total).toBeGreaterThan(5000);
+		expect(total).toBeLessThanOrEqual(MAX_PRODUCT_LINES);
+	});
+
+	it('each product and sandbox file opens with a one-line caption of what it holds', () => {
+		const caption = (file: string) => {
+			const [first, second = ''] = readFileSync(file, 'utf8').split('\n');
+			return /^\/\*\* \S.*\*\/$/.test(first) || (first === '/**' && /^ \* \S/.test(second));
+		};
+		expect(caption(join(root, 'src/base/index.ts'))).toBe(true);
+		expect(caption(join(root, 'test/unit/layout.test.tsx'))).toBe(false);
+		const without = [...product, ...sandbox].filter((file) => !caption(file));
+		expect(without.map((file) => relative(root, file))).toEqual([]);
 	});
 
 	/**
@@ -334,7 +361,7 @@ describe('the product files are formatted to be read in an editor', () => {
 			.replace(/^(\s*)\/.*\/[a-z]*;?$/, '$1/x/');
 
 	it(`no line is wider than ${MAX_COLUMNS} columns outside its strings`, () => {
-		const wide = product.flatMap((file) =>
+		const wide = [...product, ...sandbox].flatMap((file) =>
 			readFileSync(file, 'utf8')
 				.split('\n')
 				.map((line, index) => ({ line, index }))

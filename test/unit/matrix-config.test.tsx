@@ -81,3 +81,49 @@ it('checks ranges as npm does for the forms engines.n8n uses', () => {
 		true,
 	]);
 });
+
+/**
+ * The optional dependencies a locked package names that its lockfile does not lock (npm resolves
+ * them upward through node_modules, as it installs them): `npm ci` refuses such a lockfile as "not
+ * in sync".
+ */
+function unlockedOptionals(lock: { packages: Record<string, { optionalDependencies?: object }> }) {
+	const { packages } = lock;
+	return Object.entries(packages).flatMap(([path, entry]) =>
+		Object.keys(entry.optionalDependencies ?? {})
+			.filter((name) => {
+				const parts = path ? path.split('/node_modules/') : [];
+				for (let depth = parts.length; depth >= 0; depth--) {
+					const above = parts.slice(0, depth).join('/node_modules/');
+					if (packages[`${above ? `${above}/` : ''}node_modules/${name}`]) return false;
+				}
+				return true;
+			})
+			.map((name) => `${path} -> ${name}`),
+	);
+}
+
+it("locks every platform's optional packages in each runtime's lockfile, so npm ci installs it as locked", () => {
+	const lockfiles = execFileSync(
+		'git',
+		[
+			'ls-files',
+			'test/n8n-runtime/package-lock.json',
+			'test/n8n-runtime/versions/*/package-lock.json',
+		],
+		{ cwd: root, encoding: 'utf8' },
+	)
+		.trim()
+		.split('\n');
+	expect(lockfiles.length).toBe(versions.length);
+	for (const file of lockfiles) {
+		const lock = JSON.parse(readFileSync(join(root, file), 'utf8'));
+		expect({ file, unlocked: unlockedOptionals(lock) }).toEqual({ file, unlocked: [] });
+	}
+	// What npm ci refused before: msgpackr-extract's darwin and win32 builds left out.
+	const without = JSON.parse(readFileSync(join(root, lockfiles[0]), 'utf8'));
+	delete without.packages['node_modules/@msgpackr-extract/msgpackr-extract-win32-x64'];
+	expect(unlockedOptionals(without)).toEqual([
+		'node_modules/msgpackr-extract -> @msgpackr-extract/msgpackr-extract-win32-x64',
+	]);
+});

@@ -1193,3 +1193,22 @@ describe('user docs: values in code style', () => {
 		]);
 	});
 });
+
+describe('demo/README.md', () => {
+	// Drift: a demo renamed in its workflow file while the table keeps the old name (what the user
+	// looks for in n8n's list of workflows).
+	it('names each workflow of its table as n8n shows it, and every workflow of demo/workflows', () => {
+		const rows = [...read('demo/README.md').matchAll(/^\| `([^`]+\.json)` \| ([^|]+?) \|/gm)];
+		const named = rows.map(([, file, name]) => ({ file, name }));
+		const files = execFileSync('git', ['ls-files', 'demo/workflows/*.json'], { cwd: root })
+			.toString()
+			.trim()
+			.split('\n');
+		expect(named.map(({ file }) => `demo/workflows/${file}`).sort()).toEqual(files.sort());
+		for (const { file, name } of named)
+			expect({ file, name }).toEqual({
+				file,
+				name: (JSON.parse(read(`demo/workflows/${file}`)) as { name: string }).name,
+			});
+	});
+});

@@ -1,3 +1,4 @@
+/** The editor's pickers: the account's lists and its wallet templates (n8n's listSearch). */
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
@@ -10,9 +11,8 @@ const nextPageToken = (page: number, answer: Page) =>
 		: undefined;
 
 /**
- * Lists of the account for the list picker. The spec has no list-listing endpoint; this uses
- * GET /lists with page/limit/name (the sandbox's choice) and answers an empty result where an
- * account does not offer it (404, 405, 501), so "By ID" still works.
+ * The spec has no call listing lists: GET /lists (page, limit, name) is the sandbox's choice; an
+ * account without it (404, 405, 501) gets an empty result, so "By ID" still works.
  */
 export async function searchLists(
 	this: ILoadOptionsFunctions,
@@ -53,7 +53,6 @@ export async function searchLists(
 	}
 }
 
-/** Wallet templates of the account for the template picker (GET /v2/wallet/templates, by name). */
 export async function searchWalletTemplates(
 	this: ILoadOptionsFunctions,
 	filter?: string,

@@ -1,3 +1,4 @@
+/** The node's resources, named once: its Resource list, fields (in this order) and runs. */
 import { blacklist } from './blacklist';
 import { list } from './list';
 import { message } from './message';
@@ -7,10 +8,6 @@ import { subscriber } from './subscriber';
 import { walletPass } from './walletPass';
 import { walletTemplate } from './walletTemplate';
 
-/**
- * The node's resources, each named once: the Resource list, the fields (in this order) and the
- * runs of the node's description and `execute` all come from here.
- */
 export const RESOURCES = [
 	list,
 	subscriber,

@@ -1,3 +1,4 @@
+/** runInBatches: many input items sent in as few bulk requests as possible. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { chunk } from '../../../src/base';
@@ -18,46 +19,28 @@ interface BatchPlan<V> {
 	/** The run's Options when the operation read them already (runOptions): not read again. */
 	options?: Record<string, unknown>;
 	labels: FieldLabels;
-	/**
-	 * Reads and validates one item; `group` is the request target (list, template). No request here.
-	 */
+	/** Reads and checks one item; `group` is the request target (list, template). No request. */
 	prepare: (
 		itemIndex: number,
 	) => Promise<{ group: string; value: V }> | { group: string; value: V };
-	/**
-	 * Checks across all prepared items (duplicates, for example), still before any request; returns
-	 * errors by item index.
-	 */
+	/** Checks across the prepared items (duplicates), still before any request: errors by item. */
 	crossCheck?: (entries: Array<BatchEntry<V> & { group: string }>) => Map<number, Error>;
 	batchSize: number;
-	/**
-	 * Sends one batch of one group; returns each item's output JSON, or the Error that refused that
-	 * item alone.
-	 */
+	/** Sends one batch of a group: each item's output JSON, or the Error refusing it alone. */
 	send: (group: string, batch: Array<BatchEntry<V>>) => Promise<Map<number, IDataObject | Error>>;
 	/** Batches sent at the same time (default 1). */
 	concurrency?: number;
-	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
+	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the wait budget). */
 	rateLimitWaitOption?: boolean;
-	/**
-	 * What identifies an item in an output whose outcome is unknown, accepted, not sent or previewed
-	 * (the row, the recipient ID).
-	 */
+	/** What identifies an item whose outcome is unknown, accepted, not sent or previewed. */
 	describe?: (group: string, value: V) => IDataObject;
-	/**
-	 * Where a batch's body holds its items, one per entry in order: the property (`items`), or the
-	 * body itself when it is the array (default).
-	 */
+	/** Where the body holds the items in order: this property, or the body itself (default). */
 	rowsAt?: string;
 }
 
-/** Each item, prepared or refused. */
 type PreparedItems<V> = Array<Prepared<{ group: string; value: V }>>;
 
-/**
- * The cross-item checks' errors by item index (none without a check); without Continue On Fail
- * the first item's error stops the run here, before any request.
- */
+/** Cross-check errors by item; without Continue On Fail the first stops the run, nothing sent. */
 function crossCheckErrors<V>(
 	plan: BatchPlan<V>,
 	prepared: PreparedItems<V>,
@@ -114,11 +97,7 @@ interface BatchJob<V> {
 	refusals: Array<{ itemIndex: number; error: Error }>;
 }
 
-/**
- * Sends one batch and puts each item's outcome in the output: its JSON, its refusal, or (the
- * request failed) what may have happened to it; a preview puts each item's part of the body. A
- * failed request without Continue On Fail stops new batches (`stopRun`).
- */
+/** Puts each item's outcome in the output; a failure without Continue On Fail stops new batches. */
 async function sendBatch<V>(job: BatchJob<V>, stopRun: (error: unknown) => void): Promise<void> {
 	const { plan, group, batch, output, continueOnFail } = job;
 	let results: Map<number, IDataObject | Error>;
@@ -132,8 +111,7 @@ async function sendBatch<V>(job: BatchJob<V>, stopRun: (error: unknown) => void)
 			);
 			return;
 		}
-		// A batch that may have been applied, was accepted unreadably, or was not sent: each of its
-		// items says so.
+		// Maybe applied, accepted unreadably, or not sent: each item of the batch says which.
 		for (const entry of batch) {
 			const item = failedSendItem(
 				error as Error,
@@ -161,10 +139,9 @@ async function sendBatch<V>(job: BatchJob<V>, stopRun: (error: unknown) => void)
 }
 
 /**
- * Many input items in as few bulk requests as possible. Every item is validated before the
- * first request; items go out grouped by target, in batches; each input item gets exactly one
- * output item paired to it. Without Continue On Fail a refused item stops the node, but only
- * after all batches were sent, so the other items are still processed. Linear in items.
+ * Every item is checked before the first request; items go out grouped by target, in batches, each
+ * getting one output item paired to it. Without Continue On Fail a refused item stops the node,
+ * but only after all batches were sent, so the others are still processed. Linear in items.
  */
 export async function runInBatches<V>(
 	context: IExecuteFunctions,

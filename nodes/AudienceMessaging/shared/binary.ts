@@ -1,3 +1,4 @@
+/** An input item's binary file: its first bytes, its size, its content opened on demand. */
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
@@ -9,10 +10,7 @@ export interface BinaryFile {
 	size: number;
 	/** The first bytes, enough to check a CSV header before upload. */
 	head: Buffer;
-	/**
-	 * Opens the content; a stream when n8n keeps binaries outside memory, so large files are never
-	 * buffered.
-	 */
+	/** Opens the content: a stream where n8n keeps binaries outside memory, so never buffered. */
 	open: () => Promise<Buffer | ByteSource>;
 	/** The content, when n8n holds it in the item (its default binary mode). */
 	buffer?: Buffer;
@@ -20,18 +18,10 @@ export interface BinaryFile {
 
 const HEAD_BYTES = 64 * 1024;
 
-/**
- * The pieces n8n's binary store is asked to read a file in (its stream's highWaterMark in the
- * filesystem store): 1 MB, where its default is 64 KB: the CSV check runs faster through larger
- * reads (docs/benchmarks.md).
- */
+/** n8n's binary stream highWaterMark: larger reads check CSV faster (docs/benchmarks.md). */
 const READ_CHUNK_BYTES = 1024 * 1024;
 
-/**
- * The input item's binary property `propertyName` (n8n's reference to the file, not its content),
- * or the file at that path of its JSON where the workflow keeps files there; the field's error
- * when the item has none, naming those it has.
- */
+/** The item's binary `propertyName` (n8n's reference, not content), else the field's error. */
 export function inputBinary(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -41,8 +31,7 @@ export function inputBinary(
 	const item = context.getInputData()[itemIndex];
 	const binary = item?.binary?.[propertyName];
 	if (binary) return binary;
-	// n8n's own reading also finds a file kept in the item's JSON (a workflow setting of n8n 2.x:
-	// binary mode `combined`, where the field is a path such as `data` or `files.invoice`).
+	// n8n also finds a file kept in the item's JSON (binary mode `combined`: the field is a path).
 	try {
 		const found = context.helpers.assertBinaryData?.(itemIndex, propertyName);
 		if (found) return found;
@@ -56,9 +45,7 @@ export function inputBinary(
 	);
 }
 
-/**
- * Reads a binary property of an input item without loading a file-system or S3 binary into memory.
- */
+/** Reads an item's binary property without loading a filesystem or S3 binary into memory. */
 export async function binaryFile(
 	context: IExecuteFunctions,
 	itemIndex: number,

@@ -1,3 +1,4 @@
+/** Options › When the CSV Has Problems and Other Delimiter, and the policy they set. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { oneOf } from '../../../src/base';
@@ -5,10 +6,7 @@ import { oneOf } from '../../../src/base';
 const ON_PROBLEMS = ['refuse', 'leaveOut', 'upload'] as const;
 const OTHER_DELIMITER = ['refuse', 'convert'] as const;
 
-/**
- * Options › When the CSV Has Problems and Other Delimiter, for the operations that upload a CSV
- * file (`show`: where they apply).
- */
+/** The CSV check options of the operations that upload a CSV file (`show`: where they apply). */
 export function csvCheckOptions(show?: Record<string, string[]>): INodeProperties[] {
 	const displayOptions = show ? { displayOptions: { show } } : {};
 	return [
@@ -62,10 +60,7 @@ export function csvCheckOptions(show?: Record<string, string[]>): INodePropertie
 export interface CsvPolicy {
 	onProblems: (typeof ON_PROBLEMS)[number];
 	otherDelimiter: (typeof OTHER_DELIMITER)[number];
-	/**
-	 * Whether the list has the automatic unique columns (List › Create From CSV's Use Automatic
-	 * Columns).
-	 */
+	/** Whether the list has the automatic unique columns (Use Automatic Columns). */
 	autoColumns: boolean;
 	keyColumn?: string;
 }

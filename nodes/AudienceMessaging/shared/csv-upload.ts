@@ -1,3 +1,4 @@
+/** A CSV binary checked before upload, and its streamed multipart upload. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -11,10 +12,7 @@ import type { BinaryFile } from './binary';
 import { runsAsTool } from './tool';
 import type { CsvPolicy } from './csv-options';
 
-/**
- * A CSV binary checked row by row before upload, with what the upload sends: the file as it is, or
- * rewritten (bad rows left out, converted to commas).
- */
+/** A CSV binary checked row by row; the upload sends it as it is, or rewritten (`rewrite`). */
 export interface CsvFile extends BinaryFile {
 	check: CsvCheck;
 	rewrite?: { leaveOut: boolean; convert: boolean; size: number };
@@ -29,10 +27,7 @@ const DELIMITER_NAMES: Record<string, string> = {
 const line = (problem: CsvProblem) =>
 	`line ${problem.line}${problem.column ? `, column "${problem.column}"` : ''}: ${problem.problem}`;
 
-/**
- * The error refusing a file with problems: how many, the first in the message, the first 20 in the
- * description.
- */
+/** The error refusing a file: its count and first problem, the listed ones in its description. */
 function problemsError(fileName: string, check: CsvCheck, advice: string): InputError {
 	const { problemCount, badRows, problems } = check.report;
 	const count = `${problemCount} problem${problemCount === 1 ? '' : 's'}${badRows > 1 ? ` in ${badRows} rows` : ''}`;
@@ -47,11 +42,8 @@ function problemsError(fileName: string, check: CsvCheck, advice: string): Input
 }
 
 /**
- * The CSV binary of an item, checked before any request: present, at most 200 MB, text with a
- * usable header (from its first bytes), then every row in one streamed read (checkCsv: the rows
- * its hashes take for repeats are read again, from memory up to 16 MB, to compare their values). A
- * file with problems is refused, or rewritten without its bad rows, or uploaded as it is, as
- * `policy` says.
+ * An item's CSV binary checked before any request (size, header, every row in one streamed read);
+ * a file with problems is refused, rewritten without bad rows, or uploaded, as `policy` says.
  */
 export async function validatedCsvFile(
 	context: IExecuteFunctions,
@@ -125,10 +117,7 @@ export async function validatedCsvFile(
 	return { ...file, check, rewrite: { leaveOut, convert: otherDelimiter, size } };
 }
 
-/**
- * The file's content, opened only when the upload reads it: a preview, which sends nothing, never
- * opens it.
- */
+/** The content, opened only when the upload reads it: a preview never opens it. */
 function openedWhenRead(open: BinaryFile['open']): ByteSource {
 	return {
 		async *[Symbol.asyncIterator]() {
@@ -139,10 +128,7 @@ function openedWhenRead(open: BinaryFile['open']): ByteSource {
 	};
 }
 
-/**
- * What the upload of a checked file says it did, in the output and the preview: rows left out,
- * conversion, warnings (nothing when there is nothing to say).
- */
+/** What the upload did, in output and preview: rows left out, conversion, warnings (or nothing). */
 export function csvOutcome(file: CsvFile): IDataObject {
 	const { report } = file.check;
 	const leftOut = file.rewrite?.leaveOut ? report.badRows : 0;
@@ -165,10 +151,7 @@ export function csvOutcome(file: CsvFile): IDataObject {
 	};
 }
 
-/**
- * The request body and headers uploading a checked CSV file as the multipart part `csvFile` (List
- * › Create From CSV, Subscriber › Add Many), streamed, and what a preview shows of it instead.
- */
+/** The streamed upload of a checked file as multipart part `csvFile`, and what a preview shows. */
 export function csvUpload(
 	file: CsvFile,
 ): ReturnType<typeof multipartFileBody> & { preview: IDataObject } {

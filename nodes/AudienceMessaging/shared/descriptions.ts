@@ -1,3 +1,4 @@
+/** Fields and readers the operations share: list picker, paging, Options, Simplify. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { boolean, integer, parsed } from '../../../src/base';
@@ -13,9 +14,8 @@ export function listLocator(extra: Partial<INodeProperties> = {}): INodeProperti
 		default: { mode: 'id', value: '' },
 		required: true,
 		description: 'The subscriber list to work on',
-		// By ID first and by default: the spec has no call listing lists, so From List (GET /lists) is
-		// empty on an account that offers only the spec. The Template picker, whose listing the spec
-		// has, opens on From List.
+		// By ID first and default: the spec has no call listing lists, so From List (GET /lists)
+		// may be empty. The Template picker, whose listing the spec has, opens on From List.
 		modes: [
 			{
 				displayName: 'By ID',
@@ -44,9 +44,7 @@ export function listLocator(extra: Partial<INodeProperties> = {}): INodeProperti
 	};
 }
 
-/**
- * n8n's Return All / Limit pair of a Get Many operation (paging is done by src/http/pagination).
- */
+/** n8n's Return All / Limit pair of a Get Many operation (paging: src/http/pagination.ts). */
 export function returnAllAndLimit(): INodeProperties[] {
 	return [
 		{
@@ -107,10 +105,7 @@ export function parallelRequestsOption(
 	};
 }
 
-/**
- * Options › Parallel Requests of a run (from the first item's options): a whole number from 1 to
- * `max`.
- */
+/** Options › Parallel Requests of a run (the first item's): a whole number from 1 to `max`. */
 export function parallelRequestsOf(
 	options: Record<string, unknown>,
 	defaultValue: number,
@@ -141,11 +136,7 @@ export function readSimplify(context: IExecuteFunctions, itemIndex: number): boo
 export const RATE_LIMIT_WAIT_NAME = 'Max Wait When Rate Limited (Seconds)';
 const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
 
-/**
- * The run's wait budget for rate limits, for the Options of an operation that sends many
- * requests. Read once, from the first item, by the shared runners (configureWaitBudget in
- * execute.ts); without it a run waits DEFAULT_WAIT_BUDGET_MS.
- */
+/** The wait budget for rate limits, read by configureRunOptions; unset: DEFAULT_WAIT_BUDGET_MS. */
 export function rateLimitWaitOption(): INodeProperties {
 	return {
 		displayName: RATE_LIMIT_WAIT_NAME,
@@ -158,10 +149,7 @@ export function rateLimitWaitOption(): INodeProperties {
 	};
 }
 
-/**
- * The budget in ms from the first item's Options (undefined: the option is not set). Throws
- * InputError for a bad value.
- */
+/** The budget in ms from the first item's Options (undefined: not set); InputError if bad. */
 export function rateLimitWaitOf(options: Record<string, unknown>): number | undefined {
 	if (options.rateLimitWait === undefined) return undefined;
 	return (
@@ -170,14 +158,9 @@ export function rateLimitWaitOf(options: Record<string, unknown>): number | unde
 	);
 }
 
-/** Options › Preview Without Sending as the editor labels it. */
 const PREVIEW_NAME = 'Preview Without Sending';
 
-/**
- * Options › Preview Without Sending, on every operation that writes: the run sends no write and
- * each item's output is the request it would send (see RequestPreview). Read once, from the first
- * item, by the shared runners (configureRunOptions in execute.ts).
- */
+/** On every write operation: no write sent, each item outputs the request it would send. */
 export function previewOption(): INodeProperties {
 	return {
 		displayName: PREVIEW_NAME,
@@ -189,19 +172,12 @@ export function previewOption(): INodeProperties {
 	};
 }
 
-/**
- * Whether the first item's Options ask for a preview. Throws InputError for a value that is not a
- * boolean.
- */
+/** Whether the first item's Options ask for a preview; InputError for a non-boolean. */
 export function previewOf(options: Record<string, unknown>): boolean {
 	return options.preview === undefined ? false : boolean(options.preview, 'preview');
 }
 
-/**
- * An operation's Options collection (n8n's "Add Option" list) holding `options`: the one way the
- * node's operations declare it. `show`: conditions of its own, beyond its resource and operation
- * (resourceOf adds those).
- */
+/** An operation's Options collection; `show`: its own conditions (resourceOf adds the rest). */
 export function optionsCollection(
 	options: INodeProperties[],
 	show?: Record<string, string[]>,
@@ -217,9 +193,7 @@ export function optionsCollection(
 	};
 }
 
-/**
- * The Options collection of a write operation that has no other option: Preview Without Sending.
- */
+/** The Options of a write operation whose only option is Preview Without Sending. */
 export function previewOptions(): INodeProperties {
 	return optionsCollection([previewOption()]);
 }

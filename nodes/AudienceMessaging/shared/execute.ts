@@ -1,3 +1,4 @@
+/** The run's set-up (its Options, prepareAll) and the per-item runner, runPerItem. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { configureRun, isRequestPreview } from '../../../src/http';
@@ -8,11 +9,7 @@ import { asFieldError, continuesOnFail, validated, withNothingSent } from './ite
 import { errorItem, failedSendItem, previewItem } from './items';
 import { inPool } from './pool';
 
-/**
- * The first item's Options, read once for the run and checked (a field error of item 0): what holds
- * for the whole run (the pace, Preview Without Sending, Max Wait When Rate Limited, items at once)
- * is read from them, once. A runner given them (`options`) does not read them again.
- */
+/** The first item's Options, read once and checked: what holds for the run comes from them. */
 export function runOptions(
 	context: IExecuteFunctions,
 	labels: FieldLabels,
@@ -22,12 +19,7 @@ export function runOptions(
 	);
 }
 
-/**
- * The run's settings from its Options (runOptions), before any request: the wait budget for rate
- * limits when the operation has "Max Wait When Rate Limited" (`hasWaitOption`, else the default
- * budget), and Preview Without Sending, which every write operation has. A bad value is a field
- * error of item 0. Returns whether the run is a preview.
- */
+/** Sets the run's wait budget and preview from its Options, before any request; true: a preview. */
 export function configureRunOptions(
 	context: IExecuteFunctions,
 	labels: FieldLabels,
@@ -48,9 +40,8 @@ export function configureRunOptions(
 export type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
 
 /**
- * The first phase of every operation: each input item is read and checked before any request
- * of the run is sent. Without Continue On Fail the first bad item stops the node here, so
- * nothing at all was sent; with it, bad items are set aside and the others go on.
+ * Phase one of every operation: each item read and checked before any request. Without Continue
+ * On Fail the first bad item stops the node, nothing sent; with it, bad items are set aside.
  */
 export async function prepareAll<P>(
 	context: IExecuteFunctions,
@@ -63,8 +54,7 @@ export async function prepareAll<P>(
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			const value = prepare(itemIndex);
-			// No await for a value prepared synchronously: a 300,000-item run would pay a microtask turn
-			// per item.
+			// No await for a value prepared synchronously: it costs a microtask turn per item.
 			prepared[itemIndex] = { ok: true, value: isPromise(value) ? await value : value };
 		} catch (raw) {
 			const error = asFieldError(context, itemIndex, labels, raw);
@@ -92,19 +82,14 @@ interface ItemOperation<P> {
 	send: (prepared: P, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 	/** Items sent at the same time (default 1: one after the other). Output order never changes. */
 	concurrency?: number;
-	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the run's wait budget). */
+	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the wait budget). */
 	rateLimitWaitOption?: boolean;
-	/**
-	 * What identifies a prepared item in an output whose outcome is unknown, accepted or not sent
-	 * (recipient, External ID).
-	 */
+	/** What identifies an item whose outcome is unknown, accepted or not sent (recipient, ID). */
 	describe?: (prepared: P) => IDataObject;
 	/**
-	 * Runs once every item is prepared, before the first request of the run is sent (for the
-	 * reads a decision over all items needs: Message › Send's daily quota and its messages sent
-	 * before). The items it returns are not sent: each gets its output, an item's JSON as it is or
-	 * an error as an item (a `notSent` or `unknown` outcome with what identifies it), with or
-	 * without Continue On Fail. Throwing stops the run before any item is sent.
+	 * Once all are prepared, before any request: a decision over all items (Message › Send's daily
+	 * quota, messages sent before). Items it returns are not sent but output as given (JSON, or an
+	 * error item with its outcome), with or without Continue On Fail. Throwing stops the run.
 	 */
 	beforeSend?: (
 		prepared: Array<{ itemIndex: number; value: P }>,
@@ -112,11 +97,9 @@ interface ItemOperation<P> {
 }
 
 /**
- * Per-item operations: every item is prepared before any request is sent, then sent, up to
- * `concurrency` at a time. Output keeps the input order and pairs each output item to its input
- * item. With Continue On Fail every input item yields at least one output item (a Get Many may
- * yield several); without it the first error stops the run: no further item is started, the
- * ones in flight finish, and the error of the lowest failed item is thrown.
+ * Every item prepared, then sent, `concurrency` at a time; output in input order, paired. With
+ * Continue On Fail each item yields at least one output item; without it the first error starts
+ * no further item, those in flight finish, and the lowest failed item's error is thrown.
  */
 export async function runPerItem<P>(
 	context: IExecuteFunctions,

@@ -1,3 +1,4 @@
+/** Item errors: when a failed item continues, and errors that name the item and field. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { ZodError } from 'zod';
@@ -9,10 +10,8 @@ import { runsAsTool, toolArgumentError } from './tool';
 type NodeContext = Pick<IExecuteFunctions, 'getNode'>;
 
 /**
- * Whether a failed item becomes an error item (`error`, `description`) instead of stopping the
- * run: the node's On Error: Continue setting, and always when the node runs as an AI agent's
- * tool. There the error item is the answer the model reads: n8n's AI Agent 2 gave the model an
- * empty answer when a tool threw (n8n 2.40.7), so a model never learned why its call failed.
+ * Whether a failed item becomes an error item: On Error: Continue, and always as an AI agent's
+ * tool, where it is what the model reads (n8n's AI Agent, 2.40.7, answers a throw with nothing).
  */
 export function continuesOnFail(
 	context: Pick<IExecuteFunctions, 'continueOnFail' | 'getNode'>,
@@ -21,9 +20,8 @@ export function continuesOnFail(
 }
 
 /**
- * Any problem met while reading an item becomes an n8n error naming the item: InputError and
- * ZodError name the field too (with its label); n8n's own errors pass as they are; anything else
- * (a bug, a library error) is wrapped rather than shown as a bare TypeError.
+ * A problem reading an item, as an n8n error naming the item: InputError and ZodError name the
+ * field (its label), n8n's errors pass, anything else is wrapped rather than a bare TypeError.
  */
 export function asFieldError(
 	context: NodeContext,
@@ -62,10 +60,7 @@ export function asFieldError(
 	);
 }
 
-/**
- * Reads a node-level setting (Batch Size, Input Data) once, before any request: a problem is
- * reported as a field error of item 0, saying that nothing was sent.
- */
+/** Reads a setting (Batch Size) before any request: a problem is a field error, nothing sent. */
 export function validated<T>(
 	context: NodeContext,
 	itemIndex: number,

@@ -1,13 +1,12 @@
+/** The output items of a run: errors, accepted writes, previews of an item or a batch. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { isRecord, outcomeOf } from '../../../src/http';
 import type { RequestPreview } from '../../../src/http';
 
 /**
- * An item that failed under "Continue On Fail": the error message, paired to its input item.
- * An error with an outcome (a write that may have been applied, a request not sent because the
- * run's wait budget is spent) says it in `status` (`unknown`, `notSent`), next to what
- * identifies the item (`context`: the message's recipient and External ID, for example).
+ * An item failed under Continue On Fail. An error with an outcome (`unknown`: a write maybe
+ * applied; `notSent`: the wait budget spent) says it in `status`, beside its `context` identifiers.
  */
 export function errorItem(
 	error: Error,
@@ -28,11 +27,7 @@ export function errorItem(
 	};
 }
 
-/**
- * The output of a write the platform accepted whose answer cannot be read: not a failure (the
- * platform applied it), so an item with status `accepted` and a warning, with or without Continue
- * On Fail.
- */
+/** A write accepted, its answer unreadable: not a failure, so `accepted` and a warning, always. */
 function acceptedItem(
 	error: Error,
 	itemIndex: number,
@@ -49,11 +44,7 @@ function acceptedItem(
 	};
 }
 
-/**
- * The output item of a send that threw, or undefined when the run must stop on it: an accepted
- * write gives its `accepted` item in any case; otherwise Continue On Fail gives an error item
- * (with `status` and `describe()`'s identifying fields when the error carries an outcome).
- */
+/** A thrown send's item: `accepted` always, else Continue On Fail's error item; undefined: stop. */
 export function failedSendItem(
 	error: Error,
 	itemIndex: number,
@@ -66,10 +57,7 @@ export function failedSendItem(
 	return continueOnFail ? errorItem(error, itemIndex, context) : undefined;
 }
 
-/**
- * The output item of a write a preview run did not send: what identifies the item (`describe`),
- * `status: preview`, and the request (method, URL, body) it would have sent.
- */
+/** A write a preview did not send: what identifies it, `status: preview`, the request unsent. */
 export function previewItem(
 	request: RequestPreview['request'] | IDataObject,
 	itemIndex: number,
@@ -82,10 +70,8 @@ export function previewItem(
 }
 
 /**
- * The output items of a batch a preview run did not send: each item's own part of the body and
- * where it sits (`bodyPath`, `items[3]`), with the batch's number and size, so the batch's body is
- * the item parts put back in place; never the whole body on every item (10,000 items in batches
- * of 500 would hold each batch 500 times).
+ * A previewed batch: each item its own part of the body and where it sits (`bodyPath`, `items[3]`),
+ * with the batch's number and size; never the whole body on every item, a batch-size-fold copy.
  */
 export function batchPreviewItems<V>(
 	preview: RequestPreview,

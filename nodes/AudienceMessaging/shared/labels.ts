@@ -1,14 +1,13 @@
+/** The labels errors name fields by, read from the fields as the editor shows them. */
 import type { INodeProperties, INodePropertyCollection } from 'n8n-workflow';
 
 import type { FieldLabels } from '../../../src/base';
 import { shownAs } from './operation';
 
 /**
- * Error paths (as InputError and zod issues name them) that are not a field's own path, each with
- * the field path it stands for ("location.latitude" → "latitude"), or several field paths for a
- * rule across fields ("contacts.name.first_name" → first name or last name). An alias also
- * covers what lies below it: "uniqueValues.fields" → "fields" makes "uniqueValues.fields.place"
- * the label of "fields.place".
+ * Error paths that are not a field's own, to the field path they stand for ("location.latitude" →
+ * "latitude"), or several for a rule across fields (first name or last name). An alias covers
+ * what lies below it: "uniqueValues.fields" → "fields" labels "uniqueValues.fields.place".
  */
 export type FieldAliases = Record<string, string | string[]>;
 
@@ -20,22 +19,17 @@ const isField = (option: unknown): option is INodeProperties =>
 	typeof option === 'object' && option !== null && 'type' in option && 'name' in option;
 
 /**
- * The labels errors name fields by, read from the fields as the editor shows them: a field by its
- * displayName, a field inside a collection or fixed collection by its parents' names and its own
- * ("Options › Batch Size", "Contacts › Emails › Email"). Paths are the fields' names joined by
- * dots; the group of a fixed collection with one group may be left out of the path
- * ("columns.type" as well as "columns.column.type"), as it is left out of the label. A field of a
- * top-level collection is also found by its own name ("batchSize"), unless a top-level field has
- * that name. Where two fields share a path (shown under different conditions), the first one
- * names it. Read at the start of each run, so a renamed field is named by its new name.
+ * A field by its displayName; inside a (fixed) collection by its parents' and its own ("Options ›
+ * Batch Size"). Paths join names by dots; a fixed collection's only group may be left out, as in
+ * its label ("columns.type"). A top-level collection's option is also found by its own name
+ * ("batchSize") unless a top-level field has it. Of two fields sharing a path, the first names it.
  */
 export function fieldLabels(
 	fields: readonly INodeProperties[],
 	aliases: FieldAliases = {},
 ): FieldLabels {
-	// Each path: its label, the field and top-level parameter behind it, and whether the path goes
-	// through a fixed collection's group. Such a path is only a fallback: the values a node reads and
-	// the schemas' paths hold no group ("contacts.emails.email" is the e-mail, not the Email group).
+	// A path through a fixed collection's group is only a fallback: the values read and the
+	// schemas' paths hold no group ("contacts.emails.email" is the e-mail, not the Email group).
 	const found = new Map<string, FieldInfo & { label: string; throughGroup: boolean }>();
 	const byOwnName = new Map<string, FieldInfo & { label: string }>();
 	const add = (path: Path, label: string, info: FieldInfo) => {
@@ -54,7 +48,6 @@ export function fieldLabels(
 		for (const option of (field.options ?? []).filter(isField)) {
 			const optionLabel = `${label}${SEPARATOR}${option.displayName}`;
 			walk(option, below(paths, option.name), optionLabel, parameter);
-			// An option of a top-level collection is also found by its own name ("batchSize").
 			if (!paths[0].path.includes('.') && !byOwnName.has(option.name))
 				byOwnName.set(option.name, { label: optionLabel, parameter, field: option });
 		}
@@ -104,10 +97,7 @@ export function fieldLabels(
 
 type Path = { path: string; throughGroup: boolean };
 
-/**
- * The field an error path names (looked up as fieldName looks up its label) and the top-level
- * parameter holding it.
- */
+/** The field an error path names (found as fieldName finds its label), its top-level parameter. */
 interface FieldInfo {
 	parameter: string;
 	field: INodeProperties;
@@ -115,10 +105,7 @@ interface FieldInfo {
 
 const fieldInfos = new WeakMap<FieldLabels, Map<string, FieldInfo>>();
 
-/**
- * The field behind an error path, for labels made by fieldLabels: the full path, then without array
- * indexes, then the longest known prefix.
- */
+/** The field behind an error path: the full path, then without indexes, then the longest prefix. */
 export function fieldAt(labels: FieldLabels, path: string[]): FieldInfo | undefined {
 	const infos = fieldInfos.get(labels);
 	if (!infos) return undefined;

@@ -1,3 +1,4 @@
+/** Operations and resources (resourceOf) as the node's description and `execute` use them. */
 import type {
 	IExecuteFunctions,
 	INodeExecutionData,
@@ -9,11 +10,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 /** What runs one operation for every input item of a node run. */
 export type Executor = (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>;
 
-/**
- * One operation, as its own file (resources/<resource>/<operation>.ts, or a folder of that name)
- * describes it: its entry in the editor's Operation list, its fields, and its run (a request
- * descriptor's executor, or a runner call of its own).
- */
+/** An operation as its file (resources/<resource>/<operation>) describes it: entry, fields, run. */
 export interface Operation {
 	option: INodePropertyOptions & { value: string; action: string; description: string };
 	fields: INodeProperties[];
@@ -26,26 +23,21 @@ const copies = new WeakMap<INodeProperties, INodeProperties>();
 /** The field as the node's description shows it: errors name it so (labels.ts). */
 export const shownAs = (field: INodeProperties): INodeProperties => copies.get(field) ?? field;
 
-/** A resource as the node's description and `execute` use it. */
 export interface Resource {
-	/** Its entry in the Resource list. */
 	option: { name: string; value: string };
 	/** The Operation list shown for the resource, its entries in alphabetical order. */
 	operations: INodeProperties;
 	/** Every operation's fields, in the order listed; a field two operations share comes once. */
 	fields: INodeProperties[];
-	/** The run of each operation, by its value. */
 	executors: Record<string, Executor>;
-	/** Each operation's fields as it lists them (without their resource and operation), by value. */
+	/** Each operation's fields as it lists them (without resource and operation), by value. */
 	fieldsOf: Record<string, readonly INodeProperties[]>;
 }
 
 /**
- * A resource from the operations its index.ts lists, the first of them the default. The resource
- * and each operation are named here only: an operation's fields say nothing of them, and each
- * field is shown, in a copy (n8n-workflow's updateDisplayOptions), for this resource and the
- * operations that list it, its own conditions kept. A field two operations share comes once. A
- * field that names a resource or an operation already is a mistake, said at once.
+ * A resource from the operations its index.ts lists, the first the default, named here only: each
+ * field is shown, in a copy (updateDisplayOptions), for this resource and the operations listing
+ * it, its own conditions kept. A field naming a resource or an operation itself throws at once.
  */
 export function resourceOf(name: string, resource: string, operations: Operation[]): Resource {
 	const first = operations[0].option.value;

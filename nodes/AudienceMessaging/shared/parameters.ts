@@ -1,13 +1,7 @@
+/** Parameters read per item: constants once per run, plain `$json` references from the item. */
 import type { IExecuteFunctions, IGetNodeParameterOptions } from 'n8n-workflow';
 
 import { MISS, compileParameter, sameValue } from '../../../src/base';
-
-/**
- * Whether a parameter that is a plain reference to the item's own data (`={{ $json.email }}`) is
- * read from the item instead of through n8n's expression engine (src/base/expressions.ts). Only
- * for measuring the difference: the results are the same either way.
- */
-const FAST_PATH = true;
 
 const hasExpression = (value: unknown): boolean => {
 	if (typeof value === 'string') return value.startsWith('=');
@@ -16,11 +10,9 @@ const hasExpression = (value: unknown): boolean => {
 };
 
 /**
- * What n8n's getNodeParameter does after evaluating, for the options the fast path takes:
- * `extractValue` of a resource locator `{ mode, value }` whose mode has no `extractValue` regex
- * (none of this node's modes has one) is its `value`, and anything else is kept as it is; the
- * schema check changes nothing (no property of the node has `validateType`), so `skipValidation`
- * does not matter. Other options (`ensureType`, `rawExpressions`, `contextNode`) are left to n8n.
+ * n8n's getNodeParameter after evaluating, for the options the fast path takes: `extractValue` of a
+ * locator `{ mode, value }` is its `value` (no mode of this node has an extractValue regex); no
+ * property has `validateType`, so `skipValidation` does not matter. Other options are n8n's.
  */
 function postProcessing(
 	options: IGetNodeParameterOptions | undefined,
@@ -40,12 +32,10 @@ function postProcessing(
 }
 
 /**
- * The reader of a parameter holding expressions: per item, each plain `$json` reference is read
- * from the item (`getInputData()[itemIndex].json`, the items n8n's `$json` reads) when its value
- * there is a string, a finite number or a boolean; any other item, and any parameter holding some
- * other expression, goes through n8n's getNodeParameter. The first item read from its data is
- * also evaluated by n8n: when the two differ (or n8n throws), the parameter goes through n8n for
- * the rest of the run, so nothing in this node's setup can make the fast path give another value.
+ * Per item, plain `$json` references are read from the item's JSON (what n8n's `$json` reads) when
+ * a string, finite number or boolean; anything else goes through getNodeParameter. The first item
+ * so read is also evaluated by n8n: if they differ (or n8n throws), the parameter goes through n8n
+ * for the rest of the run, so the fast path can never give another value.
  */
 function expressionReader(
 	context: IExecuteFunctions,
@@ -53,7 +43,7 @@ function expressionReader(
 	evaluate: (itemIndex: number) => unknown,
 	options?: IGetNodeParameterOptions,
 ): (itemIndex: number) => unknown {
-	const resolve = FAST_PATH ? compileParameter(raw) : undefined;
+	const resolve = compileParameter(raw);
 	const after = postProcessing(options);
 	if (!resolve || !after) return evaluate;
 	const items = context.getInputData();
@@ -72,12 +62,10 @@ function expressionReader(
 }
 
 /**
- * A parameter read for each item, or read (and derived) once for the whole run when it holds no
- * expression: n8n would give every item the same value, and reading a parameter costs a deep
- * copy and a schema check each time. A parameter made of plain references to the item's data is
- * read from the item (see expressionReader). `derive` turns the raw value into what the operation
- * uses (and may throw an InputError); a derived value is shared by the items, so it must not be
- * mutated.
+ * A parameter read per item, or read and derived once when it holds no expression: n8n would give
+ * every item the same value, at a deep copy and a schema check per read. Plain item references are
+ * read from the item (expressionReader). `derive` may throw an InputError; its value may be shared
+ * by the items, so it must not be mutated.
  */
 export function perItem<T>(
 	context: IExecuteFunctions,
@@ -108,11 +96,7 @@ export const rawPerItem = (
 /** The readers of a run (one execution context), by parameter, fallback and options. */
 const runReaders = new WeakMap<object, Map<string, (itemIndex: number) => unknown>>();
 
-/**
- * getNodeParameter for per-item reads, through one rawPerItem reader per parameter for the run:
- * constant parameters are read once, plain `$json` references from the items. The value may be
- * shared by the items, so it must not be mutated.
- */
+/** getNodeParameter through one rawPerItem reader per parameter and run: never mutate the value. */
 export function readParameter(
 	context: IExecuteFunctions,
 	name: string,
@@ -131,7 +115,6 @@ export function readParameter(
 	return reader(itemIndex);
 }
 
-/** readParameter bound to a run's context. */
 export function parameterReader(
 	context: IExecuteFunctions,
 ): (name: string, itemIndex: number, fallback?: unknown) => unknown {

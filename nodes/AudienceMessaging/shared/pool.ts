@@ -1,7 +1,8 @@
 /**
- * The one worker pool of the runners: jobs 0 … count − 1 started in order, up to `concurrency`
- * at a time (at least one), each started only while no job has failed the run; resolves when
- * the started ones are done. `failure` holds the run-stopping failure of the lowest job.
+ * The runners' one worker pool: jobs 0 … count − 1 in order, up to `concurrency` (at least one).
+ *
+ * A job starts only while none has failed the run; resolves once the started ones are done, with
+ * the lowest failed job's failure.
  */
 export async function inPool(
 	count: number,

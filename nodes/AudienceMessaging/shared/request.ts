@@ -1,3 +1,4 @@
+/** Request descriptors: an operation of one request (or paged ones) per item, as data. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -15,10 +16,7 @@ import { fieldLabels } from './labels';
 import type { FieldAliases } from './labels';
 import { readParameter } from './parameters';
 
-/**
- * What an operation's `values` reads one item with: its parameters (plain `$json` references read
- * from the item) and the run's context.
- */
+/** What `values` reads an item with: its parameters (readParameter) and the run's context. */
 export interface ItemReader {
 	readonly context: IExecuteFunctions;
 	readonly itemIndex: number;
@@ -26,24 +24,16 @@ export interface ItemReader {
 }
 
 /**
- * An operation that is one request per item (or one paged request), described as data and run by
- * runRequests, as n8n's `routing` describes one, but with every item read and checked before the
- * first request is sent (n8n's routing sends item 0 before it reads item 1):
- *
- * - `values` reads and checks one item into the values the request is built from; it throws an
- *   InputError or a ZodError naming the field and sends nothing; the error names the field as
- *   `fields` show it (their displayNames), through `aliases` where the error's path is not the
- *   field's own (see fieldLabels);
- * - `request` is the request: `path` and `action` hold `{name}` for a value (URL-encoded in the
- *   path), `qs` and `body` are built from the values;
+ * Like n8n's `routing`, but every item is read and checked before the first request (routing
+ * sends item 0 before it reads item 1):
+ * - `values` reads and checks one item, its InputError or ZodError naming the field as `fields`
+ *   show it (through `aliases` where the path is not the field's own: fieldLabels);
+ * - `request`: `{name}` in `path` (URL-encoded) and `action` is a value; `qs`, `body` from values;
  * - `pages` makes it a paged Get Many (the values carry Return All and Limit);
  * - `output` shapes the answer's data into the item's output (default: the data as it is).
  */
 interface RequestDescriptor<V extends object> {
-	/**
-	 * The operation's fields, as the node's description holds them: errors name fields by their
-	 * displayNames.
-	 */
+	/** The operation's fields, as the node's description holds them: errors name their labels. */
 	fields: readonly INodeProperties[];
 	aliases?: FieldAliases;
 	values: (item: ItemReader) => V;
@@ -71,10 +61,7 @@ interface RequestDescriptor<V extends object> {
 	rateLimitWaitOption?: boolean;
 }
 
-/**
- * `{name}` in a template replaced by the value of that name (through `encode`); a name the values
- * lack is a mistake of the descriptor.
- */
+/** `{name}` replaced by its value (through `encode`); a name the values lack: a descriptor bug. */
 export function fillTemplate(
 	template: string,
 	values: object,
@@ -90,10 +77,7 @@ export function fillTemplate(
 	});
 }
 
-/**
- * Runs an operation described by a RequestDescriptor: every item's values first, then one request
- * (or paged requests) per item.
- */
+/** Runs a described operation: every item's values first, then its request (or its pages). */
 async function runRequests<V extends object>(
 	context: IExecuteFunctions,
 	descriptor: RequestDescriptor<V>,

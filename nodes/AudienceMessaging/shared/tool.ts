@@ -1,3 +1,4 @@
+/** The node as an AI agent's tool: detecting it, and errors worded for the calling model. */
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -5,20 +6,14 @@ import type { FieldLabels } from '../../../src/base';
 import { fieldName } from '../../../src/base';
 import { fieldAt } from './labels';
 
-/**
- * Whether the node runs as an AI agent's tool: n8n offers a `usableAsTool` node to an AI Agent or
- * to the MCP Server Trigger as its `<name>Tool` variant, and runs that node when a model calls it.
- */
+/** As a tool (AI Agent, MCP Server Trigger), n8n runs a `usableAsTool` node as its `<name>Tool`. */
 export function runsAsTool(node: Pick<INode, 'type'>): boolean {
 	return /Tool$/.test(node.type);
 }
 
 const FROM_AI = /\$fromAI\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 
-/**
- * The argument names of the `$fromAI()` calls in a parameter's raw value (its texts, nested ones
- * included), in order, once each.
- */
+/** The argument names of the `$fromAI()` calls in a raw value (nested too), in order, once each. */
 export function fromAiKeys(value: unknown): string[] {
 	const keys = new Set<string>();
 	const visit = (entry: unknown) => {
@@ -31,10 +26,7 @@ export function fromAiKeys(value: unknown): string[] {
 	return [...keys];
 }
 
-/**
- * What a field takes, in a few words a model can act on: its description's first sentence, its
- * choices or range, its example.
- */
+/** What a field takes, for a model: its description's first sentence, choices or range, example. */
 export function expectedFormat(field: INodeProperties): string | undefined {
 	const parts: string[] = [];
 	const sentence = field.description?.split(/(?<=[a-z0-9)"])\.\s/)[0].replace(/\.$/, '');
@@ -58,10 +50,8 @@ export function expectedFormat(field: INodeProperties): string | undefined {
 }
 
 /**
- * A bad value met while the node runs as a tool, worded for the model that called it: the
- * argument it gave (the `$fromAI()` name in the field) and what the argument takes, in one
- * sentence, without the editor's item numbers or advice. A field the workflow sets (no
- * `$fromAI()`) is named as a setting of the tool that the model cannot change.
+ * A bad value worded for the calling model: its argument (the field's `$fromAI()` name) and what it
+ * takes, no item numbers; a field without `$fromAI()` is a setting the model cannot change.
  */
 export function toolArgumentError(
 	node: INode,

@@ -1,3 +1,4 @@
+/** Blacklist › Add and Check parameters to the platform's body and query. */
 import { oneOf, text as readText } from '../../base/coerce';
 import { InputError } from '../../base/input-errors';
 import { BLACKLIST_CHANNELS, BLACKLIST_LIST_TYPE } from './schema';
@@ -15,17 +16,14 @@ export interface BlacklistParameters {
 const channelOf = (parameters: BlacklistParameters) =>
 	oneOf(parameters.channel, 'type', BLACKLIST_CHANNELS);
 
-/**
- * The recipient as the channel wants it: an e-mail address for EMAIL, an E.164 number otherwise.
- */
+/** The recipient as the channel wants it: an e-mail address for EMAIL, else an E.164 number. */
 function blacklistRecipient(channel: string, to: unknown): string {
 	return channel === 'EMAIL' ? toEmail(to, 'to') : toE164(to, 'to');
 }
 
 /**
- * The sender as the channel's blacklist is keyed: on CHATAPP the number in the digits-only form a
- * chat-app message's `from` takes (Message › Send's own rule, senderDigits), so the entry is the
- * one the platform matches; on SMS, EMAIL and RCS the sender as typed, trimmed.
+ * The sender as the channel's blacklist is keyed: on CHATAPP the digits-only `from` of Message ›
+ * Send (senderDigits), so the entry is the one the platform matches; otherwise as typed, trimmed.
  */
 function sender(channel: string, from: unknown): string {
 	const text = readText(from, 'from');

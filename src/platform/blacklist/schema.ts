@@ -1,3 +1,4 @@
+/** Zod schemas of the blacklist requests: Add's body, Check's query. */
 import { z } from 'zod';
 
 /** Channels of a sender's blacklist (spec §1, §4). */

@@ -1,13 +1,11 @@
+/** Chat-app messages: the editor's parameters to the platform's message body. */
 import { entries, httpUrl, number, rawText, record, text as readText } from '../../base/coerce';
 import { parseObjectList } from '../../base/json';
 import { MEDIA } from './schema';
 import type { MediaType, MessageType } from './schema';
 import { toE164, toE164Digits } from '../../base/addresses';
 
-/**
- * The sender number as the platform wants it in `from`: digits only, from any common written form
- * (the one phone rule of addresses.ts).
- */
+/** The sender number as `from` takes it: digits only, from any common form (addresses.ts). */
 export function senderDigits(value: unknown, field: string): string {
 	return toE164Digits(value, field, 'the sender phone number is required');
 }
@@ -64,10 +62,7 @@ function subItems(
 	return items.length ? items : undefined;
 }
 
-/**
- * A contact (an entry of the Contacts collection) from the editor's fields to the platform's shape;
- * plural fields become arrays.
- */
+/** A Contacts entry from the editor's fields to the platform's shape; plural fields as arrays. */
 export function contactFromParameters(
 	contact: Record<string, unknown>,
 	field = 'contacts.0',
@@ -110,19 +105,13 @@ export interface MessageParameters {
 	buttons?: unknown;
 	/** Contacts as JSON (an array in the API's shape), instead of the collection. */
 	contactsJson?: unknown;
-	/**
-	 * Buttons as JSON (an array of { id, title }, or of the API's { type: 'reply', reply: { id, title
-	 * } }), instead of the collection.
-	 */
+	/** Buttons as JSON instead of the collection: [{ id, title }] or the API's reply shape. */
 	buttonsJson?: unknown;
 	externalId?: unknown;
 	callbacks?: unknown;
 }
 
-/**
- * The reply buttons as { id, title } entries: the Buttons collection's, or the JSON array's (either
- * shape).
- */
+/** The reply buttons as { id, title }: from the collection, or the JSON (either shape). */
 function buttonEntries(parameters: MessageParameters): Array<Record<string, unknown>> {
 	if (parameters.buttonsJson === undefined)
 		return entries(parameters.buttons, 'interactive.action.buttons', 'button');
@@ -136,10 +125,7 @@ function buttonEntries(parameters: MessageParameters): Array<Record<string, unkn
 	);
 }
 
-/**
- * Send Message parameters to the JSON body of POST /chatapp/messages (validated afterwards by its
- * schema).
- */
+/** Send Message parameters to the body of POST /chatapp/messages (its schema checks it after). */
 export function messageBody(parameters: MessageParameters): Record<string, unknown> {
 	const { type } = parameters;
 	const body: Record<string, unknown> = {

@@ -1,3 +1,4 @@
+/** The default Message Key of Skip Messages Sent Before. */
 import { createHash } from 'node:crypto';
 
 import type { Message } from './schema';
@@ -15,11 +16,9 @@ function canonical(value: unknown): string {
 }
 
 /**
- * A message's default key for Skip Messages Sent Before: its recipient, its type and a hash of its
- * content (the body, contacts, location or buttons), so the same message to the same person has
- * the same key in every run. The sender, External ID and callback URLs are not content: a run sends
- * each message with a new External ID. `body` stands for the body where it changes each run (a
- * file's signed link: what identifies the file's bytes).
+ * The key: recipient, type and a content hash, so the same message to the same person has the same
+ * key in every run; sender, External ID (new each run) and callbacks are not content. `body`
+ * stands in for a body that changes each run (a file's signed link): what identifies the bytes.
  */
 export function messageContentKey(message: Message, body?: string): string {
 	const content: Record<string, unknown> = { ...message };

@@ -1,6 +1,5 @@
+/** Zod schemas of a chat-app message's parts: contacts, a location, reply buttons. */
 import { z } from 'zod';
-
-// What a chat-app message holds besides its text and media: contacts, a location, reply buttons.
 
 /** The chat-app provider's published limits for reply buttons. */
 export const REPLY_BUTTONS_MAX = 3;
@@ -61,7 +60,6 @@ export const contactSchema = z.object({
 		.optional(),
 });
 
-/** A latitude or longitude: a number from -limit to limit. */
 const coordinate = (name: string, limit: number) =>
 	z
 		.number({

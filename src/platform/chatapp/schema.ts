@@ -1,3 +1,4 @@
+/** Zod schemas of the chat-app requests: messages, senders, template scopes. */
 import { z } from 'zod';
 
 import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem } from '../../base/addresses';
@@ -23,10 +24,7 @@ export const MESSAGE_TYPES = [
 export type MessageType = (typeof MESSAGE_TYPES)[number];
 export type MediaType = 'image' | 'audio' | 'video' | 'document';
 
-/**
- * Spec §4 media table: content types; 5 MB each. The URL's ending is not a rule: the HEAD check
- * reads the content type.
- */
+/** Spec §4 media: content types, 5 MB each; the HEAD check reads the type, not the URL's end. */
 export const MEDIA: Record<MediaType, { contentTypes: string[] }> = {
 	image: { contentTypes: ['image/jpeg', 'image/png'] },
 	audio: {
@@ -60,10 +58,7 @@ export const templateScopeSchema = z
 		path: ['scope'],
 	});
 
-/**
- * A phone number by the package's one rule (src/base/addresses.ts): E.164 with its + (`to`) or
- * its digits alone (`from`).
- */
+/** A phone number by addresses.ts's rule: E.164 with its + (`to`) or its digits alone (`from`). */
 const phone = (withPlus: boolean) =>
 	z.string().superRefine((value, ctx) => {
 		if ((withPlus ? E164 : E164_DIGITS).test(value)) return;

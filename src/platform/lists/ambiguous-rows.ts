@@ -1,9 +1,4 @@
-/**
- * Errors of a bulk batch naming their row by a bare number whose base the batch leaves open
- * (`{ row: 1 }`: the second row counted from 0, or the first counted from 1). Only the rows such an
- * error may be about are in doubt; the platform's counts tell whether they prove the others
- * stored. Used by rowOutcomes (subscribers.ts); the readings come from errorRows (row-matching.ts).
- */
+/** Bulk-batch errors naming their row by a bare number of unknown base (`{ row: 1 }`). */
 
 /** An error's position read under one numbering: `value` under `key` is `position` (0-based). */
 export interface Reading {
@@ -29,11 +24,10 @@ export interface AmbiguousError {
 const BASES = ['counted from 0', 'counted from 1', 'counted from 1 after a header line'];
 
 /**
- * The fewest rows not failed already that the ambiguous errors must be about (each error is about
- * a row that was not stored). The numbers under one key share their base, so per key it is the
- * fewest distinct rows that any base still open gives (a row already failed costs none); over the
- * keys, the most of those. An error giving positions under several keys is left out: what is
- * returned stays a lower bound, as the proof in rowOutcomes needs.
+ * The fewest rows not failed already that the ambiguous errors must be about (each is about a row
+ * not stored): numbers under one key share a base, so per key the fewest distinct rows any open
+ * base gives; over keys, the most. Errors under several keys are left out: it stays the lower
+ * bound rowOutcomes' proof needs.
  */
 export function fewestFailing(
 	errors: AmbiguousError[],
@@ -75,10 +69,7 @@ export function candidateRows(
 	return candidates;
 }
 
-/**
- * The warning of a row some ambiguous error may be about: each error's readings, naming the rows
- * with nameRow (the runner names them by item).
- */
+/** The warning of a row an ambiguous error may be about: its readings, rows named by nameRow. */
 export function ambiguityWarning(
 	position: number,
 	errors: AmbiguousError[],

@@ -1,12 +1,7 @@
-/**
- * A bulk batch's rows, the lookups that find one by its values, and the keys under which an
- * error gives a row's position (see row-matching.ts).
- */
+/** A bulk batch's rows, lookups by value, and the keys an error gives a row's position under. */
 import type { SubscriberRow } from './schema';
 
-/**
- * Names an error may give a row's e-mail, phone or key under, whatever the rows call that column.
- */
+/** Names an error may give a row's e-mail, phone or key under, whatever the rows call it. */
 const ALIASES = [
 	['email', 'emailaddress', 'mail'],
 	[
@@ -26,10 +21,7 @@ export const nameKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '
 export const isObject = (value: unknown): value is Record<string, unknown> =>
 	value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * Values compared the way platforms tend to echo them: trimmed, any case, phone numbers without
- * separators, 3 = "3".
- */
+/** Values as platforms tend to echo them: trimmed, any case, phones without separators, 3 = "3". */
 export function valueKey(value: unknown): string | undefined {
 	if (typeof value === 'number') return Number.isFinite(value) ? String(value) : undefined;
 	if (typeof value === 'boolean') return String(value);
@@ -50,10 +42,7 @@ export function canonical(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
-/**
- * Lookups built once per batch, and only when an error needs them: matching stays linear in rows +
- * errors.
- */
+/** Lookups built once per batch, only when an error needs them: matching stays linear. */
 export class BatchRows {
 	private columnNames?: Map<string, string[]>;
 	private readonly byValue = new Map<string, Map<string, number[]>>();
@@ -68,7 +57,7 @@ export class BatchRows {
 		this.keyColumn = nameKey(keyColumn);
 	}
 
-	/** The rows' column names by nameKey (a column may be spelled differently in different rows). */
+	/** The rows' column names by nameKey (rows may spell a column differently). */
 	private columns(): Map<string, string[]> {
 		if (!this.columnNames) {
 			const columns = new Map<string, string[]>();
@@ -88,10 +77,7 @@ export class BatchRows {
 		return this.columns().has(key);
 	}
 
-	/**
-	 * The columns an error field named `key` may be about: the column of that name, its aliases, the
-	 * Key Column for an id.
-	 */
+	/** Columns an error field `key` may mean: its own, its aliases, the Key Column for an id. */
 	columnsFor(key: string): string[] {
 		const columns = this.columns();
 		const found = columns.has(key) ? [key] : [];
@@ -112,7 +98,6 @@ export class BatchRows {
 		return undefined;
 	}
 
-	/** The rows holding `value` in `column`. */
 	rowsWith(column: string, value: string): number[] {
 		let index = this.byValue.get(column);
 		if (!index) {
@@ -147,10 +132,7 @@ export class BatchRows {
 	}
 }
 
-/**
- * What one subscribersError element says about its row: key names (lower case, without `_`, `-`
- * or spaces) under which an error may give its row's position.
- */
+/** Keys (in nameKey form) under which a subscribersError element may give its row's position. */
 export const POSITION_KEYS = new Set([
 	'row',
 	'rownumber',

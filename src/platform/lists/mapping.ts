@@ -1,3 +1,4 @@
+/** Lists: the editor's parameters to bodies and queries, items to rows, Simplify. */
 import { entries, optionalBoolean, rawText, record, text } from '../../base/coerce';
 import { InputError } from '../../base/input-errors';
 import type { Column, SubscriberRow } from './schema';
@@ -31,17 +32,12 @@ export function typedDefaultValue(type: string, value: string | undefined): Colu
 	return value;
 }
 
-/**
- * The type a column gets when its Type field is not set at all: the editor's default, the one type
- * the spec documents.
- */
+/** A column's type when Type is unset: the editor's default, the one type the spec documents. */
 export const DEFAULT_COLUMN_TYPE = 'STRING';
 
 /**
- * A column's type. Not set (undefined: a workflow saved without the field) is the editor's
- * default, STRING. Set but empty (an expression that gave "", blanks or null) is an error naming
- * the column: sending STRING instead would hide a broken expression and create a wrongly typed
- * column, which cannot be changed afterwards.
+ * A column's type: unset (saved without the field) is STRING; set but empty is an error, as STRING
+ * would hide a broken expression behind a wrongly typed column that cannot be changed.
  */
 function columnType(column: Record<string, unknown>, field: string): string {
 	if (column.type === undefined) return DEFAULT_COLUMN_TYPE;
@@ -73,10 +69,7 @@ function columnFromParameter(
 	return mapped;
 }
 
-/**
- * Node parameters of List > Create to the JSON body of POST /lists (validated afterwards by its
- * schema).
- */
+/** List > Create parameters to the body of POST /lists (its schema checks it after). */
 export function createListBody(parameters: CreateListParameters): Record<string, unknown> {
 	return {
 		name: text(parameters.name, 'name'),
@@ -107,10 +100,7 @@ export function csvImportOptions(value: unknown): CsvImportOptions {
 	return result;
 }
 
-/**
- * Options of List > Create From CSV to the query of POST /lists; only options the user set are
- * sent.
- */
+/** List > Create From CSV options to the query of POST /lists: only those the user set. */
 export function csvImportQuery(
 	name: string,
 	options: CsvImportOptions,
@@ -123,10 +113,7 @@ export function csvImportQuery(
 	return query;
 }
 
-/**
- * One input item's JSON as a subscriber row ("each input item is a subscriber"). Column values
- * must be scalars; nested objects are refused rather than silently flattened.
- */
+/** An input item's JSON as a subscriber row: objects are refused, never silently flattened. */
 export function subscriberFromItem(
 	json: Record<string, unknown>,
 	columns?: string[],
@@ -160,11 +147,7 @@ const SIMPLE_LIST_FIELDS = [
 	'lastUpdated',
 ] as const;
 
-/**
- * A list as Simplify outputs it: the fields a workflow goes on with, and the column names in
- * `columns` (the full column objects, owner and import flags stay in the raw answer). A field the
- * platform did not send stays absent; other shapes of `columns` are left out rather than guessed.
- */
+/** A list as Simplify outputs it: `columns` as names, other shapes left out rather than guessed. */
 export function simplifyList<T extends Record<string, unknown>>(list: T): T {
 	const simple: Record<string, unknown> = {};
 	for (const field of SIMPLE_LIST_FIELDS)

@@ -1,3 +1,4 @@
+/** What a platform row error says of its row: positions, values, the row as sent. */
 import {
 	canonical,
 	isObject,
@@ -9,9 +10,6 @@ import {
 } from './batch-rows';
 import type { BatchRows } from './batch-rows';
 
-// What a row error of the platform says of its row: positions, values, the row as sent.
-
-/** A row error's clues to its row. */
 export interface Clues {
 	/** Reported positions by the key they came under (`line`, `row.index`). */
 	positions: Array<[key: string, value: number]>;

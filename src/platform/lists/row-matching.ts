@@ -1,24 +1,13 @@
-/**
- * Which row of a bulk batch each of the platform's row errors is about: the spec does not show
- * their shape, so a row is found by a position under any usual key (its numbering decided from
- * what the batch makes unambiguous) or by the row's values. Used by rowOutcomes (subscribers.ts).
- */
+/** Which row of a bulk batch each of the platform's row errors is about (errorRows). */
 import type { ErrorMatch, Reading } from './ambiguous-rows';
 import type { BatchRows } from './batch-rows';
 import { cluesOf } from './row-clues';
 import type { Clues } from './row-clues';
 
-/**
- * A position is the reported number minus the offset: 0-based, 1-based, 1-based counting a CSV
- * header line.
- */
+/** Position = number - offset: 0-based, 1-based, 1-based counting a CSV header line. */
 const OFFSETS = [0, 1, 2];
 
-/**
- * The base a position key's name implies, used when the batch's numbers and values leave a tie:
- * an index, idx or position counts from 0 (as in nearly every API and language); a number, a
- * line or a record number from 1. A bare `row` implies nothing.
- */
+/** The base a key's name implies on a tie: index, idx, position from 0; number, line, no from 1. */
 function conventionalOffset(key: string): number | undefined {
 	const last = key.split('.').pop() ?? key;
 	if (/(index|idx|position)$/.test(last)) return 0;
@@ -35,10 +24,7 @@ interface Numbering {
 	open: Map<string, number[]>;
 }
 
-/**
- * +1 when the error's values or content agree with the row, -1 when it has some and none agree, 0
- * when it has none.
- */
+/** +1 when the error's values or content agree with the row, -1 when none do, 0 if it has none. */
 function agreement(clues: Clues, position: number, rows: BatchRows): number {
 	if (!clues.values.length && !clues.contents.length) return 0;
 	if (clues.contents.some((content) => content === rows.content(position))) return 1;
@@ -47,11 +33,9 @@ function agreement(clues: Clues, position: number, rows: BatchRows): number {
 }
 
 /**
- * The numbering of each position key of the batch (key → offset), where the errors make it
- * unambiguous: the reported numbers fit the batch's rows under one offset only (a 0 is 0-based,
- * the row count 1-based, one more the CSV style counting a header line), or the errors' values
- * agree with the rows under one offset better than under the others. A key left out is ambiguous:
- * `open` keeps the offsets its numbers all fit (none when they fit no single one).
+ * Each position key's offset where the errors make it unambiguous: its numbers fit the rows under
+ * one offset only (a 0 is 0-based, the row count 1-based, one more counts a header line), or the
+ * errors' values agree best under one. `open`: an ambiguous key's offsets its numbers all fit.
  */
 function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Numbering {
 	const reported = new Map<string, Array<[Clues, number]>>();
@@ -77,8 +61,6 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Numbering
 			offsets.set(key, fitting[0]);
 			continue;
 		}
-		// Where the evidence ties, the key's name decides among the tied bases (never without
-		// evidence).
 		const conventional = conventionalOffset(key);
 		const fallback =
 			conventional !== undefined && fitting.includes(conventional) ? conventional : undefined;
@@ -104,17 +86,14 @@ function numbering(clues: Clues[], rowCount: number, rows: BatchRows): Numbering
 			}
 		}
 		if (best !== undefined && !tie) offsets.set(key, best);
-		// Values that agree equally under several bases (a repeated row: the same e-mail at 0 and 2):
-		// the key's name decides among those.
+		// On a tie of evidence (a repeated row: one e-mail at 0 and 2), the key's name decides.
 		else if (tie && fallback !== undefined && tied.includes(fallback)) offsets.set(key, fallback);
 		else if (fitting.length) open.set(key, fitting);
 	}
 	return { offsets, open };
 }
 
-/**
- * The one row the error's content or values point to; undefined when none does or they disagree.
- */
+/** The one row the error's content or values point to; undefined if none does or they disagree. */
 function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
 	let byContent: number | undefined;
 	for (const content of clues.contents) {
@@ -142,10 +121,8 @@ function identifiedRow(clues: Clues, rows: BatchRows): number | undefined {
 }
 
 /**
- * The rows an error matched to none may be about, when its only positions are numbers of a key
- * whose base the batch leaves open (`{ row: 1 }`: row 1 counted from 0 or row 0 counted from 1):
- * one reading per offset still open, readings beyond the batch ignored. Undefined when a position
- * has a known base or none, or when the error's values agree with none of those rows.
+ * The readings of an unmatched error whose positions are all under keys of open base: one per
+ * open offset, within the batch. Undefined when a key is not open, or its values fit none.
  */
 function readingsOf(clue: Clues, open: Map<string, number[]>, rows: BatchRows) {
 	const readings: Reading[] = [];
@@ -161,13 +138,10 @@ function readingsOf(clue: Clues, open: Map<string, number[]>, rows: BatchRows) {
 }
 
 /**
- * The row each subscribersError element is about (the spec does not show their shape), or
- * undefined. A position under any usual key (`rowNumber`, `row_index`, `line`, `idx`, `{ row: {
- * index } }`…) counts under the numbering the batch's errors make unambiguous; the error's content
- * (`subscriber`, `data`, `row`) or values (id, Key Column, e-mail, phone, any column of the rows)
- * find the row otherwise. A position and values pointing to different rows match neither. An
- * error matching no row whose positions' base is left open gets its possible readings
- * (readingsOf).
+ * The row each subscribersError element is about (the spec shows no shape): by a position under
+ * any usual key (`rowNumber`, `line`, `{ row: { index } }`…) in the numbering the batch makes
+ * unambiguous, or by the error's content or values. A position and values naming different rows
+ * match neither; an unmatched error of open base gets its readings (readingsOf).
  */
 export function errorRows(errors: unknown[], rows: BatchRows): ErrorMatch[] {
 	const rowCount = rows.rows.length;

@@ -1,3 +1,4 @@
+/** Zod schemas of the lists service: IDs, subscriber rows, list creation, bulk answers. */
 import { z } from 'zod';
 
 import { trimEmail } from '../../base/addresses';
@@ -30,11 +31,7 @@ const columnValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()
 /** The automatic e-mail column of every list (spec §2). */
 export const EMAIL_COLUMN = 'email';
 
-/**
- * A row with the whitespace around its `email` value removed ("ada@example.com\n" from a
- * spreadsheet cell would be a second subscriber beside "ada@example.com", the column being
- * unique). Only the automatic e-mail column, only the ends: other columns are sent as written.
- */
+/** The row with its `email` trimmed at the ends: a trailing "\n" would make a second subscriber. */
 function withTrimmedEmail<T extends Record<string, unknown>>(row: T): T {
 	const email = row[EMAIL_COLUMN];
 	if (typeof email !== 'string') return row;
@@ -42,9 +39,7 @@ function withTrimmedEmail<T extends Record<string, unknown>>(row: T): T {
 	return trimmed === email ? row : { ...row, [EMAIL_COLUMN]: trimmed };
 }
 
-/**
- * One subscriber: an object keyed by column name (spec §4, rows and bulk body); its e-mail trimmed.
- */
+/** One subscriber: an object keyed by column name (spec §4), its e-mail trimmed. */
 export const subscriberRowSchema = z
 	.record(z.string().min(1, 'a column name cannot be empty'), columnValueSchema, {
 		errorMap: (issue, ctx) =>
@@ -93,11 +88,7 @@ export const csvImportQuerySchema = z.object({
 
 export const bulkSubscribersRequestSchema = z.array(subscriberRowSchema);
 
-/**
- * One subscriber row, checked as subscriberRowSchema does: a plain loop for the rows that fit
- * (nearly all of them; a zod pass costs about 1 µs per row, which a 300,000-row Add Many feels),
- * and zod itself for a row that does not, so the error is zod's, with its path and message.
- */
+/** A row checked as subscriberRowSchema does; zod, slow per row, runs only on a misfit. */
 export function parseSubscriberRow(value: unknown): SubscriberRow {
 	if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
 		let fits = true;
@@ -125,11 +116,7 @@ export function parseSubscriberRow(value: unknown): SubscriberRow {
 
 const count = z.number().int().nonnegative().optional().catch(undefined);
 
-/**
- * Response `data` of POST /lists/{listId}/subscribers/bulk, read leniently: the platform accepted
- * the rows (2xx), so a missing or odd field makes the outcome unknown, not failed. Extra fields are
- * kept.
- */
+/** The bulk answer's `data`, read leniently: the rows were accepted, so odd fields mean unknown. */
 export const bulkSubscribersResultSchema = z
 	.object({
 		subscriberUpdated: count,

@@ -1,3 +1,4 @@
+/** rowOutcomes: each row's outcome in a Subscriber › Add Many bulk answer. */
 import { platformMessage } from '../error-message';
 import type { SubscriberRow } from './schema';
 import { BatchRows } from './batch-rows';
@@ -17,7 +18,7 @@ interface RowError {
 interface RowOutcome {
 	status: RowStatus;
 	error?: RowError;
-	/** Why an `unknown` row is in doubt, when the node can say more than that an error is unmatched. */
+	/** Why an `unknown` row is in doubt, when more is known than that an error is unmatched. */
 	warning?: string;
 }
 
@@ -40,10 +41,7 @@ function rowError(error: unknown): RowError {
 	};
 }
 
-/**
- * Several errors about one row: their messages joined, column and code of the first giving them,
- * all their details.
- */
+/** Several errors about one row: messages joined, the first column and code given, all details. */
 function mergedError(errors: RowError[]): RowError {
 	const column = errors.find((error) => error.column !== undefined)?.column;
 	const code = errors.find((error) => error.code !== undefined)?.code;
@@ -56,9 +54,8 @@ function mergedError(errors: RowError[]): RowError {
 }
 
 /**
- * The status of rows the counts prove stored: added or updated as far as the counts tell (exact
- * when one count is 0, or when the rows carrying the key column match the update count and no row
- * left in doubt carries it), `addedOrUpdated` otherwise.
+ * The status of rows the counts prove stored: added or updated when one count is 0, or when the
+ * keyed rows match the update count and no doubtful row is keyed; `addedOrUpdated` otherwise.
  */
 function storedStatus(
 	rows: SubscriberRow[],
@@ -78,19 +75,14 @@ function storedStatus(
 }
 
 /**
- * Per-row outcome of one bulk request, linear in rows + errors. Failures come from
- * `subscribersError`, each matched to its row as errorRows tells (several errors about one row
- * make one failure); the platform gives only counts for the rest, so a row is called added or
+ * Per-row outcomes of one bulk request, linear in rows + errors. `subscribersError` entries fail
+ * their rows (errorRows); for the rest the platform gives only counts, so a row is added or
  * updated only when the counts prove it:
- * - the counts account for every row not failed: added/updated as far as the counts tell
- *   (storedStatus);
- * - both counts are 0: the remaining rows failed too (nothing was stored);
- * - fewer rows counted than remain, but errors of a bare row number (its base unknown) must be
- *   about at least k rows they may be about, and the counts plus k cover the remaining rows: at
- *   most (those rows - k) of them were stored, so the counts prove every other row stored; those
- *   rows are `unknown` with a warning giving the readings (named by nameRow), the others as above;
- * - otherwise (an error the node could not tie to its row, or a count missing from the answer):
- *   the remaining rows are `unknown`, never `added`.
+ * - the counts cover every row not failed: storedStatus;
+ * - both counts are 0: the remaining rows failed too;
+ * - errors of a bare row number must be about at least k of their rows, and counts + k cover the
+ *   rest: every other row is proved stored, those rows are `unknown` with a warning (nameRow);
+ * - otherwise (an error tied to no row, a count missing): the remaining rows are `unknown`.
  */
 export function rowOutcomes(
 	rows: SubscriberRow[],

@@ -1,3 +1,4 @@
+/** Wallet: parameters and input items to passes, template queries, the batch's outcomes. */
 import type { Pass } from './schema';
 import { entries, kind, oneOf, rawText, requiredText, text } from '../../base/coerce';
 import { InputError } from '../../base/input-errors';
@@ -5,10 +6,7 @@ import { platformMessage } from '../error-message';
 
 const SORT_FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
-/**
- * The editor's sort rules (the `rule` entries of the Sort collection) to the spec's `sort` query:
- * comma-separated fields prefixed + or -.
- */
+/** The Sort rules to the spec's `sort` query: comma-separated fields, each prefixed + or -. */
 export function templateSort(rules: unknown): string | undefined {
 	const terms: string[] = [];
 	entries({ rule: rules }, 'sort', 'rule').forEach((rule, index) => {
@@ -33,10 +31,7 @@ export function templateSelect(fields: string[]): string | undefined {
 	return fields.length ? fields.join(',') : undefined;
 }
 
-/**
- * One input item's parameters to a pass of the batch body; fields (the `field` entries of Fields)
- * are per-pass (`fixed: false`).
- */
+/** An input item's parameters to a pass of the batch body; fields are per pass (`fixed: false`). */
 export function passFromParameters(recipientId: unknown, fields: unknown): Record<string, unknown> {
 	return {
 		recipientId: text(recipientId, 'recipientId'),
@@ -59,10 +54,7 @@ export function passFromParameters(recipientId: unknown, fields: unknown): Recor
 	};
 }
 
-/**
- * A pass field of "From Input Item Fields": where it sits, its label, and the input field holding
- * its value.
- */
+/** A pass field of "From Input Item Fields": its place, label, and the input field of its value. */
 interface PassFieldSource {
 	place: string;
 	label?: string;
@@ -89,10 +81,7 @@ export function passFieldSources(fields: unknown): PassFieldSource[] {
 	});
 }
 
-/**
- * The text of an input item's field: text as it is, a number or true/false as text; nothing, empty
- * text or an object is the item's error.
- */
+/** An item field as text (a number or true/false too); missing, empty or an object: an error. */
 function itemText(json: Record<string, unknown>, name: string, field: string): string {
 	const value = json[name];
 	if (value === undefined || value === null)
@@ -108,9 +97,7 @@ function itemText(json: Record<string, unknown>, name: string, field: string): s
 	return result;
 }
 
-/**
- * One input item to a pass of the batch body, read from its fields by name: no expression per item.
- */
+/** An input item to a pass of the batch body, read by field name: no expression per item. */
 export function passFromItem(
 	json: Record<string, unknown>,
 	recipientField: string,
@@ -136,9 +123,8 @@ interface PassOutcome {
 }
 
 /**
- * Matches the batch response to the passes sent, by recipientId (never by position). A pass
- * missing from `items` failed: its message comes from an `errors` entry naming the recipient,
- * or from an `error` on its own item, when the platform gives one.
+ * Matches the batch answer to the passes sent by recipientId, never by position. A pass missing
+ * from `items` failed, with the message of an `errors` entry or its item's `error` when given.
  */
 export function passOutcomes(
 	passes: Pass[],

@@ -1,9 +1,7 @@
+/** Zod schemas and plain checks of the wallet service: template serials, passes, batches. */
 import { z } from 'zod';
 
-/**
- * Placement of a pass field; the spec names only BACK (the back side) and says there are four
- * kinds.
- */
+/** A pass field's place; the spec names only BACK (the back side), and says there are four. */
 export const PASS_PLACE_BACK = 'BACK';
 
 export const templateSerialSchema = z
@@ -48,11 +46,7 @@ export const passSchema = z.object({
 	uniqueValues: z.object({ fields: z.array(passFieldSchema) }),
 });
 
-/**
- * Response of the pass batch: `items` of created passes (spec §4). Per-pass failures are not
- * shown by the spec, so an entry without a URL or with an error, and an `errors` list, are kept
- * for passOutcomes; a body without an `items` list is not an answer to read.
- */
+/** The pass batch's answer (spec §4), loose where the spec shows no per-pass failure. */
 const passBatchResultSchema = z
 	.object({
 		items: z.array(
@@ -74,12 +68,7 @@ const passBatchResultSchema = z
 const isRecord = (value: unknown): value is Record<string, unknown> =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * The batch answer read in one plain pass over its items, without copying them (a batch may hold
- * thousands); passBatchResultSchema only words what is wrong with an answer that does not fit.
- * Each entry of `items` is an object whose `recipientId` is text or a number; `errors` is a list,
- * or missing.
- */
+/** The batch answer in one plain pass, no copies; passBatchResultSchema only words a misfit. */
 export function readPassBatchResult(
 	body: unknown,
 ):
@@ -119,10 +108,8 @@ const filled = (value: unknown): value is string =>
 	typeof value === 'string' && value.trim().length > 0;
 
 /**
- * One pass, checked as passSchema does: a plain check for a pass that fits (nearly all of them;
- * a zod pass costs several µs per pass, which 10,000 passes of Define Below feel), and zod itself
- * for one that does not, so the error is zod's. The result is passSchema's: recipient ID and
- * places trimmed, unknown keys dropped, keys in the schema's order.
+ * One pass checked as passSchema does, zod only for a misfit (its error): zod is slow per pass.
+ * The result is passSchema's: ID and places trimmed, unknown keys dropped, keys in its order.
  */
 export function parsePass(value: unknown): Pass {
 	const uniqueValues = isPlainRecord(value) ? value.uniqueValues : undefined;

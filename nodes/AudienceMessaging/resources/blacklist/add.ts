@@ -1,10 +1,10 @@
+/** Blacklist › Add: POST /subscribers; outputs the entry. */
 import { blacklistAddBody, blacklistAddRequestSchema } from '../../../../src/platform';
 import { identifiedObjectResponse } from '../../../../src/http';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 import { addFields, blacklistParameters, both, read } from './fields';
 
-/** Blacklist > Add: POST /subscribers; outputs the entry. */
 const addToBlacklist = requestOperation({
 	...both,
 	values: (item) =>
@@ -22,7 +22,6 @@ const addToBlacklist = requestOperation({
 	},
 });
 
-/** Blacklist › Add. */
 export const operation: Operation = {
 	option: {
 		name: 'Add',

@@ -1,3 +1,4 @@
+/** Blacklist › Check: GET /subscribers; outputs the entry, blacklisted true or false. */
 import type { IDataObject } from 'n8n-workflow';
 
 import { blacklistLookupQuery, blacklistLookupQuerySchema } from '../../../../src/platform';
@@ -6,17 +7,10 @@ import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
 import { checkFields, blacklistParameters, both, read } from './fields';
 
-/**
- * "Not found" for a lookup: a 404 with a JSON object body, the platform's answer for an unlisted
- * recipient. Any other error stays an error.
- */
+/** An unlisted recipient: a 404 with a JSON object body. Any other error stays an error. */
 const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404 && isRecord(body);
 
-/**
- * Blacklist > Check: GET /subscribers. Outputs the entry with `blacklisted: true` (the answer
- * must carry data.id, as the spec says), or `blacklisted: false` when the platform answers that
- * the recipient is not found (a JSON 404), so a workflow can branch on it.
- */
+/** An entry must carry data.id (the spec); a JSON 404 is `blacklisted: false`, to branch on. */
 const checkBlacklist = requestOperation({
 	...both,
 	values: (item) =>
@@ -38,7 +32,6 @@ const checkBlacklist = requestOperation({
 			: { blacklisted: true, to, from, type, ...(data as IDataObject) },
 });
 
-/** Blacklist › Check. */
 export const operation: Operation = {
 	option: {
 		name: 'Check',

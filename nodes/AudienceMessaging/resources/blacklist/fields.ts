@@ -1,3 +1,4 @@
+/** Blacklist's fields (Add and Check) and what the two operations share. */
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { REASON_UNSUBSCRIBED } from '../../../../src/platform';
@@ -35,7 +36,6 @@ export function blacklistParameters(
 	};
 }
 
-/** Channel, Sender and Recipient: both operations'. */
 const recipientFields: INodeProperties[] = [
 	{
 		displayName: 'Channel',
@@ -73,7 +73,6 @@ const recipientFields: INodeProperties[] = [
 	},
 ];
 
-/** Add's Reason. */
 const reasonFields: INodeProperties[] = [
 	{
 		displayName: 'Reason',
@@ -107,22 +106,17 @@ const sharedOptions = [
 	rateLimitWaitOption(),
 ];
 
-/** Blacklist › Add's fields, in the editor's order. */
 export const addFields: INodeProperties[] = [
 	...recipientFields,
 	...reasonFields,
 	optionsCollection([...sharedOptions, previewOption()]),
 ];
-/** Blacklist › Check's fields: Add's but the reason and the preview. */
 export const checkFields: INodeProperties[] = [
 	...recipientFields,
 	optionsCollection(sharedOptions),
 ];
 
-/**
- * How many recipients go at once, from the first item's options (a 429 backs off the whole run:
- * the run's gate, src/pace/gate.ts).
- */
+/** Recipients at once, from item 0's Options; a 429 slows the whole run (src/pace/gate.ts). */
 function readConcurrency(
 	context: IExecuteFunctions,
 	labels: FieldLabels,
@@ -138,10 +132,7 @@ export const read =
 	(name: string, _itemIndex: number, fallback?: unknown) =>
 		parameter(name, fallback);
 
-/**
- * What Add and Check share: their labels, recipients at once from Options, and the wait budget
- * option.
- */
+/** What Add and Check share: their labels, recipients at once and the wait budget option. */
 export const both = {
 	// Every field of either operation, for the errors to name them.
 	fields: addFields,

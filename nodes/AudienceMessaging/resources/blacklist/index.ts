@@ -1,6 +1,6 @@
+/** Blacklist: its operations, the first the default. */
 import { resourceOf } from '../../shared/operation';
 import { operation as add } from './add';
 import { operation as check } from './check';
 
-/** Blacklist: its operations, the first the default. */
 export const blacklist = resourceOf('Blacklist', 'blacklist', [add, check]);

@@ -1,3 +1,4 @@
+/** List › Create: POST /lists, its JSON body built from the parameters and schema-checked. */
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest, identifiedObjectResponse } from '../../../../src/http';
@@ -15,10 +16,6 @@ import type { Operation } from '../../shared/operation';
 
 const UNDOCUMENTED_TYPE = "Not in the platform's documentation: your account may refuse it";
 
-/**
- * List > Create: POST /lists with the JSON body built from the parameters and checked by its
- * schema.
- */
 export async function createList(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const read = parameterReader(this);
 	return await runPerItem(this, {
@@ -98,10 +95,10 @@ const createListFields: INodeProperties[] = [
 						displayName: 'Type',
 						name: 'type',
 						type: 'options',
-						// Also the type of a column saved without it; set empty by an expression, it is an
-						// error naming the column.
+						// Also the type of a column saved without one; emptied by an
+						// expression, it is an error naming the column.
 						default: DEFAULT_COLUMN_TYPE,
-						// The spec shows STRING only; the others are offered, marked as undocumented.
+						// The spec shows STRING only; the others are marked undocumented.
 						options: [
 							{ name: 'Boolean', value: 'BOOLEAN', description: UNDOCUMENTED_TYPE },
 							{ name: 'Date', value: 'DATE', description: UNDOCUMENTED_TYPE },
@@ -133,7 +130,6 @@ const createListFields: INodeProperties[] = [
 	previewOptions(),
 ];
 
-/** List › Create. */
 export const operation: Operation = {
 	option: {
 		name: 'Create',

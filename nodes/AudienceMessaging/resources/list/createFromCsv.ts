@@ -1,3 +1,4 @@
+/** List › Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
 import type {
 	IDataObject,
 	IExecuteFunctions,
@@ -98,7 +99,6 @@ interface PreparedUpload {
 	simplify: boolean;
 }
 
-/** List > Create From CSV: the CSV binary streamed as the multipart part csvFile of POST /lists. */
 async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const read = parameterReader(this);
 	return await runPerItem<PreparedUpload>(this, {
@@ -145,7 +145,6 @@ async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutio
 	});
 }
 
-/** List › Create From CSV. */
 export const operation: Operation = {
 	option: {
 		name: 'Create From CSV',

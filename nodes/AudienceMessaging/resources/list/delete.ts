@@ -1,3 +1,4 @@
+/** List › Delete: DELETE /lists/{listId}; outputs a confirmation (the spec shows no body). */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionalObjectResponse } from '../../../../src/http';
@@ -7,10 +8,6 @@ import type { Operation } from '../../shared/operation';
 
 const deleteListFields: INodeProperties[] = [listLocator(), previewOptions()];
 
-/**
- * List > Delete: DELETE /lists/{listId}; the response body is not shown by the spec, so a
- * confirmation is output.
- */
 export const deleteList = requestOperation({
 	fields: deleteListFields,
 	values: ({ context, itemIndex }) => ({ listId: readListId(context, itemIndex) }),
@@ -24,7 +21,6 @@ export const deleteList = requestOperation({
 	output: (data, { listId }) => ({ listId, deleted: true, ...(data as IDataObject) }),
 });
 
-/** List › Delete. */
 export const operation: Operation = {
 	option: {
 		name: 'Delete',

@@ -1,3 +1,4 @@
+/** List › Get: GET /lists/{listId}; outputs the list (simplified unless Simplify is off). */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
@@ -8,7 +9,6 @@ import type { Operation } from '../../shared/operation';
 
 const getListFields: INodeProperties[] = [listLocator(), simplifyField()];
 
-/** List > Get: GET /lists/{listId}; outputs the list (simplified unless Simplify is off). */
 export const getList = requestOperation({
 	fields: getListFields,
 	values: ({ context, itemIndex }) => ({
@@ -26,7 +26,6 @@ export const getList = requestOperation({
 		simplify ? simplifyList(data as IDataObject) : (data as IDataObject),
 });
 
-/** List › Get. */
 export const operation: Operation = {
 	option: {
 		name: 'Get',

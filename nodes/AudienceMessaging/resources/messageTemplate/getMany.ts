@@ -1,3 +1,4 @@
+/** Message Template › Get Many: GET /chatapp/templates/, one item per template. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { collectionResponse } from '../../../../src/http';
@@ -31,12 +32,7 @@ const messageTemplateFields: INodeProperties[] = [
 	...returnAllAndLimit(),
 ];
 
-/**
- * Message Template > Get Many: GET /chatapp/templates/ for a sender and/or business account; one
- * item per template. The spec shows no paging for this call (and no query parameter besides the
- * two scopes), so one request is sent and nothing else is asked: Return All outputs every
- * template of the answer, Limit the first ones.
- */
+/** The spec shows no paging nor other query parameter: one request; Limit keeps the first ones. */
 const getManyMessageTemplates = requestOperation({
 	fields: messageTemplateFields,
 	aliases: { scope: ['senderId', 'bizAccountId'] },
@@ -47,8 +43,7 @@ const getManyMessageTemplates = requestOperation({
 		});
 		return { ...scope, limit: readReturnAllAndLimit(context, itemIndex).limit };
 	},
-	// The response body is not shown by the spec: `items`, `data` or a bare array of templates are
-	// read.
+	// The spec shows no response body: `items`, `data` or a bare array of templates are read.
 	request: {
 		base: 'messaging',
 		method: 'GET',
@@ -66,7 +61,6 @@ const getManyMessageTemplates = requestOperation({
 	},
 });
 
-/** Message Template › Get Many. */
 export const operation: Operation = {
 	option: {
 		name: 'Get Many',

@@ -1,3 +1,4 @@
+/** Sender › Create: POST /chatapp/senders; outputs the sender with a hint on its state. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
@@ -64,7 +65,6 @@ const createSenderFields: INodeProperties[] = [
 	previewOptions(),
 ];
 
-/** Sender > Create: POST /chatapp/senders. */
 export const createSender = requestOperation({
 	fields: createSenderFields,
 	values: ({ parameter }) => {
@@ -90,7 +90,6 @@ export const createSender = requestOperation({
 	output: (data) => senderWithHint(data as IDataObject, 'create'),
 });
 
-/** Sender › Create. */
 export const operation: Operation = {
 	option: {
 		name: 'Create',

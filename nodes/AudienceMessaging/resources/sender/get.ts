@@ -1,3 +1,4 @@
+/** Sender › Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
@@ -19,7 +20,6 @@ const getSenderFields: INodeProperties[] = [
 	},
 ];
 
-/** Sender > Get: GET /chatapp/senders/{id}, the ID URL-encoded. */
 const getSender = requestOperation({
 	fields: getSenderFields,
 	aliases: { '': 'senderId' },
@@ -36,7 +36,6 @@ const getSender = requestOperation({
 	output: (data) => senderWithHint(data as IDataObject, 'get'),
 });
 
-/** Sender › Get. */
 export const operation: Operation = {
 	option: {
 		name: 'Get',

@@ -1,3 +1,4 @@
+/** A sender output with a hint on what its state means for the user. */
 import type { IDataObject } from 'n8n-workflow';
 
 const APPROVAL_HINT =
@@ -5,7 +6,6 @@ const APPROVAL_HINT =
 const NAMESPACE_HINT =
 	'templateNamespace is empty: if message templates were created in the platform UI for this sender, contact support so they assign the namespace.';
 
-/** The sender, with a hint on what its state means for the user. */
 export function senderWithHint(sender: IDataObject, operation: 'create' | 'get'): IDataObject {
 	const hints: string[] = [];
 	if (sender.state === 'PENDING_IMPLEMENTATION') hints.push(APPROVAL_HINT);

@@ -1,3 +1,4 @@
+/** Subscriber › Delete: DELETE /lists/{listId}/subscribers/{subscriberId}, IDs URL-encoded. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { optionalObjectResponse } from '../../../../src/http';
@@ -21,7 +22,6 @@ const deleteSubscriberFields: INodeProperties[] = [
 	previewOptions(),
 ];
 
-/** Subscriber > Delete: DELETE /lists/{listId}/subscribers/{subscriberId}; both IDs URL-encoded. */
 export const deleteSubscriber = requestOperation({
 	fields: deleteSubscriberFields,
 	values: ({ context, itemIndex, parameter }) => ({
@@ -43,7 +43,6 @@ export const deleteSubscriber = requestOperation({
 	}),
 });
 
-/** Subscriber › Delete. */
 export const operation: Operation = {
 	option: {
 		name: 'Delete',

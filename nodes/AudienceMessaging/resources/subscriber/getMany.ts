@@ -1,3 +1,4 @@
+/** Subscriber › Get Many: a list's subscribers, one output item each, paged. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
@@ -15,7 +16,6 @@ const MAX_PAGE_SIZE = 1000;
 
 const getManySubscribersFields: INodeProperties[] = [listLocator(), ...returnAllAndLimit()];
 
-/** Subscriber > Get Many: one output item per subscriber, paged. */
 const getManySubscribers = requestOperation({
 	fields: getManySubscribersFields,
 	values: ({ context, itemIndex }) => ({
@@ -31,7 +31,6 @@ const getManySubscribers = requestOperation({
 	pages: { pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
 });
 
-/** Subscriber › Get Many. */
 export const operation: Operation = {
 	option: {
 		name: 'Get Many',

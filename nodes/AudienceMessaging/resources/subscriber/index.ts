@@ -1,9 +1,9 @@
+/** Subscriber: its operations, the first the default. */
 import { resourceOf } from '../../shared/operation';
 import { operation as addMany } from './addMany';
 import { operation as deleteSubscriber } from './delete';
 import { operation as getMany } from './getMany';
 
-/** Subscriber: its operations, the first the default. */
 export const subscriber = resourceOf('Subscriber', 'subscriber', [
 	addMany,
 	getMany,

@@ -1,3 +1,4 @@
+/** Wallet Template › Get Many: GET /v2/wallet/templates with `sort` and `select`, paged. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { record, textList } from '../../../../src/base';
@@ -67,10 +68,6 @@ const getManyWalletTemplatesFields: INodeProperties[] = [
 	},
 ];
 
-/**
- * Wallet Template > Get Many: GET /v2/wallet/templates with `sort` and `select` from the editor,
- * paged.
- */
 const getManyWalletTemplates = requestOperation({
 	fields: getManyWalletTemplatesFields,
 	values: ({ context, itemIndex, parameter }) => ({
@@ -88,7 +85,6 @@ const getManyWalletTemplates = requestOperation({
 	pages: { pageSize: PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE },
 });
 
-/** WalletTemplate › Get Many. */
 export const operation: Operation = {
 	option: {
 		name: 'Get Many',

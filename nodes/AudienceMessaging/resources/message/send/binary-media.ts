@@ -1,3 +1,4 @@
+/** Source: Binary File: an item's file checked, kept where its link lasts, and signed by n8n. */
 import { createHash } from 'node:crypto';
 
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
@@ -11,28 +12,20 @@ import { MEDIA_TYPES } from './fields';
 import { LINK_MINUTES } from './media-fields';
 import type { Reader } from './message';
 
-/** The field errors name. */
 const FIELD = 'binaryPropertyName';
 
-/**
- * An item's file, checked for its message type and published by n8n: `sign()` gives a new signed
- * link to it (valid for the run's Link Valid For from then on), `content` what identifies the
- * file's bytes in a message key.
- */
+/** `sign()`: a fresh link, valid Link Valid For from then on; `content`: the bytes' hash. */
 export interface PublishedMedia {
 	sign: () => { url: string; token: string };
 	content: () => Promise<string>;
 }
 
-/** What a file's message holds until it is sent and its link signed (a URL, as its field must be). */
+/** A file's message body until it is sent and its link signed (a URL, as the field must be). */
 export const FILE_LINK_UNSIGNED = 'https://file-link.invalid/';
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-/**
- * The file's size in bytes: what n8n wrote on the item when it stored it, else its store's
- * metadata, else (a file held in the item) its content's length. Undefined when none says.
- */
+/** Bytes: as n8n wrote on the item, else its store's metadata, else the inline data's length. */
 async function sizeOf(
 	context: IExecuteFunctions,
 	binary: IBinaryData,
@@ -46,7 +39,6 @@ async function sizeOf(
 	return typeof binary.data === 'string' ? Buffer.byteLength(binary.data, 'base64') : undefined;
 }
 
-/** The file's MIME type is one the spec allows for the message type: else the field's error. */
 function checkType(type: MediaType, binary: IBinaryData, name: string): void {
 	const mimeType = String(binary.mimeType ?? '').trim();
 	if (mimeType && mediaContentTypeFits(type, mimeType)) return;
@@ -61,12 +53,7 @@ function checkType(type: MediaType, binary: IBinaryData, name: string): void {
 	);
 }
 
-/**
- * Checks the item's binary file for a media message of `type` before any request (present, its
- * MIME type, at most 5 MB, kept where n8n can publish it) and returns how to publish it through
- * n8n's signed links (`createBinarySignedUrl`, n8n's REST URL). An AI agent's tool has no
- * Source field (media-fields.ts): it sends a URL.
- */
+/** Checked before any request; published through n8n's signed links (createBinarySignedUrl). */
 async function binaryMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -107,17 +94,13 @@ async function binaryMedia(
 /** A file stored before its execution had an ID: in n8n's `temp` folder of the workflow. */
 const TEMP_FILE = /^[^:]+:.*\/temp\//;
 
-/** The promise kept under `key`, made by `make` the first time. */
 function once<T>(kept: Map<string, Promise<T>>, key: string, make: () => Promise<T>): Promise<T> {
 	let value = kept.get(key);
 	if (!value) kept.set(key, (value = make()));
 	return value;
 }
 
-/**
- * A run's files, each stored where its link lasts and hashed at most once, however many items
- * share it (one upload sent to many people).
- */
+/** A run's files, each stored and hashed once, however many items share it (one upload). */
 export class RunFiles {
 	private readonly stored = new Map<string, Promise<IBinaryData>>();
 	private readonly hashes = new Map<string, Promise<string>>();
@@ -125,12 +108,9 @@ export class RunFiles {
 	constructor(private readonly context: IExecuteFunctions) {}
 
 	/**
-	 * The file as it stays where its link finds it:
-	 * - a trigger's file (a webhook's or a form's upload) is stored before its execution has an ID,
-	 *   and n8n moves it when the execution ends: a link to it would then answer 404. It is copied
-	 *   into the execution's own storage, which lasts as long as the execution's data;
-	 * - a file held in the item (a Code node's, or any in n8n's memory mode) is given to n8n's
-	 *   store, which keeps it outside memory unless n8n runs in memory mode (then it has no ID).
+	 * The file where its link keeps finding it. A trigger's upload is stored before the execution
+	 * has an ID and moved when it ends (its link would then answer 404): it is copied into the
+	 * execution's storage. A file held in the item goes to n8n's store (no ID in memory mode).
 	 */
 	async lasting(binary: IBinaryData): Promise<IBinaryData> {
 		if (binary.id && !TEMP_FILE.test(binary.id)) return binary;
@@ -149,7 +129,6 @@ export class RunFiles {
 		);
 	}
 
-	/** The SHA-256 of a stored file's bytes, read through n8n's binary store. */
 	async hash(id: string): Promise<string> {
 		const { helpers } = this.context;
 		return await once(this.hashes, id, async () => {
@@ -161,10 +140,7 @@ export class RunFiles {
 	}
 }
 
-/**
- * The item's file when its media message takes it from a binary field (Source: Binary File):
- * checked, ready to publish. Undefined for a media URL and for other message types.
- */
+/** The item's file with Source: Binary File, checked; undefined for a media URL or other types. */
 export async function itemMedia(
 	context: IExecuteFunctions,
 	read: Reader,

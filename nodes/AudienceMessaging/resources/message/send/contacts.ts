@@ -1,3 +1,4 @@
+/** The Contacts message's fields: names, birthday, organisation, sub-lists sent as arrays. */
 import type { INodeProperties } from 'n8n-workflow';
 
 const typeOption = (noun: string): INodeProperties => ({
@@ -27,10 +28,6 @@ const subList = (
 	options: [{ displayName: entry, name: entry.toLowerCase(), values }],
 });
 
-/**
- * Contacts of a contacts message: names, birthday, organisation and the plural sub-lists (sent as
- * arrays).
- */
 export function contactFields(
 	displayOptions: INodeProperties['displayOptions'],
 ): INodeProperties[] {
@@ -91,9 +88,8 @@ export function contactFields(
 							default: '',
 							description: 'A first or a last name is needed',
 						},
-						// Required (n8n marks it and flags an empty one before the run); kept in alphabetical
-						// place: n8n's community-package checks require 5+ values of a fixedCollection in
-						// displayName order.
+						// Required (n8n flags it empty before a run), yet alphabetical: community
+						// checks want a fixedCollection's 5+ values in displayName order.
 						{
 							displayName: 'Formatted Name',
 							name: 'formattedName',

@@ -1,3 +1,4 @@
+/** Message › Send's fields: message type, sender, recipient and each type's content. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../../src/platform';
@@ -9,7 +10,6 @@ import { sendOptions } from './options';
 const forTypes = (...types: string[]) => ({ show: { messageType: types } });
 export const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 
-/** "Define Below" or "JSON" for a structured message type. */
 const inputMode = (name: string, what: string, type: string): INodeProperties => ({
 	displayName: `${what} Input`,
 	name,

@@ -1,8 +1,8 @@
+/** Message › Send: the operation's option, fields and run. */
 import type { Operation } from '../../../shared/operation';
 import { sendMessageFields } from './fields';
 import { sendMessages } from './run';
 
-/** Message › Send. */
 export const operation: Operation = {
 	option: {
 		name: 'Send',

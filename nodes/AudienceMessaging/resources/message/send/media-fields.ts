@@ -1,3 +1,4 @@
+/** Media message fields: a public URL, or an item's binary file n8n links to (binary-media.ts). */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { MEDIA } from '../../../../../src/platform';
@@ -19,10 +20,6 @@ const mediaNotice = (type: MediaType): INodeProperties => ({
 	displayOptions: { show: { messageType: [type] } },
 });
 
-/**
- * A media message's file: a public URL, or (not in an AI agent's tool, which has no binary input)
- * a binary file of the item, which n8n gives a signed link under its own URL (binary-media.ts).
- */
 export const mediaFields = (types: MediaType[]): INodeProperties[] => [
 	...types.map(mediaNotice),
 	{

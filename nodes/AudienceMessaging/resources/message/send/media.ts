@@ -1,3 +1,4 @@
+/** Check Media Before Sending: a HEAD request to the media URL, with no credential. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../../src/http';
@@ -5,19 +6,15 @@ import { InputError } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType } from '../../../../../src/platform';
 
-/**
- * HEAD of the media URL: refuses a content type or size that the platform would refuse anyway. No
- * credential is sent to it.
- */
+/** Refuses early a content type or size the platform would refuse anyway. */
 export async function checkMedia(
 	context: IExecuteFunctions,
 	type: MediaType,
 	url: string,
 	timeoutMs: number,
 ): Promise<void> {
-	// Through the request helper, without the credential (outside.ts); redirects followed, as a
-	// media URL's CDN answers with them. A failure to reach the URL is the item's field error (named
-	// by the caller), not an API error.
+	// No credential (outside.ts); redirects followed, as media CDNs answer with them. An
+	// unreachable URL is the item's field error, not an API error.
 	const response = await apiRequest(context, {
 		method: 'HEAD',
 		url,

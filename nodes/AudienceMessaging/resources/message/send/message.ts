@@ -1,3 +1,4 @@
+/** An item's message for Message › Send: parameters, External ID, callback and Message Key. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { boolean, httpUrl, InputError, text } from '../../../../../src/base';
@@ -17,10 +18,7 @@ import type { parameterReader } from '../../../shared/parameters';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES } from './fields';
 
-/**
- * The trigger's URL with the token of the Callbacks credential, when the item sends its events to a
- * trigger. Its token is one of the request's secrets (see sendMessages): a preview shows `***`.
- */
+/** The trigger URL with the credential's token, a secret of the request (see SendRun.send). */
 export async function triggerCallback(
 	get: Reader,
 	itemIndex: number,
@@ -34,10 +32,8 @@ export async function triggerCallback(
 export type Reader = ReturnType<typeof parameterReader>;
 
 /**
- * The External ID a message gets when the user gives none: the workflow, the execution and the
- * item, letters and digits only (the spec's "alphanumeric id"), so that a message whose outcome is
- * unknown can be found in the platform's reports and callbacks. The same item of the same
- * execution always gets the same one.
+ * External ID when none is given: workflow, execution and item, alphanumeric as the spec says, the
+ * same for the same item, so a message of unknown outcome can be found in reports and callbacks.
  */
 export function defaultExternalId(context: IExecuteFunctions, itemIndex: number): string {
 	const alnum = (value: unknown) => String(value ?? '').replace(/[^A-Za-z0-9]/g, '');
@@ -84,7 +80,6 @@ export function messageParameters(
 	};
 }
 
-/** The Callbacks credential's secret, read once per run. */
 export async function readCallbackSecret(context: IExecuteFunctions): Promise<string> {
 	const secret = String((await context.getCredentials(CALLBACK_CREDENTIAL_TYPE)).secret ?? '');
 	if (!CALLBACK_SECRET_PATTERN.test(secret))
@@ -95,13 +90,9 @@ export async function readCallbackSecret(context: IExecuteFunctions): Promise<st
 	return secret;
 }
 
-/** Longest Message Key, in characters. */
 const MESSAGE_KEY_MAX = 1000;
 
-/**
- * The item's Message Key (Options), or the recipient and the message's content when empty (a
- * file's bytes, read only then, stand for a link to it that changes each run).
- */
+/** Message Key, else recipient and content (a file by its bytes: its link changes each run). */
 export async function messageKeyOf(
 	options: Record<string, unknown>,
 	message: Message,

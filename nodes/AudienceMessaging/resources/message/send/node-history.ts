@@ -1,3 +1,4 @@
+/** Skip Messages Sent Before: its settings, and the node's history in n8n's store for it. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -7,10 +8,6 @@ import { boolean, text } from '../../../../../src/base';
 import type { FieldLabels } from '../../../../../src/base';
 import { validated } from '../../../shared/item-errors';
 
-// Skip Messages Sent Before's settings, and the node's history in n8n's own store for it (its
-// deduplication helpers).
-
-/** Skip Messages Sent Before, as the run reads it from its Options. */
 export interface SentBeforeSettings {
 	resendUnconfirmed: boolean;
 	/** Forget Messages Sent Before's label: the first run given it forgets the history. */
@@ -21,10 +18,8 @@ const flag = (options: Record<string, unknown>, name: string) =>
 	options[name] === undefined ? false : boolean(options[name], name);
 
 /**
- * The run's Skip Messages Sent Before settings (the first item's Options), or undefined when the
- * option is off. Refused before any request where n8n cannot keep the history: an n8n without its
- * deduplication helpers, or a workflow never saved (the history belongs to a saved workflow's
- * node).
+ * The first item's settings (undefined when off); refused before any request where n8n cannot keep
+ * the history: no deduplication helpers, or an unsaved workflow (the history is its node's).
  */
 export function readSentBefore(
 	context: IExecuteFunctions,
@@ -57,7 +52,7 @@ export function readSentBefore(
 	});
 }
 
-/** The node's history in n8n's own store for it (its deduplication helpers, scope `node`). */
+/** The history through n8n's deduplication helpers, scope `node`. */
 export function nodeStore(context: IExecuteFunctions): HistoryStore {
 	const { helpers } = context;
 	const entries = { mode: 'entries' } as const;

@@ -1,3 +1,4 @@
+/** Message › Send's Options: callbacks, media, IDs, pace, daily quota, messages sent before. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
@@ -11,16 +12,8 @@ import { LINK_MINUTES } from './media-fields';
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
 export const MAX_PARALLEL_REQUESTS = 50;
-/**
- * Over the Daily Quota: refuse the run, send to the first recipients the quota allows, or send all
- * (the platform refuses the rest).
- */
 export const OVER_QUOTA = ['refuse', 'sendFirst', 'sendAll'] as const;
 
-/**
- * Message › Send's Options: callbacks, media check, external ID, waits, preview, pacing, the daily
- * quota and the messages sent before (Skip Messages Sent Before).
- */
 export const sendOptions = (): INodeProperties =>
 	optionsCollection([
 		{

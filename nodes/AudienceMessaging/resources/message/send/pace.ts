@@ -1,3 +1,4 @@
+/** Message › Send's pace: per second or a sender's rate limit, and the sender's daily quota. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -27,22 +28,16 @@ export interface Pace {
 	messagesPerSecond: number;
 	parallelRequests: number;
 	senderId?: string;
-	/**
-	 * Share Pace Across Workers: the trigger's Production URL, whose board gives the run its turns.
-	 */
+	/** Share Pace Across Workers: the trigger's Production URL, whose board gives the turns. */
 	sharePace?: URL;
-	/**
-	 * What a run does when its unique recipients exceed the sender's daily quota (known with senderId
-	 * only).
-	 */
+	/** Over the Daily Quota (a quota is known with senderId only). */
 	overQuota: (typeof OVER_QUOTA)[number];
 }
 
-/** Over the Daily Quota set, Sender ID for Rate Limit not: said above the output. */
 const NO_QUOTA_WITHOUT_SENDER =
 	"Over the Daily Quota did nothing: the run knows a sender's daily quota only from Sender ID for Rate Limit, which is empty. Set it to the sender's ID (Sender › Create outputs it).";
 
-/** The run's pace, from the run's Options (the first item's: one pace for the whole run). */
+/** The run's pace, from the first item's Options: one pace for the whole run. */
 export function readPace(
 	context: IExecuteFunctions,
 	labels: FieldLabels,
@@ -70,7 +65,6 @@ export function readPace(
 				: oneOf(options.overQuota, 'overQuota', OVER_QUOTA);
 		const sender = senderId ? pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') : undefined;
 		const sharePace = sharedPaceTrigger(context, options, sender);
-		// The quota is the sender's: without it the option has nothing to hold the run to.
 		if (options.overQuota !== undefined && !sender)
 			context.addExecutionHints?.({
 				type: 'warning',
@@ -88,8 +82,8 @@ export function readPace(
 }
 
 /**
- * The run's pace (every request of the run waits for its slot in one RateGate: see configureRun):
- * at the sender's rateLimit when a sender is given (read once), else at Messages per Second.
+ * The run's RateGate, where every request waits its slot (configureRun): at the sender's rateLimit
+ * when a sender is given (read once, with its daily quota), else at Messages per Second.
  */
 export async function openGate(
 	context: IExecuteFunctions,
@@ -105,7 +99,7 @@ export async function openGate(
 		action: `read the rate limit of sender ${pace.senderId}`,
 		expect: identifiedObjectResponse,
 	});
-	// The sender's limit is one for every run sending from it: runs of this process share one pacer.
+	// The sender's limit is one for all its runs: runs of this process share one pacer.
 	const { baseURL } = await baseUrlOf(context, 'messaging');
 	const key = `${baseURL} ${pace.senderId}`;
 	const senderRate = senderPace(data.rateLimit, pace.messagesPerSecond);
@@ -125,10 +119,8 @@ export async function openGate(
 }
 
 /**
- * The messages a run may not send because of the sender's daily quota of unique recipients, known
- * before the first is sent: the recipients beyond the first `dailyQuota` of the run (in item
- * order; more messages to a recipient already counted still go). With Over the Daily Quota at
- * Refuse the Run, the run stops here instead, nothing sent.
+ * Before the first send: the items beyond the first `dailyQuota` unique recipients, in item order
+ * (a counted recipient's later messages still go). At Refuse the Run, throws instead.
  */
 export function overQuota(
 	context: IExecuteFunctions,

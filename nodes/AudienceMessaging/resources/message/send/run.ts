@@ -1,3 +1,4 @@
+/** Message › Send's run: every item read and checked, then sent at the run's pace. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { baseUrlOf } from '../../../../../src/http';
@@ -19,10 +20,7 @@ import { readPace } from './pace';
 import { readSentBefore } from './node-history';
 import { RunHistory, claimAhead } from './sent-before';
 import { SendRun } from './send-run';
-/**
- * Reads and checks one item's message (its type's fields, the External ID, the trigger's callback,
- * the message key), and with Check Media Before Sending asks its media URL. No message is sent.
- */
+/** Reads and checks one item's message (with Check Media, asks its URL); sends nothing. */
 function messagePreparer(
 	context: IExecuteFunctions,
 	run: SendRun,
@@ -35,7 +33,6 @@ function messagePreparer(
 		Object.hasOwn(given, name)
 			? given[name as keyof typeof given]
 			: node(name, itemIndex, fallback);
-	// Files stored where their links last, and hashed, once each (binary-media.ts).
 	const files = new RunFiles(context);
 	return async (itemIndex) => {
 		const options = record(read('options', itemIndex, {}), 'options');
@@ -63,26 +60,20 @@ function messagePreparer(
 }
 
 /**
- * What a run of Send takes besides the node's parameters: how many items it sends (the first
- * ones), and parameters given in place of the node's for every item. Send and Wait for Response
- * sends its first item a text message with its links so.
+ * Besides the node's parameters: how many (first) items to send, and parameters replacing the
+ * node's for every item (how Send and Wait for Response sends its text with links).
  */
 interface SendInput {
 	itemCount?: number;
 	given: { messageType?: 'text'; text?: string };
 }
 
-/**
- * Message > Send: POST /chatapp/messages, one message per input item, all validated before the
- * first is sent.
- */
+/** POST /chatapp/messages, one message per item, all validated before the first is sent. */
 export async function sendMessages(
 	this: IExecuteFunctions,
 	input: SendInput = { given: {} },
 ): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
-	// Contacts and buttons come from the editor's fields or as JSON, the same way for every item (the
-	// choice takes no expression).
 	const inputOf = (name: string) =>
 		this.getNodeParameter(name, 0, 'define') === 'json' ? 'json' : 'define';
 	const inputs: StructuredInputs = {
@@ -92,7 +83,6 @@ export async function sendMessages(
 	const labels = fieldLabels(sendMessageFields, messageAliases(inputs));
 	const options = runOptions(this, labels);
 	const pace = readPace(this, labels, options);
-	// Skip Messages Sent Before: the node's history in n8n's store, checked before any request.
 	const sentBefore = readSentBefore(this, labels, options);
 	const history =
 		sentBefore &&

@@ -1,3 +1,4 @@
+/** One run of Message › Send as it sends (run.ts reads and checks its items first). */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, optionalObjectResponse } from '../../../../../src/http';
@@ -10,19 +11,13 @@ import { openGate, overQuota } from './pace';
 import type { readPace } from './pace';
 import type { RunHistory } from './sent-before';
 
-// One run of Message › Send as it sends (run.ts reads and checks its items first).
-
 type Pace = ReturnType<typeof readPace>;
 
-/**
- * One run of Message › Send while it sends: its pace (the gate, opened at the first message or
- * to read the sender's quota), its history of messages sent before, the trigger's secret (read
- * once, when a message calls the trigger back), and how many messages it will send.
- */
+/** The gate opens at the first message or to read the quota; the trigger's secret is read once. */
 export class SendRun {
 	private gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
 	private callbackSecret: Promise<string> | undefined;
-	/** The messages the run will send, once every item is checked: Share Pace asks no more turns. */
+	/** Messages to send, known once every item is checked: Share Pace asks no more turns. */
 	private toSend = Infinity;
 
 	constructor(
@@ -46,11 +41,7 @@ export class SendRun {
 		...(this.history ? { messageKey: this.history.keyOf(message) } : {}),
 	});
 
-	/**
-	 * Before the first message: the messages sent before are held back (they count towards neither
-	 * the quota nor the pace), then, with a sender, those beyond its daily quota (the sender is read
-	 * once, for its rate too). Returns what each held item comes out as.
-	 */
+	/** Holds back messages sent before (in neither quota nor pace), then those over the quota. */
 	async beforeSend(
 		prepared: Array<{ itemIndex: number; value: Message }>,
 	): Promise<Map<number, Error | IDataObject>> {
@@ -70,10 +61,7 @@ export class SendRun {
 		return held;
 	}
 
-	/**
-	 * The messages whose file n8n publishes (Source: Binary File): each is given a new link when
-	 * sent, so that a long run's last messages have the whole Link Valid For.
-	 */
+	/** Files n8n publishes, each linked anew when sent: late messages get all of Link Valid For. */
 	readonly files = new WeakMap<Message, PublishedMedia>();
 
 	/** One message, when the pace allows (and, with a history, claimed and confirmed). */
@@ -91,8 +79,7 @@ export class SendRun {
 				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
 				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
 				expect: optionalObjectResponse,
-				// The trigger's token and a file link's token stay out of a preview and of errors that
-				// echo the body.
+				// Kept out of a preview and of errors that echo the body.
 				secrets: [
 					...(this.callbackSecret ? [callbackToken(await this.callbackSecret)] : []),
 					...(link ? [link.token] : []),
@@ -103,10 +90,7 @@ export class SendRun {
 		return this.history ? await this.history.send(message, itemIndex, sendOne) : await sendOne();
 	}
 
-	/**
-	 * What was sent is confirmed, what was not is released (even when the run stops on an error);
-	 * a pacer shared with other runs of the sender is given back (see sharedPacer).
-	 */
+	/** Confirms what was sent, releases the rest (even after an error), returns a shared pacer. */
 	async close(): Promise<void> {
 		await this.history?.close();
 		if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();

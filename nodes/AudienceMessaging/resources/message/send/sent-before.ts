@@ -1,3 +1,4 @@
+/** Skip Messages Sent Before in a run: keys, skips, claims and their settlement in the history. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../src/http';
@@ -8,9 +9,8 @@ import { nodeStore } from './node-history';
 import type { SentBeforeSettings } from './node-history';
 
 /**
- * Messages claimed in the first write: about 5 s of the run's pace (at least two per parallel
- * request, at most 1,000); the next windows follow the pace measured (see SentHistory). If n8n
- * stops mid-run, the claimed ones are what the next run reports unconfirmed.
+ * Claimed in the first write: about 5 s of pace, 2+ per parallel request, at most 1,000 (later
+ * windows follow the pace: SentHistory). If n8n stops, the next run reports them unconfirmed.
  */
 export function claimAhead(messagesPerSecond: number, parallelRequests: number): number {
 	const pace = messagesPerSecond > 0 ? Math.ceil(messagesPerSecond * 5) : 1000;
@@ -29,18 +29,12 @@ interface Entry {
 	value: Message;
 }
 
-/**
- * A run's history: the node's store, each message's key, and the messages an earlier execution
- * sent or may have sent.
- */
+/** A run's view of the node's history: each message's key, and what earlier runs sent. */
 export class RunHistory {
 	readonly history: SentHistory;
 	private readonly keys = new WeakMap<Message, string>();
 	private readonly resent = new Set<string>();
-	/**
-	 * The run's wait budget for rate limits is spent: its other messages will not go, so they are not
-	 * claimed (a claim taken back costs n8n a search of the history per message).
-	 */
+	/** Wait budget spent: the rest will not go, so no claims (an undone claim costs a search). */
 	private budgetSpent = false;
 
 	constructor(
@@ -62,11 +56,7 @@ export class RunHistory {
 		return this.keys.get(message)!;
 	}
 
-	/**
-	 * Sets aside the messages not to send (an earlier run sent them, or may have; an earlier item of
-	 * this run has the same key): each gets its output (an item, or an `unknown` error item).
-	 * Returns the messages to send.
-	 */
+	/** Sets aside what earlier runs sent (or may have) and repeated keys; returns the rest. */
 	async skip(
 		messages: Entry[],
 		describe: (message: Message) => IDataObject,
@@ -118,10 +108,7 @@ export class RunHistory {
 		);
 	}
 
-	/**
-	 * Ends the run's use of the history (see SentHistory.close). A store that fails here does not
-	 * hide what the run sent: a warning above the output says what the next run will find.
-	 */
+	/** Ends its use of the history (SentHistory.close); a failing store warns, not throws. */
 	async close(): Promise<void> {
 		try {
 			await this.history.close();
@@ -142,10 +129,7 @@ export class RunHistory {
 		}
 	}
 
-	/**
-	 * Sends one message under its claim: claimed first (refused when another run claimed it since),
-	 * confirmed when the platform accepted it, released when it was refused or not sent.
-	 */
+	/** Sends under its claim (refused if another run claimed it since), settled by the outcome. */
 	async send<T>(message: Message, itemIndex: number, send: () => Promise<T>): Promise<T> {
 		const key = this.keyOf(message);
 		const claimed = !this.budgetSpent;

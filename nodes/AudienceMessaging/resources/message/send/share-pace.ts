@@ -1,3 +1,4 @@
+/** Share Pace Across Workers: the run's turns, asked of the trigger's board. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { boolean, httpUrl, InputError } from '../../../../../src/base';
@@ -14,11 +15,7 @@ import type { RateGate, TurnRequest } from '../../../../../src/pace';
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
 const CALLBACKS_SEGMENT = 'callbacks';
 
-/**
- * Share Pace Across Workers, read from the first item with the run's other pace options: the
- * trigger's Production URL, checked (before any request of the run) to need only its last
- * segment changed to reach the trigger's pace webhook. Undefined when the option is off.
- */
+/** The trigger's URL, checked before any request: its last segment swapped is the pace webhook. */
 export function sharedPaceTrigger(
 	context: IExecuteFunctions,
 	options: Record<string, unknown>,
@@ -51,12 +48,8 @@ export function sharedPaceTrigger(
 const TRANSIENT = (status: number) => status >= 500 || status === 408 || status === 429;
 
 /**
- * Gives the run's gate turns from the trigger's board (src/pace/shared-turns.ts), asked for with
- * n8n's request helper, the pace token in a header (never in the URL, which proxies and access
- * logs keep), no redirect followed, a short timeout of its own (the turns' ASK_TIMEOUT_MS, shorter
- * when the run's wait budget is nearly spent). When the board cannot be asked, or its turns do not
- * hold the sender's limit, the run paces itself alone and the node's output says why (an execution
- * hint): the token never appears in it.
+ * Turns from the trigger's board, the pace token in a header (proxies and access logs keep URLs).
+ * When that fails, the run paces itself alone and a hint (token-free) says why.
  */
 export function shareTurns(
 	context: IExecuteFunctions,
@@ -74,12 +67,11 @@ export function shareTurns(
 	url.search = '';
 	const token = paceToken(settings.secret);
 	const ask = async (request: TurnRequest, timeoutMs: number): Promise<unknown> => {
-		// Through the request helper, without the API credential (outside.ts): no redirect followed,
-		// the token taken out of any failure.
+		// No API credential (outside.ts), no redirect followed, the token kept out of failures.
 		const response = await apiRequest(context, {
 			method: 'POST',
 			url: url.toString(),
-			// A new connection for each ask: a balancer that spreads connections (not requests) over the
+			// A new connection per ask: a balancer spreading connections (not requests) over
 			// webhook processes would otherwise keep every ask of this worker on one board.
 			headers: { [PACE_TOKEN_HEADER]: token, Connection: 'close' },
 			body: request as unknown as IDataObject,

@@ -1,3 +1,4 @@
+/** Message › Send and Wait for Response's fields: the message, the answer asked for, options. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
@@ -11,15 +12,10 @@ import { answerOnOpen, appendAttribution, externalId, limitWaitTime } from './op
 
 const forResponse = (...responseType: string[]) => ({ show: { responseType } });
 
-/**
- * A copy of Send's field of that name, for Send and Wait for Response (a field of its own:
- * resourceOf shows each field for the operations that list it).
- */
-const sendField = (name: string): INodeProperties => ({
-	...sendMessageFields.find((field) => field.name === name)!,
-});
+/** Send's own field: resourceOf shows a field once for every operation that lists it. */
+const sendField = (name: string): INodeProperties =>
+	sendMessageFields.find((field) => field.name === name)!;
 
-/** Message › Send and Wait for Response: the message, the answer asked for, and its options. */
 export const sendAndWaitFields: INodeProperties[] = [
 	sendField('from'),
 	sendField('to'),

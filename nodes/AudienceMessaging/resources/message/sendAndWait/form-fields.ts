@@ -1,6 +1,6 @@
+/** The fields that define a custom form (n8n's chat nodes' Define Form, Form Fields). */
 import type { INodeProperties } from 'n8n-workflow';
 
-/** The fields that define a custom form (n8n's chat nodes' Define Form, Form Fields). */
 export function formDefinitionFields(): INodeProperties[] {
 	const forCustom = { responseType: ['customForm'] };
 	return [

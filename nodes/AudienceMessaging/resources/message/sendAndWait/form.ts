@@ -1,6 +1,6 @@
+/** Send and Wait's custom form: its fields checked before sending, and its answers checked. */
 import { InputError, tryParseJson } from '../../../../../src/base';
 
-/** The field types of a custom form (n8n's Form fields, those a chat link's form needs). */
 const FORM_FIELD_TYPES = [
 	'date',
 	'dropdown',
@@ -28,28 +28,20 @@ const MAX_FIELDS = 50;
 /** Most characters of one answer (each field's, and the free text's). */
 export const MAX_ANSWER = 10_000;
 
-/**
- * Labels that cannot name an answer: the object's own machinery in JavaScript, and the time the
- * node adds next to the answers.
- */
+/** Labels that cannot key an answer: JavaScript's object machinery, and the node's respondedAt. */
 const RESERVED_LABELS = ['__proto__', 'constructor', 'prototype', 'respondedAt'];
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 
-/** Whether a form's date (YYYY-MM-DD, as a browser's date field posts it) is a day of the calendar. */
+/** Whether a date as a browser's date field posts it (YYYY-MM-DD) is a day of the calendar. */
 function isDate(value: string): boolean {
 	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
 	const date = new Date(`${value}T00:00:00Z`);
 	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
 }
 
-/**
- * The form's fields, from the editor's Form Fields or from Form Fields (JSON) (n8n's shape:
- * `[{ "fieldLabel", "fieldType", "placeholder", "requiredField", "fieldOptions": { "values": [{
- * "option" }] }, "multiselect" }]`), checked before the message is sent: each needs a label, the
- * labels differ (they are the answer's keys), a dropdown needs choices.
- */
+/** The form's fields, from the editor or as n8n's JSON, checked before the message is sent. */
 export function formFields(raw: unknown, fromJson: boolean): FormField[] {
 	const field = fromJson ? 'jsonOutput' : 'formFields';
 	let list: unknown = raw;
@@ -98,11 +90,7 @@ export function formFields(raw: unknown, fromJson: boolean): FormField[] {
 	});
 }
 
-/**
- * The answer of a custom form's POST (`field-<i>` as the form names them): by label, a number as
- * a number (empty: null), several dropdown choices as a list, text trimmed. A message to show
- * again with the form when a required field is empty or a value does not fit.
- */
+/** A form's POST (`field-<i>`) as an answer by label, or the problem to show with the form. */
 export function formAnswer(
 	fields: FormField[],
 	posted: Record<string, unknown>,

@@ -1,13 +1,11 @@
+/** Message › Send and Wait for Response: the operation's option, fields and run. */
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
 import type { Operation } from '../../../shared/operation';
 import { sendAndWaitFields } from './fields';
 import { sendAndWaitForResponse } from './run';
 
-/**
- * Message › Send and Wait for Response (n8n signs its links and builds its human review tool by the
- * operation's value).
- */
+/** n8n signs the links and builds its human review tool by the operation's value. */
 export const operation: Operation = {
 	option: {
 		name: 'Send and Wait for Response',

@@ -1,22 +1,21 @@
+/** Send and Wait's links: signed by n8n, labelled under the message; and when the wait ends. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
 
 import { InputError, record, text } from '../../../../../src/base';
 import { WAIT_PARAMETER } from './wait';
 
-/** A link of the message: its label and the signed URL that answers. */
 interface AnswerLink {
 	label: string;
 	url: string;
 }
 
-/** Approval Options: the links' labels (`true` approve, `false` decline), and whether to decline. */
+/** Approval Options: the labels (`true` approve, `false` decline), and whether to offer both. */
 export interface Approval {
 	labels: Record<'true' | 'false', string>;
 	double: boolean;
 }
 
-/** Approval Options as set in the node, read once. */
 export function approvalOf(context: IExecuteFunctions): Approval {
 	const approval = record(
 		context.getNodeParameter('approvalOptions.values', 0, {}),
@@ -32,13 +31,7 @@ export function approvalOf(context: IExecuteFunctions): Approval {
 	};
 }
 
-/**
- * The links the message holds, signed by n8n (`getSignedResumeUrl`: a link whose query or
- * signature is changed is refused by n8n, and the approve and decline links cannot be swapped;
- * n8n 1.x checks them once the execution asks it to, `setSignatureValidationRequired`), each
- * naming its wait (`wait`, ./wait.ts). n8n versions without signed links cannot run the operation:
- * it says so.
- */
+/** n8n-signed links (a changed one is refused: approve can't become decline), naming the wait. */
 export function answerLinks(
 	context: IExecuteFunctions,
 	wait: string,
@@ -82,10 +75,7 @@ export function answerLinks(
 	return [{ label: labels.false, url: link(false) }, approve];
 }
 
-/**
- * The message's text: the user's, then each link on a line of its own under its label, then (unless
- * turned off) the attribution n8n's chat nodes add.
- */
+/** The user's text, each link under its label, then (unless off) n8n's chat nodes' attribution. */
 export function messageWithLinks(
 	message: string,
 	links: AnswerLink[],

@@ -1,7 +1,5 @@
+/** Send and Wait's own options: wait limit, attribution, one-tap answers, External ID. */
 import type { INodeProperties } from 'n8n-workflow';
-
-// Send and Wait for Response's options of its own: when to stop waiting, the attribution, one-tap
-// answers, and its External ID.
 
 /** How long the execution waits for the answer (n8n's chat nodes' Limit Wait Time). */
 export const limitWaitTime: INodeProperties = {

@@ -1,15 +1,8 @@
+/** Send and Wait's pages: self-made HTML (n8n's templates are n8n-nodes-base's), text escaped. */
 import { MAX_ANSWER } from './form';
 import type { FormField } from './form';
 
-/**
- * The pages a person sees after following a link of Send and Wait for Response: small, self-made
- * HTML (n8n's own form templates belong to n8n-nodes-base), every text escaped.
- */
-
-/**
- * The pages' Content-Security-Policy: n8n's sandbox for form pages (n8n-core's getHtmlSandboxCSP),
- * and no page of another site may frame them (a framed Approve button could be clicked unseen).
- */
+/** n8n's form sandbox (getHtmlSandboxCSP), no framing: a framed Approve could be clicked unseen. */
 export const PAGE_CSP =
 	"sandbox allow-downloads allow-forms allow-modals allow-orientation-lock allow-pointer-lock allow-popups allow-popups-to-escape-sandbox allow-presentation allow-scripts allow-top-navigation-by-user-activation allow-top-navigation-to-custom-protocols; frame-ancestors 'none'";
 
@@ -44,10 +37,7 @@ export const NO_ACTION_PAGE = page(
 		'waiting for an answer. This page can be closed now.</p>',
 );
 
-/**
- * The page an approve or decline link opens: the message, the choice, one button. Only the button
- * answers (a POST to the same signed link), so a link checker that opens links answers nothing.
- */
+/** Approve/decline page: only its button (a POST to the same link) answers, not link checkers. */
 export function confirmPage(message: string, choice: string): string {
 	const text = escape(message).replace(/\n/g, '<br>');
 	return page(
@@ -87,10 +77,7 @@ interface FormPage {
 	error?: string;
 }
 
-/**
- * A form page. The form posts to its own URL (no `action`), so the signed query of the link comes
- * with the answer, and n8n checks it again.
- */
+/** Posts to its own URL (no `action`): the link's signed query comes along, for n8n to check. */
 function formPage(form: FormPage, inputs: string): string {
 	const title = form.title || 'Your answer';
 	const description = escape(form.description).replace(/\n/g, '<br>');
@@ -105,11 +92,9 @@ function formPage(form: FormPage, inputs: string): string {
 	);
 }
 
-/** The form of a custom answer: its fields in order, each under its label. */
 export const customForm = (form: FormPage, fields: FormField[]): string =>
 	formPage(form, fields.map((field, index) => `<p>${input(field, index)}</p>`).join(''));
 
-/** The form of a free-text answer: one text box. */
 export const freeTextForm = (form: FormPage): string =>
 	formPage(
 		form,

@@ -1,3 +1,4 @@
+/** Message › Send and Wait for Response's run: one message with links, then the wait. */
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -12,11 +13,7 @@ import { formFields } from './form';
 import { answerLinks, approvalOf, messageWithLinks, waitTill } from './links';
 import { startWait } from './wait';
 
-/**
- * The message to send. As an agent's human review step, n8n's default message names the tool and
- * its arguments with `{{ $tool.parameters }}`, which n8n writes as "[object Object]": written as
- * JSON here, so the approver reads what the agent wants to do.
- */
+/** The message, a human review step's `{{ $tool.parameters }}` as JSON, not "[object Object]". */
 function messageOf(context: IExecuteFunctions): unknown {
 	const raw = context.getNode().parameters.message;
 	const toolArguments = /\{\{\s*\$tool\.parameters\s*\}\}/g;
@@ -29,12 +26,8 @@ function messageOf(context: IExecuteFunctions): unknown {
 }
 
 /**
- * Message › Send and Wait for Response, as n8n's chat nodes do it: one message, built from the
- * first item, holding n8n's signed links to answer; then the execution waits, until answered
- * or until Options › Limit Wait Time, and goes on with the answer (the node's webhook,
- * ./webhook.ts). The links and the wait are checked before the message is sent. A preview, or a
- * message that was not sent (an error item with On Error: Continue, or `notSent`), ends the run
- * without waiting.
+ * As n8n's chat nodes: one message with signed links from the first item, then a wait for the
+ * answer (./webhook.ts) or Limit Wait Time. A preview or a message not sent ends without waiting.
  */
 export async function sendAndWaitForResponse(
 	this: IExecuteFunctions,
@@ -75,8 +68,7 @@ export async function sendAndWaitForResponse(
 			until: waitTill(options),
 		};
 	});
-	// Send's own run for the first item, a text message of the message with its links: its checks,
-	// External ID, Max Wait When Rate Limited, Preview Without Sending, errors and outcomes.
+	// Send's own run sends the text with links: its checks, External ID, waits, preview, outcomes.
 	const [[sent]] = await sendMessages.call(this, {
 		itemCount: 1,
 		given: { messageType: 'text', text: body },

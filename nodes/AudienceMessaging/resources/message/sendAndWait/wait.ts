@@ -1,18 +1,16 @@
+/**
+ * Send and Wait's waits, one per message, kept in the node's context.
+ *
+ * n8n signs a link with the execution and node, not the wait: a node run again (a loop over people)
+ * would take the first person's link as the second's answer. So the wait's ID, kept in the node's
+ * context (saved with the waiting execution), is signed into its links; the webhook compares them.
+ */
 import { randomBytes } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
-
-/**
- * One wait per link. n8n signs a link with the execution and the node, not the wait: a node that
- * runs again in the same execution (a loop over people) would take the first person's link as the
- * answer to the second wait. So each wait gets a value of its own, kept in the node's context
- * (n8n saves it with the waiting execution, on whichever process resumes it) and written, signed,
- * into its links (`wait=`); the webhook takes a link only when the two agree.
- */
 
 /** The key in the node's context; the value is a JSON text of `CurrentWait`. */
 const WAIT_KEY = 'audienceMessagingWait';
 
-/** The links' query parameter that names their wait. */
 export const WAIT_PARAMETER = 'wait';
 
 /** What a wait remembers: its value, and what the confirm page shows. */
@@ -23,7 +21,6 @@ interface CurrentWait {
 	labels: Record<'true' | 'false', string>;
 }
 
-/** A new wait of the node: remembered in its context, for the links to carry. */
 export function startWait(
 	context: IExecuteFunctions,
 	message: string,
@@ -40,8 +37,8 @@ const quoted = (value: string) =>
 	JSON.stringify(value).replace(/[{}]/g, (brace) => `\\u00${brace.charCodeAt(0).toString(16)}`);
 
 /**
- * The wait the node is in, read from its context in the waiting execution (n8n's `$node[…].context`,
- * the only part of the saved execution a webhook reads); a text saying why when it cannot be read.
+ * The node's wait, from its context in the waiting execution (`$node[…].context`, the only part of
+ * the saved execution a webhook reads); else a text saying why it cannot be read.
  */
 export function currentWait(context: IWebhookFunctions): CurrentWait | string {
 	let wait: Partial<CurrentWait> | undefined;
@@ -61,7 +58,6 @@ export function currentWait(context: IWebhookFunctions): CurrentWait | string {
 	return { id, message, labels };
 }
 
-/** Whether the link that came is one of the current wait's. */
 export function isLinkOf(wait: CurrentWait, query: IDataObject): boolean {
 	return query[WAIT_PARAMETER] === wait.id;
 }

@@ -1,3 +1,4 @@
+/** Send and Wait's webhook: the answer of the person a message went to, through its links. */
 import { isbot } from 'isbot';
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
@@ -12,12 +13,7 @@ import {
 } from './pages';
 import { currentWait, isLinkOf } from './wait';
 
-/**
- * Link previewers, crawlers and HTTP libraries: chat apps and mail services fetch a link to draw
- * its preview or check it, and that must not count as an answer. As n8n's own chat nodes do: the
- * `isbot` package (bundled) and n8n's check for Microsoft's preview service (Teams, Skype, a
- * "preview", or no User-Agent at all); and this package's own list, which `isbot` misses some of.
- */
+/** Previewers and HTTP libraries `isbot` misses: a link fetched to preview it must not answer. */
 const PREVIEWER =
 	/(?<!cu)bot\b|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|^whatsapp\/|skype|teams|embedly|pinterest|vkshare|google-|headless|^curl\/|^wget\/|python-requests|go-http-client|okhttp|^dart\/|^ruby\b/i;
 
@@ -52,7 +48,6 @@ function showPage(context: IWebhookFunctions, html: string, status = 200): IWebh
 	return { noWebhookResponse: true };
 }
 
-/** The answer: the page that says so, and the item the execution goes on with. */
 const answered = (data: IDataObject): IWebhookResponseData => ({
 	webhookResponse: ANSWER_RECORDED_PAGE,
 	workflowData: [[{ json: { data: { ...data, respondedAt: new Date().toISOString() } } }]],
@@ -90,15 +85,10 @@ function formWebhook(context: IWebhookFunctions, customForm: boolean): IWebhookR
 }
 
 /**
- * A request to the node's waiting webhook (n8n has checked the link's signature before: a changed
- * link never reaches here): the answer of the person the message went to. A link of an earlier
- * wait of the node answers nothing (./wait.ts), nor does any link when the wait cannot be read
- * (n8n's log says why). Approval: a link previewer's request answers
- * nothing; a person's browser gets the confirm page, whose button (a POST to the same link)
- * answers `approved` as the link says; with Answer When the Link Is Opened (not for an agent's
- * human review step), opening the link answers, as n8n's own nodes do. Free text and custom form:
- * the link shows the form; its POST answers. The execution goes on with one item,
- * `{ data: { approved | text | <field label>…, respondedAt } }`, the output n8n's chat nodes give.
+ * n8n checked the signature first. A link of an earlier wait, or any when the wait cannot be read
+ * (logged), answers nothing. Approval: a previewer answers nothing, a browser gets a confirm page
+ * whose POST answers, unless Answer When the Link Is Opened (not in human review). Output as n8n's
+ * chat nodes': `{ data: { approved | text | <field label>…, respondedAt } }`.
  */
 export async function answerWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject();

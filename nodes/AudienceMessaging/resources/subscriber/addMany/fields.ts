@@ -1,3 +1,4 @@
+/** Subscriber › Add Many's fields: the list, the input data (items, JSON or CSV), options. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import {

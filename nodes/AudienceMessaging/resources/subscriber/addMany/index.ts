@@ -1,8 +1,8 @@
+/** Subscriber › Add Many: its entry in the Operation list, its fields and its run. */
 import type { Operation } from '../../../shared/operation';
 import { addManySubscribersFields } from './fields';
 import { addManySubscribers } from './run';
 
-/** Subscriber › Add Many. */
 export const operation: Operation = {
 	option: {
 		name: 'Add Many',

@@ -1,3 +1,4 @@
+/** Add Many's bulk request (POST /lists/{listId}/subscribers/bulk) and its answer. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, objectResponse } from '../../../../../src/http';
@@ -5,12 +6,7 @@ import type { StreamedBody } from '../../../../../src/http';
 import { bulkSubscribersResultSchema } from '../../../../../src/platform';
 import type { BulkSubscribersResult } from '../../../../../src/platform';
 
-// Add Many's bulk request and its answer.
-
-/**
- * The answer of an accepted (2xx) bulk add, read leniently: what cannot be read leaves the
- * outcome unknown with a warning; the rows are not called failed for it.
- */
+/** A 2xx answer, read leniently: what cannot be read leaves the outcome unknown, with a warning. */
 function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: string } {
 	const data = objectResponse.safeParse(body);
 	const result = data.success ? bulkSubscribersResultSchema.safeParse(data.data) : undefined;
@@ -29,10 +25,7 @@ function bulkResult(body: unknown): { result: BulkSubscribersResult; warning?: s
 	};
 }
 
-/**
- * Add Many's one bulk request, whatever the input: POST /lists/{listId}/subscribers/bulk with the
- * rows (JSON) or the CSV file (multipart), and its answer read leniently (bulkResult).
- */
+/** The one bulk request, whatever the input: the rows (JSON) or the CSV file (multipart). */
 export async function postBulk(
 	context: IExecuteFunctions,
 	listId: string,

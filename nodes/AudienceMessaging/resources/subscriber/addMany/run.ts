@@ -1,3 +1,4 @@
+/** Subscriber › Add Many: bulk adds from a JSON array, a CSV binary or the input items. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import {
@@ -44,10 +45,6 @@ function readBatchSize(
 	);
 }
 
-/**
- * Subscriber > Add Many: POST /lists/{listId}/subscribers/bulk, from a JSON array, a CSV binary, or
- * the input items themselves.
- */
 export async function addManySubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// A JSON array that is not one as a whole is named by the Subscribers field.
 	const labels = fieldLabels(addManySubscribersFields, { '': 'subscribers' });
@@ -106,11 +103,9 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 }
 
 /**
- * "Each input item is a subscriber": every item is validated first, then the rows of each list
- * go out in batches; each item gets one output item (added, updated, failed or unknown) paired
- * to it. Errors the node cannot match to a row are reported once, on the batch's first item; an
- * error whose row number may name several rows leaves only those unknown when the counts allow
- * (rowOutcomes), their warning naming the items it may be about.
+ * "Each input item is a subscriber": batches per list, one output item per input item (added,
+ * updated, failed or unknown). Errors matching no row go once on the batch's first item; one whose
+ * row number may name several rows leaves only those unknown when the counts allow (rowOutcomes).
  */
 async function addItemsAsSubscribers(
 	this: IExecuteFunctions,

@@ -1,3 +1,4 @@
+/** Wallet Pass › Create's fields: the template, the pass data (two modes) and the options. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import { PASS_PLACE_BACK } from '../../../../../src/platform';
@@ -14,19 +15,14 @@ const showDefined = { passData: ['define'] };
 const showFromItems = { passData: ['itemFields'] };
 
 /**
- * Passes per batch request. The spec shows no limit on the passes one POST .../passes/batch may
- * hold, so neither number is the platform's: the default keeps requests modest, the maximum only
- * bounds the option (as Subscriber › Add Many's 10,000 rows). The sandbox refuses more than 500
- * per request, a choice of its own (test/sandbox/README.md) that the node does not rely on.
+ * Passes per batch request: the spec shows no limit, so the default only keeps requests modest and
+ * the maximum bounds the option; the sandbox's own cap (test/sandbox/README.md) is not relied on.
  */
 export const DEFAULT_PASS_BATCH_SIZE = 100;
 export const MAX_PASS_BATCH_SIZE = 10_000;
 export const MAX_PARALLEL_BATCHES = 10;
 
-/**
- * A pass's paths (as the pass schema names them) to the fields of "Define Below"; a whole-value
- * error is the template's.
- */
+/** A pass's schema paths to the fields of "Define Below"; a whole-value error is the template's. */
 export const definedAliases: FieldAliases = {
 	'': 'templateSerial',
 	'uniqueValues.fields': 'fields',
@@ -39,7 +35,6 @@ export const itemFieldAliases: FieldAliases = {
 	'uniqueValues.fields.value': 'fieldsFromInput.inputField',
 };
 
-/** The place of a pass field: BACK, or one the user types. */
 const placeFields: INodeProperties[] = [
 	{
 		displayName: 'Place',
@@ -63,9 +58,7 @@ const placeFields: INodeProperties[] = [
 	},
 ];
 
-/**
- * The Fields collection of either Pass Data mode: Label and Place, then where the value comes from.
- */
+/** The Fields of either Pass Data mode: Label and Place, then where the value comes from. */
 function passFieldsCollection(
 	name: string,
 	description: string,

@@ -1,8 +1,8 @@
+/** Wallet Pass › Create: its entry in the Operation list, its fields and its run. */
 import type { Operation } from '../../../shared/operation';
 import { createWalletPassFields } from './fields';
 import { createWalletPasses } from './run';
 
-/** Wallet Pass › Create. */
 export const operation: Operation = {
 	option: {
 		name: 'Create',

@@ -1,3 +1,4 @@
+/** Wallet Pass › Create: a pass per item, in batches per template, matched back by recipient. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
@@ -32,10 +33,7 @@ import {
 
 type PreparePass = (itemIndex: number) => { group: string; value: Pass };
 
-/**
- * "Define Below": the parameters of each item (plain `$json` references read from the item, other
- * expressions evaluated by n8n), checked as the pass schema does.
- */
+/** "Define Below": each item's parameters, checked as the pass schema does. */
 function passFromDefinedValues(
 	context: IExecuteFunctions,
 	serialOf: (itemIndex: number) => string,
@@ -53,11 +51,7 @@ function passFromDefinedValues(
 	});
 }
 
-/**
- * "From Input Item Fields": the field names are read once (unless they are expressions), then
- * each pass is read from its item's JSON; the values are checked as they are read, so no
- * expression and no schema pass runs per item.
- */
+/** "From Input Item Fields": names read once, each pass checked as read: no expression per item. */
 function passFromItemFields(
 	context: IExecuteFunctions,
 	serialOf: (itemIndex: number) => string,
@@ -93,7 +87,6 @@ function repeatedRecipients(
 	entries: Array<{ itemIndex: number; group: string; value: Pass }>,
 ): Map<number, Error> {
 	const errors = new Map<number, Error>();
-	// Per template, the item that first named each recipient.
 	const firstSeen = new Map<string, Map<string, number>>();
 	for (const { itemIndex, group, value } of entries) {
 		let recipients = firstSeen.get(group);
@@ -114,11 +107,7 @@ function repeatedRecipients(
 	return errors;
 }
 
-/**
- * One batch of a template's passes (POST /v2/wallet/templates/{serial}/passes/batch): each item's
- * pass URL, or the error of a pass the platform did not create; an answer that cannot be read
- * makes every pass `accepted` (they exist as far as the platform said 2xx).
- */
+/** One batch of a template's passes; an unreadable 2xx answer makes every pass `accepted`. */
 async function sendPassBatch(
 	context: IExecuteFunctions,
 	serial: string,
@@ -137,8 +126,6 @@ async function sendPassBatch(
 	});
 	const answer = readPassBatchResult(response.body);
 	if (!answer.success) {
-		// The platform accepted the batch (2xx): the passes exist as far as it says, so they are
-		// not reported as failed.
 		const warning = `Accepted, answer unreadable: the platform accepted the batch (HTTP ${response.statusCode}) but its answer could not be read (${answer.message}); the pass URLs are unknown. Look for these recipients' passes in the platform's web application (the API lists no passes) before creating them again.`;
 		return new Map(
 			batch.map(({ itemIndex, value }): [number, IDataObject] => [
@@ -172,11 +159,6 @@ async function sendPassBatch(
 	);
 }
 
-/**
- * Wallet Pass > Create: each input item is one pass; passes go out in batches per template
- * (POST /v2/wallet/templates/{serial}/passes/batch) and come back as { recipientId, url },
- * matched to their item by recipientId. A recipient may hold one pass per template.
- */
 export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const labels = fieldLabels(createWalletPassFields, definedAliases);
 	const options = runOptions(this, labels);
