@@ -1,5 +1,23 @@
 /** JSON parameters, which n8n may hand over as text or as an already parsed value. */
+import type { IDataObject } from 'n8n-workflow';
+
 import { InputError } from './input-errors';
+
+/** A JSON object: not null, not an array. */
+export const isRecord = (value: unknown): value is IDataObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
+
+/** JSON with every object's keys sorted and undefined members left out: same content, same text. */
+export function canonicalJson(value: unknown): string {
+	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+	if (isRecord(value))
+		return `{${Object.keys(value)
+			.sort()
+			.filter((key) => value[key] !== undefined)
+			.map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`)
+			.join(',')}}`;
+	return JSON.stringify(value) ?? 'null';
+}
 
 /** JSON.parse without throwing: the value, or the parser's message. */
 export function tryParseJson(text: string): { value: unknown } | { problem: string } {

@@ -3,13 +3,13 @@
  *
  * Tolerant where the spec shows no shape; what does not fit is refused, never turned into items.
  */
+import { isRecord } from '../base';
 import type { IDataObject } from 'n8n-workflow';
 import { z } from 'zod';
 
 export type JsonRecord = IDataObject;
 
-export const isRecord = (value: unknown): value is JsonRecord =>
-	!!value && typeof value === 'object' && !Array.isArray(value);
+export { isRecord };
 
 const describe = (value: unknown): string => {
 	if (value === null || value === undefined || value === '') return 'an empty body';

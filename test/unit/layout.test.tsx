@@ -42,14 +42,14 @@ const FLOOR_IMPORTS: Record<string, Record<string, string>> = {
 	// CSV files: checked row by row, rewritten, their header and size.
 	csv: { base: 'input errors naming a field, phone numbers and e-mails, byte streams' },
 	// The platform's rules per service, and its callbacks.
-	platform: { base: 'coercion, input errors, tokens, the refused-request error' },
+	platform: { base: 'coercion, input errors, tokens, JSON objects, the refused-request error' },
 	// The run's pace: gate, pacer, the trigger's shared pacing record.
 	pace: { base: 'JSON, tokens, the refused-request error' },
 	// What a node sent in earlier runs, kept in n8n's store. Imports nothing of src/.
 	history: {},
 	// The one request helper and its answers.
 	http: {
-		base: 'byte streams of multipart bodies, secrets taken out of errors',
+		base: 'byte streams of multipart bodies, secrets taken out of errors, JSON objects',
 		platform: "the platform's error messages and answer shapes",
 		pace: 'every request waits its turn',
 	},

@@ -1,19 +1,9 @@
 /** The default Message Key of Skip Messages Sent Before. */
 import { createHash } from 'node:crypto';
 
-import type { Message } from './schema';
+import { canonicalJson } from '../../base';
 
-/** JSON with every object's keys in order: the same content gives the same text. */
-function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (value && typeof value === 'object')
-		return `{${Object.keys(value)
-			.sort()
-			.filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-			.map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`)
-			.join(',')}}`;
-	return JSON.stringify(value);
-}
+import type { Message } from './schema';
 
 /**
  * The key: recipient, type and a content hash, so the same message to the same person has the same
@@ -24,6 +14,6 @@ export function messageContentKey(message: Message, body?: string): string {
 	const content: Record<string, unknown> = { ...message };
 	if (body !== undefined) content.body = body;
 	for (const notContent of ['from', 'to', 'externalId', 'callbacks']) delete content[notContent];
-	const hash = createHash('sha256').update(canonical(content)).digest('hex').slice(0, 24);
+	const hash = createHash('sha256').update(canonicalJson(content)).digest('hex').slice(0, 24);
 	return `${message.to} ${message.type} ${hash}`;
 }

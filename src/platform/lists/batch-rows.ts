@@ -1,4 +1,5 @@
 /** A bulk batch's rows, lookups by value, and the keys an error gives a row's position under. */
+import { canonicalJson } from '../../base';
 import type { SubscriberRow } from './schema';
 
 /** Names an error may give a row's e-mail, phone or key under, whatever the rows call it. */
@@ -18,8 +19,6 @@ const ALIASES = [
 ];
 const ID_NAMES = new Set(['id', 'subscriberid', 'subscriberkey', 'key', 'keyvalue']);
 export const nameKey = (name: string) => name.toLowerCase().replace(/[\s_-]/g, '');
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-	value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /** Values as platforms tend to echo them: trimmed, any case, phones without separators, 3 = "3". */
 export function valueKey(value: unknown): string | undefined {
@@ -29,17 +28,6 @@ export function valueKey(value: unknown): string | undefined {
 	const text = value.trim().toLowerCase();
 	if (!text) return undefined;
 	return /^\+?[\d\s().\-/]{6,}$/.test(text) ? text.replace(/[\s().\-/]/g, '') : text;
-}
-
-/** JSON with sorted keys: a row echoed with its columns in another order is the same row. */
-export function canonical(value: unknown): string {
-	if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-	if (isObject(value))
-		return `{${Object.keys(value)
-			.sort()
-			.map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
-			.join(',')}}`;
-	return JSON.stringify(value) ?? 'null';
 }
 
 /** Lookups built once per batch, only when an error needs them: matching stays linear. */
@@ -115,7 +103,7 @@ export class BatchRows {
 	}
 
 	content(position: number): string {
-		return (this.contents[position] ??= canonical(this.rows[position]));
+		return (this.contents[position] ??= canonicalJson(this.rows[position]));
 	}
 
 	/** The one row whose content is `text`; undefined when none is, or several are. */

@@ -1,7 +1,6 @@
 /** What a platform row error says of its row: positions, values, the row as sent. */
+import { canonicalJson, isRecord } from '../../base';
 import {
-	canonical,
-	isObject,
 	nameKey,
 	NESTED_POSITION_KEYS,
 	POSITION_KEYS,
@@ -21,7 +20,7 @@ export interface Clues {
 
 export function cluesOf(error: unknown, rows: BatchRows): Clues {
 	const clues: Clues = { positions: [], values: [], contents: [] };
-	if (!isObject(error)) return clues;
+	if (!isRecord(error)) return clues;
 	const addValue = (key: string, value: unknown) => {
 		const text = valueKey(value);
 		if (text !== undefined)
@@ -33,8 +32,8 @@ export function cluesOf(error: unknown, rows: BatchRows): Clues {
 	};
 	for (const [name, value] of Object.entries(error)) {
 		const key = nameKey(name);
-		if (isObject(value)) {
-			clues.contents.push(canonical(value));
+		if (isRecord(value)) {
+			clues.contents.push(canonicalJson(value));
 			for (const [childName, child] of Object.entries(value)) {
 				const childKey = nameKey(childName);
 				if (NESTED_POSITION_KEYS.has(childKey) && !rows.isColumn(childKey))

@@ -1,4 +1,5 @@
 /** Zod schemas and plain checks of the wallet service: template serials, passes, batches. */
+import { isRecord } from '../../base';
 import { z } from 'zod';
 
 /** A pass field's place; the spec names only BACK (the back side), and says there are four. */
@@ -64,9 +65,6 @@ const passBatchResultSchema = z
 			.transform((value) => value ?? []),
 	})
 	.passthrough();
-
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-	!!value && typeof value === 'object' && !Array.isArray(value);
 
 /** The batch answer in one plain pass, no copies; passBatchResultSchema only words a misfit. */
 export function readPassBatchResult(
