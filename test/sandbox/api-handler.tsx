@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { BodyReader } from './body';
 import type { SandboxClock } from './clock';
-import type { FaultInjector } from './faults';
+import type { Fault, FaultInjector, FaultKind } from './faults';
 import { HttpError, errorReply, meta, queryFrom, type Reply } from './http';
 import { sendFile, sendJson } from './respond';
 import type { Router } from './router';
@@ -40,21 +40,26 @@ export async function handleApi(
 	deps.requests.push(record);
 	const latencyMs = deps.latencyMs();
 	if (latencyMs) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+	/** Answers as the fault says, in place of the platform, and records the status it sent. */
+	const answerFault = (fault: Fault) => {
+		const { kind, status } = fault;
+		const statuses: Record<FaultKind, number> = {
+			hang: 0,
+			reset: 0,
+			rateLimit: 429,
+			redirect: status ?? 302,
+			status: status ?? 500,
+			malformed: 200,
+			endlessPages: 200,
+		};
+		record.status = statuses[kind];
+		if (record.status) record.answeredAt = Date.now();
+		faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
+	};
 	const fault = faults.take(record.method, record.path, record.query);
 	if (fault && !fault.after) {
 		if (fault.kind !== 'hang' && fault.kind !== 'reset') await body.drain();
-		record.status =
-			fault.kind === 'hang' || fault.kind === 'reset'
-				? 0
-				: fault.kind === 'rateLimit'
-					? 429
-					: fault.kind === 'redirect'
-						? (fault.status ?? 302)
-						: fault.kind === 'status'
-							? (fault.status ?? 500)
-							: 200;
-		if (record.status) record.answeredAt = Date.now();
-		faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
+		answerFault(fault);
 		return;
 	}
 
@@ -92,17 +97,8 @@ export async function handleApi(
 	}
 	if (body.state === 'unread') await body.drain();
 	if (fault) {
-		// Applied, then its answer lost: the fault answers in place of the platform's reply.
-		record.status =
-			fault.kind === 'hang' || fault.kind === 'reset'
-				? 0
-				: fault.kind === 'rateLimit'
-					? 429
-					: fault.kind === 'status'
-						? (fault.status ?? 500)
-						: 200;
-		if (record.status) record.answeredAt = Date.now();
-		faults.answer(fault, req, res, record.query, () => meta(clock.nowMs()));
+		// Applied, then its answer lost.
+		answerFault(fault);
 		return;
 	}
 	record.status = reply.status;
