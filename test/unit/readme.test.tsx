@@ -1,9 +1,11 @@
 /**
- * The README's checkable claims, read against the code and the project's files (no network, no
- * build): the operations it documents, the credential fields, the labels it names, the links n8n
- * shows ("Docs" of the nodes and credentials), the developer commands, the supported n8n versions,
- * the runtime dependencies and the limits; and in the user docs, the messages they quote and the
- * values they write in code style. Each check names, in a comment, the drift it catches.
+ * The docs' checkable claims, read against the code and the project's files (no network, no
+ * build). The README's: the operations it documents, the credential fields, the labels it names,
+ * the links n8n shows ("Docs" of the nodes and credentials), the developer commands, the
+ * supported n8n versions, the runtime dependencies and the limits. Every Markdown file's: the
+ * operations, options, fields, demos, npm scripts, files and jest projects it names, the messages
+ * it quotes, the values it writes in code style and the bounds it states. Each check names, in a
+ * comment, the drift it catches.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -43,20 +45,12 @@ const pkg = JSON.parse(read('package.json')) as {
 	devEngines?: { packageManager?: { name: string; version: string } };
 	scripts: Record<string, string>;
 };
-/**
- * The docs this task keeps next to the README (docs/releasing.md is maintained with the release
- * tooling).
- */
-const OWN_DOCS = [
-	'docs/recipes.md',
-	'docs/development.md',
-	'docs/ci.md',
-	'docs/benchmarks.md',
-	'docs/operations.md',
-	'docs/rate-limits.md',
-	'docs/troubleshooting.md',
-	'docs/architecture.md',
-];
+/** Every Markdown file the repository holds (and so ships, on GitHub or in the package). */
+const ALL_DOCS = execFileSync('git', ['ls-files', '*.md'], { cwd: root, encoding: 'utf8' })
+	.trim()
+	.split('\n');
+/** The docs besides the README. */
+const OWN_DOCS = ALL_DOCS.filter((file) => file !== 'README.md');
 /** The operations reference: every operation, the trigger, how requests are sent. */
 const reference = read('docs/operations.md');
 
@@ -824,10 +818,16 @@ describe('messages and docs name only what exists', () => {
 
 // ------------------------------------------------------------------ quoted messages and values
 
-/** The docs a user reads: what they quote of the node, and the values they give, must exist. */
+/**
+ * The docs a user of the nodes reads: what they quote must be the shipped code's words (or a demo
+ * workflow's). The others (how the project is built and tested) may quote any of its code.
+ */
 const USER_DOCS = [
 	'README.md',
+	'CHANGELOG.md',
+	'demo/README.md',
 	'docs/operations.md',
+	'docs/recipes.md',
 	'docs/troubleshooting.md',
 	'docs/rate-limits.md',
 ];
@@ -848,6 +848,13 @@ const NOT_OURS: Record<string, string> = {
 	'The service refused the connection - perhaps it is offline':
 		"n8n 1.x's credential test, no connection",
 	'429 Too Many Requests': "HTTP's name of the status the platform answers",
+	'one of 4 kinds depending on pass type': "the platform's interface specification",
+	'use pnpm': "eslint-plugin-n8n-nodes-base's check before its install",
+	'Failed to start Python task runner in internal mode': "n8n's log at start",
+	'[license SDK] Skipping renewal': "n8n's log at start",
+	'This proxy is only available for Data table nodes':
+		"n8n 2.40's answer to a node other than its Data table nodes",
+	'Database is not ready!': "n8n's 503 while its database is busy",
 };
 
 /** In a code string: a value put in at run time (`${…}`, a variable added to a string). */
@@ -1042,29 +1049,39 @@ function staleQuotes(markdown: string, strings: string[]): string[] {
 	);
 }
 
+/** The files whose strings a quote may be, with each doc's headings (a quote may name a section). */
+const codeFiles = (...dirs: string[]) =>
+	execFileSync('git', ['ls-files', ...dirs], { cwd: root, encoding: 'utf8' })
+		.split('\n')
+		.filter(
+			(file) => /\.(ts|tsx|mjs|js)$/.test(file) || /(\.node|workflows\/.+)\.json$/.test(file),
+		);
+const docHeadings = ALL_DOCS.flatMap((file) =>
+	headings(read(file)).map((h) => normalised(h.title)),
+);
 let shippedStrings: string[] | undefined;
-/** The strings of nodes/, src/ and credentials/ (their TypeScript and codex files), read once. */
+let repositoryStrings: string[] | undefined;
+/** The strings of nodes/, src/, credentials/ and the demo workflows, read once. */
 const shipped = () =>
-	(shippedStrings ??= codeStrings(
-		execFileSync('git', ['ls-files', 'nodes', 'src', 'credentials'], {
-			cwd: root,
-			encoding: 'utf8',
-		})
-			.split('\n')
-			.filter((file) => file.endsWith('.ts') || file.endsWith('.node.json')),
-	));
+	(shippedStrings ??= [
+		...codeStrings(codeFiles('nodes', 'src', 'credentials', 'demo')),
+		...docHeadings,
+	]);
+/** Those and the strings of the tests, the sandbox and the scripts, read once. */
+const repository = () =>
+	(repositoryStrings ??= [...shipped(), ...codeStrings(codeFiles('test', 'scripts'))]);
+const quotable = (file: string) => (USER_DOCS.includes(file) ? shipped() : repository());
 
 describe('user docs: quoted messages', () => {
 	// Drift: a message reworded in the code (or never written) while a doc goes on quoting it, such
 	// as troubleshooting.md's "may exist" warning, which no code gave.
-	it.each(USER_DOCS)('%s quotes only messages the shipped code produces', (file) => {
+	it.each(ALL_DOCS)('%s quotes only messages the code produces', (file) => {
 		const text = read(file);
-		expect(quotedPassages(text).length).toBeGreaterThan(0);
-		expect({ file, stale: staleQuotes(text, shipped()) }).toEqual({ file, stale: [] });
+		expect({ file, stale: staleQuotes(text, quotable(file)) }).toEqual({ file, stale: [] });
 	});
 
 	it('checks the quotes of the user docs, most of them against the code', () => {
-		const quotes = USER_DOCS.flatMap((file) => quotedPassages(read(file)));
+		const quotes = ALL_DOCS.flatMap((file) => quotedPassages(read(file)));
 		const checked = quotes.filter((quote) => !(quote in NOT_OURS) && quote.split(' ').length >= 2);
 		expect(checked.length).toBeGreaterThan(40);
 	});
@@ -1091,7 +1108,7 @@ describe('user docs: quoted messages', () => {
 
 	// Drift: an exemption kept after the docs stopped quoting it (the list would grow stale).
 	it('keeps no exemption that no user doc quotes', () => {
-		const quoted = new Set(USER_DOCS.flatMap((file) => quotedPassages(read(file))));
+		const quoted = new Set(ALL_DOCS.flatMap((file) => quotedPassages(read(file))));
 		expect(Object.keys(NOT_OURS).filter((quote) => !quoted.has(quote))).toEqual([]);
 	});
 });
@@ -1164,7 +1181,7 @@ function unknownValues(markdown: string): string[] {
 describe('user docs: values in code style', () => {
 	// Drift: a default changed in the node ("Respond" -> "Reply") or an option value renamed while a
 	// doc still gives the old one.
-	it.each(USER_DOCS)(
+	it.each(ALL_DOCS)(
 		'%s writes only defaults and option values the nodes and credentials have',
 		(file) => {
 			expect({ file, wrong: unknownValues(read(file)) }).toEqual({ file, wrong: [] });
@@ -1210,5 +1227,346 @@ describe('demo/README.md', () => {
 				file,
 				name: (JSON.parse(read(`demo/workflows/${file}`)) as { name: string }).name,
 			});
+	});
+});
+
+// ------------------------------------------------------------------ every doc: commands, paths, names
+
+/** A text's code: its code spans and fenced code blocks, one entry each. */
+function codeOf(markdown: string): string[] {
+	const blocks = [...markdown.matchAll(/^\s*```[^\n]*\n([\s\S]*?)^\s*```/gm)].map((m) => m[1]);
+	const prose = proseLines(markdown).join('\n');
+	return [...blocks, ...[...prose.matchAll(/`([^`\n]+)`/g)].map((m) => m[1])];
+}
+
+const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n');
+const trackedSet = new Set(tracked);
+/** Whether a repository path (a file, or a folder with a tracked file) exists. */
+const inRepository = (path: string) => {
+	const clean = path.replace(/^\.\//, '').replace(/\/$/, '');
+	return trackedSet.has(clean) || tracked.some((file) => file.startsWith(`${clean}/`));
+};
+/** The jest projects jest.config.js declares (their displayName). */
+const jestProjects = new Set(
+	[...read('jest.config.js').matchAll(/displayName: '([\w-]+)'/g)].map((match) => match[1]),
+);
+/** The repository's own top folders: a code span starting with one of them names a path. */
+const TOP =
+	/^(?:\.\/)?((?:src|nodes|credentials|scripts|test|docs|demo|\.ci|\.github)\/[\w./@+-]*)$/;
+
+/**
+ * What a Markdown text's code names that the repository lacks: an npm script (`npm run x`, `npm
+ * start`, `npm test`), a script or test file run by `node`, a jest project (`--selectProjects`) or
+ * a path of the repository (a code span such as `src/csv/header.ts`; one with a placeholder, `<…>`
+ * or `*`, is not read).
+ */
+function unknownCommands(markdown: string, seen: string[] = []): string[] {
+	const wrong: string[] = [];
+	for (const code of codeOf(markdown)) {
+		for (const [, script] of code.matchAll(/\bnpm run ([\w:.-]+)/g))
+			if (!(script in pkg.scripts)) wrong.push(`npm run ${script}`);
+		for (const [, script] of code.matchAll(/\bnpm (start|test)\b/g))
+			if (!(script in pkg.scripts)) wrong.push(`npm ${script}`);
+		for (const [, file] of code.matchAll(/\bnode ((?:scripts|test|demo)\/[\w./-]+)/g))
+			if (!trackedSet.has(file)) wrong.push(`node ${file}`);
+		for (const [, names] of code.matchAll(/--selectProjects((?: [a-z]+)+)/g))
+			for (const name of names.trim().split(' '))
+				if (!jestProjects.has(name)) wrong.push(`--selectProjects ${name}`);
+		const path = TOP.exec(code.trim())?.[1];
+		if (path && !inRepository(path)) wrong.push(path);
+		if (/\bnpm (run|start|test)\b|\bnode (scripts|test)\/|--selectProjects/.test(code) || path)
+			seen.push(code);
+	}
+	return wrong;
+}
+
+/** The workflows of demo/workflows by the key n8n's name starts with ("Demo 7", "Recipe 2"). */
+const workflowNames = new Map(
+	tracked
+		.filter((file) => /^demo\/workflows\/.+\.json$/.test(file))
+		.map((file) => (JSON.parse(read(file)) as { name: string }).name)
+		.map((name) => [name.split(' · ')[0], name] as const),
+);
+
+/**
+ * The demos and recipes a Markdown text names that demo/workflows lacks: "Demo 7" or "Recipe 2"
+ * must be a workflow, and "Demo 7 · <title>", when given, its name as n8n shows it.
+ */
+function unknownWorkflows(markdown: string, seen: string[] = []): string[] {
+	const wrong: string[] = [];
+	const text = flat(markdown).replace(/\*\*/g, '');
+	for (const [, key, words] of text.matchAll(
+		/\b((?:Demo|Recipe) \d+[a-z]?)\b(?: · ((?:(?!(?:Demo|Recipe) \d)[^|"`\]*_])+))?/g,
+	)) {
+		const title = workflowNames.get(key)?.slice(key.length + 3);
+		// The words may run on into the sentence: the title, or a short form up to a comma or colon.
+		const short = words?.split(/[,.:;]/)[0].trim();
+		seen.push(key);
+		if (title === undefined) wrong.push(key);
+		else if (words !== undefined && !words.startsWith(title) && !(short && title.startsWith(short)))
+			wrong.push(`${key} · ${short}`);
+	}
+	return wrong;
+}
+
+/** Every label the editor shows for an operation: its fields, their options and entries. */
+function labelsShownWithin(resource: string, operation: string): Set<string> {
+	const shown = (property: INodeProperties) => {
+		const show = property.displayOptions?.show;
+		return (
+			(!show?.resource || show.resource.includes(resource)) &&
+			(!show?.operation || show.operation.includes(operation))
+		);
+	};
+	return labelsOf(node.properties.filter(shown));
+}
+
+/**
+ * "Resource › Operation › Label" where the operation does not show that label (a field or option
+ * renamed, or moved to another operation). The capture may run on into the sentence, so a label
+ * that starts it is the one meant.
+ */
+function unknownFieldPaths(markdown: string, seen: string[] = []): string[] {
+	const text = flat(markdown).replace(/\*\*/g, '');
+	const values = new Map(resources.map((r) => [r.name, r.value]));
+	const wrong: string[] = [];
+	const names = resources.map((r) => r.name).sort((a, b) => b.length - a.length);
+	const path = new RegExp(`\\b(${names.join('|')}) › ([^›]{1,40}?) › ([A-Z][^›]{0,60})`, 'g');
+	for (const [, resource, operationName, rest] of text.matchAll(path)) {
+		const operation = node.properties
+			.filter(
+				(p) =>
+					p.name === 'operation' &&
+					p.displayOptions?.show?.resource?.includes(values.get(resource)),
+			)
+			.flatMap((p) => (p.options ?? []) as Array<{ name: string; value: string }>)
+			.find((option) => option.name === operationName.trim());
+		if (!operation) continue; // "Resource › Operation" itself is checked above
+		seen.push(rest);
+		const labels = [...labelsShownWithin(values.get(resource) as string, operation.value)];
+		if (!labels.some((label) => new RegExp(`^${escaped(label)}(?![\\w(])`).test(rest)))
+			wrong.push(`${resource} › ${operationName} › ${rest.split(/[.,:;)]/)[0]}`);
+	}
+	return wrong;
+}
+
+describe('every doc: commands, paths, demos and field paths', () => {
+	// Drift: `npm run bench:csv` after the script was renamed, a test file moved, a jest project
+	// renamed, a source file split ("src/csv/scan.ts" after it became two files).
+	it.each(ALL_DOCS)('%s names only npm scripts, files and jest projects that exist', (file) => {
+		expect({ file, wrong: unknownCommands(read(file)) }).toEqual({ file, wrong: [] });
+	});
+
+	// Drift: "Demo 7 · CSV check" after n8n's name became another (what a user looks for), or a demo
+	// removed while a doc still sends users to it.
+	it.each(ALL_DOCS)('%s names only demos and recipes that exist, as n8n shows them', (file) => {
+		expect({ file, wrong: unknownWorkflows(read(file)) }).toEqual({ file, wrong: [] });
+	});
+
+	// Drift: "Message › Send › Options › Rows per Request", a field renamed or moved.
+	it.each(ALL_DOCS)(
+		'%s names only fields an operation shows in "Resource › Operation › Field"',
+		(file) => {
+			expect({ file, wrong: unknownFieldPaths(read(file)) }).toEqual({ file, wrong: [] });
+		},
+	);
+
+	// Drift: a benchmark added to `npm run bench` while benchmarks.md goes on listing the old ones
+	// ("four parts" when it ran six).
+	it('docs/benchmarks.md names every part `npm run bench` runs, and counts them right', () => {
+		const parts = [...pkg.scripts.bench.matchAll(/(test\/bench\/[\w.-]+\.tsx)/g)].map((m) => m[1]);
+		const intro = section(read('docs/benchmarks.md'), 'Method and figures').trim().split('\n\n')[0];
+		const counted = /in (\w+) parts/.exec(intro)?.[1];
+		const words = ['none', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+		expect(words.indexOf(counted ?? '')).toBe(parts.length);
+		expect([...new Set(intro.match(/test\/bench\/[\w.-]+\.tsx/g))].sort()).toEqual(parts.sort());
+	});
+
+	it('reads the commands, paths, demos and field paths of the docs', () => {
+		const seen = { commands: [] as string[], workflows: [] as string[], fields: [] as string[] };
+		for (const file of ALL_DOCS) {
+			unknownCommands(read(file), seen.commands);
+			unknownWorkflows(read(file), seen.workflows);
+			unknownFieldPaths(read(file), seen.fields);
+		}
+		expect(seen.commands.length).toBeGreaterThan(100);
+		expect(new Set(seen.workflows).size).toBe(workflowNames.size);
+		expect(seen.fields.length).toBeGreaterThanOrEqual(4);
+	});
+
+	// The checks themselves, on a small text.
+	it('finds a missing script, file, project, demo or field', () => {
+		const text = [
+			'Run `npm run bench:csv`, then `npm run bench` and `npm test`; `node scripts/nope.mjs`.',
+			'```bash',
+			'npx jest --selectProjects unit nodez',
+			'```',
+			'See `src/csv/nothing.ts` and `src/csv/`, `test/<name>.tsx`.',
+			'Open Demo 7 · CSV check, Demo 12, then Demo 8 · Ask a person: send a message, and Recipe 2.',
+			'Set Message › Send › Rows per Request, or Message › Send › From.',
+		].join('\n');
+		expect(unknownCommands(text)).toEqual([
+			'--selectProjects nodez',
+			'npm run bench:csv',
+			'node scripts/nope.mjs',
+			'src/csv/nothing.ts',
+		]);
+		expect(unknownWorkflows(text)).toEqual(['Demo 7 · CSV check', 'Demo 12']);
+		expect(unknownFieldPaths(text)).toEqual(['Message › Send › Rows per Request']);
+	});
+});
+
+// ------------------------------------------------------------------ every doc: bounds
+
+/**
+ * Every number the shipped code holds: its numeric literals, products and sums of them (`5 * 1024
+ * * 1024`), and the bounds of its patterns (`{16,128}`).
+ */
+function codeNumbers(...dirs: string[]): Set<number> {
+	const numbers = new Set<number>();
+	const valueOf = (expression: ts.Node): number | undefined => {
+		if (ts.isNumericLiteral(expression)) return Number(expression.text.replace(/_/g, ''));
+		if (ts.isParenthesizedExpression(expression)) return valueOf(expression.expression);
+		if (
+			ts.isPrefixUnaryExpression(expression) &&
+			expression.operator === ts.SyntaxKind.MinusToken
+		) {
+			const operand = valueOf(expression.operand);
+			return operand === undefined ? undefined : -operand;
+		}
+		if (ts.isBinaryExpression(expression)) {
+			const [left, right] = [valueOf(expression.left), valueOf(expression.right)];
+			if (left === undefined || right === undefined) return undefined;
+			const kind = expression.operatorToken.kind;
+			if (kind === ts.SyntaxKind.AsteriskToken) return left * right;
+			if (kind === ts.SyntaxKind.SlashToken) return left / right;
+			if (kind === ts.SyntaxKind.PlusToken) return left + right;
+			if (kind === ts.SyntaxKind.AsteriskAsteriskToken) return left ** right;
+		}
+		return undefined;
+	};
+	for (const file of codeFiles(...dirs).filter((f) => /\.tsx?$/.test(f))) {
+		const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.ES2022);
+		const visit = (child: ts.Node): void => {
+			const value = valueOf(child);
+			if (value !== undefined) numbers.add(value);
+			if (ts.isRegularExpressionLiteral(child))
+				for (const [, low, high] of child.text.matchAll(/\{(\d+),(\d+)?\}/g)) {
+					numbers.add(Number(low));
+					if (high) numbers.add(Number(high));
+				}
+			ts.forEachChild(child, visit);
+		};
+		visit(source);
+	}
+	return numbers;
+}
+const COUNTS =
+	'characters|letters|digits|values|messages|pages|rows|passes|buttons|recipients|items';
+/** A unit's factors to what the code may count in: bytes, milliseconds. */
+const FACTORS: Record<string, number[]> = {
+	KB: [1024],
+	MB: [1024 ** 2],
+	GB: [1024 ** 3],
+	s: [1, 1000],
+	seconds: [1, 1000],
+	minutes: [1, 60, 60_000],
+};
+const number = (text: string) => Number(text.replace(/,/g, '').replace('−', '-'));
+
+/**
+ * The bounds a Markdown text states that the code does not hold: "at most N <unit>", "up to N
+ * <unit>" and "A to B <unit>" for a count (characters, values, pages…) or a size (KB, MB), each
+ * number a number of the shipped code (a size in bytes); and "**Label** (…)" for a number field:
+ * its "A to B" and "at most B" the field's own bounds.
+ */
+function unknownBounds(markdown: string, numbers: Set<number>, seen: string[] = []): string[] {
+	const text = flat(markdown);
+	const wrong: string[] = [];
+	const holds = (value: number, unit: string) =>
+		(FACTORS[unit] ?? [1]).some((factor) => numbers.has(value * factor));
+	// A time range ("15 to 30 s") is measured or derived, so only a time's "at most" is read.
+	const bound = new RegExp(
+		`\\b(?:(?:at most|up to) (\\d[\\d,]*) (${COUNTS}|KB|MB|GB|s|seconds|minutes)|(\\d[\\d,]*) to (\\d[\\d,]*) (${COUNTS}|KB|MB|GB))\\b`,
+		'g',
+	);
+	for (const [claim, most, mostUnit, low, high, rangeUnit] of text.matchAll(bound)) {
+		seen.push(claim);
+		const values = most ? [number(most)] : [number(low), number(high)];
+		if (!values.every((value) => holds(value, mostUnit ?? rangeUnit))) wrong.push(claim);
+	}
+	const numberFields = fields.filter((field) => field.type === 'number');
+	for (const [claim, label, inner] of text.matchAll(/\*\*([^*]+)\*\* \(([^)]*)\)/g)) {
+		const labelled = numberFields.filter((field) => field.displayName === label);
+		if (!labelled.length) continue;
+		const range = /(−?-?\d[\d,]*) to (−?-?\d[\d,]*)/.exec(inner);
+		const most = /at most (\d[\d,]*)/.exec(inner);
+		if (!range && !most) continue;
+		seen.push(claim);
+		const fits = labelled.some(({ typeOptions }) =>
+			range
+				? typeOptions?.minValue === number(range[1]) && typeOptions?.maxValue === number(range[2])
+				: typeOptions?.maxValue === number((most as RegExpExecArray)[1]),
+		);
+		if (!fits) wrong.push(claim);
+	}
+	return wrong;
+}
+
+describe('every doc: bounds', () => {
+	const shippedNumbers = codeNumbers('nodes', 'src', 'credentials');
+	/** The sandbox's README states the sandbox's bounds; the other docs, the package's. */
+	const numbersFor = (file: string) =>
+		file.startsWith('test/sandbox/') ? codeNumbers('test/sandbox') : shippedNumbers;
+
+	// Drift: the CSV cap raised to 300 MB, a title limit or a batch size's bounds changed in the
+	// code, while a doc (any of them) keeps the old figure.
+	it.each(ALL_DOCS)('%s states only bounds the code holds', (file) => {
+		expect({ file, wrong: unknownBounds(read(file), numbersFor(file)) }).toEqual({
+			file,
+			wrong: [],
+		});
+	});
+
+	it('reads the bounds of the docs', () => {
+		const seen: string[] = [];
+		for (const file of ALL_DOCS) unknownBounds(read(file), numbersFor(file), seen);
+		expect(seen.length).toBeGreaterThan(40);
+		expect(seen.filter((claim) => claim.startsWith('**')).length).toBeGreaterThan(5);
+	});
+
+	// The check itself: each bound below is one the code does not hold.
+	it('finds a size, a count or a field bound the code lacks', () => {
+		const text = [
+			'A CSV file up to 300 MB (the platform: up to 200 MB); titles of at most 21 characters.',
+			'**Batch Size** (default 500, 1 to 9,999) rows; **Parallel Requests** (default 10, at most',
+			'51); **Latitude** (−90 to 90); a wait of at most 86,401 s; 7 to 15 digits.',
+		].join('\n');
+		expect(unknownBounds(text, shippedNumbers)).toEqual([
+			'up to 300 MB',
+			'at most 21 characters',
+			'at most 86,401 s',
+			'**Batch Size** (default 500, 1 to 9,999)',
+			'**Parallel Requests** (default 10, at most 51)',
+		]);
+	});
+});
+
+describe('CHANGELOG.md', () => {
+	const release = section(read('CHANGELOG.md'), 'Unreleased');
+	/** The section's sentences: each list entry apart, split after . ! or ? and a space. */
+	const sentences = release
+		.split(/\n(?=- |#)/)
+		.flatMap((entry) => flat(entry.replace(/^- /, '')).split(/(?<=[.!?])\s+/))
+		.filter((sentence) => /[\p{L}\p{N}]/u.test(sentence));
+	const words = (sentence: string) =>
+		sentence.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+
+	// Drift: the release notes grow back into a log of the repository's history (a 33-word average,
+	// 51 sentences over 40 before 0.1.0), which a user reading what they get does not need.
+	it('tells what the release gives in sentences of at most 35 words, without issue numbers or hashes', () => {
+		expect(sentences.length).toBeGreaterThan(10);
+		expect(sentences.filter((sentence) => words(sentence) > 35)).toEqual([]);
+		expect(release).not.toMatch(/\bissue \d|\b[0-9a-f]{7,40}\b/i);
 	});
 });
