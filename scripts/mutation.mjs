@@ -381,6 +381,18 @@ export const MUTANTS = [
 		'return Math.max(now, caughtUp);',
 		'late starts catch up in pairs a millisecond apart, the pair again every second: a 429 on jitter',
 	],
+	[
+		'src/quiet/window.ts',
+		'return DateTime.fromMillis(at, { zone: this.zone });',
+		"return DateTime.fromMillis(at, { zone: 'UTC' });",
+		"quiet hours read on the server's UTC clock, not in the recipient's time zone",
+	],
+	[
+		'src/quiet/window.ts',
+		'const closesOn = window.until > window.from ? date : date.plus({ days: 1 });',
+		'const closesOn = date;',
+		'a window across midnight (22:00 to 06:00) is never open',
+	],
 ];
 
 const args = process.argv.slice(2);

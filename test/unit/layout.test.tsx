@@ -33,7 +33,7 @@ const resolved = (name: string) =>
  * reason. A folder imports only folders on a lower level (never one beside it); this table names
  * which, so a new import between folders is a decision, seen here, not a drift.
  */
-const LEVELS = [['base'], ['csv', 'platform', 'pace', 'history'], ['http']];
+const LEVELS = [['base'], ['csv', 'platform', 'pace', 'history', 'quiet'], ['http']];
 const FLOORS = LEVELS.flat();
 const FLOOR_IMPORTS: Record<string, Record<string, string>> = {
 	// What every other folder builds on: reading what a user gives and the errors that name a
@@ -47,6 +47,8 @@ const FLOOR_IMPORTS: Record<string, Record<string, string>> = {
 	pace: { base: 'JSON, tokens, the refused-request error' },
 	// What a node sent in earlier runs, kept in n8n's store. Imports nothing of src/.
 	history: {},
+	// Quiet hours: a window in the recipient's local time, and their time zones.
+	quiet: { base: 'input errors naming a field, coercion' },
 	// The one request helper and its answers.
 	http: {
 		base: 'byte streams of multipart bodies, secrets taken out of errors, JSON objects',
