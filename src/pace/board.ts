@@ -92,7 +92,7 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	)
 		throw new RequestRejection(
 			400,
-			`boards must be a list of at most ${MAX_PEERS} board names (letters, digits, - and _)`,
+			`the webhook processes named must be a list of at most ${MAX_PEERS} names (letters, digits, - and _)`,
 		);
 	return { key, perSecond, count, ...(boards?.length ? { boards } : {}) };
 }

@@ -177,7 +177,7 @@ export class SharedTurns {
 		const reached = this.boards.recent(received).length;
 		if (grant.boards < reached)
 			return this.fail(
-				`the turns came from ${reached} boards (several webhook processes behind a load balancer), one of which does not share the sender's rate with the others (run the same version of this package on every n8n process)`,
+				`the turns came from ${reached} webhook processes behind a load balancer, one of which does not share the sender's rate with the others (run the same version of this package on every n8n process)`,
 			);
 		this.grants++;
 		this.answerMs = received - sent;

@@ -41,13 +41,13 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 		throw unreadable('no positive spacingMs');
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > asked)
 		throw unreadable(`count is not a whole number from 0 to ${asked}`);
-	if (typeof board !== 'string' || !board) throw unreadable('it names no board');
+	if (typeof board !== 'string' || !board) throw unreadable('it names no webhook process');
 	if (typeof boards !== 'number' || !Number.isInteger(boards) || boards < 1 || boards > MAX_PEERS)
-		throw unreadable(`boards is not a whole number from 1 to ${MAX_PEERS}`);
+		throw unreadable(`its count of webhook processes is not a whole number from 1 to ${MAX_PEERS}`);
 	const last = delayMs + Math.max(0, count - 1) * spacingMs;
 	if (last > SCHEDULE_AHEAD_MS + BOUND_SLACK_MS)
 		throw new TurnsUnavailable(
-			`the board gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
+			`the trigger gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
 		);
 	return { delayMs, spacingMs, count, board, boards };
 }

@@ -170,7 +170,7 @@ it('does not follow a grant far ahead (10 min): the run paces alone at once and 
 	expect(Date.now() - started).toBeLessThan(10_000);
 	expect(statuses(result)).toEqual(Array(4).fill('QUEUE'));
 	expect(result.hints?.[0].message).toMatch(
-		/^Share Pace Across Workers: the board gave turns 600 s ahead, beyond the 10 s it may\. This run paced itself alone/,
+		/^Share Pace Across Workers: the trigger gave turns 600 s ahead, beyond the 10 s it may\. This run paced itself alone/,
 	);
 });
 

@@ -278,6 +278,14 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 			}),
 			/count is not a whole number/,
 		],
+		[
+			'answers a grant that names no webhook process',
+			(call) => ({
+				status: 200,
+				body: JSON.stringify({ delayMs: 0, spacingMs: 50, count: call.body.count, boards: 1 }),
+			}),
+			/\(it names no webhook process\)/,
+		],
 		['redirects elsewhere', () => ({ status: 302, body: '' }), /HTTP 302/],
 	])('%s', async (_name, behaviour, reason) => {
 		answer = behaviour;
@@ -294,6 +302,8 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 		);
 		// One stop between the reason and what the run did ("published?. This" read badly).
 		expect(result.hints?.[0].message).not.toMatch(/[.?!]\. This run/);
+		// The trigger's shared pacing record is a "board" only inside the code.
+		expect(result.hints?.[0].message).not.toMatch(/board/i);
 		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
 	});
 

@@ -158,26 +158,36 @@ describe('parseTurnRequest', () => {
 		['a rate as text', { key: 'k', perSecond: '10', count: 1 }, 400, /perSecond/],
 		['a fractional count', { key: 'k', perSecond: 1, count: 1.5 }, 400, /count/],
 		['too many turns', { key: 'k', perSecond: 1, count: MAX_TURNS_PER_REQUEST + 1 }, 400, /count/],
-		['boards as text', { key: 'k', perSecond: 1, count: 1, boards: 'a' }, 400, /boards must/],
+		[
+			'boards as text',
+			{ key: 'k', perSecond: 1, count: 1, boards: 'a' },
+			400,
+			/webhook processes named must/,
+		],
 		[
 			'nine boards',
 			{ key: 'k', perSecond: 1, count: 1, boards: 'abcdefghi'.split('') },
 			400,
-			/boards must be a list of at most 8/,
+			/^the webhook processes named must be a list of at most 8 names \(letters, digits, - and _\)$/,
 		],
 		[
 			'a board of 33 characters',
 			{ key: 'k', perSecond: 1, count: 1, boards: ['b'.repeat(33)] },
 			400,
-			/boards must/,
+			/webhook processes named must/,
 		],
 		[
 			'a board with a space',
 			{ key: 'k', perSecond: 1, count: 1, boards: ['a b'] },
 			400,
-			/boards must/,
+			/webhook processes named must/,
 		],
-		['a board as a number', { key: 'k', perSecond: 1, count: 1, boards: [7] }, 400, /boards must/],
+		[
+			'a board as a number',
+			{ key: 'k', perSecond: 1, count: 1, boards: [7] },
+			400,
+			/webhook processes named must/,
+		],
 		[
 			'a body over 4 KB',
 			{ key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) },
@@ -214,6 +224,19 @@ describe('turnGrant', () => {
 		expect(() => turnGrant(answer, 5)).toThrow(/pace answer/);
 	});
 
+	it.each<[string, unknown, string]>([
+		['no board', { delayMs: 0, spacingMs: 50, count: 1, boards: 1 }, 'it names no webhook process'],
+		[
+			'boards of 9',
+			{ delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 9 },
+			'its count of webhook processes is not a whole number from 1 to 8',
+		],
+	])('says why it refuses %s, in words a user knows', (_name, answer, detail) => {
+		expect(() => turnGrant(answer, 5)).toThrow(
+			`the trigger's pace answer is not one this version reads (${detail}): run the same version of this package on every n8n process`,
+		);
+	});
+
 	it.each<[string, unknown]>([
 		[
 			'a first turn an hour ahead',
@@ -228,7 +251,9 @@ describe('turnGrant', () => {
 			{ delayMs: 9_000, spacingMs: 500, count: 4, board: 'b', boards: 1 },
 		],
 	])('does not follow %s (beyond the 10 s a board schedules)', (_name, answer) => {
-		expect(() => turnGrant(answer, 5)).toThrow(/beyond the 10 s it may/);
+		expect(() => turnGrant(answer, 5)).toThrow(
+			/^the trigger gave turns \d+ s ahead, beyond the 10 s it may$/,
+		);
 	});
 
 	it('takes fewer turns than asked, or none for now', () => {

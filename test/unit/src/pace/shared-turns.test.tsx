@@ -87,7 +87,9 @@ describe('boards behind a load balancer share the rate through the runs', () => 
 		expect(asks).toBe(2);
 		expect(gate.turns?.shared).toBe(false);
 		expect(reasons).toEqual([
-			expect.stringMatching(/^the turns came from 2 boards .* does not share the sender's rate/),
+			expect.stringMatching(
+				/^the turns came from 2 webhook processes behind a load balancer, one of which does not share the sender's rate/,
+			),
 		]);
 		// Alone, a 429 slows the whole run, as with the option off.
 		expect(gate.pausesRequestOnly).toBe(false);
