@@ -1,4 +1,4 @@
-/** Message › Send's Options: callbacks, media, IDs, pace, daily quota, messages sent before. */
+/** Message › Send's Options: callbacks, media, IDs, pace, quota, quiet hours, messages sent before. */
 import type { INodeProperties } from 'n8n-workflow';
 
 import {
@@ -8,6 +8,7 @@ import {
 	rateLimitWaitOption,
 } from '../../../shared/descriptions';
 import { LINK_MINUTES } from './media-fields';
+import { quietHoursOption } from './quiet-hours';
 
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
 export const DEFAULT_PARALLEL_REQUESTS = 10;
@@ -106,6 +107,7 @@ export const sendOptions = (): INodeProperties =>
 			],
 		},
 		parallelRequestsOption(DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, 'messages'),
+		quietHoursOption,
 		{
 			displayName: 'Resend Unconfirmed',
 			name: 'resendUnconfirmed',

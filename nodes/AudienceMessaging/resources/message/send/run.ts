@@ -45,6 +45,7 @@ function messagePreparer(
 		// A file's link is signed when its message is sent (send), so that it lasts from then on.
 		if (file) parameters.mediaUrl = FILE_LINK_UNSIGNED;
 		const message = messageSchema.parse(messageBody(parameters));
+		run.quiet.read(options, message);
 		if (run.history)
 			run.history.setKey(message, await messageKeyOf(options, message, file?.content));
 		if (file) run.files.set(message, file);

@@ -9,6 +9,7 @@ import type { PublishedMedia } from './binary-media';
 import { readCallbackSecret } from './message';
 import { openGate, overQuota } from './pace';
 import type { readPace } from './pace';
+import { RunQuietHours } from './quiet-hours';
 import type { RunHistory } from './sent-before';
 
 type Pace = ReturnType<typeof readPace>;
@@ -41,13 +42,23 @@ export class SendRun {
 		...(this.history ? { messageKey: this.history.keyOf(message) } : {}),
 	});
 
-	/** Holds back messages sent before (in neither quota nor pace), then those over the quota. */
+	readonly quiet = new RunQuietHours();
+
+	/**
+	 * Holds back messages sent before, then those outside their quiet hours (in neither quota nor
+	 * pace nor the history), then those over the quota.
+	 */
 	async beforeSend(
 		prepared: Array<{ itemIndex: number; value: Message }>,
 	): Promise<Map<number, Error | IDataObject>> {
 		const skipped = this.history && (await this.history.skip(prepared, this.describe));
-		const messages = skipped ? skipped.messages : prepared;
 		const held = new Map<number, Error | IDataObject>(skipped?.held);
+		const now = Date.now();
+		const messages = (skipped ? skipped.messages : prepared).filter(({ itemIndex, value }) => {
+			const outside = this.quiet.outside(value, now);
+			if (outside) held.set(itemIndex, { ...this.describe(value), ...outside });
+			return !outside;
+		});
 		this.toSend = messages.length;
 		if (this.pace.senderId && this.pace.overQuota !== 'sendAll' && messages.length > 0) {
 			const { dailyQuota } = await this.openGate();
@@ -66,6 +77,9 @@ export class SendRun {
 
 	/** One message, when the pace allows (and, with a history, claimed and confirmed). */
 	async send(message: Message, itemIndex: number): Promise<IDataObject> {
+		// Its turn came after its window closed.
+		const late = this.quiet.outside(message);
+		if (late) return { ...this.describe(message), ...late };
 		const sendOne = async (): Promise<IDataObject> => {
 			await this.openGate();
 			const link = this.files.get(message)?.sign();

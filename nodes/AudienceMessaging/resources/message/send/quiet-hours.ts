@@ -1,0 +1,104 @@
+/** Quiet Hours: each message sent only inside its recipient's daytime, else held for later. */
+import type { INodeProperties } from 'n8n-workflow';
+
+import { InputError, record } from '../../../../../src/base';
+import type { Message } from '../../../../../src/platform';
+import { QuietSchedule, WEEKDAYS, quietWindow, recipientZones } from '../../../../../src/quiet';
+import type { QuietWindow } from '../../../../../src/quiet';
+
+const PATH = 'options.quietHours';
+
+const windowFields: INodeProperties[] = [
+	{
+		displayName: 'Send From',
+		name: 'from',
+		type: 'string',
+		default: '09:00',
+		placeholder: 'e.g. 09:00',
+		description: "When the window opens, in the recipient's local time (HH:MM, 24-hour)",
+	},
+	{
+		displayName: 'Send Until',
+		name: 'until',
+		type: 'string',
+		default: '20:00',
+		placeholder: 'e.g. 20:00',
+		description: 'When it closes; earlier than Send From: on the next day',
+	},
+	{
+		displayName: 'Days',
+		name: 'days',
+		type: 'multiOptions',
+		default: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
+		description: "The days it opens on, in the recipient's calendar",
+		options: WEEKDAYS.map((day) => ({ name: day[0].toUpperCase() + day.slice(1), value: day })),
+	},
+	{
+		displayName: 'Recipient Time Zone',
+		name: 'timeZone',
+		type: 'string',
+		default: '',
+		placeholder: 'e.g. {{ $json.timezone }}',
+		description:
+			"An IANA name such as Europe/Paris. Empty: the zones of the number's country, the window open in all of them at once.",
+	},
+];
+
+export const quietHoursOption: INodeProperties = {
+	displayName: 'Quiet Hours',
+	name: 'quietHours',
+	type: 'fixedCollection',
+	placeholder: 'Add Quiet Hours',
+	default: { window: {} },
+	description:
+		"Send only in the recipient's daytime. A message outside it is not sent: its item comes out held, with the time the window opens (sendAfter).",
+	options: [
+		{
+			displayName: 'Window',
+			name: 'window',
+			values: windowFields,
+		},
+	],
+};
+
+interface Plan {
+	window: QuietWindow;
+	zones: readonly string[];
+}
+
+/** A run's quiet hours: each message's window and zones, checked once its item is read. */
+export class RunQuietHours {
+	private readonly schedule = new QuietSchedule();
+	private readonly plans = new WeakMap<Message, Plan>();
+
+	/** Reads the item's Quiet Hours; refuses a window that is never open in all its zones. */
+	read(options: Record<string, unknown>, message: Message, now = Date.now()): void {
+		if (options.quietHours === undefined) return;
+		const set = record(record(options.quietHours, PATH).window ?? {}, PATH);
+		const value = (name: string) =>
+			set[name] ?? windowFields.find((field) => field.name === name)?.default;
+		const window = quietWindow(
+			{ from: value('from'), until: value('until'), days: value('days') },
+			{ from: `${PATH}.from`, until: `${PATH}.until`, days: `${PATH}.days` },
+		);
+		const { zones, country } = recipientZones(value('timeZone'), message.to, {
+			timeZone: `${PATH}.timeZone`,
+			to: 'to',
+		});
+		if (this.schedule.next(window, zones, now) === undefined)
+			throw new InputError(
+				`${PATH}.timeZone`,
+				`no moment of the week is inside the window in every time zone of ${country} (${zones.length}, ${zones[0]} to ${zones[zones.length - 1]}) at once: give the recipient's own zone here`,
+			);
+		this.plans.set(message, { window, zones });
+	}
+
+	/** `held` and when the window opens, or undefined when the message may go now. */
+	outside(message: Message, now = Date.now()): { status: 'held'; sendAfter: string } | undefined {
+		const plan = this.plans.get(message);
+		const next = plan && this.schedule.next(plan.window, plan.zones, now);
+		return next === undefined || next <= now
+			? undefined
+			: { status: 'held', sendAfter: new Date(next).toISOString() };
+	}
+}
