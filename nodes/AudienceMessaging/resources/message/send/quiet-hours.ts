@@ -72,7 +72,7 @@ export class RunQuietHours {
 	private readonly plans = new WeakMap<Message, Plan>();
 
 	/** Reads the item's Quiet Hours; refuses a window that is never open in all its zones. */
-	read(options: Record<string, unknown>, message: Message, now = Date.now()): void {
+	read(options: Record<string, unknown>, message: Message): void {
 		if (options.quietHours === undefined) return;
 		const set = record(record(options.quietHours, PATH).window ?? {}, PATH);
 		const value = (name: string) =>
@@ -85,7 +85,7 @@ export class RunQuietHours {
 			timeZone: `${PATH}.timeZone`,
 			to: 'to',
 		});
-		if (this.schedule.next(window, zones, now) === undefined)
+		if (this.schedule.next(window, zones, Date.now()) === undefined)
 			throw new InputError(
 				`${PATH}.timeZone`,
 				`no moment of the week is inside the window in every time zone of ${country} (${zones.length}, ${zones[0]} to ${zones[zones.length - 1]}) at once: give the recipient's own zone here`,
@@ -93,12 +93,15 @@ export class RunQuietHours {
 		this.plans.set(message, { window, zones });
 	}
 
-	/** `held` and when the window opens, or undefined when the message may go now. */
-	outside(message: Message, now = Date.now()): { status: 'held'; sendAfter: string } | undefined {
+	/**
+	 * `held` and when the window opens (none within a week: no sendAfter), or undefined when the
+	 * message may go now.
+	 */
+	outside(message: Message, now = Date.now()): { status: 'held'; sendAfter?: string } | undefined {
 		const plan = this.plans.get(message);
-		const next = plan && this.schedule.next(plan.window, plan.zones, now);
-		return next === undefined || next <= now
-			? undefined
-			: { status: 'held', sendAfter: new Date(next).toISOString() };
+		if (!plan) return undefined;
+		const next = this.schedule.next(plan.window, plan.zones, now);
+		if (next === undefined) return { status: 'held' };
+		return next <= now ? undefined : { status: 'held', sendAfter: new Date(next).toISOString() };
 	}
 }

@@ -1,0 +1,190 @@
+/**
+ * Quiet Hours in a real n8n (the package installed from its tarball), against the sandbox, with
+ * the recipes as shipped (demo/workflows/r4 and r5) and a window placed around the current time:
+ * recipients in Dhaka (UTC+6) inside it, recipients in Kolkata (UTC+5:30) whose window opens a
+ * minute or two later. Recipe 4 run twice (before and after the opening) and Recipe 5 once (its
+ * Wait node until `sendAfter`) must each message every recipient exactly once, inside the window.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { executeWorkflow, nodeOutput, repoRoot } from './n8n-harness';
+import { CREDENTIAL, usePackageInN8n } from './package-setup';
+
+jest.setTimeout(600_000);
+
+const SENDER = { id: 'snd_quiet_hours1', address: '+447700900001' };
+const ZONES = { 'Asia/Dhaka': 6 * 60, 'Asia/Kolkata': 5.5 * 60 } as const;
+type Zone = keyof typeof ZONES;
+/** Recipe 4's list and Recipe 5's, each two people per zone. */
+const PEOPLE = {
+	r4: [
+		['+8801711000001', 'Asia/Dhaka'],
+		['+8801711000002', 'Asia/Dhaka'],
+		['+919812300001', 'Asia/Kolkata'],
+		['+919812300002', 'Asia/Kolkata'],
+	],
+	r5: [
+		['+8801711000003', 'Asia/Dhaka'],
+		['+919812300003', 'Asia/Kolkata'],
+		['+919812300004', 'Asia/Kolkata'],
+	],
+} as Record<'r4' | 'r5', Array<[string, Zone]>>;
+
+const MINUTE = 60_000;
+/** When Kolkata's window opens: a whole minute 2 to 3 minutes after the workflows are imported. */
+let opens = 0;
+const clock = (at: number, zone: Zone) => {
+	const minutes = Math.floor(at / MINUTE + ZONES[zone]) % (24 * 60);
+	return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+};
+
+interface Workflow {
+	id: string;
+	nodes: Array<{
+		name: string;
+		type: string;
+		parameters: Record<string, unknown>;
+		credentials?: unknown;
+	}>;
+}
+/** A recipe as shipped, its Settings given this run's list and window, and the e2e credential. */
+function recipe(file: string, listId: string): Workflow {
+	const workflow = JSON.parse(
+		readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8'),
+	) as Workflow;
+	const values: Record<string, string> = {
+		listId,
+		senderPhone: SENDER.address,
+		senderId: SENDER.id,
+		campaign: 'e2e-quiet',
+		sendFrom: clock(opens, 'Asia/Kolkata'),
+		sendUntil: clock(opens + 60 * MINUTE, 'Asia/Kolkata'),
+	};
+	for (const node of workflow.nodes) {
+		if (node.credentials) node.credentials = CREDENTIAL;
+		if (node.name !== 'Settings') continue;
+		const { assignments } = node.parameters.assignments as {
+			assignments: Array<{ name: string; value: string }>;
+		};
+		for (const assignment of assignments)
+			assignment.value = values[assignment.name] ?? assignment.value;
+	}
+	return workflow;
+}
+
+const n8n = usePackageInN8n('n8n-e2e-quiet-', () => {
+	const { sandbox } = n8n;
+	sandbox.seedSender(
+		{ providerId: 'prov-1', name: 'ACME', address: SENDER.address, accountTier: 1 },
+		{
+			active: true,
+			id: SENDER.id,
+		},
+	);
+	const lists = Object.fromEntries(
+		(['r4', 'r5'] as const).map((key) => {
+			for (const [mobile] of PEOPLE[key]) sandbox.simulateInbound(mobile, SENDER.address.slice(1));
+			const list = sandbox.seedList({
+				name: `quiet hours ${key}`,
+				columns: [
+					{ name: 'mobile', type: 'STRING' },
+					{ name: 'first_name', type: 'STRING' },
+					{ name: 'timezone', type: 'STRING' },
+				],
+				rows: PEOPLE[key].map(([mobile, timezone], index) => ({
+					mobile,
+					first_name: `P${index}`,
+					timezone,
+				})),
+			});
+			return [key, String(list.id)];
+		}),
+	);
+	opens = Math.ceil((Date.now() + 2 * MINUTE) / MINUTE) * MINUTE;
+	return [
+		recipe('r4-daytime-campaign.json', lists.r4),
+		recipe('r5-wait-for-daytime.json', lists.r5),
+	];
+});
+
+/** The messages the sandbox accepted, by recipient: when each arrived. */
+function received(people: Array<[string, Zone]>): Record<string, number[]> {
+	const numbers = new Set(people.map(([mobile]) => mobile));
+	const times: Record<string, number[]> = Object.fromEntries(
+		people.map(([mobile]) => [mobile, []]),
+	);
+	for (const request of n8n.sandbox.requests)
+		if (
+			request.method === 'POST' &&
+			request.path.endsWith('/chatapp/messages') &&
+			request.status < 300
+		) {
+			const to = (request.body as { to: string }).to;
+			if (numbers.has(to)) times[to].push(request.receivedAt);
+		}
+	return times;
+}
+
+const sleepUntil = async (at: number) =>
+	await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
+
+/** Each person once, while the window was open for them (Kolkata from `opens`, Dhaka 30 min before). */
+function expectOnceEachInWindow(people: Array<[string, Zone]>) {
+	const times = received(people);
+	for (const [mobile, zone] of people) {
+		const from = zone === 'Asia/Kolkata' ? opens : opens - 30 * MINUTE;
+		expect({ mobile, messages: times[mobile].length }).toEqual({ mobile, messages: 1 });
+		expect({
+			mobile,
+			inWindow: times[mobile][0] >= from && times[mobile][0] < from + 60 * MINUTE,
+		}).toEqual({
+			mobile,
+			inWindow: true,
+		});
+	}
+}
+
+it('Recipe 4 run before and after the window opens: Dhaka at the first run, Kolkata at the second, each once', async () => {
+	expect(Date.now()).toBeLessThan(opens - 60_000);
+	const first = await executeWorkflow(n8n.folder, 'amRecipeHourly01');
+	expect(first.status).toBe('success');
+	const sendAfter = new Date(opens).toISOString();
+	expect(
+		nodeOutput(first.runData, 'Send Message').map((item) => [item.to, item.status, item.sendAfter]),
+	).toEqual([
+		['+8801711000001', 'QUEUE', undefined],
+		['+8801711000002', 'QUEUE', undefined],
+		['+919812300001', 'held', sendAfter],
+		['+919812300002', 'held', sendAfter],
+	]);
+
+	// Recipe 5 meanwhile, started under a minute before the opening so that n8n's Wait node
+	// waits in its process (n8n keeps waits over 65 s in its database, resumed once a minute).
+	await sleepUntil(opens - 55_000);
+	const waited = await executeWorkflow(n8n.folder, 'amRecipeWaitOpen');
+	expect(waited.status).toBe('success');
+	expect(nodeOutput(waited.runData, 'Send Message').map((item) => [item.to, item.status])).toEqual([
+		['+8801711000003', 'QUEUE'],
+		['+919812300003', 'held'],
+		['+919812300004', 'held'],
+	]);
+	expect(
+		nodeOutput(waited.runData, 'Send When Open').map((item) => [item.to, item.status]),
+	).toEqual([
+		['+919812300003', 'QUEUE'],
+		['+919812300004', 'QUEUE'],
+	]);
+	expectOnceEachInWindow(PEOPLE.r5);
+
+	await sleepUntil(opens);
+	const second = await executeWorkflow(n8n.folder, 'amRecipeHourly01');
+	expect(second.status).toBe('success');
+	expect(nodeOutput(second.runData, 'Send Message').map((item) => [item.to, item.status])).toEqual([
+		['+8801711000001', 'sentBefore'],
+		['+8801711000002', 'sentBefore'],
+		['+919812300001', 'QUEUE'],
+		['+919812300002', 'QUEUE'],
+	]);
+	expectOnceEachInWindow(PEOPLE.r4);
+});
