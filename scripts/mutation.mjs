@@ -393,6 +393,12 @@ export const MUTANTS = [
 		'const closesOn = date;',
 		'a window across midnight (22:00 to 06:00) is never open',
 	],
+	[
+		'src/pace/turn-grant.ts',
+		'Math.max(ASK_TIMEOUT_MS, SLOW_ANSWER_MARGIN * slowestAnswerMs),',
+		'ASK_TIMEOUT_MS,',
+		"a busy trigger's slow answers time out at 5 s: the run gives sharing up and paces alone",
+	],
 ];
 
 const args = process.argv.slice(2);

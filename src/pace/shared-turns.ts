@@ -23,6 +23,7 @@ const FIRST_ASKS = 8;
  */
 const FULL_SHARE = 0.75;
 const HOLD_CHUNKS = 2;
+const SLOW_ANSWERS = 8;
 /**
  * The run asks ahead of need (see take), so requests rarely wait for the board; each turn is timed
  * from the answer's arrival (the board's clock is not this one): never early, at worst a bit late.
@@ -38,6 +39,8 @@ export class SharedTurns {
 	private taken = 0;
 	private readonly refusals = new RefusalWatch();
 	private answerMs = 0;
+	/** The board's slowest answer among the run's last SLOW_ANSWERS: its asks allow for it. */
+	private readonly answers: number[] = [];
 	/** The boards that gave the run turns, and how many grants the run got. */
 	private readonly boards: KnownBoards;
 	private grants = 0;
@@ -165,7 +168,8 @@ export class SharedTurns {
 				...(boards.length ? { boards } : {}),
 			};
 		};
-		const asked = await askGrant(this.ask, request, this.clock, left);
+		const slowest = Math.max(0, ...this.answers);
+		const asked = await askGrant(this.ask, request, this.clock, left, slowest);
 		if ('problem' in asked) return this.fail(asked.problem);
 		const { grant, sent } = asked;
 		const received = this.clock.now();
@@ -181,6 +185,8 @@ export class SharedTurns {
 			);
 		this.grants++;
 		this.answerMs = received - sent;
+		this.answers.push(this.answerMs);
+		if (this.answers.length > SLOW_ANSWERS) this.answers.shift();
 		// None free within the board's bound: asked again when one is.
 		if (grant.count === 0) return await this.clock.sleep(grant.delayMs);
 		this.turns.add(grant, received);

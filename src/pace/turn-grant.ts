@@ -52,8 +52,13 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	return { delayMs, spacingMs, count, board, boards };
 }
 
-/** The longest a run waits for the board's answer (the API's Request Timeout is far longer). */
+/**
+ * How long a run waits for the board's answer: this long, or, on a busy trigger, four times its
+ * slowest recent answer, up to ASK_MAX_TIMEOUT_MS (the API's Request Timeout is far longer).
+ */
 export const ASK_TIMEOUT_MS = 5000;
+export const ASK_MAX_TIMEOUT_MS = 20_000;
+const SLOW_ANSWER_MARGIN = 4;
 /** The shortest, when the run's wait budget is nearly spent. */
 const ASK_MIN_TIMEOUT_MS = 1000;
 /** A transient failure (no answer, 5xx, 408, 429) is asked again after these pauses. */
@@ -65,11 +70,16 @@ export async function askGrant(
 	request: (sent: number) => TurnRequest,
 	clock: Clock,
 	leftMs: () => number,
+	slowestAnswerMs = 0,
 ): Promise<{ grant: TurnGrant; sent: number } | { problem: string }> {
+	const allowedMs = Math.min(
+		ASK_MAX_TIMEOUT_MS,
+		Math.max(ASK_TIMEOUT_MS, SLOW_ANSWER_MARGIN * slowestAnswerMs),
+	);
 	for (let attempt = 0; ; attempt++) {
 		const sent = clock.now();
 		const asked = request(sent);
-		const timeoutMs = Math.min(ASK_TIMEOUT_MS, Math.max(ASK_MIN_TIMEOUT_MS, leftMs()));
+		const timeoutMs = Math.min(allowedMs, Math.max(ASK_MIN_TIMEOUT_MS, leftMs()));
 		try {
 			return { grant: turnGrant(await ask(asked, timeoutMs), asked.count), sent };
 		} catch (error) {

@@ -9,7 +9,11 @@ import { senderPace } from '../../../../src/pace/pace';
 import { PEER_TTL_MS, TurnBoard } from '../../../../src/pace/board';
 import type { TurnRequest } from '../../../../src/pace/board';
 import { SharedTurns } from '../../../../src/pace/shared-turns';
-import { ASK_TIMEOUT_MS, TurnsUnavailable } from '../../../../src/pace/turn-grant';
+import {
+	ASK_MAX_TIMEOUT_MS,
+	ASK_TIMEOUT_MS,
+	TurnsUnavailable,
+} from '../../../../src/pace/turn-grant';
 import type { AskTurns } from '../../../../src/pace/turn-grant';
 import type { Pace } from '../../../../src/pace/gate';
 import { simulateSharedLimit, VirtualClock } from '../../../helpers/virtual-time';
@@ -209,7 +213,7 @@ describe('waits for turns and for the board are bounded', () => {
 		expect(reasons).toEqual([expect.stringMatching(/36\d\d s ahead, beyond the 10 s it may/)]);
 	});
 
-	it('a board that fails once is asked again shortly: sharing stays on; each ask waits 5 s at most', async () => {
+	it('a board that fails once is asked again shortly: sharing stays on; the first ask waits 5 s', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
 		const asks: Array<{ at: number; timeoutMs: number }> = [];
@@ -230,6 +234,42 @@ describe('waits for turns and for the board are bounded', () => {
 		// The wait for the board that failed counts against the budget, beyond the run's due share.
 		expect(gate.lostMs()).toBeGreaterThan(4000);
 		expect(gate.lostMs()).toBeLessThan(5250);
+	});
+
+	it('a slow board is given time: each ask waits four times its slowest recent answer, 5 to 20 s', async () => {
+		// How long the board takes for each ask (the last repeats), and the waits the run allows.
+		for (const [tookMs, allowed] of [
+			[[2000], [ASK_TIMEOUT_MS, 8000, 8000]],
+			[[500], [ASK_TIMEOUT_MS, ASK_TIMEOUT_MS, ASK_TIMEOUT_MS]],
+			// A busier trigger: 12 s is within four times the first 4 s; then the bound.
+			[
+				[4000, 12_000],
+				[ASK_TIMEOUT_MS, 16_000, ASK_MAX_TIMEOUT_MS],
+			],
+		]) {
+			const clock = new VirtualClock();
+			const board = new TurnBoard(() => clock.now());
+			const timeouts: number[] = [];
+			const { gate, reasons } = sharing(
+				clock,
+				async (request: TurnRequest, timeoutMs) => {
+					const took = tookMs[Math.min(timeouts.length, tookMs.length - 1)];
+					timeouts.push(Math.round(timeoutMs));
+					await clock.sleep(Math.min(took, timeoutMs));
+					if (took > timeoutMs)
+						throw new TurnsUnavailable('the trigger could not be reached (timeout)', true);
+					return board.take(request);
+				},
+				600_000,
+			);
+			for (let i = 0; i < 30; i++) await settle(clock, gate.acquire());
+			expect({
+				tookMs,
+				timeouts: timeouts.slice(0, 3),
+				reasons,
+				shared: gate.turns?.shared,
+			}).toEqual({ tookMs, timeouts: allowed, reasons: [], shared: true });
+		}
 	});
 
 	it('a board that keeps failing is asked three times in all, then the run paces alone', async () => {
