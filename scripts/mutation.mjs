@@ -399,6 +399,12 @@ export const MUTANTS = [
 		'ASK_TIMEOUT_MS,',
 		"a busy trigger's slow answers time out at 5 s: the run gives sharing up and paces alone",
 	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/share-pace.ts',
+		'gate.pacer.capAt(share.perSecond);',
+		'void share;',
+		"a run that gives sharing up paces alone at the sender's whole rate, above its share",
+	],
 ];
 
 const args = process.argv.slice(2);

@@ -20,12 +20,16 @@ export function paceToken(secret: string): string {
 	return derivedToken(secret, 'audience-messaging-pace/v1');
 }
 
-/** `count` turns of `key` at `perSecond`; `boards`: the others that gave the run turns lately. */
+/**
+ * `count` turns of `key` at `perSecond` for the run `run`; `boards`: the others that gave the run
+ * turns lately.
+ */
 export interface TurnRequest {
 	key: string;
 	perSecond: number;
 	count: number;
 	boards?: string[];
+	run?: string;
 }
 
 /**
@@ -38,6 +42,8 @@ export interface TurnGrant {
 	count: number;
 	board: string;
 	boards: number;
+	/** The runs that asked this board for the sender's turns within PEER_TTL_MS, this one included. */
+	runs?: number;
 }
 
 /** A board shares a sender's rate with the boards runs named within this long; older ones lapse. */
@@ -45,6 +51,8 @@ export const PEER_TTL_MS = 15_000;
 /** A run names at most this many boards; a board shares a sender's rate with at most as many. */
 export const MAX_PEERS = 8;
 const BOARD_ID = /^[\w-]{1,32}$/;
+/** The runs a board counts per sender, the latest. */
+const MAX_RUNS = 256;
 
 /** Most turns per request: a run asks for a second's worth, or twice the board's answer time. */
 export const MAX_TURNS_PER_REQUEST = 100;
@@ -64,7 +72,7 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	const body = json.value as Partial<TurnRequest> | null;
 	if (!body || typeof body !== 'object' || Array.isArray(body))
 		throw new RequestRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
-	const { key, perSecond, count, boards } = body;
+	const { key, perSecond, count, boards, run } = body;
 	if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH)
 		throw new RequestRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
 	if (
@@ -94,7 +102,9 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 			400,
 			`the webhook processes named must be a list of at most ${MAX_PEERS} names (letters, digits, - and _)`,
 		);
-	return { key, perSecond, count, ...(boards?.length ? { boards } : {}) };
+	if (run !== undefined && (typeof run !== 'string' || !BOARD_ID.test(run)))
+		throw new RequestRejection(400, 'run must be 1 to 32 letters, digits, - or _');
+	return { key, perSecond, count, ...(boards?.length ? { boards } : {}), ...(run ? { run } : {}) };
 }
 
 /** A sender's next free turn on a board, and the other boards it shares the sender's rate with. */
@@ -102,6 +112,8 @@ interface SenderTurns {
 	next: number;
 	/** When a run last named each other board. */
 	peers: Map<string, number>;
+	/** When each run last asked, in that order. */
+	runs: Map<string, number>;
 }
 
 /**
@@ -117,10 +129,14 @@ export class TurnBoard {
 	take(request: TurnRequest): TurnGrant {
 		const now = this.now();
 		const id = `${request.key}\u0000${request.perSecond}`;
-		const sender = this.senders.get(id) ?? { next: 0, peers: new Map<string, number>() };
+		const sender = this.senders.get(id) ?? { next: 0, peers: new Map(), runs: new Map() };
 		for (const board of request.boards ?? []) if (board !== this.id) sender.peers.set(board, now);
 		for (const [board, named] of sender.peers)
 			if (named < now - PEER_TTL_MS) sender.peers.delete(board);
+		if (request.run) sender.runs.delete(request.run);
+		if (request.run) sender.runs.set(request.run, now);
+		for (const [run, asked] of sender.runs)
+			if (asked < now - PEER_TTL_MS || sender.runs.size > MAX_RUNS) sender.runs.delete(run);
 		const boards = Math.min(1 + sender.peers.size, MAX_PEERS);
 		const spacingMs = (1000 * boards) / (request.perSecond * RATE_HEADROOM);
 		const first = Math.max(now, sender.next);
@@ -134,7 +150,8 @@ export class TurnBoard {
 			if (this.senders.size <= MAX_KEYS) break;
 			this.senders.delete(oldest);
 		}
-		const grant = { spacingMs, count, board: this.id, boards };
+		const runs = Math.max(1, sender.runs.size);
+		const grant = { spacingMs, count, board: this.id, boards, runs };
 		// None fits: the first free turn is less than a spacing beyond the bound, asked for after.
 		if (count === 0) return { delayMs: first - now - SCHEDULE_AHEAD_MS, ...grant };
 		return { delayMs: first - now, ...grant };

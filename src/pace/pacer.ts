@@ -34,7 +34,7 @@ const MEASURE_MS = 2000;
  * (the limit may be higher, or others done): docs/benchmarks.md, How Message › Send paces a run.
  */
 export class Pacer {
-	private readonly target: number;
+	private target: number;
 	private readonly floor: number;
 	private rate: number;
 	nextStart = 0;
@@ -80,6 +80,15 @@ export class Pacer {
 		if (this.backOffs === 0) return 0;
 		if (this.entitled) return this.rate < this.entitled ? 1 - this.rate / this.entitled : 0;
 		return this.rate ? 1 : 0;
+	}
+
+	/** Paces at `perSecond` at most from now on (a run's share of a sender's rate, when alone). */
+	capAt(perSecond: number): void {
+		const cap = perSecond * RATE_HEADROOM;
+		if (this.target && this.target <= cap) return;
+		this.target = cap;
+		this.rate = this.rate ? Math.min(this.rate, cap) : cap;
+		this.entitled = this.entitled ? Math.min(this.entitled, cap) : cap;
 	}
 
 	/** The spacing between two request starts, in ms (0: unpaced). */

@@ -48,6 +48,9 @@ export class SharedTurns {
 	private aheadShare = 1;
 	private readonly spacingMs: number;
 	private readonly cost: TurnBudget;
+	/** The run's name on the boards, and how many runs the last board saw asking for the sender. */
+	private readonly run: string;
+	private runs = 1;
 	/** Settles when the run gives sharing up: its requests stop waiting for turns. */
 	private readonly alone: Promise<void>;
 	private goAlone = () => undefined as void;
@@ -57,7 +60,8 @@ export class SharedTurns {
 		private readonly key: string,
 		private readonly perSecond: number,
 		private readonly clock: Clock,
-		private readonly onFail: (reason: string) => void,
+		/** Told once, with the run's share of the rate (the rate over the runs last seen). */
+		private readonly onFail: (reason: string, share: { perSecond: number; runs: number }) => void,
 		/** Requests the run will send, as far as it knows (resends of refused ones on top). */
 		private readonly wanted: () => number = () => Infinity,
 		/** For the jitter of asks made ahead of need (the simulations pass a seeded one). */
@@ -68,6 +72,7 @@ export class SharedTurns {
 		this.boards = new KnownBoards(random);
 		this.cost = new TurnBudget((perSecond * RATE_HEADROOM) / SENDER_SHARERS);
 		this.alone = new Promise((resolve) => (this.goAlone = resolve));
+		this.run = Math.floor(random() * 2 ** 48).toString(36);
 	}
 
 	/** Whether the run still takes shared turns (false once it paces alone). */
@@ -142,7 +147,7 @@ export class SharedTurns {
 		if (this.failed) return;
 		this.failed = true;
 		this.goAlone();
-		this.onFail(reason);
+		this.onFail(reason, { perSecond: this.perSecond / this.runs, runs: this.runs });
 	}
 
 	private askMore(budget: RunBudget): void {
@@ -165,6 +170,7 @@ export class SharedTurns {
 				key: this.key,
 				perSecond: this.perSecond,
 				count,
+				run: this.run,
 				...(boards.length ? { boards } : {}),
 			};
 		};
@@ -184,6 +190,7 @@ export class SharedTurns {
 				`the turns came from ${reached} webhook processes behind a load balancer, one of which does not share the sender's rate with the others (run the same version of this package on every n8n process)`,
 			);
 		this.grants++;
+		this.runs = grant.runs ?? 1;
 		this.answerMs = received - sent;
 		this.answers.push(this.answerMs);
 		if (this.answers.length > SLOW_ANSWERS) this.answers.shift();

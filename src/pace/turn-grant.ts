@@ -35,7 +35,7 @@ function unreadable(detail: string): TurnsUnavailable {
  */
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
-	const { delayMs, spacingMs, count, board, boards } = grant;
+	const { delayMs, spacingMs, count, board, boards, runs } = grant;
 	if (typeof delayMs !== 'number' || !(delayMs >= 0)) throw unreadable('no delayMs of 0 or more');
 	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
 		throw unreadable('no positive spacingMs');
@@ -44,12 +44,14 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	if (typeof board !== 'string' || !board) throw unreadable('it names no webhook process');
 	if (typeof boards !== 'number' || !Number.isInteger(boards) || boards < 1 || boards > MAX_PEERS)
 		throw unreadable(`its count of webhook processes is not a whole number from 1 to ${MAX_PEERS}`);
+	if (runs !== undefined && (typeof runs !== 'number' || !Number.isInteger(runs) || runs < 1))
+		throw unreadable('its count of runs is not a whole number of 1 or more');
 	const last = delayMs + Math.max(0, count - 1) * spacingMs;
 	if (last > SCHEDULE_AHEAD_MS + BOUND_SLACK_MS)
 		throw new TurnsUnavailable(
 			`the trigger gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
 		);
-	return { delayMs, spacingMs, count, board, boards };
+	return { delayMs, spacingMs, count, board, boards, ...(runs ? { runs } : {}) };
 }
 
 /**

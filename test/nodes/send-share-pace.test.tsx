@@ -178,6 +178,7 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 			perSecond: 20,
 			count: expect.any(Number),
 			...(call.body.boards ? { boards: [board.id] } : {}),
+			run: expect.stringMatching(/^[\w-]{1,32}$/),
 		});
 		expect(call.body.count).toBeLessThanOrEqual(19);
 	}
@@ -305,6 +306,27 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 		// The trigger's shared pacing record is a "board" only inside the code.
 		expect(result.hints?.[0].message).not.toMatch(/board/i);
 		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
+	});
+
+	it('fails after its first turns, four runs sharing: the run goes on alone at its share, a quarter of the rate', async () => {
+		const { id, items } = sender(16, 20);
+		// Three runs of other workers asked the board for this sender's turns lately.
+		const others = ['w1', 'w2', 'w3'];
+		answer = (call) => {
+			if (paceCalls.length === 1)
+				for (const run of others) board.take({ ...call.body, count: 1, run });
+			return paceCalls.length <= 2 ? undefined : { status: 503, body: '{}' };
+		};
+		const result = await run({ rateLimitSenderId: id, sharePace: true }, items);
+		expectAllSentOnce(outputOf(result), 16);
+		expect(result.hints?.[0].message).toMatch(
+			/^Share Pace Across Workers: the trigger answered HTTP 503\. This run paced itself alone from then on, at most 5 messages per second, the sender's rate limit over the 4 runs the trigger last saw,/,
+		);
+		// Alone, its messages start at most 5 a second (95 %: 210 ms apart), not the sender's 20.
+		const starts = sends().map((request) => request.receivedAt);
+		const alone = starts.slice(-6);
+		for (let i = 1; i < alone.length; i++)
+			expect(alone[i] - alone[i - 1]).toBeGreaterThanOrEqual(1000 / (5 * 0.95) - 15);
 	});
 
 	it('is unreachable', async () => {

@@ -26,6 +26,7 @@ describe('TurnBoard', () => {
 			count: 5,
 			board: board.id,
 			boards: 1,
+			runs: 1,
 		});
 		// Another run asking at once gets the turns after the first's five.
 		expect(ask(3).delayMs).toBeCloseTo((5 * 1000) / 19);
@@ -34,6 +35,22 @@ describe('TurnBoard', () => {
 		// Once the turns held have gone by, the next starts now.
 		now += 10_000;
 		expect(ask(2).delayMs).toBe(0);
+	});
+
+	it('counts the runs that asked for a sender lately, each once, and forgets them after 15 s', () => {
+		let now = 0;
+		const board = new TurnBoard(() => now);
+		const ask = (run?: string, key = 'k') => board.take({ key, perSecond: 20, count: 1, run }).runs;
+		expect([ask('a'), ask('a'), ask('b'), ask('c'), ask('b'), ask(undefined)]).toEqual([
+			1, 1, 2, 3, 3, 3,
+		]);
+		// Another sender's runs are its own.
+		expect(ask('a', 'other')).toBe(1);
+		now += PEER_TTL_MS - 1;
+		expect(ask('c')).toBe(3);
+		now += 2;
+		// a and b asked last over 15 s ago; c just now.
+		expect(ask('c')).toBe(1);
 	});
 
 	it('keeps senders, and one sender at two rates, apart', () => {
@@ -141,6 +158,15 @@ describe('parseTurnRequest', () => {
 			perSecond: 1,
 			count: 1,
 		});
+		expect(parse({ key: 'k', perSecond: 1, count: 1, run: 'r-1_x' })).toEqual({
+			key: 'k',
+			perSecond: 1,
+			count: 1,
+			run: 'r-1_x',
+		});
+		expect(() => parse({ key: 'k', perSecond: 1, count: 1, run: 'a b' })).toThrow(
+			'run must be 1 to 32 letters, digits, - or _',
+		);
 	});
 
 	it.each<[string, unknown, number, RegExp]>([

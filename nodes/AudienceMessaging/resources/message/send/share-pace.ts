@@ -95,12 +95,20 @@ export function shareTurns(
 			);
 		return response.body;
 	};
-	const onFail = (reason: string) =>
+	// Alone, the run keeps to its share of the rate: never faster than sharing would have sent.
+	const onFail = (reason: string, share: { perSecond: number; runs: number }) => {
+		gate.pacer.capAt(share.perSecond);
+		const rate = `${Number(share.perSecond.toFixed(2))} messages per second`;
+		const of =
+			share.runs > 1
+				? `, the sender's rate limit over the ${share.runs} runs the trigger last saw`
+				: '';
 		context.addExecutionHints?.({
 			type: 'warning',
 			location: 'outputPane',
-			message: `Share Pace Across Workers: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} This run paced itself alone at the sender's rate limit from then on, backing off when refused (the package's docs, Rate limits and queue mode, say why).`,
+			message: `Share Pace Across Workers: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} This run paced itself alone from then on, at most ${rate}${of}, backing off when refused (the package's docs, Rate limits and queue mode, say why).`,
 		});
+	};
 	gate.turns = new SharedTurns(
 		ask,
 		settings.key,
