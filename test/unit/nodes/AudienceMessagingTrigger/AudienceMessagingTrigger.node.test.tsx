@@ -299,6 +299,7 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 			count: 5,
 			board: expect.any(String),
 			boards: 1,
+			runs: 1,
 		});
 		expect(grant.delayMs).toBeLessThan(5);
 		const second = JSON.parse((await pace()).response.body) as { delayMs: number };

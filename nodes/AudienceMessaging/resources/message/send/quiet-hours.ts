@@ -52,13 +52,7 @@ export const quietHoursOption: INodeProperties = {
 	default: { window: {} },
 	description:
 		"Send only in the recipient's daytime. A message outside it is not sent: its item comes out held, with the time the window opens (sendAfter).",
-	options: [
-		{
-			displayName: 'Window',
-			name: 'window',
-			values: windowFields,
-		},
-	],
+	options: [{ displayName: 'Window', name: 'window', values: windowFields }],
 };
 
 interface Plan {
