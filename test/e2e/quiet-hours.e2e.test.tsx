@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { executeWorkflow, nodeOutput, repoRoot } from './n8n-harness';
+import type { RunData } from './n8n-harness';
 import { CREDENTIAL, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(600_000);
@@ -126,6 +127,10 @@ function received(people: Array<[string, Zone]>): Record<string, number[]> {
 	return times;
 }
 
+/** Each item a node of the run output: its recipient and status. */
+const outcomes = (result: { runData: RunData }, node: string) =>
+	nodeOutput(result.runData, node).map((item) => [item.to, item.status]);
+
 const sleepUntil = async (at: number) =>
 	await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now())));
 
@@ -164,14 +169,12 @@ it('Recipe 4 run before and after the window opens: Dhaka at the first run, Kolk
 	await sleepUntil(opens - 55_000);
 	const waited = await executeWorkflow(n8n.folder, 'amRecipeWaitOpen');
 	expect(waited.status).toBe('success');
-	expect(nodeOutput(waited.runData, 'Send Message').map((item) => [item.to, item.status])).toEqual([
+	expect(outcomes(waited, 'Send Message')).toEqual([
 		['+8801711000003', 'QUEUE'],
 		['+919812300003', 'held'],
 		['+919812300004', 'held'],
 	]);
-	expect(
-		nodeOutput(waited.runData, 'Send When Open').map((item) => [item.to, item.status]),
-	).toEqual([
+	expect(outcomes(waited, 'Send When Open')).toEqual([
 		['+919812300003', 'QUEUE'],
 		['+919812300004', 'QUEUE'],
 	]);
@@ -180,7 +183,7 @@ it('Recipe 4 run before and after the window opens: Dhaka at the first run, Kolk
 	await sleepUntil(opens);
 	const second = await executeWorkflow(n8n.folder, 'amRecipeHourly01');
 	expect(second.status).toBe('success');
-	expect(nodeOutput(second.runData, 'Send Message').map((item) => [item.to, item.status])).toEqual([
+	expect(outcomes(second, 'Send Message')).toEqual([
 		['+8801711000001', 'sentBefore'],
 		['+8801711000002', 'sentBefore'],
 		['+919812300001', 'QUEUE'],
