@@ -400,6 +400,12 @@ export const MUTANTS = [
 		"a busy trigger's slow answers time out at 5 s: the run gives sharing up and paces alone",
 	],
 	[
+		'src/pace/turn-grant.ts',
+		'Math.min(ASK_MAX_TIMEOUT_MS, allowedMs * 2 ** attempt),',
+		'allowedMs,',
+		'a trigger slower than 5 s from the start is never heard: every run paces alone at the whole rate',
+	],
+	[
 		'nodes/AudienceMessaging/resources/message/send/share-pace.ts',
 		'gate.pacer.capAt(share.perSecond);',
 		'void share;',

@@ -56,7 +56,8 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 
 /**
  * How long a run waits for the board's answer: this long, or, on a busy trigger, four times its
- * slowest recent answer, up to ASK_MAX_TIMEOUT_MS (the API's Request Timeout is far longer).
+ * slowest recent answer, up to ASK_MAX_TIMEOUT_MS (the API's Request Timeout is far longer); each
+ * attempt after a failed one, twice as long as the last, within the same bound.
  */
 export const ASK_TIMEOUT_MS = 5000;
 export const ASK_MAX_TIMEOUT_MS = 20_000;
@@ -81,7 +82,10 @@ export async function askGrant(
 	for (let attempt = 0; ; attempt++) {
 		const sent = clock.now();
 		const asked = request(sent);
-		const timeoutMs = Math.min(allowedMs, Math.max(ASK_MIN_TIMEOUT_MS, leftMs()));
+		const timeoutMs = Math.min(
+			Math.min(ASK_MAX_TIMEOUT_MS, allowedMs * 2 ** attempt),
+			Math.max(ASK_MIN_TIMEOUT_MS, leftMs()),
+		);
 		try {
 			return { grant: turnGrant(await ask(asked, timeoutMs), asked.count), sent };
 		} catch (error) {

@@ -19,7 +19,7 @@
 import { senderPace } from '../../src/pace/pace';
 import type { Pace } from '../../src/pace/gate';
 import { simulateSharedLimit } from '../helpers/virtual-time';
-import type { LimitWindow } from '../helpers/virtual-time';
+import type { LimitWindow, SharedLimitScenario } from '../helpers/virtual-time';
 
 const index = process.argv.indexOf('--seeds');
 const SEEDS = index > 0 ? Number(process.argv[index + 1]) : 8;
@@ -43,7 +43,7 @@ interface Case {
 	 * Share Pace Across Workers: the runs take turns from the trigger's board, this many ms away
 	 * there and back.
 	 */
-	sharedTurns?: { rttMs: number; boards?: number; balancer?: 'roundRobin' | 'random' | 'sticky' };
+	sharedTurns?: SharedLimitScenario['sharedTurns'];
 	/** Each run's Max Wait When Rate Limited, in ms (default: none, the runs never give up). */
 	waitBudgetMs?: number;
 	/**
@@ -100,9 +100,40 @@ const sharer = (runs: number, messagesPerRun: number) =>
 		}),
 	);
 
+/**
+ * A trigger slow to answer, or gone: four runs asking one board, answers taking that long there and
+ * back (half of the way there at random), or none from some moment on: hanging (each ask waits out
+ * its timeout) or refusing connections (each ask fails at once); then the run paces alone at its
+ * share.
+ */
+const busyTrigger = (
+	[
+		['answering in 0.3 s', { rttMs: 300 }],
+		['answering in 2 s', { rttMs: 2000 }],
+		['answering in 4 s', { rttMs: 4000 }],
+		['answering in 8 s', { rttMs: 8000 }],
+		['hanging after 5 s', { rttMs: 300, downAfterMs: 5000 }],
+		['hanging from the start', { rttMs: 300, downAfterMs: 0 }],
+		['refusing connections after 5 s', { rttMs: 300, downAfterMs: 5000, refusing: true }],
+		['refusing connections from the start', { rttMs: 300, downAfterMs: 0, refusing: true }],
+	] as const
+).map(
+	([trigger, sharedTurns]): Case => ({
+		name: `busy trigger: 4 runs × 100 at the sender's rateLimit 10, Share Pace Across Workers, the trigger ${trigger}, Max Wait 60 s`,
+		pace: senderPace(10, undefined) as Pace,
+		limit: 10,
+		runs: 4,
+		messagesPerRun: 100,
+		waitBudgetMs: 60_000,
+		windows: ['second', 'sliding'],
+		sharedTurns,
+	}),
+);
+
 const cases: Case[] = [
 	...sharer(2, 200),
 	...sharer(4, 100),
+	...busyTrigger,
 	{
 		name: '1 run, Messages per Second 20 = the limit',
 		pace: 20,

@@ -1223,6 +1223,8 @@ export interface RecordedExecution {
 	status: string;
 	mode: string;
 	startedAt: string;
+	/** When the execution ended (ISO), empty while it runs. */
+	stoppedAt: string;
 	/** Items each node output on its first run, output 0. */
 	nodeItems: Record<string, Array<Record<string, unknown>>>;
 	/**
@@ -1263,7 +1265,7 @@ export async function listExecutions(
 	const env = folder.env ?? {};
 	const postgres = env.DB_TYPE === 'postgresdb';
 	const query =
-		'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", d.data, d."workflowData" FROM execution_entity e ' +
+		'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data, d."workflowData" FROM execution_entity e ' +
 		'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id';
 	const read = postgres
 		? `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
@@ -1283,8 +1285,10 @@ export async function listExecutions(
 					const runData = parse(row.data).resultData.runData;
 					for (const [node, runs] of Object.entries(runData)) nodeItems[node] = ((runs[0] && runs[0].data && runs[0].data.main && runs[0].data.main[0]) || []).map((item) => item.json);
 				} catch {}
-				const startedAt = row.startedAt instanceof Date ? row.startedAt.toISOString() : String(row.startedAt);
-				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt, nodeItems, stored: text(row.data) + text(row.workflowData) };
+				const text0 = (v) => (v instanceof Date ? v.toISOString() : v == null ? '' : String(v));
+				const startedAt = text0(row.startedAt);
+				const stoppedAt = text0(row.stoppedAt);
+				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt, stoppedAt, nodeItems, stored: text(row.data) + text(row.workflowData) };
 			});
 			process.stdout.write(JSON.stringify(out));
 		})().catch((error) => { console.error(error.message); process.exit(1); });`;

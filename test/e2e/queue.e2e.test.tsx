@@ -33,7 +33,12 @@ const USER = '+33612340000';
 const ROWS = 400; // Add Many batch 100 and Wallet Pass batch 50: exact multiples, 4 and 8 requests
 const MESSAGES = 16; // per execution (4 s at 4/s, so the two overlap even when one starts late), against a sender limit of 4/s
 
-const webhookNode = (path: string, webhookId: string) => ({
+/** A production webhook answering when its last node finished (`onReceived`: at once). */
+const webhookNode = (
+	path: string,
+	webhookId: string,
+	responseMode: 'lastNode' | 'onReceived' = 'lastNode',
+) => ({
 	id: `hook-${path}`,
 	name: 'Webhook',
 	type: 'n8n-nodes-base.webhook',
@@ -43,8 +48,8 @@ const webhookNode = (path: string, webhookId: string) => ({
 	parameters: {
 		httpMethod: 'POST',
 		path,
-		responseMode: 'lastNode',
-		responseData: 'allEntries',
+		responseMode,
+		...(responseMode === 'lastNode' ? { responseData: 'allEntries' } : {}),
 		options: {},
 	},
 });
@@ -119,13 +124,13 @@ const triggerPath = `${TRIGGER_WEBHOOK_ID}/callbacks`;
  * the sender's rateLimit and sharing the pace with the runs on the other worker (Share Pace Across
  * Workers): the turns come from the trigger below, whose webhooks the webhook process receives.
  */
-const SHARED_MESSAGES = 16;
+const SHARED_MESSAGES = 50; // per execution: 200 in all, so two refused are 1 %
 const SHARED_SENDER = '+1 555 010 0301';
 const sharedSendWorkflow = {
 	id: 'amQueueSend2',
 	name: 'queue e2e: sends sharing the pace',
 	nodes: [
-		webhookNode('am-queue-shared', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b74'),
+		webhookNode('am-queue-shared', 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b74', 'onReceived'),
 		codeNode(
 			'Messages',
 			1,
@@ -251,14 +256,46 @@ beforeAll(async () => {
 		await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
 });
 
-const post = async (path: string, body: unknown) => {
-	const response = await fetch(`${stack!.webhook.url}/webhook/${path}`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify(body),
-	});
-	return { status: response.status, text: await response.text() };
+/**
+ * Posts to a production webhook of `workflowId` and waits for its answer, 200 (at most 4
+ * minutes). Otherwise fails with what n8n stored of the executions then (status, times, errors).
+ */
+const post = async (path: string, body: unknown, workflowId: string) => {
+	let answer: { status: number; text: string };
+	// A webhook process or worker too busy to reach its database or Redis in time may answer 5xx
+	// without starting an execution (n8n's own "Database is not ready!" or "There was a problem
+	// executing the workflow"), or leave the execution in error before it ever started: posted
+	// again, as a caller would. Never once an execution of the workflow started.
+	for (let attempt = 0; ; attempt++) {
+		const known = new Set((await listExecutions(ctx.folder, workflowId)).map((e) => e.id));
+		answer = await fetch(`${stack!.webhook.url}/webhook/${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify(body),
+			signal: AbortSignal.timeout(240_000),
+		})
+			.then(async (response) => ({ status: response.status, text: await response.text() }))
+			.catch((error: unknown) => ({ status: 0, text: String(error) }));
+		if (answer.status === 0 || attempt === 10) break;
+		const fresh = (await listExecutions(ctx.folder, workflowId)).filter((e) => !known.has(e.id));
+		const neverStarted = fresh.every((e) => e.status === 'error' && !e.startedAt);
+		if (!neverStarted || (answer.status < 500 && fresh.length === 0)) break;
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+	if (answer.status === 200) return answer;
+	throw new Error(
+		`POST ${path} answered ${answer.status} ${answer.text.slice(0, 500)}; the executions:\n${await executionsNow()}`,
+	);
 };
+
+/** What n8n stored of every execution: its status, times and first error, a line each. */
+const executionsNow = async () =>
+	(await listExecutions(ctx.folder))
+		.map(
+			(e) =>
+				`${e.workflowId} ${e.id} ${e.status} ${e.startedAt} to ${e.stoppedAt}: ${(/"[^"]*(?:rror|ailed|imed out)[^"]*"/.exec(e.stored)?.[0] ?? '').slice(0, 300)}`,
+		)
+		.join('\n');
 
 /** The workflow's executions once `count` of them are recorded and none is still running. */
 async function settled(
@@ -302,7 +339,7 @@ it('runs Add Many and Wallet Pass on a worker: every row added and passed once, 
 			{ name: 'plan', type: 'STRING' },
 		],
 	});
-	const response = await post('am-queue-bulk', { listId: list.id });
+	const response = await post('am-queue-bulk', { listId: list.id }, bulkWorkflow.id);
 	expect(response.status).toBe(200);
 	const passes = JSON.parse(response.text) as Array<Record<string, unknown>>;
 	expect(passes.map((p) => p.recipientId)).toEqual(
@@ -392,8 +429,8 @@ it('sends from two executions at once against the sender rate limit: nothing los
 	ctx.sandbox.simulateInbound(USER, sender.address);
 	const before = ctx.sandbox.requests.length;
 	const [a, b] = await Promise.all([
-		post('am-queue-send', { batch: 'a' }),
-		post('am-queue-send', { batch: 'b' }),
+		post('am-queue-send', { batch: 'a' }, sendWorkflow.id),
+		post('am-queue-send', { batch: 'b' }, sendWorkflow.id),
 	]);
 	expect([a.status, b.status]).toEqual([200, 200]);
 
@@ -429,7 +466,7 @@ it('sends from two executions at once against the sender rate limit: nothing los
 	expect(sends.some((r) => r.status === 429)).toBe(true);
 });
 
-it("shares the sender's pace across the workers through the trigger: four executions at its full rateLimit, each message once, (nearly) none refused", async () => {
+it("shares the sender's pace across the workers through the trigger: four executions at its full rateLimit, each message once, at most 1 % refused", async () => {
 	const sender = ctx.sandbox.seedSender({
 		providerId: 'p',
 		name: 'Queue shared',
@@ -441,12 +478,19 @@ it("shares the sender's pace across the workers through the trigger: four execut
 	const before = ctx.sandbox.requests.length;
 	const triggerUrl = `${stack!.webhook.url}/webhook/${PACE_TRIGGER_WEBHOOK_ID}/callbacks`;
 	const batches = ['s', 't', 'u', 'v'];
-	const answers = await Promise.all(
-		batches.map(
-			async (batch) => await post('am-queue-shared', { batch, senderId: sender.id, triggerUrl }),
-		),
+	// Answered when received: n8n's webhook process, loaded, now and then never answers a request
+	// waiting for the last node although its execution ended (docs/benchmarks.md); what the runs
+	// did is read from the executions n8n stored.
+	for (const batch of batches)
+		await post(
+			'am-queue-shared',
+			{ batch, senderId: sender.id, triggerUrl },
+			sharedSendWorkflow.id,
+		);
+	const executions = (await settled(sharedSendWorkflow.id, batches.length, 240_000)).filter(
+		(e) => e.status !== 'new',
 	);
-	expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+	expect(executions).toHaveLength(batches.length);
 
 	const expected = batches.flatMap((batch) =>
 		Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`),
@@ -456,15 +500,11 @@ it("shares the sender's pace across the workers through the trigger: four execut
 		.map((m) => String(m.externalId))
 		.filter((id) => /^[stuv]n\d+$/.test(id));
 	expect(accepted.sort()).toEqual([...expected].sort());
-	for (const [index, answer] of answers.entries()) {
-		expect(
-			(JSON.parse(answer.text) as Array<Record<string, unknown>>).map((item) => item.externalId),
-		).toEqual(Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batches[index]}n${i}`));
-	}
-	const executions = (await settled(sharedSendWorkflow.id, batches.length)).filter(
-		(e) => e.status !== 'new',
+	// Each run's output: its messages, in its input's order.
+	const outputs = executions.map((e) => (e.nodeItems.Send ?? []).map((item) => item.externalId));
+	expect(outputs.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual(
+		batches.map((batch) => Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`)),
 	);
-	expect(executions).toHaveLength(batches.length);
 	// A run that could not get its turns from the trigger (a machine too busy to answer in time)
 	// says so in a hint of the Send node, and what it did instead: it went on at its share.
 	const gaveUp = executions.filter((e) => e.stored.includes('Share Pace Across Workers:'));
@@ -483,17 +523,23 @@ it("shares the sender's pace across the workers through the trigger: four execut
 	const sends = ctx.sandbox.requests
 		.slice(before)
 		.filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
-	// (Nearly) none refused: the runs together kept to the sender's limit.
+	// At most 1 % refused: the runs together kept to the sender's limit.
 	const refused = sends.filter((r) => r.status === 429).length;
-	expect(refused).toBeLessThanOrEqual(2);
+	expect(refused).toBeLessThanOrEqual(expected.length / 100);
 	expect(sends.filter((r) => r.status !== 429)).toHaveLength(expected.length);
 	const arrivals = sends.filter((r) => r.status !== 429).map((r) => r.receivedAt);
 	const spanS = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
-	console.log(
-		`shared pace, 4 runs on 2 workers: ${expected.length} messages at ${(expected.length / spanS).toFixed(2)}/s (limit 8/s), ${refused} refused (429), ${gaveUp.length} runs gave sharing up`,
+	const runS = executions.map((e) =>
+		((Date.parse(e.stoppedAt) - Date.parse(e.startedAt)) / 1000).toFixed(1),
 	);
+	console.log(
+		`shared pace, 4 runs on 2 workers: ${expected.length} messages at ${(expected.length / spanS).toFixed(2)}/s (limit 8/s), ${refused} refused (429), ${gaveUp.length} runs gave sharing up; runs took ${runS.join(', ')} s`,
+	);
+	// The runs sent at once, their turns interleaved: two of them overlap in the order of sends.
 	const order = sends.map((r) => String((r.body as { externalId: string }).externalId)[0]);
-	expect(new Set(order.slice(0, 12)).size).toBeGreaterThan(1);
+	const overlap = (a: string, b: string) =>
+		order.indexOf(a) < order.lastIndexOf(b) && order.indexOf(b) < order.lastIndexOf(a);
+	expect(batches.some((a) => batches.some((b) => a < b && overlap(a, b)))).toBe(true);
 	for (const process of [stack!.main, stack!.webhook, ...stack!.workers])
 		expect(process.logs()).not.toContain(SECRET);
 });
@@ -505,7 +551,7 @@ it("Send and Wait for Response in queue mode: the approve link's confirm page an
 	);
 	ctx.sandbox.simulateInbound(USER, ASK_SENDER.replace(/\D/g, ''));
 	const before = ctx.sandbox.messages().length;
-	expect((await post('am-queue-ask', {})).status).toBe(200);
+	expect((await post('am-queue-ask', {}, askWorkflow.id)).status).toBe(200);
 	const deadline = Date.now() + 120_000;
 	let waiting: RecordedExecution | undefined;
 	while (!waiting && Date.now() < deadline) {
@@ -514,7 +560,7 @@ it("Send and Wait for Response in queue mode: the approve link's confirm page an
 		);
 		if (!waiting) await new Promise((resolve) => setTimeout(resolve, 500));
 	}
-	expect(waiting).toBeDefined();
+	if (!waiting) throw new Error(`no execution waiting; the executions:\n${await executionsNow()}`);
 	const [message] = ctx.sandbox.messages().slice(before);
 	const links = [...(message.request as { body: string }).body.matchAll(/https?:\/\/\S+/g)].map(
 		(match) => match[0],

@@ -2,6 +2,7 @@ import { Pacer, RateGate } from '../../src/pace/gate';
 import { TurnBoard } from '../../src/pace/board';
 import { rateLimitPauseMs } from '../../src/http/retry';
 import { SharedTurns } from '../../src/pace/shared-turns';
+import { TurnsUnavailable } from '../../src/pace/turn-grant';
 import type { TurnRequest } from '../../src/pace/board';
 import type { Clock, Pace } from '../../src/pace/gate';
 
@@ -94,9 +95,17 @@ export interface SharedLimitScenario {
 	 * one n8n process), `rttMs` away from each run there and back (the way there give or take half). Needs an object pace. `boards`:
 	 * that many webhook processes, each with its own board, behind a load balancer that sends each
 	 * ask to the next in turn (`balancer`: `random`, each ask to one at random; `sticky`, each run's
-	 * asks to one of them, by run).
+	 * asks to one of them, by run). `downAfterMs`: from then on the trigger never answers (each ask
+	 * waits out its timeout), or with `refusing`, its connections are refused at once. An ask not
+	 * answered within its timeout fails as the node's does.
 	 */
-	sharedTurns?: { rttMs: number; boards?: number; balancer?: 'roundRobin' | 'random' | 'sticky' };
+	sharedTurns?: {
+		rttMs: number;
+		boards?: number;
+		balancer?: 'roundRobin' | 'random' | 'sticky';
+		downAfterMs?: number;
+		refusing?: boolean;
+	};
 	/** Each run's wait budget (Max Wait When Rate Limited), in ms (default: none). */
 	waitBudgetMs?: number;
 }
@@ -228,11 +237,14 @@ export async function simulateSharedLimit(
 		// Unless told, the simulations measure pacing, not the run's wait budget: no run gives up.
 		gate.waitBudgetMs = scenario.waitBudgetMs ?? Infinity;
 		if (scenario.sharedTurns && typeof pace === 'object') {
-			const { rttMs, balancer } = scenario.sharedTurns;
+			const { rttMs, balancer, downAfterMs = Infinity, refusing } = scenario.sharedTurns;
 			// Half the round trip each way; the way there give or take half of that (a busy n8n takes its
 			// time before it runs the webhook; the answer, once written, comes back as fast as ever).
-			const ask = async (request: TurnRequest) => {
+			const answer = async (request: TurnRequest) => {
 				await clock.sleep((rttMs / 2) * (0.5 + random()));
+				if (clock.now() >= downAfterMs && refusing)
+					throw new TurnsUnavailable('the trigger could not be reached (ECONNREFUSED)', true);
+				if (clock.now() >= downAfterMs) return await new Promise<never>(() => undefined);
 				const to =
 					balancer === 'sticky'
 						? runIndex
@@ -243,7 +255,18 @@ export async function simulateSharedLimit(
 				await clock.sleep(rttMs / 2);
 				return grant;
 			};
-			const fail = (reason: string) => pacedAlone.push(reason);
+			const ask = async (request: TurnRequest, timeoutMs: number) =>
+				await Promise.race([
+					answer(request),
+					clock.sleep(timeoutMs).then(() => {
+						throw new TurnsUnavailable('the trigger could not be reached (timeout)', true);
+					}),
+				]);
+			// As the node does (share-pace.ts): alone, the run keeps to its share of the rate.
+			const fail = (reason: string, share: { perSecond: number }) => {
+				pacedAlone.push(reason);
+				gate.pacer.capAt(share.perSecond);
+			};
 			gate.turns = new SharedTurns(
 				ask,
 				'sender',

@@ -854,6 +854,8 @@ const NOT_OURS: Record<string, string> = {
 	'This proxy is only available for Data table nodes':
 		"n8n 2.40's answer to a node other than its Data table nodes",
 	'Database is not ready!': "n8n's 503 while its database is busy",
+	'There was a problem executing the workflow':
+		"n8n's 500 when its webhook process could not start the execution",
 };
 
 /** In a code string: a value put in at run time (`${…}`, a variable added to a string). */

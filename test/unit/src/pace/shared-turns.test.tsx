@@ -236,11 +236,13 @@ describe('waits for turns and for the board are bounded', () => {
 		expect(gate.lostMs()).toBeLessThan(5250);
 	});
 
-	it('a slow board is given time: each ask waits four times its slowest recent answer, 5 to 20 s', async () => {
+	it('a slow board is given time: each ask waits four times its slowest recent answer, 5 to 20 s, and each attempt twice the last', async () => {
 		// How long the board takes for each ask (the last repeats), and the waits the run allows.
 		for (const [tookMs, allowed] of [
 			[[2000], [ASK_TIMEOUT_MS, 8000, 8000]],
 			[[500], [ASK_TIMEOUT_MS, ASK_TIMEOUT_MS, ASK_TIMEOUT_MS]],
+			// Slower than 5 s from the first ask: the second attempt waits 10 s and hears it.
+			[[8000], [ASK_TIMEOUT_MS, 2 * ASK_TIMEOUT_MS, ASK_MAX_TIMEOUT_MS]],
 			// A busier trigger: 12 s is within four times the first 4 s; then the bound.
 			[
 				[4000, 12_000],
