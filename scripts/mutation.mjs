@@ -400,8 +400,14 @@ export const MUTANTS = [
 		"a busy trigger's slow answers time out at 5 s: the run gives sharing up and paces alone",
 	],
 	[
+		'src/pace/shared-turns.ts',
+		'const runs = this.grants > 0 ? this.runs : undefined;',
+		'const runs = this.runs;',
+		'a run that never heard the trigger paces alone at the whole rate, beside runs taking its turns',
+	],
+	[
 		'src/pace/turn-grant.ts',
-		'Math.min(ASK_MAX_TIMEOUT_MS, allowedMs * 2 ** attempt),',
+		'allowedMs * 2 ** attempt,',
 		'allowedMs,',
 		'a trigger slower than 5 s from the start is never heard: every run paces alone at the whole rate',
 	],

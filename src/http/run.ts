@@ -1,6 +1,7 @@
 /** The state all requests of one node run share: one pace, one wait budget, the preview. */
-import { RateGate, sharedPacer } from '../pace/gate';
-import type { Pace } from '../pace/gate';
+import { RateGate } from '../pace/gate';
+import { sharedPacer } from '../pace/shared-pacers';
+import type { Pace } from '../pace/pace';
 import type { RequestContext } from './endpoints';
 
 export interface RunState {

@@ -72,22 +72,13 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	const body = json.value as Partial<TurnRequest> | null;
 	if (!body || typeof body !== 'object' || Array.isArray(body))
 		throw new RequestRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
-	const { key, perSecond, count, boards, run } = body;
+	const { key, perSecond, count: asked, boards, run } = body;
 	if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH)
 		throw new RequestRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
-	if (
-		typeof perSecond !== 'number' ||
-		!Number.isFinite(perSecond) ||
-		perSecond <= 0 ||
-		perSecond > MAX_RATE
-	)
+	if (!(typeof perSecond === 'number' && perSecond > 0 && perSecond <= MAX_RATE))
 		throw new RequestRejection(400, `perSecond must be a number above 0, at most ${MAX_RATE}`);
-	if (
-		typeof count !== 'number' ||
-		!Number.isInteger(count) ||
-		count < 1 ||
-		count > MAX_TURNS_PER_REQUEST
-	)
+	const count = typeof asked === 'number' && Number.isInteger(asked) ? asked : 0;
+	if (count < 1 || count > MAX_TURNS_PER_REQUEST)
 		throw new RequestRejection(
 			400,
 			`count must be a whole number from 1 to ${MAX_TURNS_PER_REQUEST}`,

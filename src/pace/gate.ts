@@ -6,12 +6,6 @@ import type { Pace } from './pace';
 import type { PlatformAnswer } from './platform-seconds';
 import type { RunBudget } from './turn-budget';
 
-export { Pacer } from './pacer';
-export { RATE_HEADROOM } from './pace';
-export { sharedPacer, sharedPacerCount } from './shared-pacers';
-export type { Clock } from './clock';
-export type { Pace } from './pace';
-
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;
 

@@ -60,8 +60,11 @@ export class SharedTurns {
 		private readonly key: string,
 		private readonly perSecond: number,
 		private readonly clock: Clock,
-		/** Told once, with the run's share of the rate (the rate over the runs last seen). */
-		private readonly onFail: (reason: string, share: { perSecond: number; runs: number }) => void,
+		/**
+		 * Told once, with the run's share of the rate: over the runs the board last saw, or, `runs`
+		 * unknown (no board ever answered), over SENDER_SHARERS: others may be taking its turns.
+		 */
+		private readonly onFail: (reason: string, share: { perSecond: number; runs?: number }) => void,
 		/** Requests the run will send, as far as it knows (resends of refused ones on top). */
 		private readonly wanted: () => number = () => Infinity,
 		/** For the jitter of asks made ahead of need (the simulations pass a seeded one). */
@@ -147,7 +150,8 @@ export class SharedTurns {
 		if (this.failed) return;
 		this.failed = true;
 		this.goAlone();
-		this.onFail(reason, { perSecond: this.perSecond / this.runs, runs: this.runs });
+		const runs = this.grants > 0 ? this.runs : undefined;
+		this.onFail(reason, { perSecond: this.perSecond / (runs ?? SENDER_SHARERS), runs });
 	}
 
 	private askMore(budget: RunBudget): void {

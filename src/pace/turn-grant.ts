@@ -83,7 +83,8 @@ export async function askGrant(
 		const sent = clock.now();
 		const asked = request(sent);
 		const timeoutMs = Math.min(
-			Math.min(ASK_MAX_TIMEOUT_MS, allowedMs * 2 ** attempt),
+			ASK_MAX_TIMEOUT_MS,
+			allowedMs * 2 ** attempt,
 			Math.max(ASK_MIN_TIMEOUT_MS, leftMs()),
 		);
 		try {

@@ -17,7 +17,7 @@
  * Run: npx tsx test/bench/shared-sender.bench.tsx [--seeds 8]
  */
 import { senderPace } from '../../src/pace/pace';
-import type { Pace } from '../../src/pace/gate';
+import type { Pace } from '../../src/pace';
 import { simulateSharedLimit } from '../helpers/virtual-time';
 import type { LimitWindow, SharedLimitScenario } from '../helpers/virtual-time';
 

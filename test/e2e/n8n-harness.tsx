@@ -1235,11 +1235,6 @@ export interface RecordedExecution {
 }
 
 /**
- * The executions n8n recorded, oldest first: in the folder's SQLite database, or in PostgreSQL
- * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with the runtime's own
- * sqlite3 or pg and flatted (n8n stores run data flatted). Works while n8n runs.
- */
-/**
  * Where a script given it as its argument finds n8n's database: PostgreSQL's connection (JSON)
  * in queue mode, the SQLite file otherwise.
  */
@@ -1256,17 +1251,26 @@ export function databaseOf(folder: N8nUserFolder): string {
 		: join(folder.n8nDir, 'database.sqlite');
 }
 
+/**
+ * The executions n8n recorded, oldest first: in the folder's SQLite database, or in PostgreSQL
+ * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with the runtime's own
+ * sqlite3 or pg and flatted (n8n stores run data flatted). Works while n8n runs. `data: false`
+ * leaves the run data out (`nodeItems` and `stored` empty): a light read for polling while a
+ * workflow runs, which neither loads the machine nor holds this process (and its sandbox).
+ */
 export async function listExecutions(
 	folder: N8nUserFolder,
 	workflowId?: string,
+	{ data = true }: { data?: boolean } = {},
 ): Promise<RecordedExecution[]> {
 	const rt = getRuntime();
 	const modules = join(rt.runtimeDir, 'node_modules');
 	const env = folder.env ?? {};
 	const postgres = env.DB_TYPE === 'postgresdb';
-	const query =
-		'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data, d."workflowData" FROM execution_entity e ' +
-		'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id';
+	const query = data
+		? 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data, d."workflowData" FROM execution_entity e ' +
+			'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id'
+		: 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt" FROM execution_entity e ORDER BY e.id';
 	const read = postgres
 		? `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
 			const client = new Client(JSON.parse(process.argv[1]));
@@ -1278,10 +1282,10 @@ export async function listExecutions(
 		const { parse } = require(${JSON.stringify(join(modules, 'flatted'))});
 		(async () => {
 			${read}
-			const text = (v) => (typeof v === 'string' ? v : JSON.stringify(v));
+			const text = (v) => (v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 			const out = rows.map((row) => {
 				const nodeItems = {};
-				try {
+				if (row.data != null) try {
 					const runData = parse(row.data).resultData.runData;
 					for (const [node, runs] of Object.entries(runData)) nodeItems[node] = ((runs[0] && runs[0].data && runs[0].data.main && runs[0].data.main[0]) || []).map((item) => item.json);
 				} catch {}

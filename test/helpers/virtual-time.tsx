@@ -1,10 +1,10 @@
-import { Pacer, RateGate } from '../../src/pace/gate';
+import { Pacer, RateGate } from '../../src/pace';
 import { TurnBoard } from '../../src/pace/board';
 import { rateLimitPauseMs } from '../../src/http/retry';
 import { SharedTurns } from '../../src/pace/shared-turns';
 import { TurnsUnavailable } from '../../src/pace/turn-grant';
 import type { TurnRequest } from '../../src/pace/board';
-import type { Clock, Pace } from '../../src/pace/gate';
+import type { Clock, Pace } from '../../src/pace';
 
 /**
  * A clock whose time moves only when told, with sleepers woken in time order (ties in the order

@@ -1,7 +1,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import type { RecordedRequest } from '../sandbox';
-import { sharedPacerCount } from '../../src/pace/gate';
+import { sharedPacerCount } from '../../src/pace';
 import { outputOf, run, textMessage, useSandbox } from './context';
 
 jest.setTimeout(60_000);

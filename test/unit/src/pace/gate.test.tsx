@@ -4,7 +4,7 @@ import {
 	RateGate,
 	sharedPacer,
 	sharedPacerCount,
-} from '../../../../src/pace/gate';
+} from '../../../../src/pace';
 import { SENDER_SHARERS, senderPace } from '../../../../src/pace/pace';
 import { simulateSharedLimit, VirtualClock as FakeClock } from '../../../helpers/virtual-time';
 import type { LimitWindow } from '../../../helpers/virtual-time';

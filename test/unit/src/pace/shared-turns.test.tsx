@@ -15,7 +15,7 @@ import {
 	TurnsUnavailable,
 } from '../../../../src/pace/turn-grant';
 import type { AskTurns } from '../../../../src/pace/turn-grant';
-import type { Pace } from '../../../../src/pace/gate';
+import type { Pace } from '../../../../src/pace';
 import { simulateSharedLimit, VirtualClock } from '../../../helpers/virtual-time';
 import type { LimitWindow } from '../../../helpers/virtual-time';
 

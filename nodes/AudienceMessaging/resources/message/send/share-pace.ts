@@ -6,6 +6,7 @@ import {
 	PACE_TOKEN_HEADER,
 	PACE_WEBHOOK_PATH,
 	paceToken,
+	SENDER_SHARERS,
 	SharedTurns,
 	TurnsUnavailable,
 } from '../../../../../src/pace';
@@ -95,12 +96,12 @@ export function shareTurns(
 			);
 		return response.body;
 	};
-	// Alone, the run keeps to its share of the rate: never faster than sharing would have sent.
-	const onFail = (reason: string, share: { perSecond: number; runs: number }) => {
+	const onFail = (reason: string, share: { perSecond: number; runs?: number }) => {
 		gate.pacer.capAt(share.perSecond);
 		const rate = `${Number(share.perSecond.toFixed(2))} messages per second`;
-		const of =
-			share.runs > 1
+		const of = !share.runs
+			? `, the sender's rate limit over ${SENDER_SHARERS}, as the trigger never said how many runs share it`
+			: share.runs > 1
 				? `, the sender's rate limit over the ${share.runs} runs the trigger last saw`
 				: '';
 		context.addExecutionHints?.({
