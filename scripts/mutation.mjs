@@ -401,7 +401,7 @@ export const MUTANTS = [
 	],
 	[
 		'src/pace/shared-turns.ts',
-		'const runs = this.grants > 0 ? this.runs : undefined;',
+		'const runs = this.clock.now() - this.heardAt <= PEER_TTL_MS ? this.runs : undefined;',
 		'const runs = this.runs;',
 		'a run that never heard the trigger paces alone at the whole rate, beside runs taking its turns',
 	],
@@ -412,10 +412,34 @@ export const MUTANTS = [
 		'a trigger slower than 5 s from the start is never heard: every run paces alone at the whole rate',
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/share-pace.ts',
-		'gate.pacer.capAt(share.perSecond);',
+		'src/pace/gate.ts',
+		'this.pacer.capAt(share.perSecond);',
 		'void share;',
 		"a run that gives sharing up paces alone at the sender's whole rate, above its share",
+	],
+	[
+		'src/pace/shared-turns.ts',
+		'this.turns.add(grant, agrees && last >= received - this.spacingMs ? grant.at : received);',
+		'this.turns.add(grant, received);',
+		"turns are timed from the answer's arrival: one slow on its way back puts them among other runs' turns",
+	],
+	[
+		'src/pace/shared-turns.ts',
+		'? { afterMs: Math.min(MAX_AFTER_MS, Math.max(...this.waysBack)) }',
+		'? {}',
+		'a run asks for turns from now, however long its answers take back (gone when they come)',
+	],
+	[
+		'src/pace/board.ts',
+		'const first = Math.max(now + (request.afterMs ?? 0), sender.next);',
+		'const first = Math.max(now, sender.next);',
+		'the board gives turns sooner than the run asked (afterMs ignored)',
+	],
+	[
+		'src/pace/shared-turns.ts',
+		'const runs = this.clock.now() - this.heardAt <= PEER_TTL_MS ? this.runs : undefined;',
+		'const runs = this.grants > 0 ? this.runs : undefined;',
+		'a run that lost the trigger long ago keeps to the share it last heard of (others may have come since)',
 	],
 ];
 

@@ -30,6 +30,8 @@ export interface TurnRequest {
 	count: number;
 	boards?: string[];
 	run?: string;
+	/** No turn sooner than this after the ask comes: the run's answers take this long back. */
+	afterMs?: number;
 }
 
 /**
@@ -44,6 +46,8 @@ export interface TurnGrant {
 	boards: number;
 	/** The runs that asked this board for the sender's turns within PEER_TTL_MS, this one included. */
 	runs?: number;
+	/** The board's clock when it gave the turns (Date.now()): `delayMs` counts from it. */
+	at: number;
 }
 
 /** A board shares a sender's rate with the boards runs named within this long; older ones lapse. */
@@ -58,6 +62,8 @@ const MAX_RUNS = 256;
 export const MAX_TURNS_PER_REQUEST = 100;
 const MAX_KEY_LENGTH = 512;
 const MAX_RATE = 100_000;
+/** The longest wait before the first turn a run may ask for (afterMs). */
+export const MAX_AFTER_MS = 5000;
 /** The senders a board keeps; the one unused longest is forgotten first. */
 const MAX_KEYS = 1000;
 /** A pace request body is a few dozen bytes. */
@@ -72,7 +78,7 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	const body = json.value as Partial<TurnRequest> | null;
 	if (!body || typeof body !== 'object' || Array.isArray(body))
 		throw new RequestRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
-	const { key, perSecond, count: asked, boards, run } = body;
+	const { key, perSecond, count: asked, boards, run, afterMs } = body;
 	if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH)
 		throw new RequestRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
 	if (!(typeof perSecond === 'number' && perSecond > 0 && perSecond <= MAX_RATE))
@@ -95,7 +101,19 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 		);
 	if (run !== undefined && (typeof run !== 'string' || !BOARD_ID.test(run)))
 		throw new RequestRejection(400, 'run must be 1 to 32 letters, digits, - or _');
-	return { key, perSecond, count, ...(boards?.length ? { boards } : {}), ...(run ? { run } : {}) };
+	if (
+		afterMs !== undefined &&
+		!(typeof afterMs === 'number' && afterMs >= 0 && afterMs <= MAX_AFTER_MS)
+	)
+		throw new RequestRejection(400, `afterMs must be a number from 0 to ${MAX_AFTER_MS}`);
+	return {
+		key,
+		perSecond,
+		count,
+		...(boards?.length ? { boards } : {}),
+		...(run ? { run } : {}),
+		...(afterMs ? { afterMs } : {}),
+	};
 }
 
 /** A sender's next free turn on a board, and the other boards it shares the sender's rate with. */
@@ -130,7 +148,7 @@ export class TurnBoard {
 			if (asked < now - PEER_TTL_MS || sender.runs.size > MAX_RUNS) sender.runs.delete(run);
 		const boards = Math.min(1 + sender.peers.size, MAX_PEERS);
 		const spacingMs = (1000 * boards) / (request.perSecond * RATE_HEADROOM);
-		const first = Math.max(now, sender.next);
+		const first = Math.max(now + (request.afterMs ?? 0), sender.next);
 		const fit = Math.floor((now + SCHEDULE_AHEAD_MS - first) / spacingMs + 1e-9) + 1;
 		const count = Math.max(0, Math.min(request.count, fit));
 		sender.next = first + count * spacingMs;
@@ -142,7 +160,7 @@ export class TurnBoard {
 			this.senders.delete(oldest);
 		}
 		const runs = Math.max(1, sender.runs.size);
-		const grant = { spacingMs, count, board: this.id, boards, runs };
+		const grant = { spacingMs, count, board: this.id, boards, runs, at: now };
 		// None fits: the first free turn is less than a spacing beyond the bound, asked for after.
 		if (count === 0) return { delayMs: first - now - SCHEDULE_AHEAD_MS, ...grant };
 		return { delayMs: first - now, ...grant };

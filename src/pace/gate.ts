@@ -4,7 +4,10 @@ import type { Clock } from './clock';
 import { Pacer } from './pacer';
 import type { Pace } from './pace';
 import type { PlatformAnswer } from './platform-seconds';
+import { SharedTurns } from './shared-turns';
+import type { SharingFailed } from './shared-turns';
 import type { RunBudget } from './turn-budget';
+import type { AskTurns } from './turn-grant';
 
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;
@@ -23,12 +26,8 @@ export class RateGate {
 	waitBudgetMs = DEFAULT_WAIT_BUDGET_MS;
 	/** Gives a shared pacer back (see sharedPacer); nothing for the run's own. */
 	readonly release: () => void;
-	/** Turns shared across processes (shared-turns.ts), each waited for after a request's slot. */
-	turns?: {
-		take(budget: RunBudget): Promise<boolean>;
-		refused(): void;
-		readonly shared: boolean;
-	};
+	/** Turns shared across processes (shareTurns), each waited for after a request's slot. */
+	turns?: SharedTurns;
 	private readonly budget: RunBudget = {
 		leftMs: () => this.waitBudgetMs - this.lostMs(),
 		lose: (ms) => (this.lost += ms),
@@ -46,6 +45,25 @@ export class RateGate {
 			this.pacer = new Pacer(pace, clock, random);
 			this.release = () => undefined;
 		}
+	}
+
+	/**
+	 * Takes turns from the boards shared with runs on other processes (SharedTurns). When sharing
+	 * fails, the run paces alone at the share SharedTurns names, and `onFail` is told why.
+	 */
+	shareTurns(
+		ask: AskTurns,
+		key: string,
+		perSecond: number,
+		onFail: SharingFailed,
+		wanted?: () => number,
+		random?: () => number,
+	): void {
+		const failed: SharingFailed = (reason, share) => {
+			this.pacer.capAt(share.perSecond);
+			onFail(reason, share);
+		};
+		this.turns = new SharedTurns(ask, key, perSecond, this.clock, failed, wanted, random);
 	}
 
 	private get clock(): Clock {

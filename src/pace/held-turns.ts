@@ -50,13 +50,13 @@ export class HeldTurns {
 		return at;
 	}
 
-	/** Adds a grant's turns (arrived at `received`), thinning those given for fewer boards. */
-	add(grant: TurnGrant, received: number): void {
+	/** Adds a grant's turns (`from`: when, on this clock, the board gave them), thinning others. */
+	add(grant: Omit<TurnGrant, 'at' | 'runs'>, from: number): void {
 		const held = this.turns.slice(this.head);
 		const thinned = this.thin(held, grant.boards);
 		for (let i = 0; i < grant.count; i++)
 			thinned.push({
-				at: received + grant.delayMs + i * grant.spacingMs,
+				at: from + grant.delayMs + i * grant.spacingMs,
 				board: grant.board,
 				boards: grant.boards,
 			});

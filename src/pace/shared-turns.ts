@@ -1,5 +1,5 @@
 /** A run's turns from the boards shared with runs on other n8n processes (board.ts). */
-import { MAX_TURNS_PER_REQUEST } from './board';
+import { MAX_AFTER_MS, MAX_TURNS_PER_REQUEST, PEER_TTL_MS } from './board';
 import { RATE_HEADROOM, SENDER_SHARERS } from './pace';
 import { HeldTurns } from './held-turns';
 import { KnownBoards } from './known-boards';
@@ -24,9 +24,12 @@ const FIRST_ASKS = 8;
 const FULL_SHARE = 0.75;
 const HOLD_CHUNKS = 2;
 const SLOW_ANSWERS = 8;
+/** Why a run gave sharing up, and its share of the rate from then on (see SharedTurns.fail). */
+export type SharingFailed = (reason: string, share: { perSecond: number; runs?: number }) => void;
+
 /**
  * The run asks ahead of need (see take), so requests rarely wait for the board; each turn is timed
- * from the answer's arrival (the board's clock is not this one): never early, at worst a bit late.
+ * by the board's clock, or from the answer's arrival where the clocks disagree: never early.
  * It paces alone (its own pacer) for the rest, `onFail` told why once, when the board cannot be
  * asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), its turns cannot hold the limit (a
  * board not sharing the rate; turns past SCHEDULE_AHEAD_MS), or the platform refuses them.
@@ -41,6 +44,10 @@ export class SharedTurns {
 	private answerMs = 0;
 	/** The board's slowest answer among the run's last SLOW_ANSWERS: its asks allow for it. */
 	private readonly answers: number[] = [];
+	/** How long the last SLOW_ANSWERS answers took back: the run asks for turns no sooner. */
+	private readonly waysBack: number[] = [];
+	/** When a board last answered: how many runs it saw holds PEER_TTL_MS (board.ts). */
+	private heardAt = -Infinity;
 	/** The boards that gave the run turns, and how many grants the run got. */
 	private readonly boards: KnownBoards;
 	private grants = 0;
@@ -62,9 +69,9 @@ export class SharedTurns {
 		private readonly clock: Clock,
 		/**
 		 * Told once, with the run's share of the rate: over the runs the board last saw, or, `runs`
-		 * unknown (no board ever answered), over SENDER_SHARERS: others may be taking its turns.
+		 * unknown (no answer within PEER_TTL_MS), over SENDER_SHARERS: others may take its turns.
 		 */
-		private readonly onFail: (reason: string, share: { perSecond: number; runs?: number }) => void,
+		private readonly onFail: SharingFailed,
 		/** Requests the run will send, as far as it knows (resends of refused ones on top). */
 		private readonly wanted: () => number = () => Infinity,
 		/** For the jitter of asks made ahead of need (the simulations pass a seeded one). */
@@ -150,7 +157,7 @@ export class SharedTurns {
 		if (this.failed) return;
 		this.failed = true;
 		this.goAlone();
-		const runs = this.grants > 0 ? this.runs : undefined;
+		const runs = this.clock.now() - this.heardAt <= PEER_TTL_MS ? this.runs : undefined;
 		this.onFail(reason, { perSecond: this.perSecond / (runs ?? SENDER_SHARERS), runs });
 	}
 
@@ -176,6 +183,9 @@ export class SharedTurns {
 				count,
 				run: this.run,
 				...(boards.length ? { boards } : {}),
+				...(this.waysBack.length
+					? { afterMs: Math.min(MAX_AFTER_MS, Math.max(...this.waysBack)) }
+					: {}),
 			};
 		};
 		const slowest = Math.max(0, ...this.answers);
@@ -195,11 +205,23 @@ export class SharedTurns {
 			);
 		this.grants++;
 		this.runs = grant.runs ?? 1;
+		this.heardAt = received;
 		this.answerMs = received - sent;
-		this.answers.push(this.answerMs);
-		if (this.answers.length > SLOW_ANSWERS) this.answers.shift();
+		keepLast(this.answers, this.answerMs);
+		// Timed by the board's clock when it agrees with this one (its moment within the ask): an
+		// answer slow on its way back would make every turn late, into turns other runs hold. But a
+		// grant all gone by when it comes (a way back longer than the run asked for) from its arrival.
+		const agrees = grant.at >= sent && grant.at <= received;
+		if (agrees) keepLast(this.waysBack, received - grant.at);
 		// None free within the board's bound: asked again when one is.
 		if (grant.count === 0) return await this.clock.sleep(grant.delayMs);
-		this.turns.add(grant, received);
+		const last = grant.at + grant.delayMs + (grant.count - 1) * grant.spacingMs;
+		this.turns.add(grant, agrees && last >= received - this.spacingMs ? grant.at : received);
 	}
+}
+
+/** Adds `value` to `last`, which keeps the last SLOW_ANSWERS. */
+function keepLast(last: number[], value: number): void {
+	last.push(value);
+	if (last.length > SLOW_ANSWERS) last.shift();
 }

@@ -35,7 +35,7 @@ function unreadable(detail: string): TurnsUnavailable {
  */
 export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
-	const { delayMs, spacingMs, count, board, boards, runs } = grant;
+	const { delayMs, spacingMs, count, board, boards, runs, at } = grant;
 	if (typeof delayMs !== 'number' || !(delayMs >= 0)) throw unreadable('no delayMs of 0 or more');
 	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
 		throw unreadable('no positive spacingMs');
@@ -46,12 +46,14 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 		throw unreadable(`its count of webhook processes is not a whole number from 1 to ${MAX_PEERS}`);
 	if (runs !== undefined && (typeof runs !== 'number' || !Number.isInteger(runs) || runs < 1))
 		throw unreadable('its count of runs is not a whole number of 1 or more');
+	if (typeof at !== 'number' || !Number.isFinite(at))
+		throw unreadable('no at, the time it gave them');
 	const last = delayMs + Math.max(0, count - 1) * spacingMs;
 	if (last > SCHEDULE_AHEAD_MS + BOUND_SLACK_MS)
 		throw new TurnsUnavailable(
 			`the trigger gave turns ${Math.round(last / 1000)} s ahead, beyond the ${SCHEDULE_AHEAD_MS / 1000} s it may`,
 		);
-	return { delayMs, spacingMs, count, board, boards, ...(runs ? { runs } : {}) };
+	return { delayMs, spacingMs, count, board, boards, at, ...(runs ? { runs } : {}) };
 }
 
 /**
@@ -64,8 +66,11 @@ export const ASK_MAX_TIMEOUT_MS = 20_000;
 const SLOW_ANSWER_MARGIN = 4;
 /** The shortest, when the run's wait budget is nearly spent. */
 const ASK_MIN_TIMEOUT_MS = 1000;
-/** A transient failure (no answer, 5xx, 408, 429) is asked again after these pauses. */
-const ASK_AGAIN_AFTER_MS = [250, 1000];
+/**
+ * A transient failure (no answer, 5xx, 408, 429) is asked again after these pauses: they outlast
+ * n8n's own 503 "Database is not ready!", which it answers until its next check (every 2 s) passes.
+ */
+const ASK_AGAIN_AFTER_MS = [1000, 4000];
 
 /** The grant (turnGrant) and when it was asked, or why none; retried per ASK_AGAIN_AFTER_MS. */
 export async function askGrant(

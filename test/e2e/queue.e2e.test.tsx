@@ -545,7 +545,7 @@ it("shares the sender's pace across the workers through the trigger: four execut
 	}
 	for (const e of gaveUp)
 		expect(e.stored).toMatch(
-			/This run paced itself alone from then on, at most [\d.]+ messages per second/,
+			/This run paced itself alone from then on, at most [\d.]+ messages? per second/,
 		);
 	// Four runs, each paced at the sender's 8/s: without turns, the two workers' pacers together ask
 	// for twice the limit (the previous test's runs are refused). With them, the runs' starts are

@@ -1,7 +1,6 @@
 import { Pacer, RateGate } from '../../src/pace';
 import { TurnBoard } from '../../src/pace/board';
 import { rateLimitPauseMs } from '../../src/http/retry';
-import { SharedTurns } from '../../src/pace/shared-turns';
 import { TurnsUnavailable } from '../../src/pace/turn-grant';
 import type { TurnRequest } from '../../src/pace/board';
 import type { Clock, Pace } from '../../src/pace';
@@ -24,12 +23,13 @@ export class VirtualClock implements Clock {
 		);
 	}
 
-	/** Runs until nobody sleeps any more, waking each sleeper at its time. */
-	async runAll(): Promise<void> {
+	/** Runs until nobody sleeps any more (or the next wakes after `until`), each woken in time. */
+	async runAll(until = Infinity): Promise<void> {
 		for (;;) {
 			await new Promise((resolve) => setImmediate(resolve));
 			if (this.sleepers.length === 0) return;
 			this.sleepers.sort((a, b) => a.at - b.at);
+			if (this.sleepers[0].at > until) return;
 			const next = this.sleepers.shift()!;
 			this.time = Math.max(this.time, next.at);
 			next.wake();
@@ -262,17 +262,11 @@ export async function simulateSharedLimit(
 						throw new TurnsUnavailable('the trigger could not be reached (timeout)', true);
 					}),
 				]);
-			// As the node does (share-pace.ts): alone, the run keeps to its share of the rate.
-			const fail = (reason: string, share: { perSecond: number }) => {
-				pacedAlone.push(reason);
-				gate.pacer.capAt(share.perSecond);
-			};
-			gate.turns = new SharedTurns(
+			gate.shareTurns(
 				ask,
 				'sender',
 				pace.perSecond,
-				clock,
-				fail,
+				(reason) => pacedAlone.push(reason),
 				() => messagesPerRun,
 				random,
 			);

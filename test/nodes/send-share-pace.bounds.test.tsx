@@ -150,6 +150,7 @@ it('ends the run within Max Wait (+10 %) when its turn is further away than the 
 			count: Math.min(1, body.count),
 			board: 'b',
 			boards: 1,
+			at: Date.now(),
 		},
 	});
 	const started = Date.now();
@@ -163,7 +164,14 @@ it('does not follow a grant far ahead (10 min): the run paces alone at once and 
 	const { id, items } = sender(4, 20);
 	answer = ({ body }) => ({
 		status: 200,
-		body: { delayMs: 600_000, spacingMs: 50, count: body.count, board: 'b', boards: 1 },
+		body: {
+			delayMs: 600_000,
+			spacingMs: 50,
+			count: body.count,
+			board: 'b',
+			boards: 1,
+			at: Date.now(),
+		},
 	});
 	const started = Date.now();
 	const result = await send({ rateLimitSenderId: id }, items);

@@ -37,7 +37,7 @@ interface PaceCall {
 	token: string | undefined;
 	/** The request's Connection header. */
 	connection: string | undefined;
-	body: { key: string; perSecond: number; count: number; boards?: string[] };
+	body: { key: string; perSecond: number; count: number; boards?: string[]; afterMs?: number };
 	receivedAt: number;
 }
 
@@ -179,7 +179,10 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 			count: expect.any(Number),
 			...(call.body.boards ? { boards: [board.id] } : {}),
 			run: expect.stringMatching(/^[\w-]{1,32}$/),
+			// How long the answers took back, once measured (the board is in this process: ms).
+			...(call.body.afterMs === undefined ? {} : { afterMs: expect.any(Number) }),
 		});
+		expect(call.body.afterMs ?? 0).toBeLessThan(1000);
 		expect(call.body.count).toBeLessThanOrEqual(19);
 	}
 	// No more turns than messages (the one-turn ask that looks for another board aside): none wasted
@@ -340,7 +343,7 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 		});
 		expectAllSentOnce(outputOf(result), 4);
 		expect(result.hints?.[0].message).toMatch(
-			/^Share Pace Across Workers: the trigger could not be reached \(.*ECONNREFUSED.* This run paced itself alone from then on, at most 2\.5 messages per second, the sender's rate limit over 8, as the trigger never said how many runs share it,/,
+			/^Share Pace Across Workers: the trigger could not be reached \(.*ECONNREFUSED.* This run paced itself alone from then on, at most 2\.5 messages per second, the sender's rate limit over 8, as the trigger has not said lately how many runs share it,/,
 		);
 		// Never told how many runs share the sender, it keeps to an eighth of 20/s (95 %: 421 ms
 		// apart): other runs may be taking the trigger's turns at the whole rate meanwhile.

@@ -284,6 +284,7 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 		});
 
 	it('answers the turns of the board of this process, starts nothing, and the next asker gets the turns after them', async () => {
+		const asked = Date.now();
 		const first = await pace();
 		expect(first.result).toEqual({ noWebhookResponse: true });
 		expect(first.response.status).toBe(200);
@@ -292,6 +293,7 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 			delayMs: number;
 			spacingMs: number;
 			count: number;
+			at: number;
 		};
 		expect(grant).toEqual({
 			delayMs: expect.any(Number),
@@ -300,7 +302,11 @@ describe("the pace webhook (Message › Send's Share Pace Across Workers)", () =
 			board: expect.any(String),
 			boards: 1,
 			runs: 1,
+			// The board's clock when it gave them: the run times the turns from it.
+			at: expect.any(Number),
 		});
+		expect(grant.at).toBeGreaterThanOrEqual(asked);
+		expect(grant.at).toBeLessThanOrEqual(Date.now());
 		expect(grant.delayMs).toBeLessThan(5);
 		const second = JSON.parse((await pace()).response.body) as { delayMs: number };
 		expect(second.delayMs).toBeGreaterThan(4 * (1000 / 19));

@@ -22,6 +22,7 @@ describe('TurnBoard', () => {
 		const ask = (count: number) => board.take({ key: 'k', perSecond: 20, count });
 		expect(ask(5)).toEqual({
 			delayMs: 0,
+			at: 1000,
 			spacingMs: 1000 / 19,
 			count: 5,
 			board: board.id,
@@ -51,6 +52,21 @@ describe('TurnBoard', () => {
 		now += 2;
 		// a and b asked last over 15 s ago; c just now.
 		expect(ask('c')).toBe(1);
+	});
+
+	it('gives no turn sooner than afterMs after the ask, when none is held', () => {
+		let now = 0;
+		const board = new TurnBoard(() => now);
+		expect(board.take({ key: 'k', perSecond: 20, count: 2, afterMs: 300 })).toMatchObject({
+			delayMs: 300,
+			at: 0,
+			count: 2,
+		});
+		// Held turns end later than that: the next follow them.
+		now = 100;
+		expect(board.take({ key: 'k', perSecond: 20, count: 1, afterMs: 50 }).delayMs).toBeCloseTo(
+			300 + (2 * 1000) / 19 - 100,
+		);
 	});
 
 	it('keeps senders, and one sender at two rates, apart', () => {
@@ -164,6 +180,17 @@ describe('parseTurnRequest', () => {
 			count: 1,
 			run: 'r-1_x',
 		});
+		expect(parse({ key: 'k', perSecond: 1, count: 1, afterMs: 250.5 })).toEqual({
+			key: 'k',
+			perSecond: 1,
+			count: 1,
+			afterMs: 250.5,
+		});
+		expect(parse({ key: 'k', perSecond: 1, count: 1, afterMs: 0 })).toEqual({
+			key: 'k',
+			perSecond: 1,
+			count: 1,
+		});
 		expect(() => parse({ key: 'k', perSecond: 1, count: 1, run: 'a b' })).toThrow(
 			'run must be 1 to 32 letters, digits, - or _',
 		);
@@ -214,6 +241,9 @@ describe('parseTurnRequest', () => {
 			400,
 			/webhook processes named must/,
 		],
+		['afterMs over 5 s', { key: 'k', perSecond: 1, count: 1, afterMs: 5001 }, 400, /afterMs/],
+		['afterMs below 0', { key: 'k', perSecond: 1, count: 1, afterMs: -1 }, 400, /afterMs/],
+		['afterMs as text', { key: 'k', perSecond: 1, count: 1, afterMs: '9' }, 400, /afterMs/],
 		[
 			'a body over 4 KB',
 			{ key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) },
@@ -257,6 +287,11 @@ describe('turnGrant', () => {
 			{ delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 9 },
 			'its count of webhook processes is not a whole number from 1 to 8',
 		],
+		[
+			'no time',
+			{ delayMs: 0, spacingMs: 50, count: 1, board: 'b', boards: 1, at: '2026-11-28' },
+			'no at, the time it gave them',
+		],
 	])('says why it refuses %s, in words a user knows', (_name, answer, detail) => {
 		expect(() => turnGrant(answer, 5)).toThrow(
 			`the trigger's pace answer is not one this version reads (${detail}): run the same version of this package on every n8n process`,
@@ -266,15 +301,15 @@ describe('turnGrant', () => {
 	it.each<[string, unknown]>([
 		[
 			'a first turn an hour ahead',
-			{ delayMs: 3_600_000, spacingMs: 50, count: 1, board: 'b', boards: 1 },
+			{ delayMs: 3_600_000, spacingMs: 50, count: 1, board: 'b', boards: 1, at: 0 },
 		],
 		[
 			'a first turn 10.5 s ahead',
-			{ delayMs: 10_500, spacingMs: 50, count: 1, board: 'b', boards: 1 },
+			{ delayMs: 10_500, spacingMs: 50, count: 1, board: 'b', boards: 1, at: 0 },
 		],
 		[
 			'turns that reach 10.5 s ahead',
-			{ delayMs: 9_000, spacingMs: 500, count: 4, board: 'b', boards: 1 },
+			{ delayMs: 9_000, spacingMs: 500, count: 4, board: 'b', boards: 1, at: 0 },
 		],
 	])('does not follow %s (beyond the 10 s a board schedules)', (_name, answer) => {
 		expect(() => turnGrant(answer, 5)).toThrow(
@@ -284,10 +319,13 @@ describe('turnGrant', () => {
 
 	it('takes fewer turns than asked, or none for now', () => {
 		expect(
-			turnGrant({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', boards: 2, extra: 1 }, 5),
-		).toEqual({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', boards: 2 });
+			turnGrant(
+				{ delayMs: 10, spacingMs: 50, count: 2, board: 'b', boards: 2, at: 7, extra: 1 },
+				5,
+			),
+		).toEqual({ delayMs: 10, spacingMs: 50, count: 2, board: 'b', boards: 2, at: 7 });
 		expect(
-			turnGrant({ delayMs: 30, spacingMs: 50, count: 0, board: 'b', boards: 1 }, 5).count,
+			turnGrant({ delayMs: 30, spacingMs: 50, count: 0, board: 'b', boards: 1, at: 7 }, 5).count,
 		).toBe(0);
 	});
 });
@@ -300,6 +338,8 @@ describe('SharedTurns', () => {
 		rttMs: number,
 		perSecond = 20,
 		wanted = Infinity,
+		/** How long each answer takes back (half the rttMs unless said). */
+		backMs = () => rttMs / 2,
 	) {
 		const asked: Array<{ at: number; request: TurnRequest }> = [];
 		const failures: string[] = [];
@@ -307,7 +347,7 @@ describe('SharedTurns', () => {
 			asked.push({ at: clock.now(), request });
 			await clock.sleep(rttMs / 2);
 			const grant = board.take(request);
-			await clock.sleep(rttMs / 2);
+			await clock.sleep(backMs());
 			return grant;
 		};
 		const turns = new SharedTurns(
@@ -336,6 +376,22 @@ describe('SharedTurns', () => {
 		return { turns, asked, failures, starts, send };
 	}
 
+	/** Sends `count` from each run at once (10 in flight each): every start of them all, in order. */
+	async function together(
+		clock: VirtualClock,
+		runs: Array<ReturnType<typeof runOn>>,
+		count: number,
+	): Promise<number[]> {
+		const done = Promise.all(runs.map(async (run) => await run.send(count, 10)));
+		await clock.runAll();
+		await done;
+		return runs.flatMap((run) => run.starts).sort((a, b) => a - b);
+	}
+
+	/** The most starts in any second that begins at a start. */
+	const mostInASecond = (all: number[]) =>
+		Math.max(...all.map((start) => all.filter((at) => at >= start && at < start + 1000).length));
+
 	it('asks a second at a time, before it runs out, so its requests keep the spacing', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
@@ -350,30 +406,72 @@ describe('SharedTurns', () => {
 		// the boards are hearing of each other; a second's worth, 19, after them), never more than the
 		// run has requests for.
 		expect(run.asked.map(({ request }) => request.count)).toEqual([5, 5, 5, 5, 5, 5, 5, 5, 19, 1]);
-		// The first turn is timed from the answer (10 ms): never before the board gave it. Every later
-		// start is one spacing after the last: the run never waits for the board.
+		// The turns are timed by the board's clock (it gave the first at 5 ms): the first starts when
+		// the answer comes (10 ms), every later one on the board's schedule, one spacing after the
+		// last turn. The run never waits for the board.
 		expect(run.starts[0]).toBe(10);
-		const gaps = run.starts.slice(1).map((start, i) => start - run.starts[i]);
-		expect(Math.min(...gaps)).toBeCloseTo(1000 / 19, 6);
-		expect(Math.max(...gaps)).toBeCloseTo(1000 / 19, 6);
+		run.starts
+			.slice(1)
+			.forEach((start, i) => expect(start).toBeCloseTo(5 + ((i + 1) * 1000) / 19, 6));
 		expect(run.failures).toEqual([]);
 	});
 
 	it('shares the rate with a run of another process: together never more than the rate in any second', async () => {
 		const clock = new VirtualClock();
 		const board = new TurnBoard(() => clock.now());
-		const runs = [runOn(clock, board, 4, 20, 60), runOn(clock, board, 30, 20, 60)];
-		const done = Promise.all(runs.map(async (run) => await run.send(60, 10)));
-		await clock.runAll();
-		await done;
-		const all = runs.flatMap((run) => run.starts).sort((a, b) => a - b);
-		expect(all).toHaveLength(120);
-		const mostInASecond = Math.max(
-			...all.map((start) => all.filter((other) => other >= start && other < start + 1000).length),
+		const all = await together(
+			clock,
+			[runOn(clock, board, 4, 20, 60), runOn(clock, board, 30, 20, 60)],
+			60,
 		);
-		expect(mostInASecond).toBeLessThanOrEqual(20);
+		expect(all).toHaveLength(120);
+		expect(mostInASecond(all)).toBeLessThanOrEqual(20);
 		// Each got about half while both ran: together at the board's pace, 19 a second.
 		expect((all.length - 1) / ((all[all.length - 1] - all[0]) / 1000)).toBeGreaterThan(18.5);
+	});
+
+	it("times its turns by the board's clock: answers slow and uneven on the way back make no turn late, into another run's", async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		// One run's answers take 0 to 400 ms back, by turns; the other's 2 ms.
+		let answers = 0;
+		const uneven = () => [0, 400, 150, 300][answers++ % 4];
+		const slow = runOn(clock, board, 4, 20, 80, uneven);
+		const all = await together(clock, [slow, runOn(clock, board, 4, 20, 80)], 80);
+		expect(all).toHaveLength(160);
+		// Timed from each answer's arrival instead, the slow run's turns fall on the other's: 25
+		// starts in a second.
+		expect(mostInASecond(all)).toBeLessThanOrEqual(20);
+		// The slow run asks for turns no sooner than its answers take back: it was not held up.
+		expect(slow.asked.at(-1)?.request.afterMs).toBe(400);
+		expect((all.length - 1) / ((all[all.length - 1] - all[0]) / 1000)).toBeGreaterThan(18);
+	});
+
+	it('asks its turns no sooner than its answers take back: each comes in time, and starts at the moment the board gave', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		// The moments of every turn the board gave, on its clock.
+		const given = new Set<number>();
+		const recording = {
+			take: (request: TurnRequest) => {
+				const grant = board.take(request);
+				for (let i = 0; i < grant.count; i++)
+					given.add(grant.at + grant.delayMs + i * grant.spacingMs);
+				return grant;
+			},
+		} as TurnBoard;
+		// Answers 300 ms back, the spacing 53 ms: a turn given for "now" is gone when it comes, and
+		// would be taken from the answer's arrival, 300 ms late, among the turns of other runs.
+		const run = runOn(clock, recording, 20, 20, 30, () => 300);
+		const done = run.send(30, 30);
+		await clock.runAll(60_000);
+		await done;
+		expect(run.asked.slice(1).every(({ request }) => request.afterMs === 300)).toBe(true);
+		// The first grant (5 turns) was gone when it came: the run did not know yet. Every start after
+		// it is at a moment the board gave.
+		expect(run.asked[0].request.count).toBe(5);
+		expect(run.starts.filter((start) => !given.has(start))).toHaveLength(5);
+		expect(run.starts).toHaveLength(30);
 	});
 
 	it('asks for twice the time the board took to answer, so a slow board does not slow the run', async () => {

@@ -114,6 +114,26 @@ describe('RateGate', () => {
 		);
 	});
 
+	it('a 429 gives the requests already waiting new slots: after a short pause they start at the new rate, not at the old slots', async () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(10, clock, noJitter);
+		const times: number[] = [];
+		const all = Array.from({ length: 5 }, async (_, index) => {
+			const ticket = await gate.acquire();
+			times.push(clock.now());
+			// The first is refused at once, with a pause of 50 ms: the others wait in slots 105 ms apart.
+			if (index === 0) gate.backOff(50, ticket);
+		});
+		await clock.runAll();
+		await Promise.all(all);
+		// Nothing went through: the rate halves, to 4.75/s. The second keeps its slot (past the pause);
+		// the rest start 211 ms apart, where their old slots were 105 ms apart.
+		expect(gate.spacingMs).toBeCloseTo(1000 / 4.75, 6);
+		expect(times.slice(2).map((time, index) => time - times[index + 1])).toEqual(
+			[1, 2, 3].map(() => expect.closeTo(1000 / 4.75, 6)),
+		);
+	});
+
 	it('measures per second over the last two seconds, and only since the last pause', () => {
 		const clock = new FakeClock();
 		const gate = new RateGate(50, clock, noJitter);

@@ -8,7 +8,6 @@ import { RateGate } from '../../../../src/pace/gate';
 import { senderPace } from '../../../../src/pace/pace';
 import { PEER_TTL_MS, TurnBoard } from '../../../../src/pace/board';
 import type { TurnRequest } from '../../../../src/pace/board';
-import { SharedTurns } from '../../../../src/pace/shared-turns';
 import {
 	ASK_MAX_TIMEOUT_MS,
 	ASK_TIMEOUT_MS,
@@ -24,7 +23,7 @@ function sharing(clock: VirtualClock, ask: AskTurns, budgetMs = 60_000) {
 	const gate = new RateGate(senderPace(10, undefined), clock);
 	gate.waitBudgetMs = budgetMs;
 	const reasons: string[] = [];
-	gate.turns = new SharedTurns(ask, 'sender', 10, clock, (reason) => reasons.push(reason));
+	gate.shareTurns(ask, 'sender', 10, (reason) => reasons.push(reason));
 	return { gate, reasons };
 }
 
@@ -206,6 +205,7 @@ describe('waits for turns and for the board are bounded', () => {
 			count: request.count,
 			board: 'b',
 			boards: 1,
+			at: clock.now(),
 		}));
 		expect(await settle(clock, gate.acquire())).toBe(0);
 		// At its own pace: the next slot, one spacing (105 ms at 95 % of 10/s) on.
@@ -230,10 +230,10 @@ describe('waits for turns and for the board are bounded', () => {
 		expect(gate.turns?.shared).toBe(true);
 		expect(asks[0].timeoutMs).toBe(ASK_TIMEOUT_MS);
 		expect(ASK_TIMEOUT_MS).toBe(5000);
-		expect(asks[1].at).toBe(5000 + 250);
+		expect(asks[1].at).toBe(5000 + 1000);
 		// The wait for the board that failed counts against the budget, beyond the run's due share.
 		expect(gate.lostMs()).toBeGreaterThan(4000);
-		expect(gate.lostMs()).toBeLessThan(5250);
+		expect(gate.lostMs()).toBeLessThan(6000);
 	});
 
 	it('a slow board is given time: each ask waits four times its slowest recent answer, 5 to 20 s, and each attempt twice the last', async () => {
@@ -284,7 +284,33 @@ describe('waits for turns and for the board are bounded', () => {
 		await settle(clock, gate.acquire());
 		expect(asks).toBe(3);
 		expect(reasons).toEqual(['the trigger answered HTTP 503']);
-		expect(clock.now()).toBe(250 + 1000);
+		expect(clock.now()).toBe(1000 + 4000);
+	});
+
+	it('a run that has not heard a board for over 15 s keeps to an eighth of the rate, not to the share it last heard of', async () => {
+		// Four runs asking (three others first); the run's next ask fails after `silentMs`.
+		for (const [silentMs, share] of [
+			[0, { perSecond: 10 / 4, runs: 4 }],
+			[PEER_TTL_MS + 1, { perSecond: 10 / 8, runs: undefined }],
+		] as const) {
+			const clock = new VirtualClock();
+			const board = new TurnBoard(() => clock.now());
+			for (const run of ['a', 'b', 'c'])
+				board.take({ key: 'sender', perSecond: 10, count: 1, run });
+			const gate = new RateGate(senderPace(10, undefined), clock);
+			gate.waitBudgetMs = 600_000;
+			const shares: unknown[] = [];
+			let asks = 0;
+			const ask: AskTurns = async (request) => {
+				if (asks++ === 0) return board.take(request);
+				await clock.sleep(silentMs);
+				throw new TurnsUnavailable('the trigger answered HTTP 404');
+			};
+			gate.shareTurns(ask, 'sender', 10, (_reason, given) => shares.push(given));
+			for (let i = 0; i < 10; i++) await settle(clock, gate.acquire());
+			expect(shares).toEqual([share]);
+			expect(gate.currentRate).toBeCloseTo(share.perSecond * 0.95, 6);
+		}
 	});
 
 	it('a board asked with the budget nearly spent waits only what is left of it (1 s at least)', async () => {

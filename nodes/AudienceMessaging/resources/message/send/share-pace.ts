@@ -7,7 +7,6 @@ import {
 	PACE_WEBHOOK_PATH,
 	paceToken,
 	SENDER_SHARERS,
-	SharedTurns,
 	TurnsUnavailable,
 } from '../../../../../src/pace';
 import { apiRequest } from '../../../../../src/http';
@@ -43,6 +42,13 @@ export function sharedPaceTrigger(
 		);
 	}
 	return url;
+}
+
+/** The hint's words for what the run alone divides the sender's rate by (SharedTurns.fail). */
+function shareOf(runs: number | undefined): string {
+	if (!runs)
+		return `, the sender's rate limit over ${SENDER_SHARERS}, as the trigger has not said lately how many runs share it`;
+	return runs > 1 ? `, the sender's rate limit over the ${runs} runs the trigger last saw` : '';
 }
 
 /** Answers of a busy or restarting trigger, or of a proxy before it: asked again. */
@@ -96,26 +102,19 @@ export function shareTurns(
 			);
 		return response.body;
 	};
-	const onFail = (reason: string, share: { perSecond: number; runs?: number }) => {
-		gate.pacer.capAt(share.perSecond);
-		const rate = `${Number(share.perSecond.toFixed(2))} messages per second`;
-		const of = !share.runs
-			? `, the sender's rate limit over ${SENDER_SHARERS}, as the trigger never said how many runs share it`
-			: share.runs > 1
-				? `, the sender's rate limit over the ${share.runs} runs the trigger last saw`
-				: '';
-		context.addExecutionHints?.({
-			type: 'warning',
-			location: 'outputPane',
-			message: `Share Pace Across Workers: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} This run paced itself alone from then on, at most ${rate}${of}, backing off when refused (the package's docs, Rate limits and queue mode, say why).`,
-		});
-	};
-	gate.turns = new SharedTurns(
+	gate.shareTurns(
 		ask,
 		settings.key,
 		settings.perSecond,
-		gate.pacer.clock,
-		onFail,
+		(reason, share) => {
+			const perSecond = Number(share.perSecond.toFixed(2));
+			const rate = `${perSecond} message${perSecond === 1 ? '' : 's'} per second`;
+			context.addExecutionHints?.({
+				type: 'warning',
+				location: 'outputPane',
+				message: `Share Pace Across Workers: ${reason}${/[.?!]$/.test(reason) ? '' : '.'} This run paced itself alone from then on, at most ${rate}${shareOf(share.runs)}, backing off when refused (the package's docs, Rate limits and queue mode, say why).`,
+			});
+		},
 		settings.wanted,
 	);
 }
