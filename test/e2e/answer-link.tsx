@@ -2,6 +2,7 @@
  * Answering Send and Wait for Response's approve or decline link as a person does: the link opens
  * the confirm page, and its button posts the form back to the same signed link.
  */
+import { whenReady } from './when-ready';
 
 /** A phone's browser. */
 export const PHONE_BROWSER =
@@ -28,7 +29,7 @@ export async function pressConfirm(
 	// again. Queue mode only: n8n's webhook process has twice left a waiting-webhook request of a
 	// clean CI run unanswered for 300 s (before and after the confirm page; not reproduced, see the
 	// session notes of issue 48). Answering twice is safe: n8n answers "No action required".
-	const fetch = options.hangMs ? patient(options.hangMs) : globalThis.fetch;
+	const fetch = whenReady(options.hangMs ? patient(options.hangMs) : globalThis.fetch);
 	const opened = await fetch(url, { headers: { 'user-agent': userAgent } });
 	const page = await opened.text();
 	if (opened.status !== 200 || !/<form method="post"[^>]*>/.test(page))

@@ -19,6 +19,7 @@ import {
 } from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
+import { whenReady } from './when-ready';
 
 jest.setTimeout(600_000);
 
@@ -424,9 +425,11 @@ it('takes callbacks on the webhook process (wrong secret 401) and runs one execu
 		status: 'DELIVERED',
 		date: '2026-11-23T10:00:00.000Z',
 	}));
+	// Sent again while n8n answers its own 503 "Database is not ready!", as a caller would.
+	const send = whenReady();
 	const answers = await Promise.all(
 		events.map(async (event) => {
-			const response = await fetch(url, {
+			const response = await send(url, {
 				method: 'POST',
 				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(event),

@@ -11,6 +11,7 @@ import { fillNodeHistory } from './processed-data-db';
 import type { RecordedExecution } from './n8n-harness';
 import { audienceNode, chain, codeNode, webhookTrigger } from './package-setup';
 import type { PackageInN8n } from './package-setup';
+import { whenReady } from './when-ready';
 
 const SENDER = '15550100100';
 /** Recipient `index` of a scenario (`prefix`: two digits of its own). */
@@ -152,7 +153,7 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 	}
 
 	async function start(path: string, body: Record<string, unknown>): Promise<void> {
-		const response = await fetch(`${target().webhookUrl}/webhook/${path}`, {
+		const response = await whenReady()(`${target().webhookUrl}/webhook/${path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
 			body: JSON.stringify(body),
@@ -177,7 +178,7 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 		expect(accepted('11', 60).filter((count) => count === 1)).toHaveLength(20);
 		// The key works again; the user retries the failed execution.
 		ctx.sandbox.clearFaults();
-		const retry = await fetch(`${target().mainUrl}/rest/executions/${failed.id}/retry`, {
+		const retry = await whenReady()(`${target().mainUrl}/rest/executions/${failed.id}/retry`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json', cookie: target().cookie },
 			body: JSON.stringify({ loadWorkflow: false }),

@@ -10,6 +10,7 @@ import type { RecordedExecution } from './n8n-harness';
 import { usePackageInN8n } from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
+import { whenReady } from './when-ready';
 import {
 	SEND_ONCE_PATHS,
 	acceptedBy,
@@ -80,7 +81,7 @@ async function until<T>(what: string, done: () => Promise<T | undefined>, timeou
 }
 
 async function post(body: Record<string, unknown>): Promise<void> {
-	const response = await fetch(`${stack.webhook.url}/webhook/once-killed`, {
+	const response = await whenReady()(`${stack.webhook.url}/webhook/once-killed`, {
 		method: 'POST',
 		headers: { 'content-type': 'application/json' },
 		body: JSON.stringify(body),
