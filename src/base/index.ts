@@ -6,5 +6,3 @@ export * from './addresses';
 export * from './json';
 export * from './input-errors';
 export * from './bytes';
-export * from './rejection';
-export * from './secrets';

@@ -1,5 +1,5 @@
 /** The types of a CSV file's check: its options, its problems and its result. */
-import type { CsvLayout } from './rows';
+import type { CsvLayout } from './row';
 
 /** One problem of a CSV file, by line (1 is the header) and column. */
 export interface CsvProblem {

@@ -6,7 +6,7 @@ import { CsvProblems } from './problems';
 import { rewrittenRow } from './rewrite';
 import { RowChecks } from './row-checks';
 import { RowSizes } from './row-sizes';
-import type { CsvLayout, CsvRow } from './rows';
+import type { CsvLayout, CsvRow } from './row';
 import { csvLayout, eachCsvRow } from './rows';
 import type { UniqueColumn } from './unique-column';
 

@@ -1,7 +1,7 @@
 /** Confirming repeats found by hash: the candidate rows' values read again and compared. */
 import type { ByteSource } from '../base/bytes';
 import { readCsvRows } from './rows';
-import type { CsvLayout } from './rows';
+import type { CsvLayout } from './row';
 
 /** A CSV that can be read again: the file, or what opens it (a binary-store stream) per read. */
 export type CsvSource = Buffer | (() => Promise<Buffer | ByteSource>);

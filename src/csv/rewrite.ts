@@ -6,7 +6,7 @@ import { BOM } from './bytes';
 import { byteTextOf } from './pieces';
 import type { ByteText } from './pieces';
 import { readCsvRows } from './rows';
-import type { CsvLayout, CsvRow } from './rows';
+import type { CsvLayout, CsvRow } from './row';
 
 /** A row's bytes as in the file, its line break included. */
 const rawRow = (row: CsvRow): ByteText => row.text.slice(row.start, row.end);

@@ -10,9 +10,6 @@ import { CsvRow } from './row';
 import type { CsvLayout, CsvStop, RowReading } from './row';
 import { RowScanner } from './scan';
 
-export { CsvRow } from './row';
-export type { CsvLayout, CsvStop } from './row';
-
 /** The longest row: past it, a quote never closed would make the rest of the file one row. */
 const MAX_ROW_BYTES = 1024 * 1024;
 

@@ -12,7 +12,7 @@ import type { StreamedBody } from './multipart';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs } from './retry';
 import { outsideRequest } from './outside';
-import type { OutsideRequest, OutsideResponse } from './outside';
+import type { OutsideRequest } from './outside';
 import { runState } from './run';
 import { platformSecond } from '../pace/platform-seconds';
 import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
@@ -56,11 +56,11 @@ export async function apiRequest<T = unknown>(
 export async function apiRequest(
 	context: RequestContext,
 	request: OutsideRequest,
-): Promise<OutsideResponse>;
+): Promise<RawResponse>;
 export async function apiRequest<T = unknown>(
 	context: RequestContext,
 	request: ApiRequest<T> | OutsideRequest,
-): Promise<ApiResponse<T> | OutsideResponse> {
+): Promise<ApiResponse<T> | RawResponse> {
 	if ('url' in request) {
 		const timeoutMs = request.timeoutMs ?? (await baseUrlOf(context, 'messaging')).timeoutMs;
 		return await outsideRequest(context, { ...request, timeoutMs });

@@ -1,9 +1,7 @@
 /** HTTP: apiRequest and what it uses (run state, base URLs, errors, previews, paging, schemas). */
 export * from './api-request';
-export * from './outside';
 export * from './run';
 export * from './endpoints';
-export * from './errors';
 export * from './outcomes';
 export * from './preview';
 export * from './pagination';

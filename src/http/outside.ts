@@ -8,6 +8,7 @@ import { RequestPreview, previewBody, previewUrl, sentInPreview } from './previe
 import { backoffMs } from './retry';
 import { runState } from './run';
 import type { RequestContext } from './endpoints';
+import type { RawResponse } from './attempt';
 
 /** apiRequest given a `url`: no credential goes with it, and the caller reads every status. */
 export interface OutsideRequest {
@@ -22,12 +23,6 @@ export interface OutsideRequest {
 	followRedirects?: boolean;
 	/** Values to take out of a failure's message and a preview (a token in the URL). */
 	secrets?: string[];
-}
-
-export interface OutsideResponse {
-	statusCode: number;
-	body: unknown;
-	headers: Record<string, unknown>;
 }
 
 /** A request to an outside address that got no HTTP answer; its message holds no secret. */
@@ -45,7 +40,7 @@ class OutsideRequestFailed extends Error {
 export async function outsideRequest(
 	context: RequestContext,
 	request: OutsideRequest & { timeoutMs: number },
-): Promise<OutsideResponse> {
+): Promise<RawResponse> {
 	const secrets = request.secrets ?? [];
 	if (runState(context).preview && !sentInPreview(request.method)) {
 		throw new RequestPreview({
@@ -67,7 +62,7 @@ export async function outsideRequest(
 	};
 	const idempotent = IDEMPOTENT.includes(request.method);
 	for (let retries = 0; ; ) {
-		const response = await (context.helpers.httpRequest(options) as Promise<OutsideResponse>).catch(
+		const response = await (context.helpers.httpRequest(options) as Promise<RawResponse>).catch(
 			(error: unknown) => ({ error, code: errorCode(error) }),
 		);
 		if ('error' in response) {

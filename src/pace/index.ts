@@ -5,5 +5,4 @@ export * from './shared-pacers';
 export type { Clock } from './clock';
 export * from './pace';
 export * from './board';
-export * from './shared-turns';
 export { TurnsUnavailable } from './turn-grant';

@@ -1,6 +1,5 @@
 /** The platform's rules per service (request schemas and mappings), and the status callbacks. */
 export * from './callbacks';
-export * from './error-message';
 export * from './blacklist/schema';
 export * from './blacklist/mapping';
 export * from './chatapp/schema';

@@ -325,11 +325,12 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 		expect(result.hints?.[0].message).toMatch(
 			/^Share Pace Across Workers: the trigger answered HTTP 503\. This run paced itself alone from then on, at most 5 messages per second, the sender's rate limit over the 4 runs the trigger last saw,/,
 		);
-		// Alone, its messages start at most 5 a second (95 %: 210 ms apart), not the sender's 20.
+		// Alone, its messages start at most 5 a second (95 %: 1,050 ms for the last six), not the
+		// sender's 20 (250 ms) or half of it (500 ms). A busy machine may start one late, and the
+		// next on its time: the span allows the first of the six 300 ms late.
 		const starts = sends().map((request) => request.receivedAt);
 		const alone = starts.slice(-6);
-		for (let i = 1; i < alone.length; i++)
-			expect(alone[i] - alone[i - 1]).toBeGreaterThanOrEqual(1000 / (5 * 0.95) - 15);
+		expect(alone.at(-1)! - alone[0]).toBeGreaterThanOrEqual(5 * (1000 / (5 * 0.95)) - 300);
 	});
 
 	it('is unreachable', async () => {

@@ -105,15 +105,14 @@ export function parallelRequestsOption(
 	};
 }
 
-/** Options › Parallel Requests of a run (the first item's): a whole number from 1 to `max`. */
-export function parallelRequestsOf(
+/** An option of a run (the first item's), such as Parallel Requests: a whole number, 1 to `max`. */
+export function wholeOptionOf(
 	options: Record<string, unknown>,
+	name: string,
 	defaultValue: number,
 	max: number,
 ): number {
-	return options.parallelRequests === undefined
-		? defaultValue
-		: integer(options.parallelRequests, 'parallelRequests', { min: 1, max });
+	return options[name] === undefined ? defaultValue : integer(options[name], name, { min: 1, max });
 }
 
 /** n8n's Simplify switch, for outputs of more than 10 fields. */

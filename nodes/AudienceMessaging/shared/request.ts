@@ -77,62 +77,57 @@ export function fillTemplate(
 	});
 }
 
-/** Runs a described operation: every item's values first, then its request (or its pages). */
-async function runRequests<V extends object>(
-	context: IExecuteFunctions,
-	descriptor: RequestDescriptor<V>,
-): Promise<INodeExecutionData[][]> {
-	const { request } = descriptor;
-	const labels = fieldLabels(descriptor.fields, descriptor.aliases);
-	const options = runOptions(context, labels);
-	return await runPerItem<V>(context, {
-		labels,
-		options,
-		concurrency: descriptor.concurrency?.(context, labels, options),
-		rateLimitWaitOption: descriptor.rateLimitWaitOption,
-		prepare: (itemIndex) =>
-			descriptor.values({
-				context,
-				itemIndex,
-				parameter: (name, fallback) => readParameter(context, name, itemIndex, fallback),
-			}),
-		send: async (values, itemIndex) => {
-			const built: ApiRequest = {
-				base: request.base,
-				method: request.method,
-				path: fillTemplate(request.path, values, encodeURIComponent),
-				...(request.qs ? { qs: request.qs(values) } : {}),
-				...(request.body ? { body: request.body(values) } : {}),
-				itemIndex,
-				action: fillTemplate(request.action, values),
-				...(request.reconcile ? { reconcile: fillTemplate(request.reconcile, values) } : {}),
-				...(request.acceptStatus ? { acceptStatus: request.acceptStatus } : {}),
-			};
-			if (descriptor.pages) {
-				const { returnAll, limit } = values as { returnAll?: boolean; limit?: number };
-				const items = await fetchPages(context, built, {
-					returnAll: returnAll === true,
-					limit: limit ?? Infinity,
-					...descriptor.pages,
-				});
-				return descriptor.output ? descriptor.output(items, values, 200) : items;
-			}
-			const response = await apiRequest(context, {
-				...built,
-				...(request.expect ? { expect: request.expect } : {}),
-			});
-			return descriptor.output
-				? descriptor.output(response.data, values, response.statusCode)
-				: (response.data as IDataObject);
-		},
-	});
-}
-
-/** The executor of a described operation, as the node's resource maps hold executors. */
+/**
+ * The executor of a described operation, as the node's resource maps hold executors: every item's
+ * values first, then its request (or its pages).
+ */
 export function requestOperation<V extends object>(
 	descriptor: RequestDescriptor<V>,
 ): (this: IExecuteFunctions) => Promise<INodeExecutionData[][]> {
+	const { request } = descriptor;
 	return async function (this: IExecuteFunctions) {
-		return await runRequests(this, descriptor);
+		const labels = fieldLabels(descriptor.fields, descriptor.aliases);
+		const options = runOptions(this, labels);
+		return await runPerItem<V>(this, {
+			labels,
+			options,
+			concurrency: descriptor.concurrency?.(this, labels, options),
+			rateLimitWaitOption: descriptor.rateLimitWaitOption,
+			prepare: (itemIndex) =>
+				descriptor.values({
+					context: this,
+					itemIndex,
+					parameter: (name, fallback) => readParameter(this, name, itemIndex, fallback),
+				}),
+			send: async (values, itemIndex) => {
+				const built: ApiRequest = {
+					base: request.base,
+					method: request.method,
+					path: fillTemplate(request.path, values, encodeURIComponent),
+					...(request.qs ? { qs: request.qs(values) } : {}),
+					...(request.body ? { body: request.body(values) } : {}),
+					itemIndex,
+					action: fillTemplate(request.action, values),
+					...(request.reconcile ? { reconcile: fillTemplate(request.reconcile, values) } : {}),
+					...(request.acceptStatus ? { acceptStatus: request.acceptStatus } : {}),
+				};
+				if (descriptor.pages) {
+					const { returnAll, limit } = values as { returnAll?: boolean; limit?: number };
+					const items = await fetchPages(this, built, {
+						returnAll: returnAll === true,
+						limit: limit ?? Infinity,
+						...descriptor.pages,
+					});
+					return descriptor.output ? descriptor.output(items, values, 200) : items;
+				}
+				const response = await apiRequest(this, {
+					...built,
+					...(request.expect ? { expect: request.expect } : {}),
+				});
+				return descriptor.output
+					? descriptor.output(response.data, values, response.statusCode)
+					: (response.data as IDataObject);
+			},
+		});
 	};
 }

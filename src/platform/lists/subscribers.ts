@@ -1,6 +1,6 @@
 /** rowOutcomes: each row's outcome in a Subscriber › Add Many bulk answer. */
 import { platformMessage } from '../error-message';
-import type { SubscriberRow } from './schema';
+import type { BulkSubscribersResult, SubscriberRow } from './schema';
 import { BatchRows } from './batch-rows';
 import { errorRows } from './row-matching';
 import { ambiguityWarning, candidateRows, fewestFailing } from './ambiguous-rows';
@@ -20,13 +20,6 @@ interface RowOutcome {
 	error?: RowError;
 	/** Why an `unknown` row is in doubt, when more is known than that an error is unmatched. */
 	warning?: string;
-}
-
-/** What a 2xx bulk answer says; counts missing from the answer are undefined, not 0. */
-interface BulkCounts {
-	subscriberAdded?: number;
-	subscriberUpdated?: number;
-	subscribersError: unknown[];
 }
 
 function rowError(error: unknown): RowError {
@@ -86,7 +79,7 @@ function storedStatus(
  */
 export function rowOutcomes(
 	rows: SubscriberRow[],
-	result: BulkCounts,
+	result: BulkSubscribersResult,
 	keyColumn = 'id',
 	nameRow = (position: number) => `position ${position}`,
 ): { outcomes: RowOutcome[]; unmatchedErrors: RowError[] } {

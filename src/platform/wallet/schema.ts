@@ -80,15 +80,12 @@ export function readPassBatchResult(
 				isRecord(item) &&
 				(typeof item.recipientId === 'string' || typeof item.recipientId === 'number'),
 		);
-	if (!fits) {
-		const parsed = passBatchResultSchema.safeParse(body);
+	if (!fits)
 		return {
 			success: false,
-			message: parsed.success
-				? 'unexpected shape'
-				: (parsed.error.issues[0]?.message ?? 'unexpected shape'),
+			message:
+				passBatchResultSchema.safeParse(body).error?.issues[0]?.message ?? 'unexpected shape',
 		};
-	}
 	const errors = (body as Record<string, unknown>).errors;
 	return {
 		success: true,

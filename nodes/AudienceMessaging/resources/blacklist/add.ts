@@ -3,14 +3,12 @@ import { blacklistAddBody, blacklistAddRequestSchema } from '../../../../src/pla
 import { identifiedObjectResponse } from '../../../../src/http';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
-import { addFields, blacklistParameters, both, read } from './fields';
+import { addFields, blacklistParameters, both } from './fields';
 
 const addToBlacklist = requestOperation({
 	...both,
 	values: (item) =>
-		blacklistAddRequestSchema.parse(
-			blacklistAddBody(blacklistParameters(read(item), item.itemIndex, 'add')),
-		),
+		blacklistAddRequestSchema.parse(blacklistAddBody(blacklistParameters(item, 'add'))),
 	request: {
 		base: 'messaging',
 		method: 'POST',

@@ -5,7 +5,7 @@ import { blacklistLookupQuery, blacklistLookupQuerySchema } from '../../../../sr
 import { identifiedObjectResponse, isRecord } from '../../../../src/http';
 import type { Operation } from '../../shared/operation';
 import { requestOperation } from '../../shared/request';
-import { checkFields, blacklistParameters, both, read } from './fields';
+import { checkFields, blacklistParameters, both } from './fields';
 
 /** An unlisted recipient: a 404 with a JSON object body. Any other error stays an error. */
 const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404 && isRecord(body);
@@ -14,9 +14,7 @@ const isJsonNotFound = (statusCode: number, body: unknown) => statusCode === 404
 const checkBlacklist = requestOperation({
 	...both,
 	values: (item) =>
-		blacklistLookupQuerySchema.parse(
-			blacklistLookupQuery(blacklistParameters(read(item), item.itemIndex, 'check')),
-		),
+		blacklistLookupQuerySchema.parse(blacklistLookupQuery(blacklistParameters(item, 'check'))),
 	request: {
 		base: 'messaging',
 		method: 'GET',

@@ -5,7 +5,7 @@ import { REASON_UNSUBSCRIBED } from '../../../../src/platform';
 import type { BlacklistParameters } from '../../../../src/platform';
 import {
 	optionsCollection,
-	parallelRequestsOf,
+	wholeOptionOf,
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
@@ -19,18 +19,17 @@ export const MAX_PARALLEL_REQUESTS = 50;
 
 /** The parameters both operations share, read for one item. */
 export function blacklistParameters(
-	read: (name: string, itemIndex: number, fallback?: unknown) => unknown,
-	itemIndex: number,
+	{ parameter }: ItemReader,
 	operation: 'add' | 'check',
 ): BlacklistParameters {
 	return {
-		channel: read('channel', itemIndex, 'SMS'),
-		from: read('from', itemIndex, ''),
-		to: read('to', itemIndex, ''),
+		channel: parameter('channel', 'SMS'),
+		from: parameter('from', ''),
+		to: parameter('to', ''),
 		...(operation === 'add'
 			? {
-					reason: read('reason', itemIndex, REASON_UNSUBSCRIBED),
-					customReason: read('customReason', itemIndex, ''),
+					reason: parameter('reason', REASON_UNSUBSCRIBED),
+					customReason: parameter('customReason', ''),
 				}
 			: {}),
 	};
@@ -123,14 +122,9 @@ function readConcurrency(
 	options: Record<string, unknown>,
 ): number {
 	return validated(context, 0, labels, () =>
-		parallelRequestsOf(options, DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS),
+		wholeOptionOf(options, 'parallelRequests', DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS),
 	);
 }
-
-export const read =
-	({ parameter }: ItemReader) =>
-	(name: string, _itemIndex: number, fallback?: unknown) =>
-		parameter(name, fallback);
 
 /** What Add and Check share: their labels, recipients at once and the wait budget option. */
 export const both = {

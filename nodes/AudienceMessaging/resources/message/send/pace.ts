@@ -14,7 +14,7 @@ import type { FieldLabels } from '../../../../../src/base';
 import type { Message } from '../../../../../src/platform';
 import { senderPace } from '../../../../../src/pace';
 import type { RateGate } from '../../../../../src/pace';
-import { parallelRequestsOf } from '../../../shared/descriptions';
+import { wholeOptionOf } from '../../../shared/descriptions';
 import { validated } from '../../../shared/item-errors';
 import {
 	DEFAULT_MESSAGES_PER_SECOND,
@@ -53,8 +53,9 @@ export function readPace(
 				'messagesPerSecond',
 				`it must be 0 (no pacing) or more (got ${messagesPerSecond})`,
 			);
-		const parallelRequests = parallelRequestsOf(
+		const parallelRequests = wholeOptionOf(
 			options,
+			'parallelRequests',
 			DEFAULT_PARALLEL_REQUESTS,
 			MAX_PARALLEL_REQUESTS,
 		);

@@ -13,23 +13,15 @@ import {
 } from './pages';
 import { currentWait, isLinkOf } from './wait';
 
-/** Previewers and HTTP libraries `isbot` misses: a link fetched to preview it must not answer. */
+/**
+ * Previewers and HTTP libraries `isbot` misses: a link fetched to preview it must not answer.
+ * `preview`, `skype` and `teams` are n8n's own check for Microsoft's link preview service.
+ */
 const PREVIEWER =
 	/(?<!cu)bot\b|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|^whatsapp\/|skype|teams|embedly|pinterest|vkshare|google-|headless|^curl\/|^wget\/|python-requests|go-http-client|okhttp|^dart\/|^ruby\b/i;
 
-/** n8n's check for Microsoft's link preview service (n8n-nodes-base's sendAndWait utils). */
-function isMicrosoftPreviewService(userAgent: string): boolean {
-	const lower = userAgent.toLowerCase();
-	return ['teams', 'skype', 'preview'].some((word) => lower.includes(word));
-}
-
 export function isPreviewer(userAgent: string | undefined): boolean {
-	return (
-		!userAgent ||
-		isbot(userAgent) ||
-		isMicrosoftPreviewService(userAgent) ||
-		PREVIEWER.test(userAgent)
-	);
+	return !userAgent || isbot(userAgent) || PREVIEWER.test(userAgent);
 }
 
 /** A form's POST as n8n parsed it: urlencoded, or multipart (`{ data, files }`). */

@@ -10,7 +10,6 @@ import {
 } from '../../../../../src/platform';
 import {
 	InputError,
-	integer,
 	oneOf,
 	parsed,
 	parseObjectList,
@@ -22,7 +21,7 @@ import {
 import type { SubscriberRow } from '../../../../../src/platform';
 import type { FieldLabels } from '../../../../../src/base';
 import type { StreamedBody } from '../../../../../src/http';
-import { readListId } from '../../../shared/descriptions';
+import { readListId, wholeOptionOf } from '../../../shared/descriptions';
 import { runInBatches } from '../../../shared/batches';
 import { runOptions, runPerItem } from '../../../shared/execute';
 import { validated } from '../../../shared/item-errors';
@@ -32,18 +31,6 @@ import { fieldLabels } from '../../../shared/labels';
 import { parameterReader, perItem } from '../../../shared/parameters';
 import { addManySubscribersFields, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './fields';
 import { postBulk } from './post';
-
-function readBatchSize(
-	context: IExecuteFunctions,
-	labels: FieldLabels,
-	options: Record<string, unknown>,
-): number {
-	return validated(context, 0, labels, () =>
-		options.batchSize === undefined
-			? DEFAULT_BATCH_SIZE
-			: integer(options.batchSize, 'batchSize', { min: 1, max: MAX_BATCH_SIZE }),
-	);
-}
 
 export async function addManySubscribers(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	// A JSON array that is not one as a whole is named by the Subscribers field.
@@ -125,7 +112,9 @@ async function addItemsAsSubscribers(
 	return await runInBatches<SubscriberRow>(this, {
 		labels,
 		options,
-		batchSize: readBatchSize(this, labels, options),
+		batchSize: validated(this, 0, labels, () =>
+			wholeOptionOf(options, 'batchSize', DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE),
+		),
 		rateLimitWaitOption: true,
 		describe: (listId, row) => ({ listId, subscriber: row }),
 		prepare: (itemIndex) => {

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../../src/http';
-import { fieldError, integer, oneOf, parsed, record, requiredText } from '../../../../../src/base';
+import { fieldError, oneOf, parsed, record, requiredText } from '../../../../../src/base';
 import type { FieldLabels } from '../../../../../src/base';
 import {
 	parsePass,
@@ -16,7 +16,7 @@ import {
 } from '../../../../../src/platform';
 import type { Pass } from '../../../../../src/platform';
 import { runInBatches } from '../../../shared/batches';
-import { parallelRequestsOf } from '../../../shared/descriptions';
+import { wholeOptionOf } from '../../../shared/descriptions';
 import { runOptions } from '../../../shared/execute';
 import { validated } from '../../../shared/item-errors';
 import { fieldLabels } from '../../../shared/labels';
@@ -163,12 +163,10 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 	const labels = fieldLabels(createWalletPassFields, definedAliases);
 	const options = runOptions(this, labels);
 	const batchSize = validated(this, 0, labels, () =>
-		options.batchSize === undefined
-			? DEFAULT_PASS_BATCH_SIZE
-			: integer(options.batchSize, 'batchSize', { min: 1, max: MAX_PASS_BATCH_SIZE }),
+		wholeOptionOf(options, 'batchSize', DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE),
 	);
 	const concurrency = validated(this, 0, labels, () =>
-		parallelRequestsOf(options, 1, MAX_PARALLEL_BATCHES),
+		wholeOptionOf(options, 'parallelRequests', 1, MAX_PARALLEL_BATCHES),
 	);
 	const passData = validated(this, 0, labels, () =>
 		oneOf(this.getNodeParameter('passData', 0, 'define'), 'passData', PASS_DATA),
