@@ -597,6 +597,12 @@ MUTANTS.forEach(([file, from, to, what], index) => {
 	const started = Date.now();
 	const result = testMutant(file);
 	writeFileSync(path, original);
+	if (result.signal) {
+		// Stopped from outside (Ctrl-C reaches jest too): no verdict, for this mutant or the rest.
+		console.log(`stopped  ${number}. ${what}: the tests ended on ${result.signal}, no verdict`);
+		cleanup();
+		process.exit(130);
+	}
 	const seconds = ((Date.now() - started) / 1000).toFixed(0);
 	if (result.status !== 0 && /Test suite failed to run/.test(`${result.stderr}${result.stdout}`)) {
 		// A mutant that does not compile says nothing about the tests: the list must be fixed.

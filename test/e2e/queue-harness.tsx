@@ -222,10 +222,6 @@ export async function prepareQueueMode(
 		DB_POSTGRESDB_DATABASE: 'postgres',
 		DB_POSTGRESDB_USER: 'postgres',
 		DB_POSTGRESDB_PASSWORD: '',
-		// Ten connections per process, not n8n's 2, as docs/troubleshooting.md advises a loaded n8n:
-		// n8n answers every request 503 "Database is not ready!" while its database check fails, and
-		// with 2 connections that check can wait behind the executions' queries.
-		DB_POSTGRESDB_POOL_SIZE: '10',
 		// Manual runs on workers too (n8n 3's only behaviour), and production webhooks only on the
 		// webhook process.
 		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',

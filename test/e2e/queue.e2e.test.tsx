@@ -268,10 +268,11 @@ const light = { data: false };
 const post = async (path: string, body: unknown, workflowId: string) => {
 	let answer: { status: number; text: string };
 	// A webhook process or worker too busy to reach its database or Redis in time may answer 5xx
-	// without starting an execution (n8n's own "Database is not ready!" or "There was a problem
-	// executing the workflow"), or answer (200 or 5xx) and leave the execution in error before it
-	// ever started, or new and never started: posted again, as a caller would, for up to 4
-	// minutes (one 503 lasted over 50 s with both cores busy). Never once an execution started.
+	// or drop the connection without starting an execution (n8n's own "Database is not ready!" or
+	// "There was a problem executing the workflow"), or answer (200 or 5xx) and leave the execution
+	// in error before it ever started, or new and never started: posted again, as a caller would,
+	// for up to 4 minutes (one 503 lasted over 50 s with both cores busy). Never once an execution
+	// started.
 	const retryUntil = Date.now() + 240_000;
 	for (;;) {
 		const known = new Set((await listExecutions(ctx.folder, workflowId, light)).map((e) => e.id));
@@ -282,9 +283,13 @@ const post = async (path: string, body: unknown, workflowId: string) => {
 			signal: AbortSignal.timeout(240_000),
 		})
 			.then(async (response) => ({ status: response.status, text: await response.text() }))
-			.catch((error: unknown) => ({ status: 0, text: String(error) }));
+			.catch((error: unknown) => ({
+				status: 0,
+				text: `${String(error)} (${String((error as { cause?: unknown }).cause)})`,
+			}));
 		const answered = answer.status === 200;
-		if (!answered && answer.status < 500) break;
+		// A connection lost (status 0) may have delivered the post: as a 5xx, looked for, then again.
+		if (answer.status > 0 && !answered && answer.status < 500) break;
 		if (await startedSince(workflowId, known, answered)) return answer;
 		if (Date.now() > retryUntil) break;
 		await new Promise((resolve) => setTimeout(resolve, 1000));
