@@ -347,10 +347,12 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 			/^Share Pace Across Workers: the trigger could not be reached \(.*ECONNREFUSED.* This run paced itself alone from then on, at most 2\.5 messages per second, the sender's rate limit over 8, as the trigger has not said lately how many runs share it,/,
 		);
 		// Never told how many runs share the sender, it keeps to an eighth of 20/s (95 %: 421 ms
-		// apart): other runs may be taking the trigger's turns at the whole rate meanwhile.
+		// apart, 1,263 ms for the four), not the whole rate (158 ms) or a quarter (632 ms): other
+		// runs may be taking the trigger's turns at the whole rate meanwhile. A busy machine may
+		// start one late and the next on its time: the span allows the first 300 ms late.
 		const starts = sends().map((request) => request.receivedAt);
-		for (let i = 1; i < starts.length; i++)
-			expect(starts[i] - starts[i - 1]).toBeGreaterThanOrEqual(1000 / (2.5 * 0.95) - 15);
+		expect(starts).toHaveLength(4);
+		expect(starts.at(-1)! - starts[0]).toBeGreaterThanOrEqual(3 * (1000 / (2.5 * 0.95)) - 300);
 		expect(JSON.stringify(result.hints)).not.toContain(paceToken(SECRET));
 	});
 });
