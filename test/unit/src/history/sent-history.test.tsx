@@ -52,7 +52,7 @@ const historyOf = (
 async function runOnce(
 	keys: string[],
 	outcome: (key: string) => 'sent' | 'notSent' | 'unknown' | 'never' = () => 'sent',
-	options: { resend?: boolean; claimAhead?: number; maxEntries?: number; now?: () => number } = {},
+	options: Parameters<typeof historyOf>[0] & { resend?: boolean } = {},
 ) {
 	const history = historyOf(options);
 	const found = await history.lookUp(keys);
