@@ -1,5 +1,5 @@
 /**
- * One jest project per test layer; `npm test` runs them all, e2e last and in band.
+ * One jest project per test layer; `npm test` runs them all in one run (one worker on 2 cores).
  * Test code is `.tsx` (TypeScript, no JSX): n8n's default lint config, which strict mode requires
  * unchanged, lints every `**\/*.ts` with the shipped-code rules; see docs/development.md.
  */
