@@ -2,6 +2,8 @@
 
 /** Runs go at this share of their rate: network jitter at exactly the limit overfills windows. */
 export const RATE_HEADROOM = 0.95;
+/** A request woken from its shared turn later than half the room that leaves (26 ms) lets it go. */
+export const LATE_MS = (1000 / RATE_HEADROOM - 1000) / 2;
 
 export interface Pace {
 	perSecond: number;

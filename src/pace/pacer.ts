@@ -102,12 +102,12 @@ export class Pacer {
 	}
 
 	/**
-	 * Earliest start: a second's worth of starts (at least one) spans as many spacings however late
-	 * their slots came, two at least half a spacing apart (a stall's pairs trip a sliding window).
+	 * Earliest start: a second's worth of starts (the rate, rounded up) spans as many spacings
+	 * however late they came, two half a spacing apart at least (a stall's pairs trip a window).
 	 */
 	freeAt(now: number): number {
 		if (!this.rate) return now;
-		const slots = Math.max(1, Math.floor(this.rate + 1e-9));
+		const slots = Math.ceil(this.rate - 1e-9);
 		const caughtUp = this.starts.latest(slots) + (slots * 1000) / this.rate;
 		return Math.max(now, caughtUp, this.starts.latest(1) + 500 / this.rate);
 	}

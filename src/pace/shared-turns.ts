@@ -1,6 +1,6 @@
 /** A run's turns from the boards shared with runs on other n8n processes (board.ts). */
 import { MAX_AFTER_MS, MAX_TURNS_PER_REQUEST, PEER_TTL_MS } from './board';
-import { RATE_HEADROOM, SENDER_SHARERS } from './pace';
+import { LATE_MS, RATE_HEADROOM, SENDER_SHARERS } from './pace';
 import { HeldTurns } from './held-turns';
 import { KnownBoards } from './known-boards';
 import { RefusalWatch } from './refusal-watch';
@@ -90,10 +90,6 @@ export class SharedTurns {
 		return !this.failed;
 	}
 
-	private get held(): number {
-		return this.turns.count;
-	}
-
 	private get leadMs(): number {
 		return Math.max(CHUNK_MS, 2 * this.answerMs);
 	}
@@ -103,7 +99,7 @@ export class SharedTurns {
 		const lastingMs =
 			this.grants < FIRST_ASKS ? Math.max(CHUNK_MS / 4, 2 * this.answerMs) : this.leadMs;
 		const lasting = Math.round(lastingMs / this.spacingMs);
-		const left = this.wanted() - this.taken - this.held;
+		const left = this.wanted() - this.taken - this.turns.count;
 		return Math.min(MAX_TURNS_PER_REQUEST, Math.max(1, Math.min(lasting, left)));
 	}
 
@@ -126,18 +122,23 @@ export class SharedTurns {
 				this.grants === 1 ||
 				(this.turns.last ?? now) - now < lead ||
 				(this.boards.recent(now).length > 1 &&
-					this.held < HOLD_CHUNKS * this.chunk &&
+					this.turns.count < HOLD_CHUNKS * this.chunk &&
 					this.turns.before(now + lead) < (FULL_SHARE * lead) / this.spacingMs) ||
 				this.boards.look(now);
-			if (this.held === 0 || (this.wanted() - this.taken > this.held && ahead))
+			if (this.turns.count === 0 || (this.wanted() - this.taken > this.turns.count && ahead))
 				this.askMore(budget);
-			if (this.held > 0) {
+			if (this.turns.count > 0) {
 				const at = this.turns.take();
 				this.taken++;
-				this.refusals.took();
 				const cost = this.cost.charge(since, at, budget);
 				if (cost === undefined) return false;
 				if (at > now) await Promise.race([this.clock.sleep(at - now), this.alone]);
+				// Woken late (a busy process), with others: the turn is let go, the request takes the next.
+				if (at > now && !this.failed && this.clock.now() - at > LATE_MS) {
+					this.taken--;
+					continue;
+				}
+				this.refusals.took();
 				// Woken by the run giving sharing up: the wait not waited costs nothing.
 				const early = at - this.clock.now();
 				if (early > 0) budget.lose(-Math.min(cost, early));
@@ -171,11 +172,11 @@ export class SharedTurns {
 		const left = () => budget.leftMs() - (this.clock.now() - started);
 		// The next lead, drawn anew: runs in step would reach round-robin boards one run each.
 		this.aheadShare = 1 + this.random();
-		if (this.held > 0 && this.grants < FIRST_ASKS)
+		if (this.turns.count > 0 && this.grants < FIRST_ASKS)
 			await this.clock.sleep(this.random() * this.spacingMs);
 		const request = (sent: number) => {
 			// The second ask, made at once, is for one turn: it looks for another board.
-			const count = this.grants === 1 && this.held > 0 ? 1 : this.chunk;
+			const count = this.grants === 1 && this.turns.count > 0 ? 1 : this.chunk;
 			const boards = this.boards.recent(sent);
 			return {
 				key: this.key,

@@ -331,6 +331,34 @@ const executionsNow = async () =>
 		.join('\n');
 
 /**
+ * The jest process's event-loop stalls over STALL_MS (the sandbox runs in it): requests that
+ * arrive during one are read, and dated, together when it ends, so the platform seconds counted
+ * around it are the sandbox's, not what the nodes sent.
+ */
+const STALL_MS = 50;
+function watchStalls(): () => { from: number; ms: number; cpu: number }[] {
+	const stalls: { from: number; ms: number; cpu: number }[] = [];
+	let last = Date.now();
+	let cpu = process.cpuUsage();
+	const timer = setInterval(() => {
+		const now = Date.now();
+		const used = process.cpuUsage(cpu);
+		if (now - last > STALL_MS)
+			stalls.push({
+				from: last,
+				ms: now - last,
+				cpu: Math.round((used.user + used.system) / 1000),
+			});
+		cpu = process.cpuUsage();
+		last = now;
+	}, 10);
+	return () => {
+		clearInterval(timer);
+		return stalls;
+	};
+}
+
+/**
  * The workflow's executions once `count` of them are recorded and none is still running: polled
  * without their data (reading it all twice a second loaded the machine the runs send from).
  */
@@ -515,6 +543,7 @@ it("shares the sender's pace across the workers through the trigger: four execut
 	ctx.sandbox.approveSender(sender.id, { rateLimit: 8 });
 	ctx.sandbox.simulateInbound(USER, sender.address);
 	const before = ctx.sandbox.requests.length;
+	const stallsOfSandbox = watchStalls();
 	const triggerUrl = `${stack!.webhook.url}/webhook/${PACE_TRIGGER_WEBHOOK_ID}/callbacks`;
 	const batches = ['s', 't', 'u', 'v'];
 	// Answered when received: n8n's webhook process, loaded, now and then never answers a request
@@ -529,6 +558,7 @@ it("shares the sender's pace across the workers through the trigger: four execut
 	const executions = (await settled(sharedSendWorkflow.id, batches.length, 240_000)).filter(
 		(e) => e.status !== 'new',
 	);
+	const stalls = stallsOfSandbox();
 	expect(executions).toHaveLength(batches.length);
 
 	const expected = batches.flatMap((batch) =>
@@ -575,19 +605,29 @@ it("shares the sender's pace across the workers through the trigger: four execut
 	// * the refused one, runs that gave sharing up in capitals).
 	const alone = new Set(gaveUp.map((e) => String((e.nodeItems.Send ?? [])[0]?.externalId)[0]));
 	const second = (r: (typeof sends)[number]) => Math.floor(r.receivedAt / 1000);
+	// And the sandbox's stalls from the second before: when each began (ms in its second) and its ms.
 	const seconds = [...new Set(refused.map(second))].map((s) =>
-		sends
-			.filter((r) => second(r) === s)
-			.map((r) => {
-				const run = alone.has(batchOf(r)) ? batchOf(r).toUpperCase() : batchOf(r);
-				return `${run}${r.receivedAt % 1000}${r.status === 429 ? '*' : ''}`;
-			})
-			.join(' '),
+		[
+			...sends
+				.filter((r) => second(r) === s)
+				.map((r) => {
+					const run = alone.has(batchOf(r)) ? batchOf(r).toUpperCase() : batchOf(r);
+					return `${run}${r.receivedAt % 1000}${r.status === 429 ? '*' : ''}`;
+				}),
+			...stalls
+				.filter((stall) => stall.from + stall.ms >= (s - 1) * 1000 && stall.from < (s + 1) * 1000)
+				.map(
+					(stall) => `(stalled ${stall.ms} ms at ${stall.from - s * 1000}, cpu ${stall.cpu} ms)`,
+				),
+		].join(' '),
 	);
+	const longest = Math.max(0, ...stalls.map((stall) => stall.ms));
+	const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
 	const reasons = gaveUp.map((e) => /Share Pace Across Workers: ([^"]{0,200})/.exec(e.stored)?.[1]);
 	console.log(
 		[
 			`shared pace, 4 runs on 2 workers: ${expected.length} messages at ${(expected.length / spanS).toFixed(2)}/s (limit 8/s), ${refused.length} refused (429), ${gaveUp.length} runs gave sharing up; runs took ${runS.join(', ')} s`,
+			`  the sandbox's process (jest's, heap ${heapMb} MB) stalled over ${STALL_MS} ms ${stalls.length} times, the longest ${longest} ms`,
 			...reasons.map((reason) => `  gave sharing up: ${reason}`),
 			...seconds.map((line) => `  a second with a refusal: ${line}`),
 		].join('\n'),

@@ -82,6 +82,19 @@ describe('RateGate', () => {
 		expect(Math.max(...times)).toBeCloseTo((59 * 1000) / 19, 6);
 	});
 
+	it('catching up at a fractional rate, no second holds more than the rate rounded up (8 at 8/s, paced at 7.6)', async () => {
+		const clock = new FakeClock();
+		const gate = new RateGate(8, clock);
+		// Busy for a second at the 11th start: seven slots pass meanwhile.
+		const times = await starts(gate, clock, 40, (index) => {
+			if (index === 10) clock.time += 1000;
+		});
+		expect(mostWithin(times, 1000)).toBe(8);
+		// Half a spacing apart while they catch up.
+		const gaps = times.slice(1).map((time, index) => time - times[index]);
+		expect(Math.min(...gaps)).toBeCloseTo(500 / 7.6, 6);
+	});
+
 	it('spaces a fractional rate the same way', async () => {
 		const clock = new FakeClock();
 		expect(await starts(new RateGate(2.5, clock), clock, 3)).toEqual([

@@ -166,6 +166,33 @@ describe('boards behind a load balancer share the rate through the runs', () => 
 	});
 });
 
+describe('a busy process', () => {
+	it('a request woken over 26 ms after its turn (a busy process) lets it go for the next: the requests waiting for turns do not go together', async () => {
+		const clock = new VirtualClock();
+		const board = new TurnBoard(() => clock.now());
+		// Another run holds the next second of turns: the run's requests wait for theirs together.
+		board.take({ key: 'sender', perSecond: 10, count: 10 });
+		const { gate, reasons } = sharing(clock, async (request) => board.take(request));
+		const times: number[] = [];
+		const all = Array.from({ length: 40 }, async (_, index) => {
+			await gate.acquire();
+			times.push(clock.now());
+			// The process busy for 600 ms at the 11th start: five turns pass meanwhile.
+			if (index === 10) clock.time += 600;
+		});
+		await clock.runAll();
+		await Promise.all(all);
+		expect(times).toHaveLength(40);
+		expect(reasons).toEqual([]);
+		// At most the sender's 10 in any second, and no two at once (every start in a turn of its own).
+		const most = Math.max(
+			...times.map((from) => times.filter((t) => t >= from && t < from + 1000).length),
+		);
+		expect(most).toBeLessThanOrEqual(10);
+		expect(new Set(times).size).toBe(40);
+	});
+});
+
 describe('waits for turns and for the board are bounded', () => {
 	it('a turn wait past Max Wait ends the run at once, not after the wait', async () => {
 		const clock = new VirtualClock();
