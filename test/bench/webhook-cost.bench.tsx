@@ -6,9 +6,10 @@
  * - a status callback to the Audience Messaging Trigger that its Only Selected Statuses drops (no
  *   execution);
  * - a pace request to the same trigger (Share Pace Across Workers' turns, no execution);
- * - the same two with n8n's expression engine set to `legacy` (N8N_EXPRESSION_ENGINE), to show
- *   the part of n8n 2.x's per-request expression isolate: n8n skips it for its own Webhook node
- *   only (`webhookPhaseNeedsIsolate` in n8n's live-webhooks.js), so every community trigger pays it.
+ * - the same two with n8n's isolate acquired only when an expression needs it
+ *   (N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE), and with its expression engine set to `legacy`
+ *   (N8N_EXPRESSION_ENGINE), to show the part of n8n 2.x's per-request expression isolate: n8n
+ *   skips it for its own Webhook node only (`webhookPhaseNeedsIsolate` in n8n's live-webhooks.js).
  *
  * Run: npx tsx test/bench/webhook-cost.bench.tsx [--requests 200]
  */
@@ -77,7 +78,7 @@ async function measure(
 	return `${label}: ${cpu.toFixed(1)} ms CPU and ${wallMs.toFixed(1)} ms per request (${answered})`;
 }
 
-async function run(engine: 'vm' | 'legacy'): Promise<string[]> {
+async function run(engine: string, env: Record<string, string>): Promise<string[]> {
 	const folder = await createUserFolder('am-bench-wh-');
 	try {
 		await installCommunityPackage(folder, await packPackage());
@@ -87,7 +88,7 @@ async function run(engine: 'vm' | 'legacy'): Promise<string[]> {
 		await importWorkflows(folder, [trigger]);
 		await publishWorkflow(folder, trigger.id);
 		const n8n = await startN8n(folder, {
-			env: { N8N_EXPRESSION_ENGINE: engine },
+			env,
 			webhooks: [
 				{ path: `${WEBHOOK_ID}/callbacks`, method: 'POST' },
 				{ path: `${WEBHOOK_ID}/pace`, method: 'POST' },
@@ -121,7 +122,11 @@ async function run(engine: 'vm' | 'legacy'): Promise<string[]> {
 
 async function main() {
 	await ensureRuntime();
-	const lines = [...(await run('vm')), ...(await run('legacy'))];
+	const lines = [
+		...(await run('vm', {})),
+		...(await run('vm, lazy acquire', { N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' })),
+		...(await run('legacy', { N8N_EXPRESSION_ENGINE: 'legacy' })),
+	];
 	console.log(
 		[
 			`One webhook request to the Audience Messaging Trigger in n8n (regular mode), ${REQUESTS} one after another:`,
