@@ -441,6 +441,18 @@ export const MUTANTS = [
 		'const runs = this.grants > 0 ? this.runs : undefined;',
 		'a run that lost the trigger long ago keeps to the share it last heard of (others may have come since)',
 	],
+	[
+		'src/pace/pacer.ts',
+		'const slots = Math.ceil(this.rate - 1e-9);',
+		'const slots = Math.max(1, Math.floor(this.rate + 1e-9));',
+		'a run catching up alone lets one start more than its rate into a second (9 at 7.6/s)',
+	],
+	[
+		'src/pace/shared-turns.ts',
+		'this.clock.now() - at > LATE_MS',
+		'this.clock.now() - at > Infinity',
+		'requests woken late from their shared turns (a busy worker) all go at once',
+	],
 ];
 
 const args = process.argv.slice(2);
