@@ -453,6 +453,12 @@ export const MUTANTS = [
 		'this.clock.now() - at > Infinity',
 		'requests woken late from their shared turns (a busy worker) all go at once',
 	],
+	[
+		'src/pace/shared-turns.ts',
+		'if (!late && at > now',
+		'if (at > now',
+		'a worker always late never sends: each request lets every turn go',
+	],
 ];
 
 const args = process.argv.slice(2);

@@ -109,6 +109,7 @@ export class SharedTurns {
 	 */
 	async take(budget: RunBudget = NO_BUDGET): Promise<boolean> {
 		const since = this.clock.now();
+		let late = false;
 		for (;;) {
 			const now = this.clock.now();
 			// Waiting for a board that failed costs as waiting for a turn does.
@@ -133,8 +134,9 @@ export class SharedTurns {
 				const cost = this.cost.charge(since, at, budget);
 				if (cost === undefined) return false;
 				if (at > now) await Promise.race([this.clock.sleep(at - now), this.alone]);
-				// Woken late (a busy process), with others: the turn is let go, the request takes the next.
-				if (at > now && !this.failed && this.clock.now() - at > LATE_MS) {
+				// Woken late (a busy process): its turn let go, once, for the next.
+				if (!late && at > now && !this.failed && this.clock.now() - at > LATE_MS) {
+					late = true;
 					this.taken--;
 					continue;
 				}
@@ -223,6 +225,5 @@ export class SharedTurns {
 
 /** Adds `value` to `last`, which keeps the last SLOW_ANSWERS. */
 function keepLast(last: number[], value: number): void {
-	last.push(value);
-	if (last.length > SLOW_ANSWERS) last.shift();
+	if (last.push(value) > SLOW_ANSWERS) last.shift();
 }

@@ -193,6 +193,30 @@ describe('a busy process', () => {
 	});
 });
 
+describe('a worker always late', () => {
+	it('still sends: a request lets one turn go at most', async () => {
+		/** Every sleep ends 40 ms late. */
+		class LateClock extends VirtualClock {
+			async sleep(ms: number): Promise<void> {
+				await super.sleep(ms + 40);
+			}
+		}
+		const clock = new LateClock();
+		const board = new TurnBoard(() => clock.now());
+		// Two runs: each one's turns lie among the other's, ahead of it.
+		const gates = [1, 2].map(() => sharing(clock, async (request) => board.take(request)).gate);
+		let sent = 0;
+		const all = gates.flatMap((gate) =>
+			Array.from({ length: 20 }, async () => {
+				if ((await gate.acquire()) !== undefined) sent++;
+			}),
+		);
+		await clock.runAll(30_000);
+		expect(sent).toBe(40);
+		await Promise.all(all);
+	});
+});
+
 describe('waits for turns and for the board are bounded', () => {
 	it('a turn wait past Max Wait ends the run at once, not after the wait', async () => {
 		const clock = new VirtualClock();
