@@ -341,7 +341,7 @@ export const MUTANTS = [
 	],
 	[
 		'src/history/sent-history.ts',
-		"if (settlement !== 'notSent' && this.preclaimed.has(key)) this.toRefresh.push(key);",
+		'await this.row.rewrite(known.filter((key) => !attempted.has(attemptOf(key))).map(claimOf));',
 		'',
 		'a message first given in an earlier run keeps its old claim: n8n forgets it before the bound',
 	],
@@ -458,6 +458,54 @@ export const MUTANTS = [
 		'if (!late && at > now',
 		'if (at > now',
 		'a worker always late never sends: each request lets every turn go',
+	],
+	[
+		'src/history/sent-history.ts',
+		'const attempted = await this.row.probe(known.map(attemptOf));',
+		'const attempted = await this.row.record(known.map(attemptOf), true);',
+		'the lookup leaves the attempts it asked in the history: a message the run holds or does not reach comes out unknown after n8n is killed',
+	],
+	[
+		'src/history/sent-history.ts',
+		'if (this.mark) await this.row.rewrite([this.mark]);',
+		'',
+		"Forget's mark is not renewed at the run's end: a fixed label forgets again once later messages push it out",
+	],
+	[
+		'src/history/sent-history.ts',
+		'if (this.inProcess.elsewhere(key)) this.claims.set',
+		'if (this.inProcess.elsewhere(key) && false) this.claims.set',
+		'Resend Unconfirmed sends a message another live execution of this process has in flight: twice',
+	],
+	[
+		'src/http/api-request.ts',
+		'request.beforeEachTry?.();',
+		'',
+		"the caller's last check before each try is skipped: a message whose Quiet Hours closed during a 429's pause is sent late",
+	],
+	[
+		'src/http/attempt.ts',
+		'const body = redacted(response.body, secrets);',
+		'const body = response.body;',
+		'a 2xx answer echoing the API key or the callback token becomes an output item as it is',
+	],
+	[
+		'src/base/input-errors.ts',
+		"const cut = value.length > 100 ? ` (${value.length} characters)` : '';",
+		"const cut = '';",
+		'a bad value is quoted whole in its error (a 1 MB time zone fills the message)',
+	],
+	[
+		'src/platform/callbacks.ts',
+		'if (nestsDeeper(parsed, CALLBACK_MAX_DEPTH))',
+		'if (nestsDeeper(parsed, Infinity))',
+		'a callback body nested 40,000 levels deep is taken: n8n answers 500 (RangeError)',
+	],
+	[
+		'src/base/secrets.ts',
+		'if (!/Bearer/i.test(text) && !hidden.some((secret) => text.includes(secret))) return value;',
+		'if (!/Bearer/i.test(text)) return value;',
+		'an answer or error quoting the key without "Bearer" is returned unredacted',
 	],
 ];
 

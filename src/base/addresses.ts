@@ -1,6 +1,6 @@
 /** Phone numbers (E.164) and e-mail addresses: the package's rules for both, and reading them. */
 import { text as readText } from './coerce';
-import { InputError } from './input-errors';
+import { InputError, quoted } from './input-errors';
 
 /**
  * The package's one phone-number rule, ITU-T E.164: at most 15 digits with the country code, the
@@ -17,13 +17,13 @@ export const E164_DIGITS = new RegExp(`^[1-9]\\d{${E164_MIN_DIGITS - 1},${E164_M
 
 /** Why `digits` (no +) break the rule, as an error naming `shown`; undefined when they don't. */
 export function e164DigitsProblem(digits: string, shown: string): string | undefined {
-	const quoted = JSON.stringify(shown);
+	const said = quoted(shown, JSON.stringify);
 	if (!/^\d*$/.test(digits))
-		return `${quoted} is not a phone number: it contains ${JSON.stringify(/\D/.exec(digits)?.[0])}`;
+		return `${said} is not a phone number: it contains ${JSON.stringify(/\D/.exec(digits)?.[0])}`;
 	if (digits.startsWith('0'))
-		return `${quoted} is not a valid international phone number (+, then up to ${E164_MAX_DIGITS} digits, the first not 0)`;
+		return `${said} is not a valid international phone number (+, then up to ${E164_MAX_DIGITS} digits, the first not 0)`;
 	if (digits.length < E164_MIN_DIGITS || digits.length > E164_MAX_DIGITS) {
-		return `${quoted} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; ${E164_RULE}`;
+		return `${said} has ${digits.length} digit${digits.length === 1 ? '' : 's'}; ${E164_RULE}`;
 	}
 	return undefined;
 }
@@ -58,13 +58,13 @@ export function toE164(value: unknown, field: string): string {
 	if (!text) throw new InputError(field, 'a phone number is required');
 	const ascii = asciiPhoneText(text);
 	if (LETTER.test(ascii))
-		throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
+		throw new InputError(field, `${quoted(text)} is not a phone number: it contains letters`);
 	let compact = ascii.replace(SEPARATORS, '');
 	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
 	if (!compact.startsWith('+')) {
 		throw new InputError(
 			field,
-			`"${text}" has no country code: write it in international form, e.g. +33612345678`,
+			`${quoted(text)} has no country code: write it in international form, e.g. +33612345678`,
 		);
 	}
 	const problem = e164DigitsProblem(compact.slice(1), text);
@@ -82,7 +82,7 @@ export function toE164Digits(
 	if (!text) throw new InputError(field, required);
 	const ascii = asciiPhoneText(text);
 	if (LETTER.test(ascii))
-		throw new InputError(field, `"${text}" is not a phone number: it contains letters`);
+		throw new InputError(field, `${quoted(text)} is not a phone number: it contains letters`);
 	const digits = ascii.replace(SEPARATORS, '').replace(/^(\+|00)/, '');
 	const problem = e164DigitsProblem(digits, text);
 	if (problem) throw new InputError(field, problem);
@@ -104,6 +104,6 @@ export function toEmail(value: unknown, field: string): string {
 	const text = trimEmail(readText(value, field));
 	if (!text) throw new InputError(field, 'an e-mail address is required');
 	if (!EMAIL.test(text) || /[\u200B-\u200D\u2060\uFEFF]/.test(text))
-		throw new InputError(field, `"${text}" is not an e-mail address`);
+		throw new InputError(field, `${quoted(text)} is not an e-mail address`);
 	return text;
 }

@@ -1,15 +1,15 @@
 /** The one input-coercion layer: a wrong type is an InputError on its field, never a TypeError. */
 import type { ZodTypeAny, output } from 'zod';
 
-import { InputError } from './input-errors';
+import { InputError, quoted } from './input-errors';
 
-/** How a wrong value is named in an error: its type and, for a scalar, the value. */
+/** How a wrong value is named in an error: its type and, for a scalar, the value (`quoted`). */
 export const kind = (value: unknown): string => {
 	if (value === null) return 'null';
 	if (Array.isArray(value)) return 'a list';
 	if (typeof value === 'object') return 'an object';
 	if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-	return `the ${typeof value} ${JSON.stringify(value)}`;
+	return `the ${typeof value} ${quoted(value, JSON.stringify)}`;
 };
 
 /** Text, trimmed; a number counts as its digits. Undefined, null and '' give ''. */
@@ -125,11 +125,11 @@ export function pathSegment(value: unknown, field: string, what: string): string
 /** A URL of http or https only (media to download, webhooks to call). */
 export function httpUrl(value: unknown, field: string): string {
 	const result = requiredText(value, field, 'a URL');
-	if (!URL.canParse(result)) throw new InputError(field, `"${result}" is not a URL`);
+	if (!URL.canParse(result)) throw new InputError(field, `${quoted(result)} is not a URL`);
 	const parsed = new URL(result);
 	if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
-		throw new InputError(field, `"${result}" must start with http:// or https://`);
-	if (!parsed.hostname) throw new InputError(field, `"${result}" has no host`);
+		throw new InputError(field, `${quoted(result)} must start with http:// or https://`);
+	if (!parsed.hostname) throw new InputError(field, `${quoted(result)} has no host`);
 	return result;
 }
 

@@ -11,6 +11,13 @@ export function itemLabel(itemIndex: number): string {
 	return `item ${itemIndex}`;
 }
 
+/** A user's value in a message: a text quoted, cut to its first 100 characters and its length. */
+export function quoted(value: unknown, quote = (text: string) => `"${text}"`): string {
+	if (typeof value !== 'string') return JSON.stringify(value);
+	const cut = value.length > 100 ? ` (${value.length} characters)` : '';
+	return `${quote(cut ? `${value.slice(0, 100)}…` : value)}${cut}`;
+}
+
 /** A problem with one field of one input item, raised before any request is sent. */
 export function fieldError(
 	node: INode,

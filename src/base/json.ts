@@ -19,6 +19,14 @@ export function canonicalJson(value: unknown): string {
 	return JSON.stringify(value) ?? 'null';
 }
 
+/** Whether a value lies over `max` levels inside arrays and objects (walked without recursion). */
+export function nestsDeeper(value: unknown, max: number): boolean {
+	let level = [value];
+	for (let depth = 0; level.length && depth <= max; depth++)
+		level = level.flatMap((v) => (v && typeof v === 'object' ? Object.values(v) : []));
+	return level.length > 0;
+}
+
 /** JSON.parse without throwing: the value, or the parser's message. */
 export function tryParseJson(text: string): { value: unknown } | { problem: string } {
 	try {

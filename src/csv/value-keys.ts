@@ -1,5 +1,5 @@
 /** The forms in which a unique column's values are compared for repeats, from text or bytes. */
-import { e164DigitsProblem } from '../base/addresses';
+import { e164DigitsProblem, quoted } from '../base';
 import { bytesHash, MARKS } from './repeats';
 
 const EMAIL = /^[^\s@,;"<>]+@[^\s@,;"<>]+\.[^\s@,;"<>]+$/;
@@ -14,7 +14,7 @@ interface ValueProblem {
 
 /** An e-mail value as compared for repeats (as written), or its problem. */
 export const emailKey = (value: string): string | ValueProblem =>
-	EMAIL.test(value) ? value : { problem: `"${value}" is not an e-mail address` };
+	EMAIL.test(value) ? value : { problem: `${quoted(value)} is not an e-mail address` };
 
 /** A mobile as compared for repeats, + and digits ("0033 6 12…" is "+33612…"), or its problem. */
 export function mobileKey(value: string): string | ValueProblem {
@@ -24,8 +24,8 @@ export function mobileKey(value: string): string | ValueProblem {
 	if (!compact.startsWith('+'))
 		return {
 			problem: /[a-z]/i.test(compact)
-				? `"${value}" is not a phone number`
-				: `"${value}" has no country code: write it in international form, e.g. +33612345678`,
+				? `${quoted(value)} is not a phone number`
+				: `${quoted(value)} has no country code: write it in international form, e.g. +33612345678`,
 		};
 	const problem = e164DigitsProblem(compact.slice(1), value);
 	return problem ? { problem } : compact;

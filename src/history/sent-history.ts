@@ -1,5 +1,6 @@
 /** One run's use of a node's sent history: lookups, then claims, confirmations and releases. */
-import { HistoryRow, REMOVALS_PER_CALL } from './row';
+import { ProcessClaims } from './process-claims';
+import { HistoryRow } from './row';
 import type { HistoryStore } from './store';
 import { attemptOf, claimOf, confirmationOf, forgottenFor, sentValuesOf } from './values';
 import type { SentBefore, Settlement } from './values';
@@ -37,23 +38,17 @@ export class SentHistory {
 	private claims = new Map<string, Promise<boolean>>();
 	/** Keys an earlier run left unconfirmed that this run sends again: their attempt stays. */
 	private resent = new Set<string>();
-	/**
-	 * Keys an earlier run was given but never attempted, whose attempt lookUp wrote: this run's
-	 * from the start (taking the attempts back would cost n8n a search of the row per key).
-	 */
-	private preclaimed = new Set<string>();
 	private settled = new Map<string, Settlement>();
 	private toConfirm: string[] = [];
-	/**
-	 * Preclaimed keys sent: claims rewritten as young as their other values (n8n forgets the
-	 * oldest first); a failure leaves the old claim or none (the next run can't claim it: says so).
-	 */
-	private toRefresh: string[] = [];
+	/** Forget's label mark, written anew when the run ends so that it outlives the run's messages. */
+	private mark?: string;
 	/** Writes of the run not awaited by a send (close waits for them). */
 	private pending = new Set<Promise<unknown>>();
 	/** When the oldest confirmation waiting for its write was settled (see settle). */
 	private waitingSince?: number;
 	private readonly windows: ClaimWindows;
+	/** What other executions of this process claimed (Resend Unconfirmed leaves it alone). */
+	private readonly inProcess: ProcessClaims;
 	private readonly now: () => number;
 
 	constructor(
@@ -63,6 +58,7 @@ export class SentHistory {
 		this.windows = new ClaimWindows(options.claimAhead);
 		this.now = options.now ?? Date.now;
 		this.row = new HistoryRow(store, options.row, this.now);
+		this.inProcess = new ProcessClaims(options.row);
 	}
 
 	/** A write no send waits for; a failure is left to `failed` (close waits for them all). */
@@ -73,31 +69,35 @@ export class SentHistory {
 
 	/** Forgets the history once per label (HistoryRow.clearOnce): whether it did (or would). */
 	async forget(label: string): Promise<boolean> {
-		return await this.row.clearOnce(forgottenFor(label), this.options.preview === true);
+		this.mark = forgottenFor(label);
+		return await this.row.clearOnce(this.mark, this.options.preview === true);
 	}
 
 	/**
-	 * What earlier executions did with each (unique) key; claims new keys, and the attempts of keys
-	 * given before but never attempted. Asking adds: what a preview or a confirmation asks is taken
-	 * back (HistoryRow.probe). Bounded like every write, so every call stays short.
+	 * What earlier executions did with each (unique) key, and claims new keys. Leaves no attempt a
+	 * later run could read as unconfirmed: attempts are asked and taken back (HistoryRow.probe), and
+	 * the claims of keys given before but never attempted are written anew, as young as a new key's
+	 * (n8n forgets the oldest values first). Bounded like every write, so every call stays short.
 	 */
 	async lookUp(keys: string[]): Promise<Map<string, SentBefore>> {
 		const found = new Map<string, SentBefore>(keys.map((key) => [key, 'new']));
-		if (keys.length === 0) return found;
 		const { preview } = this.options;
+		if (!preview) this.inProcess.begin();
+		if (keys.length === 0) return found;
 		if (preview && (await this.row.count()) === 0) return found;
-		const ask = (values: string[]) =>
-			preview ? this.row.probe(values) : this.row.record(values, true);
-		const claimed = await ask(keys.map(claimOf));
+		const claimed = await (preview
+			? this.row.probe(keys.map(claimOf))
+			: this.row.record(keys.map(claimOf), true));
 		const known = keys.filter((key) => claimed.has(claimOf(key)));
 		// Only keys claimed before can have been attempted, and only attempted ones sent.
-		const attempted = await ask(known.map(attemptOf));
+		const attempted = await this.row.probe(known.map(attemptOf));
 		const tried = known.filter((key) => attempted.has(attemptOf(key)));
 		const confirmed = await this.row.probe(tried.map(confirmationOf));
-		for (const key of known) {
-			if (!attempted.has(attemptOf(key))) {
-				if (!preview) this.preclaimed.add(key);
-			} else found.set(key, confirmed.has(confirmationOf(key)) ? 'sent' : 'unconfirmed');
+		if (!preview)
+			await this.row.rewrite(known.filter((key) => !attempted.has(attemptOf(key))).map(claimOf));
+		for (const key of tried) {
+			if (confirmed.has(confirmationOf(key))) found.set(key, 'sent');
+			else found.set(key, this.inProcess.elsewhere(key) ? 'claimed' : 'unconfirmed');
 		}
 		return found;
 	}
@@ -126,8 +126,16 @@ export class SentHistory {
 		const size = this.windows.next(this.now(), this.row.lastWriteMs);
 		const window: string[] = [];
 		let index = from;
-		for (; index < this.order.length && window.length < size; index++)
-			if (!this.claims.has(this.order[index])) window.push(this.order[index]);
+		for (; index < this.order.length && window.length < size; index++) {
+			const key = this.order[index];
+			if (this.claims.has(key)) continue;
+			// Resend Unconfirmed leaves another live run's message alone: it may be in flight.
+			if (this.inProcess.elsewhere(key)) this.claims.set(key, Promise.resolve(false));
+			else {
+				this.inProcess.take(key);
+				window.push(key);
+			}
+		}
 		if (window.length === 0) return;
 		this.nextToClaim = Math.max(this.nextToClaim, index);
 		const confirms = this.takeConfirms();
@@ -140,9 +148,7 @@ export class SentHistory {
 		for (const key of window)
 			this.claims.set(
 				key,
-				written.then(
-					(held) => !held.has(attemptOf(key)) || this.resent.has(key) || this.preclaimed.has(key),
-				),
+				written.then((held) => !held.has(attemptOf(key)) || this.resent.has(key)),
 			);
 	}
 
@@ -156,11 +162,6 @@ export class SentHistory {
 		if (this.options.preview) return;
 		this.settled.set(key, settlement);
 		this.windows.settle();
-		if (settlement !== 'notSent' && this.preclaimed.has(key)) this.toRefresh.push(key);
-		if (this.toRefresh.length >= REMOVALS_PER_CALL) {
-			const keys = this.toRefresh.splice(0);
-			this.inBackground(this.row.rewrite(keys.map(claimOf)), () => undefined);
-		}
 		if (settlement !== 'sent') return;
 		this.toConfirm.push(key);
 		const now = this.now();
@@ -177,19 +178,22 @@ export class SentHistory {
 	/** Confirms what was sent, releases what surely was not; call once every send has settled. */
 	async close(): Promise<void> {
 		if (this.options.preview) return;
-		const releases: string[] = [];
-		const release = (key: string, ours: boolean) => {
-			const settlement = this.settled.get(key);
-			if (ours && settlement !== 'sent' && settlement !== 'unknown' && !this.resent.has(key))
-				releases.push(attemptOf(key));
-		};
-		for (const [key, claim] of this.claims) release(key, await claim.catch(() => false));
-		for (const key of this.preclaimed) if (!this.claims.has(key)) release(key, true);
-		await Promise.all(this.pending);
-		const confirms = this.takeConfirms();
-		await this.row.record(confirms.flatMap(sentValuesOf), true);
-		await this.row.remove(releases);
-		await this.row.rewrite(this.toRefresh.splice(0).map(claimOf));
-		await this.row.settle();
+		try {
+			const releases: string[] = [];
+			for (const [key, claim] of this.claims) {
+				const settlement = this.settled.get(key);
+				const ours = await claim.catch(() => false);
+				if (ours && settlement !== 'sent' && settlement !== 'unknown' && !this.resent.has(key))
+					releases.push(attemptOf(key));
+			}
+			await Promise.all(this.pending);
+			const confirms = this.takeConfirms();
+			await this.row.record(confirms.flatMap(sentValuesOf), true);
+			await this.row.remove(releases);
+			if (this.mark) await this.row.rewrite([this.mark]);
+			await this.row.settle();
+		} finally {
+			this.inProcess.end();
+		}
 	}
 }

@@ -1,7 +1,10 @@
 /** A message key's values in the sent history, and what became of its message. */
 
-/** What earlier runs did with a key: `new` (or released), `sent`, `unconfirmed` (maybe sent). */
-export type SentBefore = 'new' | 'sent' | 'unconfirmed';
+/**
+ * What earlier runs did with a key: `new` (or released), `sent`, `unconfirmed` (maybe sent),
+ * `claimed` (another run of this process has it: maybe in flight).
+ */
+export type SentBefore = 'new' | 'sent' | 'unconfirmed' | 'claimed';
 
 /** A send's outcome: `sent`, `notSent` (refused or unsent: released), `unknown` (stays claimed). */
 export type Settlement = 'sent' | 'notSent' | 'unknown';

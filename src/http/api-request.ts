@@ -38,6 +38,8 @@ export interface ApiRequest<T = unknown> {
 	preview?: IDataObject;
 	/** Values besides the key kept out of previews and errors (a callback URL's token). */
 	secrets?: string[];
+	/** Called before each try goes out, after its wait (a 429's too): throwing, it is not sent. */
+	beforeEachTry?: () => void;
 }
 
 /**
@@ -93,6 +95,7 @@ export async function apiRequest<T = unknown>(
 	for (;;) {
 		const ticket = await gate.acquire();
 		if (ticket === undefined) throw notSent(attempt, lastRefusal);
+		request.beforeEachTry?.();
 		const sentAt = gate.pacer.clock.now();
 		let response: RawResponse;
 		try {

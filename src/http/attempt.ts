@@ -3,6 +3,7 @@ import type { IHttpRequestMethods, INode } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import type { RateGate } from '../pace/gate';
+import { redacted } from '../base/secrets';
 import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
 import {
 	MAYBE_APPLIED_STATUSES,
@@ -147,9 +148,11 @@ export function readAnswer<T>(
 		});
 	}
 	if (statusCode < 300) attempt.run.gate.succeeded(answer);
-	if (statusCode >= 300 || !request.expect) return { ...response, data: response.body as T };
-	const parsed = request.expect.safeParse(response.body);
-	if (parsed.success) return { ...response, data: parsed.data };
+	// Redacted as errors are: an answer echoing the key or a token never becomes an item.
+	const body = redacted(response.body, secrets);
+	if (statusCode >= 300 || !request.expect) return { ...response, body, data: body as T };
+	const parsed = request.expect.safeParse(body);
+	if (parsed.success) return { ...response, body, data: parsed.data };
 	const problem = parsed.error.issues[0]?.message;
 	if (attempt.write)
 		throw acceptedUnreadable(node, {

@@ -5,10 +5,10 @@ import type {
 	ICredentialsDecrypted,
 	INodeCredentialTestResult,
 } from 'n8n-workflow';
-import { InputError } from '../base/input-errors';
+import { InputError, quoted } from '../base/input-errors';
 import { RequestRejection } from '../base/rejection';
 import { derivedToken } from '../base/secrets';
-import { tryParseJson } from '../base/json';
+import { nestsDeeper, tryParseJson } from '../base/json';
 
 /** Status values of chat-app message events (platform docs; DELIVERED and READ unconfirmed). */
 export const CALLBACK_STATUSES = [
@@ -25,6 +25,9 @@ export const CALLBACK_STATUSES = [
 
 /** Callback bodies larger than this are refused (413): a status event is a few hundred bytes. */
 export const CALLBACK_MAX_BYTES = 256 * 1024;
+
+/** Callback bodies nested deeper are refused (400): an event is flat, n8n's item copies recurse. */
+export const CALLBACK_MAX_DEPTH = 32;
 
 /** The callback secret (kept in an encrypted credential) must be long enough not to be guessed. */
 export const CALLBACK_SECRET_PATTERN = /^[A-Za-z0-9_-]{16,128}$/;
@@ -62,7 +65,7 @@ function checkTriggerProductionUrl(triggerUrl: string): void {
 		return;
 	throw new InputError(
 		'triggerUrl',
-		`"${triggerUrl}" is the trigger's Test URL (/${TEST_WEBHOOK_SEGMENT}/…), which answers only while the editor listens for a test event; ` +
+		`${quoted(triggerUrl)} is the trigger's Test URL (/${TEST_WEBHOOK_SEGMENT}/…), which answers only while the editor listens for a test event; ` +
 			"copy the trigger's Production URL (/webhook/…) and activate the trigger's workflow",
 	);
 }
@@ -93,6 +96,8 @@ export function parseCallbackBody(raw: Buffer | undefined): Array<Record<string,
 	const json = tryParseJson(text);
 	if ('problem' in json) throw new RequestRejection(400, `Malformed JSON: ${json.problem}`);
 	const parsed = json.value;
+	if (nestsDeeper(parsed, CALLBACK_MAX_DEPTH))
+		throw new RequestRejection(400, `Callback body nested over ${CALLBACK_MAX_DEPTH} levels deep`);
 	const events = Array.isArray(parsed) ? parsed : [parsed];
 	if (
 		events.length === 0 ||

@@ -979,3 +979,39 @@ describe('values written loosely are sent clean', () => {
 		]);
 	});
 });
+
+describe('a bad value of 1 MB is quoted by its first 100 characters only', () => {
+	// Issue 75: the whole value was quoted, so an error (shown, logged, stored) held the megabyte.
+	const long = (start: string) => start.padEnd(1024 * 1024, 'x');
+	const cut = (start: string) => `"${long(start).slice(0, 100)}…" (1048576 characters)`;
+	it.each<[string, INodeParameters, string, string, string]>([
+		[
+			'Options › Quiet Hours › Recipient Time Zone',
+			send({ options: { quietHours: { window: { timeZone: BAD } } } }),
+			'Europe/Paris',
+			'Europe/',
+			`an IANA time zone name such as Europe/Paris was expected, got the string ${cut('Europe/')}`,
+		],
+		[
+			'Recipient',
+			send({ to: BAD }),
+			'+33612345678',
+			'+33 abc',
+			`${cut('+33 abc')} is not a phone number: it contains letters`,
+		],
+		[
+			'Options › Callback URLs',
+			send({ options: { callbacks: BAD } }),
+			'https://example.com/hook',
+			'ftp://example.com/',
+			`${cut('ftp://example.com/')} must start with http:// or https://`,
+		],
+	])('%s', async (label, parameters, good, start, problem) => {
+		const items = [good, good, long(start)].map((bad) => ({ json: { bad } }));
+		const result = await run(ctx.credentials, parameters, items);
+		const error = result.error as NodeOperationError & { description?: string };
+		expect(error.message).toBe(`Invalid "${label}" in item 2: ${problem}`);
+		expect(error.message.length + (error.description?.length ?? 0)).toBeLessThan(600);
+		expect(ctx.sandbox.requests).toHaveLength(0);
+	});
+});

@@ -597,4 +597,47 @@ describe('the key stays out of what the node produces', () => {
 		expect(result.error?.message).toBe('the key *** may not read list 1 [HTTP 403]');
 		expectNoKey(result);
 	});
+
+	// Issue 75: a 2xx answer is redacted as an error is, before it becomes an item.
+	it('in a 200 answer to a read that echoes the key and the Authorization header', async () => {
+		ctx.sandbox.addFault({
+			kind: 'status',
+			path: '/lists/1',
+			status: 200,
+			body: { data: { id: 1, name: 'VIP', key: API_KEY, echo: `Bearer ${API_KEY}` } },
+		});
+		const result = await run(ctx.credentials, {
+			resource: 'list',
+			operation: 'get',
+			listId: byId(1),
+			simplify: false,
+		});
+		expect(outputOf(result).map((item) => item.json)).toEqual([
+			{ id: 1, name: 'VIP', key: '***', echo: 'Bearer ***' },
+		]);
+		expectNoKey(result);
+	});
+
+	it('in the pages of a paginated read that echo the key', async () => {
+		const page = (n: number) => ({
+			items: [{ id: `s${n}`, email: `s${n}@x.io`, seenWith: `key=${API_KEY}` }],
+			pagination: { page: n, pages: 2 },
+		});
+		for (const n of [1, 2])
+			ctx.sandbox.addFault({
+				kind: 'status',
+				path: '/subscribers',
+				query: { page: String(n) },
+				status: 200,
+				body: page(n),
+			});
+		const result = await run(ctx.credentials, {
+			resource: 'subscriber',
+			operation: 'getMany',
+			listId: byId(1),
+			returnAll: true,
+		});
+		expect(outputOf(result).map((item) => item.json.seenWith)).toEqual(['key=***', 'key=***']);
+		expectNoKey(result);
+	});
 });

@@ -378,4 +378,50 @@ describe('Message › Send › Skip Messages Sent Before', () => {
 		const after = outputOf(await run(ctx.credentials, send(), itemsFor(20)));
 		expect(statuses(after)).toEqual(Array(20).fill('sentBefore'));
 	});
+
+	it('two runs at once with Resend Unconfirmed, given what an earlier run left unconfirmed: each message sent again once, by one of them', async () => {
+		openConversations(20);
+		ctx.sandbox.addFault({
+			kind: 'status',
+			status: 500,
+			body: { message: 'Internal error' },
+			method: 'POST',
+			path: '/chatapp/messages',
+			after: true,
+			times: 20,
+		});
+		const lost = outputOf(await run(ctx.credentials, send(), itemsFor(20), true));
+		expect(statuses(lost)).toEqual(Array(20).fill('unknown'));
+		const resend = send({ resendUnconfirmed: true });
+		const [a, b] = await Promise.all([
+			run(ctx.credentials, resend, itemsFor(20), true),
+			run(ctx.credentials, resend, itemsFor(20), true),
+		]);
+		const accepted = ctx.sandbox.messages().map((message) => message.to);
+		expect(accepted.slice(20).sort()).toEqual(itemsFor(20).map((item) => item.json.to));
+		// The other run's item says another execution has it.
+		const both = [...outputOf(a), ...outputOf(b)];
+		expect(both.filter((item) => item.json.status === 'QUEUE')).toHaveLength(20);
+		const claimed = both.filter((item) => item.json.status === 'unknown');
+		expect(claimed).toHaveLength(20);
+		for (const item of claimed)
+			expect(item.json.description).toMatch(/another execution of this node claimed it/);
+	});
+
+	it("a run with Resend Unconfirmed started while another sends leaves that run's messages alone", async () => {
+		openConversations(40);
+		const paced = send({ messagesPerSecond: 20, parallelRequests: 2 });
+		const first = run(ctx.credentials, paced, itemsFor(40), true);
+		// Once the first run is half-way, the second starts with the same items.
+		await new Promise<void>((resolve) => {
+			const check = setInterval(() => {
+				if (posted().length < 20) return;
+				clearInterval(check);
+				resolve();
+			}, 5);
+		});
+		const second = run(ctx.credentials, send({ resendUnconfirmed: true }), itemsFor(40), true);
+		for (const result of [await first, await second]) expect(outputOf(result)).toHaveLength(40);
+		expect([...posted()].sort()).toEqual(itemsFor(40).map((item) => item.json.to));
+	});
 });

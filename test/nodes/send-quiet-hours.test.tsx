@@ -5,6 +5,7 @@
  */
 import type { INodeExecutionData } from 'n8n-workflow';
 
+import { SentHistory } from '../../src/history';
 import { processedData } from '../helpers/processed-data';
 import { openConversation, outputOf, run, textMessage, useSandbox } from './context';
 
@@ -210,5 +211,59 @@ describe('Message › Send › Quiet Hours', () => {
 			...Array(3).fill('+33612345678 held 2026-12-01T08:00:00.000Z'),
 		]);
 		expect(posted()).toEqual(['+33612345678']);
+	});
+
+	it("checks again before a 429's resend: a window that closed during the pause holds the message, and a run in the next window sends it", async () => {
+		// 19:59:59.5 in Paris, a window until 20:00, until the first POST (refused, Retry-After 1);
+		// from then the clock runs: the resend would go at 20:00:00.5 or later.
+		const start = Date.parse('2026-11-30T18:59:59.500Z');
+		let refusedAt: number | undefined;
+		jest.spyOn(Date, 'now').mockImplementation(() => {
+			if (refusedAt === undefined && posted().length) refusedAt = realNow();
+			return start + (refusedAt === undefined ? 0 : realNow() - refusedAt);
+		});
+		openConversations();
+		ctx.sandbox.addFault({
+			kind: 'rateLimit',
+			method: 'POST',
+			path: '/chatapp/messages',
+			retryAfter: '1',
+			times: 1,
+		});
+		const paris = [{ json: RECIPIENTS[0] }];
+		const held = outputOf(await run(ctx.credentials, send({ until: '20:00' }), paris));
+		expect(outcomes(held)).toEqual(['+33612345678 held 2026-12-01T08:00:00.000Z']);
+		expect(ctx.sandbox.requests.filter(({ method }) => method === 'POST')).toMatchObject([
+			{ path: expect.stringMatching(/\/chatapp\/messages$/), status: 429 },
+		]);
+
+		// Skip Messages Sent Before did not record it: the next morning's run sends it.
+		clockAt('2026-12-01T08:30');
+		const next = outputOf(await run(ctx.credentials, send({ until: '20:00' }), paris));
+		expect(outcomes(next)).toEqual(['+33612345678 sent']);
+		expect(posted()).toEqual(['+33612345678', '+33612345678']);
+	});
+
+	it('a recipient held in two runs, n8n killed in the second before its end, is sent by the run in its window', async () => {
+		// 08:30 UTC: London's window (from 09:00) is closed; run 1 holds its recipient.
+		clockAt('2026-11-30T08:30');
+		openConversations();
+		const london = [{ json: RECIPIENTS[2] }];
+		expect(outcomes(outputOf(await run(ctx.credentials, send(), london)))).toEqual([
+			'+447911123456 held 2026-11-30T09:00:00.000Z',
+		]);
+		// Run 2 holds it again; n8n is killed before the run ends: nothing after it is written.
+		clockAt('2026-11-30T08:45');
+		const kill = jest.spyOn(SentHistory.prototype, 'close').mockResolvedValue(undefined);
+		expect(outcomes(outputOf(await run(ctx.credentials, send(), london)))).toEqual([
+			'+447911123456 held 2026-11-30T09:00:00.000Z',
+		]);
+		kill.mockRestore();
+		// Inside its window, the next run sends it: the killed run left nothing unconfirmed.
+		clockAt('2026-11-30T09:30');
+		expect(outcomes(outputOf(await run(ctx.credentials, send(), london)))).toEqual([
+			'+447911123456 sent',
+		]);
+		expect(posted()).toEqual(['+447911123456']);
 	});
 });

@@ -4,7 +4,7 @@ import { AudienceMessagingCallbackApi } from '../../credentials/AudienceMessagin
 import { callbackToken } from '../../src/platform/callbacks';
 import { runNode } from '../helpers/n8n';
 import type { HarnessCredentials } from '../helpers/n8n';
-import { node, openConversation, outputOf, textMessage, useSandbox } from './context';
+import { API_KEY, node, openConversation, outputOf, textMessage, useSandbox } from './context';
 
 /**
  * Message › Send with "Send Status Events to a Trigger": the callback URL sent to the platform
@@ -139,5 +139,32 @@ describe('the callback token stays out of the output', () => {
 				}),
 			),
 		);
+	});
+
+	// Issue 75: the answer is redacted as an error is, whatever the platform puts into it.
+	it('a 200 echoing the callback URL with its token and the Authorization header puts neither into the output', async () => {
+		ctx.sandbox.addFault({
+			kind: 'status',
+			path: '/chatapp/messages',
+			status: 200,
+			body: {
+				data: {
+					id: 'msg_echo',
+					status: 'QUEUE',
+					callbacks: `https://hooks.example.com/a,${TRIGGER_URL}?token=${TOKEN}`,
+					request: { headers: { Authorization: `Bearer ${API_KEY}` }, key: API_KEY },
+				},
+			},
+		});
+		const output = outputOf(await send({}));
+		expect(output.map((item) => [item.json.id, item.json.callbacks, item.json.request])).toEqual(
+			[0, 1].map(() => [
+				'msg_echo',
+				`https://hooks.example.com/a,${TRIGGER_URL}?token=***`,
+				{ headers: { Authorization: 'Bearer ***' }, key: '***' },
+			]),
+		);
+		expect(JSON.stringify(output)).not.toContain(TOKEN);
+		expect(JSON.stringify(output)).not.toContain(API_KEY);
 	});
 });

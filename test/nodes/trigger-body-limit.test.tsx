@@ -9,7 +9,11 @@ import { createGunzip, gzipSync } from 'node:zlib';
 import type { IWebhookFunctions } from 'n8n-workflow';
 
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
-import { CALLBACK_MAX_BYTES, callbackToken } from '../../src/platform/callbacks';
+import {
+	CALLBACK_MAX_BYTES,
+	CALLBACK_MAX_DEPTH,
+	callbackToken,
+} from '../../src/platform/callbacks';
 import { PACE_MAX_BYTES, paceToken } from '../../src/pace/board';
 import { eventsOf as eventsOfSize } from '../helpers/callback-bodies';
 
@@ -131,4 +135,31 @@ it('refuses a body whose gzip is corrupt with 400', async () => {
 	const { response } = await call('default', request);
 	expect(response.status).toBe(400);
 	expect(response.body).toMatch(/^\{"error":"Malformed gzip body: .+"\}$/);
+});
+
+describe('a callback body nested too deeply is refused with 400, no execution started', () => {
+	// Issue 75: n8n answered 500 (a RangeError in a recursive walk) and logged the stack.
+	/** An event (one level) holding `levels` more. */
+	const nested = (levels: number, open: string, close: string) =>
+		`{"id":"msg_1","status":"SENT","a":${open.repeat(levels)}1${close.repeat(levels)}}`;
+	it.each([
+		['40,000 objects', nested(40_000, '{"a":', '}')],
+		['100,000 arrays', nested(100_000, '[', ']')],
+		[`${CALLBACK_MAX_DEPTH + 1} levels`, nested(CALLBACK_MAX_DEPTH, '[', ']')],
+	])('%s', async (_name, body) => {
+		expect(body.length).toBeLessThan(CALLBACK_MAX_BYTES);
+		const { request } = requestStream(Buffer.from(body), 16 * 1024);
+		const { result, response } = await call('default', request);
+		expect(result).toEqual({ noWebhookResponse: true });
+		expect(response.status).toBe(400);
+		expect(response.body).toBe(
+			`{"error":"Callback body nested over ${CALLBACK_MAX_DEPTH} levels deep"}`,
+		);
+	});
+
+	it(`takes a body ${CALLBACK_MAX_DEPTH} levels deep`, async () => {
+		const { request } = requestStream(Buffer.from(nested(CALLBACK_MAX_DEPTH - 1, '[', ']')), 1024);
+		const { result } = await call('default', request);
+		expect(result.workflowData?.[0]).toHaveLength(1);
+	});
 });

@@ -265,9 +265,11 @@ describe('the product files stay small enough to read', () => {
 	 * The product's TypeScript in all, comments included: what a reviewer reads. Issue 60 set it,
 	 * from 15,500; a feature that needs more raises it here, in the same change, with its reason.
 	 * Back at 14,500 after the shared turns' clock (duplicates merged, forwarding code and
-	 * re-exports no file used taken out).
+	 * re-exports no file used taken out). 14,650 for issue 75's promises: the check before each try
+	 * (Quiet Hours), the claims of this process's live runs (Resend Unconfirmed), one redaction of
+	 * every answer, a bounded quote of a bad value, a callback body's depth.
 	 */
-	const MAX_PRODUCT_LINES = 14_500;
+	const MAX_PRODUCT_LINES = 14_650;
 
 	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
 		const total = product.reduce((sum, file) => sum + lines(file), 0);

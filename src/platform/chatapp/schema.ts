@@ -1,7 +1,7 @@
 /** Zod schemas of the chat-app requests: messages, senders, template scopes. */
 import { z } from 'zod';
 
-import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem } from '../../base/addresses';
+import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem, quoted } from '../../base';
 import {
 	contactSchema,
 	interactiveSchema,
@@ -65,11 +65,11 @@ const phone = (withPlus: boolean) =>
 		const digits = withPlus && value.startsWith('+') ? value.slice(1) : value;
 		const problem =
 			withPlus && !value.startsWith('+')
-				? `${JSON.stringify(value)} is not an E.164 number: + then the country code`
+				? `${quoted(value, JSON.stringify)} is not an E.164 number: + then the country code`
 				: e164DigitsProblem(digits, value);
 		ctx.addIssue({
 			code: z.ZodIssueCode.custom,
-			message: problem ?? `${JSON.stringify(value)} is not a phone number: ${E164_RULE}`,
+			message: problem ?? `${quoted(value, JSON.stringify)} is not a phone number: ${E164_RULE}`,
 		});
 	});
 

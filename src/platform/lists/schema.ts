@@ -1,7 +1,7 @@
 /** Zod schemas of the lists service: IDs, subscriber rows, list creation, bulk answers. */
 import { z } from 'zod';
 
-import { trimEmail } from '../../base/addresses';
+import { quoted, trimEmail } from '../../base';
 
 const listIdMessage = 'a list ID is a whole number, for example 42';
 export const listIdSchema = z
@@ -20,7 +20,7 @@ export const subscriberIdSchema = z
 			.min(1, 'a subscriber ID is required')
 			.refine(
 				(value) => value !== '.' && value !== '..',
-				(value) => ({ message: `"${value}" is not a subscriber ID` }),
+				(value) => ({ message: `${quoted(value)} is not a subscriber ID` }),
 			),
 	);
 

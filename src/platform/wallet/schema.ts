@@ -1,5 +1,5 @@
 /** Zod schemas and plain checks of the wallet service: template serials, passes, batches. */
-import { isRecord } from '../../base';
+import { isRecord, quoted } from '../../base';
 import { z } from 'zod';
 
 /** A pass field's place; the spec names only BACK (the back side), and says there are four. */
@@ -16,7 +16,7 @@ export const templateSerialSchema = z
 			.min(1, 'a wallet template serial is required')
 			.refine(
 				(value) => value !== '.' && value !== '..',
-				(value) => ({ message: `"${value}" is not a template serial` }),
+				(value) => ({ message: `${quoted(value)} is not a template serial` }),
 			),
 	);
 

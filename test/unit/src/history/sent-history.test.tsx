@@ -36,10 +36,16 @@ let data: MemoryProcessedData;
 beforeEach(() => (data = new MemoryProcessedData()));
 
 const historyOf = (
-	options: { preview?: boolean; claimAhead?: number; maxEntries?: number; now?: () => number } = {},
+	options: {
+		preview?: boolean;
+		claimAhead?: number;
+		maxEntries?: number;
+		now?: () => number;
+		row?: string;
+	} = {},
 ) =>
 	new SentHistory(storeOf(data, options.maxEntries), {
-		row: 'wf-1 node-1',
+		row: options.row ?? 'wf-1 node-1',
 		claimAhead: options.claimAhead ?? 100,
 		preview: options.preview,
 		now: options.now,
@@ -72,6 +78,13 @@ async function runOnce(
 	await history.close();
 	return { found: Object.fromEntries(found), history };
 }
+
+/**
+ * The row as a process n8n then killed names it: the claims its runs had in memory went with it
+ * (runs of one process see each other's: see 'runs at once').
+ */
+let processes = 0;
+const killed = () => `wf-1 node-1, in process ${++processes}, which n8n killed`;
 
 const keys = (count: number, prefix = 'k') =>
 	Array.from({ length: count }, (_, i) => `${prefix}${i}`);
@@ -112,7 +125,7 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 	});
 
 	it('a message claimed but never confirmed, because the process died in between, is unconfirmed for the next run', async () => {
-		const dying = historyOf();
+		const dying = historyOf({ row: killed() });
 		await dying.lookUp(['a', 'b', 'c']);
 		dying.plan(['a', 'b', 'c']);
 		for (const key of ['a', 'b', 'c']) expect(await dying.claim(key)).toBe(true);
@@ -135,7 +148,7 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 					return await store.record(values, bounded);
 				},
 			},
-			{ row: 'wf-1 node-1', claimAhead: 4, now: () => clock },
+			{ row: killed(), claimAhead: 4, now: () => clock },
 		);
 		const all = keys(20);
 		await dying.lookUp(all);
@@ -161,7 +174,7 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		]);
 	});
 
-	it('a run sending again what a stopped run left takes back only their old claims, a few per call, after sending', async () => {
+	it('a run given again what a stopped run never attempted takes back the attempts it asked and writes their claims anew, a few per call', async () => {
 		// Stopped after 3 of 100, its window of 4 claimed: the 4th is taken back at its end.
 		await runOnce(keys(100), (key) => (Number(key.slice(1)) < 3 ? 'sent' : 'never'), {
 			claimAhead: 4,
@@ -169,8 +182,11 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		const removals = data.calls.removeProcessed ?? 0;
 		const { found } = await runOnce(keys(100));
 		expect(Object.values(found)).toEqual([...Array(3).fill('sent'), ...Array(97).fill('new')]);
-		// The 97 claims written anew (see the bound's tests), REMOVALS_PER_CALL to a call.
-		expect((data.calls.removeProcessed ?? 0) - removals).toBe(Math.ceil(97 / REMOVALS_PER_CALL));
+		// The 97 attempts asked, and the 97 claims written anew (see the bound's tests), REMOVALS_PER_CALL
+		// to a call.
+		expect((data.calls.removeProcessed ?? 0) - removals).toBe(
+			2 * Math.ceil(97 / REMOVALS_PER_CALL),
+		);
 		expect(Object.values((await runOnce(keys(100))).found)).toEqual(Array(100).fill('sent'));
 	});
 
@@ -296,9 +312,9 @@ describe('a sent history: exactly the messages that went out are remembered', ()
 		first.plan(['a']);
 		second.plan(['a']);
 		const claims = [await first.claim('a'), await second.claim('a')];
-		// The second lookup found the key given but never attempted and claimed it: the first lost it.
-		expect(claims).toEqual([false, true]);
-		second.settle('a', 'sent');
+		// Neither lookup claimed it (the second found it given, never attempted): the first claim wins.
+		expect(claims).toEqual([true, false]);
+		first.settle('a', 'sent');
 		await first.close();
 		await second.close();
 		expect((await runOnce(['a'])).found).toEqual({ a: 'sent' });
@@ -362,7 +378,7 @@ describe('runs at once', () => {
 		};
 		const history = new SentHistory(
 			{ ...store, record },
-			{ row: 'wf-1 node-1', claimAhead: options.claimAhead },
+			{ row: options.crash ? killed() : 'wf-1 node-1', claimAhead: options.claimAhead },
 		);
 		const all = keys(10);
 		await history.lookUp(all);
@@ -448,5 +464,125 @@ describe('the size bound', () => {
 		expect(found.x).toBe('sent');
 		// Run 2's messages, older than the bound, are forgotten.
 		expect(keys(6, 'b').map((key) => found[key])).toEqual(Array(6).fill('new'));
+	});
+});
+
+describe('what a run leaves when n8n stops it, and what it keeps for the runs after it', () => {
+	it('a message a run holds or does not reach leaves nothing a later run reads as unconfirmed, though n8n killed the run', async () => {
+		// Run 1 sends k0 and k1 and holds the rest (Quiet Hours, the daily quota).
+		const all = keys(12);
+		const first = historyOf();
+		await first.lookUp(all);
+		first.plan(['k0', 'k1']);
+		for (const key of ['k0', 'k1']) {
+			expect(await first.claim(key)).toBe(true);
+			first.settle(key, 'sent');
+		}
+		await first.close();
+		// Run 2 is given them again, holds k11, sends k2 (a window of two claimed) and is killed.
+		const stopped = historyOf({ row: killed(), claimAhead: 2 });
+		const found = await stopped.lookUp(all);
+		expect(all.map((key) => found.get(key))).toEqual([
+			...Array(2).fill('sent'),
+			...Array(10).fill('new'),
+		]);
+		stopped.plan(all.slice(2, 11));
+		expect(await stopped.claim('k2')).toBe(true);
+		stopped.settle('k2', 'sent');
+		// n8n is killed here: no close().
+		const { found: after } = await runOnce(all);
+		// Only the window being sent may have gone; the held k11 and the unreached k4..k10 are new.
+		expect(Object.values(after)).toEqual([
+			...Array(2).fill('sent'),
+			...Array(2).fill('unconfirmed'),
+			...Array(8).fill('new'),
+		]);
+	});
+
+	it('a fixed Forget label forgets once: 24 hourly runs, each given the last two hours, on a history of 10 messages', async () => {
+		const maxEntries = 30;
+		const messaged = new Map<string, number>();
+		let forgotten = 0;
+		for (let hour = 0; hour < 24; hour++) {
+			const given = [...(hour > 0 ? keys(3, `h${hour - 1}-`) : []), ...keys(3, `h${hour}-`)];
+			const history = historyOf({ maxEntries });
+			if (await history.forget('spring')) forgotten++;
+			const found = await history.lookUp(given);
+			const send = given.filter((key) => found.get(key) === 'new');
+			history.plan(send);
+			for (const key of send) {
+				expect(await history.claim(key)).toBe(true);
+				history.settle(key, 'sent');
+				messaged.set(key, (messaged.get(key) ?? 0) + 1);
+			}
+			await history.close();
+		}
+		expect(forgotten).toBe(1);
+		expect(messaged.size).toBe(72);
+		expect([...messaged.values()].filter((times) => times > 1)).toEqual([]);
+	});
+
+	it('a Forget label whose run is given more than the history holds still forgets once', async () => {
+		const maxEntries = 30;
+		const history = historyOf({ maxEntries });
+		expect(await history.forget('spring')).toBe(true);
+		const given = keys(15);
+		await history.lookUp(given);
+		history.plan(given);
+		for (const key of given) {
+			expect(await history.claim(key)).toBe(true);
+			history.settle(key, 'sent');
+		}
+		await history.close();
+		expect(await historyOf({ maxEntries }).forget('spring')).toBe(false);
+	});
+});
+
+/**
+ * One run with Resend Unconfirmed among others of its process: sends (a tick of the event loop
+ * each) the new keys and those left unconfirmed; returns those it sent.
+ */
+async function resending(given: string[], ready?: (sent: string[]) => void) {
+	const history = historyOf({ claimAhead: 5 });
+	const found = await history.lookUp(given);
+	const send = given.filter((key) => found.get(key) === 'new' || found.get(key) === 'unconfirmed');
+	history.plan(
+		send,
+		send.filter((key) => found.get(key) === 'unconfirmed'),
+	);
+	const sent: string[] = [];
+	for (const key of send) {
+		if (!(await history.claim(key))) continue;
+		await new Promise((resolve) => setImmediate(resolve));
+		sent.push(key);
+		ready?.(sent);
+		history.settle(key, 'sent');
+	}
+	await history.close();
+	return { sent, found };
+}
+
+describe('Resend Unconfirmed in runs at once in one process', () => {
+	it('two runs given the same unconfirmed keys at once: each message sent again by one of them only', async () => {
+		const same = keys(20, 'u');
+		// A killed process left all twenty sent, unconfirmed.
+		const stopped = historyOf({ row: killed() });
+		await stopped.lookUp(same);
+		stopped.plan(same);
+		for (const key of same) expect(await stopped.claim(key)).toBe(true);
+		const runs = await Promise.all([resending(same), resending(same)]);
+		expect(runs.flatMap((run) => run.sent).sort()).toEqual([...same].sort());
+	});
+
+	it("a run started while another is sending leaves that run's messages alone: those in flight or not yet confirmed come out claimed", async () => {
+		const all = keys(40, 'm');
+		let second: ReturnType<typeof resending> | undefined;
+		const first = resending(all, (sent) => {
+			if (sent.length === 20) second = resending(all);
+		});
+		const [a, b] = [await first, await second!];
+		expect([...a.sent, ...b.sent].sort()).toEqual([...all].sort());
+		expect(b.sent.filter((key) => a.sent.includes(key))).toEqual([]);
+		expect([...b.found.values()]).toContain('claimed');
 	});
 });

@@ -55,6 +55,16 @@ export const quietHoursOption: INodeProperties = {
 	options: [{ displayName: 'Window', name: 'window', values: windowFields }],
 };
 
+/** A message whose window closed before it went out (RunQuietHours.check): held, `notSent`. */
+class QuietHold extends Error {
+	readonly outcome = 'notSent';
+	constructor(readonly held: { status: 'held'; sendAfter?: string }) {
+		super('Held: outside its Quiet Hours');
+	}
+}
+
+export const isQuietHold = (error: unknown): error is QuietHold => error instanceof QuietHold;
+
 interface Plan {
 	window: QuietWindow;
 	zones: readonly string[];
@@ -91,11 +101,17 @@ export class RunQuietHours {
 	 * `held` and when the window opens (none within a week: no sendAfter), or undefined when the
 	 * message may go now.
 	 */
-	outside(message: Message, now = Date.now()): { status: 'held'; sendAfter?: string } | undefined {
+	outside(message: Message, now = Date.now()): QuietHold['held'] | undefined {
 		const plan = this.plans.get(message);
 		if (!plan) return undefined;
 		const next = this.schedule.next(plan.window, plan.zones, now);
 		if (next === undefined) return { status: 'held' };
 		return next <= now ? undefined : { status: 'held', sendAfter: new Date(next).toISOString() };
+	}
+
+	/** Throws a QuietHold when the message may not go now: the check right before each try. */
+	check(message: Message): void {
+		const held = this.outside(message);
+		if (held) throw new QuietHold(held);
 	}
 }

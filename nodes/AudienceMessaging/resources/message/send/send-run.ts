@@ -9,7 +9,7 @@ import type { PublishedMedia } from './binary-media';
 import { readCallbackSecret } from './message';
 import { openGate, overQuota } from './pace';
 import type { readPace } from './pace';
-import { RunQuietHours } from './quiet-hours';
+import { RunQuietHours, isQuietHold } from './quiet-hours';
 import type { RunHistory } from './sent-before';
 
 type Pace = ReturnType<typeof readPace>;
@@ -98,10 +98,16 @@ export class SendRun {
 					...(this.callbackSecret ? [callbackToken(await this.callbackSecret)] : []),
 					...(link ? [link.token] : []),
 				],
+				// Its window may close while it waits for the pace or a 429's pause.
+				beforeEachTry: () => this.quiet.check(message),
 			});
 			return { ...this.describe(message), ...data };
 		};
-		return this.history ? await this.history.send(message, itemIndex, sendOne) : await sendOne();
+		const sending = this.history ? this.history.send(message, itemIndex, sendOne) : sendOne();
+		return await sending.catch((error: unknown) => {
+			if (isQuietHold(error)) return { ...this.describe(message), ...error.held };
+			throw error;
+		});
 	}
 
 	/** Confirms what was sent, releases the rest (even after an error), returns a shared pacer. */

@@ -6,6 +6,7 @@ import { SentHistory } from '../../../../../src/history';
 import type { Settlement } from '../../../../../src/history';
 import type { Message } from '../../../../../src/platform';
 import { nodeStore } from './node-history';
+import { isQuietHold } from './quiet-hours';
 import type { SentBeforeSettings } from './node-history';
 
 /**
@@ -87,10 +88,14 @@ export class RunHistory {
 			const state = before.get(key);
 			if (state === 'sent')
 				held.set(entry.itemIndex, { ...describe(entry.value), status: 'sentBefore' });
-			else if (state === 'unconfirmed' && !this.settings.resendUnconfirmed)
+			else if (state === 'claimed' || (state === 'unconfirmed' && !this.settings.resendUnconfirmed))
 				held.set(
 					entry.itemIndex,
-					unconfirmedBefore(this.context.getNode(), { itemIndex: entry.itemIndex, key }),
+					unconfirmedBefore(this.context.getNode(), {
+						itemIndex: entry.itemIndex,
+						key,
+						now: state === 'claimed',
+					}),
 				);
 			else {
 				if (state === 'unconfirmed') this.resent.add(key);
@@ -140,7 +145,8 @@ export class RunHistory {
 		sending.then(
 			() => this.history.settle(key, 'sent'),
 			(error: unknown) => {
-				if (outcomeOf(error) === 'notSent') this.budgetSpent = true;
+				// A message Quiet Hours hold at the last moment spends nothing of the wait budget.
+				if (outcomeOf(error) === 'notSent' && !isQuietHold(error)) this.budgetSpent = true;
 				if (claimed) this.history.settle(key, settlementOf(error));
 			},
 		);

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../../src/http';
-import { fieldError, oneOf, parsed, record, requiredText } from '../../../../../src/base';
+import { fieldError, oneOf, parsed, quoted, record, requiredText } from '../../../../../src/base';
 import type { FieldLabels } from '../../../../../src/base';
 import {
 	parsePass,
@@ -100,7 +100,7 @@ function repeatedRecipients(
 					context.getNode(),
 					itemIndex,
 					labels.recipientId,
-					`"${value.recipientId}" is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`,
+					`${quoted(value.recipientId)} is already the recipient of item ${first} for template ${group}; each pass of a template needs a different recipient ID`,
 				),
 			);
 	}
