@@ -93,7 +93,14 @@ interface ProcessResult {
 export function runProcess(
 	cmd: string,
 	args: string[],
-	opts: { cwd?: string; env: NodeJS.ProcessEnv; timeoutMs: number; forward?: boolean },
+	opts: {
+		cwd?: string;
+		env: NodeJS.ProcessEnv;
+		timeoutMs: number;
+		forward?: boolean;
+		/** Given, once started, what kills its process group (a test stopping n8n mid-run). */
+		onStart?: (kill: (signal: NodeJS.Signals) => void) => void;
+	},
 ): Promise<ProcessResult> {
 	const started = Date.now();
 	return new Promise((resolvePromise, reject) => {
@@ -103,6 +110,7 @@ export function runProcess(
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true, // own process group, so a time-out also kills n8n's task runner
 		});
+		opts.onStart?.((signal) => killGroup(child, signal));
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
@@ -524,6 +532,7 @@ export interface RunN8nOptions {
 	logLevel?: 'error' | 'warn' | 'info' | 'debug';
 	timeoutMs?: number;
 	env?: Record<string, string>;
+	onStart?: (kill: (signal: NodeJS.Signals) => void) => void;
 }
 
 /** Runs `n8n <args>` on a user folder under Node 24; resolves whatever the exit code. */
@@ -542,6 +551,7 @@ export async function runN8n(
 		cwd: folder.root,
 		env,
 		timeoutMs: opts.timeoutMs ?? 180_000,
+		onStart: opts.onStart,
 	});
 }
 

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { executeWorkflow, nodeOutput, repoRoot } from './n8n-harness';
+import { executeWorkflow, importWorkflows, nodeOutput, repoRoot, runN8n } from './n8n-harness';
 import type { RunData } from './n8n-harness';
 import { CREDENTIAL, usePackageInN8n } from './package-setup';
 
@@ -33,6 +33,39 @@ const PEOPLE = {
 } as Record<'r4' | 'r5', Array<[string, Zone]>>;
 
 const MINUTE = 60_000;
+
+/**
+ * Recipe 4 again, with a history and list of its own and On Error at Continue: a person in New
+ * York (held: the window is Dhaka's hour around now, and New York is 10 or 11 hours behind) and
+ * one in Dhaka.
+ */
+const KILLED = {
+	id: 'amRecipeKilled01',
+	listId: '',
+	people: [
+		['+12125550101', 'America/New_York'],
+		['+8801711000009', 'Asia/Dhaka'],
+	] as Array<[string, string]>,
+};
+/** The time in `zone` at `at` (HH:MM). */
+const localClock = (at: number, zone: string) =>
+	new Intl.DateTimeFormat('en-GB', {
+		timeZone: zone,
+		hour: '2-digit',
+		minute: '2-digit',
+		hourCycle: 'h23',
+	}).format(at);
+/** KILLED's workflow, its window the hour around now in `zone`'s time. */
+function killedRecipe(zone: string): Workflow {
+	const workflow = recipe('r4-daytime-campaign.json', KILLED.listId, {
+		campaign: 'e2e-killed',
+		sendFrom: localClock(Date.now() - 60 * MINUTE, zone),
+		sendUntil: localClock(Date.now() + 60 * MINUTE, zone),
+	});
+	for (const node of workflow.nodes)
+		if (node.name === 'Send Message') node.onError = 'continueRegularOutput';
+	return { ...workflow, id: KILLED.id };
+}
 /** When Kolkata's window opens: a whole minute 2 to 3 minutes after the workflows are imported. */
 let opens = 0;
 const clock = (at: number, zone: Zone) => {
@@ -47,10 +80,14 @@ interface Workflow {
 		type: string;
 		parameters: Record<string, unknown>;
 		credentials?: unknown;
+		onError?: string;
 	}>;
 }
-/** A recipe as shipped, its Settings given this run's list and window, and the e2e credential. */
-function recipe(file: string, listId: string): Workflow {
+/**
+ * A recipe as shipped, its Settings given this run's list and window (or `settings`), and the e2e
+ * credential.
+ */
+function recipe(file: string, listId: string, settings: Record<string, string> = {}): Workflow {
 	const workflow = JSON.parse(
 		readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8'),
 	) as Workflow;
@@ -61,6 +98,7 @@ function recipe(file: string, listId: string): Workflow {
 		campaign: 'e2e-quiet',
 		sendFrom: clock(opens, 'Asia/Kolkata'),
 		sendUntil: clock(opens + 60 * MINUTE, 'Asia/Kolkata'),
+		...settings,
 	};
 	for (const node of workflow.nodes) {
 		if (node.credentials) node.credentials = CREDENTIAL;
@@ -103,9 +141,26 @@ const n8n = usePackageInN8n('n8n-e2e-quiet-', () => {
 		}),
 	);
 	opens = Math.ceil((Date.now() + 2 * MINUTE) / MINUTE) * MINUTE;
+	for (const [mobile] of KILLED.people) sandbox.simulateInbound(mobile, SENDER.address.slice(1));
+	KILLED.listId = String(
+		sandbox.seedList({
+			name: 'quiet hours, n8n killed',
+			columns: [
+				{ name: 'mobile', type: 'STRING' },
+				{ name: 'first_name', type: 'STRING' },
+				{ name: 'timezone', type: 'STRING' },
+			],
+			rows: KILLED.people.map(([mobile, timezone], index) => ({
+				mobile,
+				first_name: `K${index}`,
+				timezone,
+			})),
+		}).id,
+	);
 	return [
 		recipe('r4-daytime-campaign.json', lists.r4),
 		recipe('r5-wait-for-daytime.json', lists.r5),
+		killedRecipe('Asia/Dhaka'),
 	];
 });
 
@@ -190,4 +245,55 @@ it('Recipe 4 run before and after the window opens: Dhaka at the first run, Kolk
 		['+919812300002', 'QUEUE'],
 	]);
 	expectOnceEachInWindow(PEOPLE.r4);
+});
+
+it('a person held in two runs, n8n killed (SIGKILL) in the second while it sent to another, is sent by the next run in their window', async () => {
+	const [held, other] = KILLED.people.map(([mobile]) => mobile);
+	const sends = () =>
+		n8n.sandbox.requests.filter(
+			(request) => request.method === 'POST' && request.path.endsWith('/chatapp/messages'),
+		);
+	// A request the sandbox holds open has no body read.
+	const posts = (to: string) =>
+		sends().filter((request) => (request.body as { to?: string } | undefined)?.to === to);
+	// Run 1: New York held; Dhaka's message refused (400), so both are known, neither sent.
+	n8n.sandbox.addFault({
+		kind: 'status',
+		status: 400,
+		body: { message: 'Invalid recipient' },
+		method: 'POST',
+		path: '/chatapp/messages',
+		times: 1,
+	});
+	const first = await executeWorkflow(n8n.folder, KILLED.id);
+	const firstItems = nodeOutput(first.runData, 'Send Message');
+	expect([firstItems[0].to, firstItems[0].status]).toEqual([held, 'held']);
+	expect(firstItems[1].error).toMatch(/Invalid recipient/);
+	expect(posts(other).map((request) => request.status)).toEqual([400]);
+	n8n.sandbox.clearFaults();
+
+	// Run 2: New York held again; Dhaka's request hangs, and n8n is killed while it waits.
+	n8n.sandbox.addFault({ kind: 'hang', method: 'POST', path: '/chatapp/messages' });
+	let kill: ((signal: NodeJS.Signals) => void) | undefined;
+	const killed = runN8n(n8n.folder, ['execute', `--id=${KILLED.id}`, '--rawOutput'], {
+		onStart: (stop) => (kill = stop),
+	});
+	const deadline = Date.now() + 180_000;
+	while (sends().length < 2 && Date.now() < deadline)
+		await new Promise((resolve) => setTimeout(resolve, 100));
+	expect(sends()).toHaveLength(2);
+	kill!('SIGKILL');
+	expect((await killed).signal).toBe('SIGKILL');
+	n8n.sandbox.clearFaults();
+
+	// Run 3, the window now open in New York: the held person is sent; the message n8n was
+	// sending when killed may have arrived: unknown, not sent again.
+	await importWorkflows(n8n.folder, [killedRecipe('America/New_York')]);
+	const third = await executeWorkflow(n8n.folder, KILLED.id);
+	expect(outcomes(third, 'Send Message')).toEqual([
+		[held, 'QUEUE'],
+		[other, 'unknown'],
+	]);
+	expect(posts(held).map((request) => request.status)).toEqual([200]);
+	expect(sends()).toHaveLength(3);
 });

@@ -86,6 +86,15 @@ async function runOnce(
 let processes = 0;
 const killed = () => `wf-1 node-1, in process ${++processes}, which n8n killed`;
 
+/** Plans the keys, claims each (every claim the run's) and settles it sent. */
+async function sendEach(history: SentHistory, send: string[]) {
+	history.plan(send);
+	for (const key of send) {
+		expect(await history.claim(key)).toBe(true);
+		history.settle(key, 'sent');
+	}
+}
+
 const keys = (count: number, prefix = 'k') =>
 	Array.from({ length: count }, (_, i) => `${prefix}${i}`);
 
@@ -473,11 +482,7 @@ describe('what a run leaves when n8n stops it, and what it keeps for the runs af
 		const all = keys(12);
 		const first = historyOf();
 		await first.lookUp(all);
-		first.plan(['k0', 'k1']);
-		for (const key of ['k0', 'k1']) {
-			expect(await first.claim(key)).toBe(true);
-			first.settle(key, 'sent');
-		}
+		await sendEach(first, ['k0', 'k1']);
 		await first.close();
 		// Run 2 is given them again, holds k11, sends k2 (a window of two claimed) and is killed.
 		const stopped = historyOf({ row: killed(), claimAhead: 2 });
@@ -509,12 +514,8 @@ describe('what a run leaves when n8n stops it, and what it keeps for the runs af
 			if (await history.forget('spring')) forgotten++;
 			const found = await history.lookUp(given);
 			const send = given.filter((key) => found.get(key) === 'new');
-			history.plan(send);
-			for (const key of send) {
-				expect(await history.claim(key)).toBe(true);
-				history.settle(key, 'sent');
-				messaged.set(key, (messaged.get(key) ?? 0) + 1);
-			}
+			await sendEach(history, send);
+			for (const key of send) messaged.set(key, (messaged.get(key) ?? 0) + 1);
 			await history.close();
 		}
 		expect(forgotten).toBe(1);
@@ -526,13 +527,8 @@ describe('what a run leaves when n8n stops it, and what it keeps for the runs af
 		const maxEntries = 30;
 		const history = historyOf({ maxEntries });
 		expect(await history.forget('spring')).toBe(true);
-		const given = keys(15);
-		await history.lookUp(given);
-		history.plan(given);
-		for (const key of given) {
-			expect(await history.claim(key)).toBe(true);
-			history.settle(key, 'sent');
-		}
+		await history.lookUp(keys(15));
+		await sendEach(history, keys(15));
 		await history.close();
 		expect(await historyOf({ maxEntries }).forget('spring')).toBe(false);
 	});
