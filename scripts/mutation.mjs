@@ -592,7 +592,14 @@ const runTests = (paths = []) =>
 			'mutation-config\\.test\\.tsx$',
 			...(paths.length ? ['--runTestsByPath', ...paths] : []),
 		],
-		{ cwd: work, encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '0' } },
+		// A failure may print a lot (a mutant quoting a 1 MB value): past maxBuffer, Node would end
+		// jest with SIGTERM and the mutant would get no verdict.
+		{
+			cwd: work,
+			encoding: 'utf8',
+			env: { ...process.env, FORCE_COLOR: '0' },
+			maxBuffer: 512 * 1024 * 1024,
+		},
 	);
 
 // The unit and nodes test files, and their texts: a mutant's own tests are tried first.
