@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../../../src/csv';
-import { InputError } from '../../../src/base';
+import { InputError, quoted } from '../../../src/base';
 import type { ByteSource } from '../../../src/base';
 import { multipartFileBody } from '../../../src/http';
 import type { CsvCheck, CsvProblem } from '../../../src/csv';
@@ -78,7 +78,7 @@ export async function validatedCsvFile(
 	if (otherDelimiter && !convert) {
 		throw new InputError(
 			'binaryPropertyName',
-			`the values of "${file.fileName}" are separated by ${DELIMITER_NAMES[report.delimiter] ?? `"${report.delimiter}"`}, and the platform reads commas`,
+			`the values of ${quoted(file.fileName)} are separated by ${DELIMITER_NAMES[report.delimiter] ?? `"${report.delimiter}"`}, and the platform reads commas`,
 			'Nothing was uploaded. Save the file with commas ("CSV UTF-8 (comma delimited)"), or set Options › Other Delimiter to Convert to Commas.',
 		);
 	}

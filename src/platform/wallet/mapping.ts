@@ -1,7 +1,7 @@
 /** Wallet: parameters and input items to passes, template queries, the batch's outcomes. */
 import type { Pass } from './schema';
 import { entries, kind, oneOf, rawText, requiredText, text } from '../../base/coerce';
-import { InputError } from '../../base/input-errors';
+import { InputError, quoted } from '../../base/input-errors';
 import { platformMessage } from '../error-message';
 
 const SORT_FIELD = /^[A-Za-z_][A-Za-z0-9_.]*$/;
@@ -15,7 +15,7 @@ export function templateSort(rules: unknown): string | undefined {
 		if (!SORT_FIELD.test(field))
 			throw new InputError(
 				`sort.${index}.field`,
-				`"${field}" is not a field name (letters, digits and _ only)`,
+				`${quoted(field)} is not a field name (letters, digits and _ only)`,
 			);
 		const direction =
 			rule.direction === undefined

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { BINARY_ENCODING } from 'n8n-workflow';
 
-import { InputError, number, oneOf, text } from '../../../../../src/base';
+import { InputError, number, oneOf, quoted, text } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType, MessageType } from '../../../../../src/platform';
 import { inputBinary } from '../../../shared/binary';
@@ -63,7 +63,7 @@ async function binaryMedia(
 	files: RunFiles,
 ): Promise<PublishedMedia> {
 	const binary = inputBinary(context, itemIndex, propertyName, FIELD);
-	const name = binary.fileName ? `"${binary.fileName}"` : `in "${propertyName}"`;
+	const name = binary.fileName ? quoted(binary.fileName) : `in ${quoted(propertyName)}`;
 	checkType(type, binary, name);
 	const size = await sizeOf(context, binary);
 	if (size !== undefined && size > MEDIA_MAX_BYTES)

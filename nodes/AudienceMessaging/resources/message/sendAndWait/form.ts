@@ -1,5 +1,5 @@
 /** Send and Wait's custom form: its fields checked before sending, and its answers checked. */
-import { InputError, tryParseJson } from '../../../../../src/base';
+import { InputError, quoted, tryParseJson } from '../../../../../src/base';
 
 const FORM_FIELD_TYPES = [
 	'date',
@@ -63,11 +63,14 @@ export function formFields(raw: unknown, fromJson: boolean): FormField[] {
 		const label = typeof value.fieldLabel === 'string' ? value.fieldLabel.trim() : '';
 		if (!label) throw new InputError(`${at}.fieldLabel`, 'each field needs a label');
 		if (labels.has(label))
-			throw new InputError(`${at}.fieldLabel`, `"${label}" is used twice: labels name the answers`);
+			throw new InputError(
+				`${at}.fieldLabel`,
+				`${quoted(label)} is used twice: labels name the answers`,
+			);
 		if (RESERVED_LABELS.includes(label))
 			throw new InputError(
 				`${at}.fieldLabel`,
-				`"${label}" cannot name an answer (${RESERVED_LABELS.join(', ')} are taken): choose another label`,
+				`${quoted(label)} cannot name an answer (${RESERVED_LABELS.join(', ')} are taken): choose another label`,
 			);
 		labels.add(label);
 		const type = (value.fieldType ?? 'text') as FormFieldType;
