@@ -7,16 +7,17 @@ export function derivedToken(secret: string, purpose: string): string {
 }
 
 /**
- * A value without credentials (a Bearer header, the given secrets): a platform echoing a request
- * must not put the key into an error n8n shows and logs, nor an item (each answer: attempt.ts),
- * nor a caller into the trigger's output.
+ * A value without credentials (the given secrets and, unless `bearer` is false, any Bearer
+ * header): a platform echoing a request must not put the key into an error n8n shows and logs,
+ * nor an item (each answer: attempt.ts), nor a caller into the trigger's output.
  */
-export function redacted<T>(value: T, secrets: string[]): T {
+export function redacted<T>(value: T, secrets: string[], bearer = true): T {
 	if (value === undefined || value === null) return value;
 	const text = JSON.stringify(value);
 	const hidden = secrets.flatMap((s) => (s?.length >= 4 ? [JSON.stringify(s).slice(1, -1)] : []));
+	const bearers = bearer && /Bearer/i.test(text);
 	// Most values hold none: one stringify, no copy, so bulk answers stay cheap.
-	if (!/Bearer/i.test(text) && !hidden.some((secret) => text.includes(secret))) return value;
-	const bare = text.replace(/Bearer\s+[^\s"'\\]+/gi, 'Bearer ***');
+	if (!bearers && !hidden.some((secret) => text.includes(secret))) return value;
+	const bare = bearers ? text.replace(/Bearer\s+[^\s"'\\]+/gi, 'Bearer ***') : text;
 	return JSON.parse(hidden.reduce((done, secret) => done.split(secret).join('***'), bare)) as T;
 }

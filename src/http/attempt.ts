@@ -148,8 +148,8 @@ export function readAnswer<T>(
 		});
 	}
 	if (statusCode < 300) attempt.run.gate.succeeded(answer);
-	// Redacted as errors are: an answer echoing the key or a token never becomes an item.
-	const body = redacted(response.body, secrets);
+	// An answer echoing the key or a token never becomes an item; its own words stay ("Bearer of").
+	const body = redacted(response.body, secrets, false);
 	if (statusCode >= 300 || !request.expect) return { ...response, body, data: body as T };
 	const parsed = request.expect.safeParse(body);
 	if (parsed.success) return { ...response, body, data: parsed.data };

@@ -604,7 +604,15 @@ describe('the key stays out of what the node produces', () => {
 			kind: 'status',
 			path: '/lists/1',
 			status: 200,
-			body: { data: { id: 1, name: 'VIP', key: API_KEY, echo: `Bearer ${API_KEY}` } },
+			body: {
+				data: {
+					id: 1,
+					name: 'VIP',
+					key: API_KEY,
+					echo: `Bearer ${API_KEY}`,
+					note: 'Bearer of good news',
+				},
+			},
 		});
 		const result = await run(ctx.credentials, {
 			resource: 'list',
@@ -613,7 +621,7 @@ describe('the key stays out of what the node produces', () => {
 			simplify: false,
 		});
 		expect(outputOf(result).map((item) => item.json)).toEqual([
-			{ id: 1, name: 'VIP', key: '***', echo: 'Bearer ***' },
+			{ id: 1, name: 'VIP', key: '***', echo: 'Bearer ***', note: 'Bearer of good news' },
 		]);
 		expectNoKey(result);
 	});
