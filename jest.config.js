@@ -34,6 +34,9 @@ module.exports = {
 			displayName: 'e2e',
 			roots: ['<rootDir>/test/e2e'],
 			testPathIgnorePatterns: ['/node_modules/', '/test/e2e/harness\\.test\\.tsx$'],
+			// n8n installed and the package packed, installed and migrated once per run.
+			globalSetup: '<rootDir>/test/e2e/global-setup.tsx',
+			globalTeardown: '<rootDir>/test/e2e/global-teardown.tsx',
 		},
 		// The test harnesses' own tests (n8n-core runner, real-n8n harness), not counted as product
 		// tests.

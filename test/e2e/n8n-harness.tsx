@@ -11,7 +11,7 @@
 import { ChildProcess, execFileSync, spawn } from 'child_process';
 import { randomBytes } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
 import { createServer } from 'net';
 import { tmpdir } from 'os';
 import { isAbsolute, join, resolve } from 'path';
@@ -381,10 +381,14 @@ export interface N8nUserFolder {
 	cleanup(): Promise<void>;
 }
 
-/** A throwaway N8N_USER_FOLDER under os.tmpdir(). */
-export async function createUserFolder(prefix = 'n8n-e2e-'): Promise<N8nUserFolder> {
+/**
+ * A throwaway N8N_USER_FOLDER under os.tmpdir(); with `from`, a copy of that folder (its
+ * encryption key, database and installed packages: see makeTemplateFolder).
+ */
+export async function createUserFolder(prefix = 'n8n-e2e-', from?: string): Promise<N8nUserFolder> {
 	const root = await mkdtemp(join(tmpdir(), prefix));
 	watchTempFolder(root);
+	if (from) await cp(from, root, { recursive: true });
 	const folder = await openUserFolder(root);
 	const cleanup = folder.cleanup;
 	return {
@@ -698,6 +702,34 @@ export async function installCommunityPackage(
 		);
 	}
 	return { name, version: installed.version, dir };
+}
+
+/** The package `folder` has installed from a tarball (what installCommunityPackage returned). */
+export async function installedPackage(folder: N8nUserFolder): Promise<InstalledPackage> {
+	const deps =
+		(
+			JSON.parse(await readFile(join(folder.nodesDir, 'package.json'), 'utf8')) as {
+				dependencies?: Record<string, string>;
+			}
+		).dependencies ?? {};
+	const name = Object.keys(deps).find((n) => deps[n].startsWith('file:'));
+	if (!name) throw new Error(`${folder.nodesDir} has no package installed from a tarball`);
+	const dir = join(folder.nodesDir, 'node_modules', name);
+	const { version } = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as PackageJson;
+	return { name, version, dir };
+}
+
+/**
+ * What every package e2e file starts from, made once per jest run (test/e2e/global-setup.tsx):
+ * a user folder with this project's tarball npm-installed as users do and n8n's SQLite database
+ * migrated (an empty credentials import). Each file copies it (createUserFolder's `from`) instead
+ * of packing, installing and migrating again: about 6 s a file.
+ */
+export async function makeTemplateFolder(root: string): Promise<void> {
+	const folder = await openUserFolder(root);
+	const tarball = await packPackage(repoRoot, join(root, 'pack'));
+	await installCommunityPackage(folder, tarball);
+	await importCredentials(folder, []);
 }
 
 // ------------------------------------------------------------------ import
@@ -1016,13 +1048,57 @@ export async function executeBatch(
 // ------------------------------------------------------------------ publish / start
 
 /**
- * Makes a workflow's triggers live at the next start (run it while n8n is stopped, then startN8n):
- * `n8n publish:workflow --id=<id>` in 2.x, `n8n update:workflow --id=<id> --active=true` in 1.x
- * (which has no publish:workflow; 2.40's update:workflow still works but is deprecated for it).
+ * Makes a workflow's triggers live at the next start (run it while n8n is stopped, then startN8n).
+ * In 2.x, what `n8n publish:workflow --id=<id>` does (WorkflowRepository.publishVersion: the
+ * current version, which must be in the workflow's history, becomes the active one), written to
+ * n8n's database in one statement: a CLI run costs an n8n start-up, about 5 s of CPU, per workflow.
+ * In 1.x, which has no publish:workflow, `n8n update:workflow --id=<id> --active=true`.
  */
 export async function publishWorkflow(folder: N8nUserFolder, id: string): Promise<void> {
-	if (getRuntime().major >= 2) await runN8nOk(folder, ['publish:workflow', `--id=${id}`]);
-	else await runN8nOk(folder, ['update:workflow', `--id=${id}`, '--active=true']);
+	if (getRuntime().major < 2) {
+		await runN8nOk(folder, ['update:workflow', `--id=${id}`, '--active=true']);
+		return;
+	}
+	const changed = await updateDatabase(
+		folder,
+		'UPDATE workflow_entity SET active = true, "activeVersionId" = "versionId" WHERE id = $1 AND ' +
+			'"isArchived" = false AND EXISTS (SELECT 1 FROM workflow_history h WHERE ' +
+			'h."workflowId" = workflow_entity.id AND h."versionId" = workflow_entity."versionId")',
+		[id],
+	);
+	if (changed !== 1)
+		throw new Error(`cannot publish workflow ${id}: not imported, archived or without its version`);
+}
+
+/** Runs one writing statement ($1… parameters) on the folder's n8n database; the rows changed. */
+async function updateDatabase(
+	folder: N8nUserFolder,
+	statement: string,
+	params: unknown[],
+): Promise<number> {
+	const rt = getRuntime();
+	const modules = join(rt.runtimeDir, 'node_modules');
+	const postgres = folder.env?.DB_TYPE === 'postgresdb';
+	const script = postgres
+		? `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
+			const client = new Client(JSON.parse(process.argv[1]));
+			client.connect().then(() => client.query(process.argv[2], JSON.parse(process.argv[3])))
+				.then((r) => process.stdout.write(String(r.rowCount))).finally(() => client.end())
+				.catch((error) => { console.error(error.message); process.exit(1); });`
+		: `const sqlite3 = require(${JSON.stringify(join(modules, 'sqlite3'))});
+			const db = new sqlite3.Database(process.argv[1]);
+			db.run(process.argv[2], JSON.parse(process.argv[3]), function (error) {
+				if (error) { console.error(error.message); process.exit(1); }
+				process.stdout.write(String(this.changes));
+				db.close();
+			});`;
+	const result = await runProcess(
+		rt.node,
+		['-e', script, databaseOf(folder), statement, JSON.stringify(params)],
+		{ cwd: folder.root, env: process.env, timeoutMs: 30_000 },
+	);
+	if (result.code !== 0) throw new Error(`writing to n8n's database failed: ${result.stderr}`);
+	return Number(result.stdout);
 }
 
 export interface RunningN8n {

@@ -11,6 +11,7 @@ import {
 	importCredentials,
 	importWorkflows,
 	installCommunityPackage,
+	installedPackage,
 	packPackage,
 } from './n8n-harness';
 import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
@@ -41,10 +42,14 @@ export function usePackageInN8n(
 	const context = {} as PackageInN8n;
 	let release: (() => Promise<void>) | void;
 	beforeAll(async () => {
-		await ensureRuntime();
+		// The template of global-setup.tsx: packed, installed and migrated once per jest run.
+		const template = process.env.AM_E2E_TEMPLATE;
+		if (!template) await ensureRuntime();
 		context.sandbox = await startSandbox({ apiKey: API_KEY });
-		context.folder = await createUserFolder(prefix);
-		context.installed = await installCommunityPackage(context.folder, await packPackage());
+		context.folder = await createUserFolder(prefix, template);
+		context.installed = template
+			? await installedPackage(context.folder)
+			: await installCommunityPackage(context.folder, await packPackage());
 		release = await options.beforeImport?.(context.folder);
 		const { sandbox } = context;
 		await importCredentials(context.folder, [
