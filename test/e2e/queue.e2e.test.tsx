@@ -5,6 +5,7 @@
  * no production webhooks here) and run on the workers.
  */
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
+import { alone } from '../helpers/machine-share';
 import { pressConfirm } from './answer-link';
 import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
@@ -533,116 +534,120 @@ it('sends from two executions at once against the sender rate limit: nothing los
 	expect(sends.some((r) => r.status === 429)).toBe(true);
 });
 
-it("shares the sender's pace across the workers through the trigger: four executions at its full rateLimit, each message once, at most 1 % refused", async () => {
-	const sender = ctx.sandbox.seedSender({
-		providerId: 'p',
-		name: 'Queue shared',
-		address: SHARED_SENDER.replace(/ /g, ''),
-		accountTier: 1,
-	});
-	ctx.sandbox.approveSender(sender.id, { rateLimit: 8 });
-	ctx.sandbox.simulateInbound(USER, sender.address);
-	const before = ctx.sandbox.requests.length;
-	const stallsOfSandbox = watchStalls();
-	const triggerUrl = `${stack!.webhook.url}/webhook/${PACE_TRIGGER_WEBHOOK_ID}/callbacks`;
-	const batches = ['s', 't', 'u', 'v'];
-	// Answered when received: n8n's webhook process, loaded, now and then never answers a request
-	// waiting for the last node although its execution ended (docs/benchmarks.md); what the runs
-	// did is read from the executions n8n stored.
-	for (const batch of batches)
-		await post(
-			'am-queue-shared',
-			{ batch, senderId: sender.id, triggerUrl },
-			sharedSendWorkflow.id,
+it("shares the sender's pace across the workers through the trigger: four executions at its full rateLimit, each message once, at most 1 % refused", () =>
+	// Alone on the machine: its pace depends on n8n's webhook process answering in time.
+	alone(async () => {
+		const sender = ctx.sandbox.seedSender({
+			providerId: 'p',
+			name: 'Queue shared',
+			address: SHARED_SENDER.replace(/ /g, ''),
+			accountTier: 1,
+		});
+		ctx.sandbox.approveSender(sender.id, { rateLimit: 8 });
+		ctx.sandbox.simulateInbound(USER, sender.address);
+		const before = ctx.sandbox.requests.length;
+		const stallsOfSandbox = watchStalls();
+		const triggerUrl = `${stack!.webhook.url}/webhook/${PACE_TRIGGER_WEBHOOK_ID}/callbacks`;
+		const batches = ['s', 't', 'u', 'v'];
+		// Answered when received: n8n's webhook process, loaded, now and then never answers a request
+		// waiting for the last node although its execution ended (docs/benchmarks.md); what the runs
+		// did is read from the executions n8n stored.
+		for (const batch of batches)
+			await post(
+				'am-queue-shared',
+				{ batch, senderId: sender.id, triggerUrl },
+				sharedSendWorkflow.id,
+			);
+		const executions = (await settled(sharedSendWorkflow.id, batches.length, 240_000)).filter(
+			(e) => e.status !== 'new',
 		);
-	const executions = (await settled(sharedSendWorkflow.id, batches.length, 240_000)).filter(
-		(e) => e.status !== 'new',
-	);
-	const stalls = stallsOfSandbox();
-	expect(executions).toHaveLength(batches.length);
+		const stalls = stallsOfSandbox();
+		expect(executions).toHaveLength(batches.length);
 
-	const expected = batches.flatMap((batch) =>
-		Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`),
-	);
-	const accepted = ctx.sandbox
-		.messages()
-		.map((m) => String(m.externalId))
-		.filter((id) => /^[stuv]n\d+$/.test(id));
-	expect(accepted.sort()).toEqual([...expected].sort());
-	// Each run's output: its messages, in its input's order.
-	const outputs = executions.map((e) => (e.nodeItems.Send ?? []).map((item) => item.externalId));
-	expect(outputs.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual(
-		batches.map((batch) => Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`)),
-	);
-	// A run that could not get its turns from the trigger (a machine too busy to answer in time)
-	// says so in a hint of the Send node, and what it did instead: it went on at its share.
-	const gaveUp = executions.filter((e) => e.stored.includes('Share Pace Across Workers:'));
-	for (const e of executions) {
-		expect(e.status).toBe('success');
-		expect(e.stored).not.toContain(SECRET);
-	}
-	for (const e of gaveUp)
-		expect(e.stored).toMatch(
-			/This run paced itself alone from then on, at most [\d.]+ messages? per second/,
+		const expected = batches.flatMap((batch) =>
+			Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`),
 		);
-	// Four runs, each paced at the sender's 8/s: without turns, the two workers' pacers together ask
-	// for twice the limit (the previous test's runs are refused). With them, the runs' starts are
-	// spaced together at 7.6/s; a request a busy worker sent late may still meet the next one in a
-	// second of the platform.
-	const sends = ctx.sandbox.requests
-		.slice(before)
-		.filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
-	const batchOf = (r: (typeof sends)[number]) =>
-		String((r.body as { externalId: string }).externalId)[0];
-	const refused = sends.filter((r) => r.status === 429);
-	const arrivals = sends.filter((r) => r.status !== 429).map((r) => r.receivedAt);
-	const spanS = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
-	const runS = executions.map((e) =>
-		((Date.parse(e.stoppedAt) - Date.parse(e.startedAt)) / 1000).toFixed(1),
-	);
-	// Printed before the checks, so a failing run says what happened: why runs gave sharing up,
-	// and for each refusal the platform second it met (each request's run and ms in that second;
-	// * the refused one, runs that gave sharing up in capitals).
-	const alone = new Set(gaveUp.map((e) => String((e.nodeItems.Send ?? [])[0]?.externalId)[0]));
-	const second = (r: (typeof sends)[number]) => Math.floor(r.receivedAt / 1000);
-	// And the sandbox's stalls from the second before: when each began (ms in its second) and its ms.
-	const seconds = [...new Set(refused.map(second))].map((s) =>
-		[
-			...sends
-				.filter((r) => second(r) === s)
-				.map((r) => {
-					const run = alone.has(batchOf(r)) ? batchOf(r).toUpperCase() : batchOf(r);
-					return `${run}${r.receivedAt % 1000}${r.status === 429 ? '*' : ''}`;
-				}),
-			...stalls
-				.filter((stall) => stall.from + stall.ms >= (s - 1) * 1000 && stall.from < (s + 1) * 1000)
-				.map(
-					(stall) => `(stalled ${stall.ms} ms at ${stall.from - s * 1000}, cpu ${stall.cpu} ms)`,
-				),
-		].join(' '),
-	);
-	const longest = Math.max(0, ...stalls.map((stall) => stall.ms));
-	const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
-	const reasons = gaveUp.map((e) => /Share Pace Across Workers: ([^"]{0,200})/.exec(e.stored)?.[1]);
-	console.log(
-		[
-			`shared pace, 4 runs on 2 workers: ${expected.length} messages at ${(expected.length / spanS).toFixed(2)}/s (limit 8/s), ${refused.length} refused (429), ${gaveUp.length} runs gave sharing up; runs took ${runS.join(', ')} s`,
-			`  the sandbox's process (jest's, heap ${heapMb} MB) stalled over ${STALL_MS} ms ${stalls.length} times, the longest ${longest} ms`,
-			...reasons.map((reason) => `  gave sharing up: ${reason}`),
-			...seconds.map((line) => `  a second with a refusal: ${line}`),
-		].join('\n'),
-	);
-	// At most 1 % refused: the runs together kept to the sender's limit.
-	expect(refused.length).toBeLessThanOrEqual(expected.length / 100);
-	expect(sends.filter((r) => r.status !== 429)).toHaveLength(expected.length);
-	// The runs sent at once, their turns interleaved: two of them overlap in the order of sends.
-	const order = sends.map(batchOf);
-	const overlap = (a: string, b: string) =>
-		order.indexOf(a) < order.lastIndexOf(b) && order.indexOf(b) < order.lastIndexOf(a);
-	expect(batches.some((a) => batches.some((b) => a < b && overlap(a, b)))).toBe(true);
-	for (const process of [stack!.main, stack!.webhook, ...stack!.workers])
-		expect(process.logs()).not.toContain(SECRET);
-});
+		const accepted = ctx.sandbox
+			.messages()
+			.map((m) => String(m.externalId))
+			.filter((id) => /^[stuv]n\d+$/.test(id));
+		expect(accepted.sort()).toEqual([...expected].sort());
+		// Each run's output: its messages, in its input's order.
+		const outputs = executions.map((e) => (e.nodeItems.Send ?? []).map((item) => item.externalId));
+		expect(outputs.sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual(
+			batches.map((batch) => Array.from({ length: SHARED_MESSAGES }, (_, i) => `${batch}n${i}`)),
+		);
+		// A run that could not get its turns from the trigger (a machine too busy to answer in time)
+		// says so in a hint of the Send node, and what it did instead: it went on at its share.
+		const gaveUp = executions.filter((e) => e.stored.includes('Share Pace Across Workers:'));
+		for (const e of executions) {
+			expect(e.status).toBe('success');
+			expect(e.stored).not.toContain(SECRET);
+		}
+		for (const e of gaveUp)
+			expect(e.stored).toMatch(
+				/This run paced itself alone from then on, at most [\d.]+ messages? per second/,
+			);
+		// Four runs, each paced at the sender's 8/s: without turns, the two workers' pacers together ask
+		// for twice the limit (the previous test's runs are refused). With them, the runs' starts are
+		// spaced together at 7.6/s; a request a busy worker sent late may still meet the next one in a
+		// second of the platform.
+		const sends = ctx.sandbox.requests
+			.slice(before)
+			.filter((r) => r.method === 'POST' && r.path === '/messaging/chatapp/messages');
+		const batchOf = (r: (typeof sends)[number]) =>
+			String((r.body as { externalId: string }).externalId)[0];
+		const refused = sends.filter((r) => r.status === 429);
+		const arrivals = sends.filter((r) => r.status !== 429).map((r) => r.receivedAt);
+		const spanS = (Math.max(...arrivals) - Math.min(...arrivals)) / 1000;
+		const runS = executions.map((e) =>
+			((Date.parse(e.stoppedAt) - Date.parse(e.startedAt)) / 1000).toFixed(1),
+		);
+		// Printed before the checks, so a failing run says what happened: why runs gave sharing up,
+		// and for each refusal the platform second it met (each request's run and ms in that second;
+		// * the refused one, runs that gave sharing up in capitals).
+		const alone = new Set(gaveUp.map((e) => String((e.nodeItems.Send ?? [])[0]?.externalId)[0]));
+		const second = (r: (typeof sends)[number]) => Math.floor(r.receivedAt / 1000);
+		// And the sandbox's stalls from the second before: when each began (ms in its second) and its ms.
+		const seconds = [...new Set(refused.map(second))].map((s) =>
+			[
+				...sends
+					.filter((r) => second(r) === s)
+					.map((r) => {
+						const run = alone.has(batchOf(r)) ? batchOf(r).toUpperCase() : batchOf(r);
+						return `${run}${r.receivedAt % 1000}${r.status === 429 ? '*' : ''}`;
+					}),
+				...stalls
+					.filter((stall) => stall.from + stall.ms >= (s - 1) * 1000 && stall.from < (s + 1) * 1000)
+					.map(
+						(stall) => `(stalled ${stall.ms} ms at ${stall.from - s * 1000}, cpu ${stall.cpu} ms)`,
+					),
+			].join(' '),
+		);
+		const longest = Math.max(0, ...stalls.map((stall) => stall.ms));
+		const heapMb = Math.round(process.memoryUsage().heapUsed / 2 ** 20);
+		const reasons = gaveUp.map(
+			(e) => /Share Pace Across Workers: ([^"]{0,200})/.exec(e.stored)?.[1],
+		);
+		console.log(
+			[
+				`shared pace, 4 runs on 2 workers: ${expected.length} messages at ${(expected.length / spanS).toFixed(2)}/s (limit 8/s), ${refused.length} refused (429), ${gaveUp.length} runs gave sharing up; runs took ${runS.join(', ')} s`,
+				`  the sandbox's process (jest's, heap ${heapMb} MB) stalled over ${STALL_MS} ms ${stalls.length} times, the longest ${longest} ms`,
+				...reasons.map((reason) => `  gave sharing up: ${reason}`),
+				...seconds.map((line) => `  a second with a refusal: ${line}`),
+			].join('\n'),
+		);
+		// At most 1 % refused: the runs together kept to the sender's limit.
+		expect(refused.length).toBeLessThanOrEqual(expected.length / 100);
+		expect(sends.filter((r) => r.status !== 429)).toHaveLength(expected.length);
+		// The runs sent at once, their turns interleaved: two of them overlap in the order of sends.
+		const order = sends.map(batchOf);
+		const overlap = (a: string, b: string) =>
+			order.indexOf(a) < order.lastIndexOf(b) && order.indexOf(b) < order.lastIndexOf(a);
+		expect(batches.some((a) => batches.some((b) => a < b && overlap(a, b)))).toBe(true);
+		for (const process of [stack!.main, stack!.webhook, ...stack!.workers])
+			expect(process.logs()).not.toContain(SECRET);
+	}));
 
 it("Send and Wait for Response in queue mode: the approve link's confirm page and its button reach the webhook process, and the execution waits and finishes on a worker with data.approved true", async () => {
 	ctx.sandbox.seedSender(
