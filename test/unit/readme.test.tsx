@@ -1270,7 +1270,7 @@ function unknownCommands(markdown: string, seen: string[] = []): string[] {
 			if (!(script in pkg.scripts)) wrong.push(`npm ${script}`);
 		for (const [, file] of code.matchAll(/\bnode ((?:scripts|test|demo)\/[\w./-]+)/g))
 			if (!trackedSet.has(file)) wrong.push(`node ${file}`);
-		for (const [, names] of code.matchAll(/--selectProjects((?: [a-z]+)+)/g))
+		for (const [, names] of code.matchAll(/--selectProjects((?: [a-z0-9]+)+)/g))
 			for (const name of names.trim().split(' '))
 				if (!jestProjects.has(name)) wrong.push(`--selectProjects ${name}`);
 		const path = TOP.exec(code.trim())?.[1];
