@@ -1,18 +1,15 @@
 /**
  * Shared set-up of the package end-to-end tests: the sandbox, a throwaway n8n user folder with
- * the packed package npm-installed into ~/.n8n/nodes, a credential pointing at the sandbox,
- * and small builders for workflow JSON.
+ * the packed package npm-installed into ~/.n8n/nodes (a copy of global-setup.tsx's template), a
+ * credential pointing at the sandbox, and small builders for workflow JSON.
  */
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
 import {
 	createUserFolder,
-	ensureRuntime,
 	importCredentials,
 	importWorkflows,
-	installCommunityPackage,
 	installedPackage,
-	packPackage,
 } from './n8n-harness';
 import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
 
@@ -42,14 +39,13 @@ export function usePackageInN8n(
 	const context = {} as PackageInN8n;
 	let release: (() => Promise<void>) | void;
 	beforeAll(async () => {
-		// The template of global-setup.tsx: packed, installed and migrated once per jest run.
+		// The template of global-setup.tsx (the e2e project's globalSetup): n8n installed, the
+		// package packed and installed, the database migrated, once per jest run.
 		const template = process.env.AM_E2E_TEMPLATE;
-		if (!template) await ensureRuntime();
+		if (!template) throw new Error('no AM_E2E_TEMPLATE: run e2e files through the e2e project');
 		context.sandbox = await startSandbox({ apiKey: API_KEY });
 		context.folder = await createUserFolder(prefix, template);
-		context.installed = template
-			? await installedPackage(context.folder)
-			: await installCommunityPackage(context.folder, await packPackage());
+		context.installed = await installedPackage(context.folder);
 		release = await options.beforeImport?.(context.folder);
 		const { sandbox } = context;
 		await importCredentials(context.folder, [
