@@ -179,9 +179,15 @@ export const MUTANTS = [
 	],
 	[
 		'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts',
-		'const items = redacted(events, [given])',
-		'const items = redacted(events, [])',
+		'const kept = redacted(events, [given])',
+		'const kept = redacted(events, [])',
 		"the callback token stays in the trigger's items (the platform echoes the callback URL)",
+	],
+	[
+		'src/platform/callback-repeats.ts',
+		'if (at !== undefined && at > now - REPEAT_WINDOW_MS) return false;',
+		'if (at !== undefined && at > now - REPEAT_WINDOW_MS) return true;',
+		'a callback posted again starts the trigger again',
 	],
 	[
 		'nodes/AudienceMessaging/shared/execute.ts',

@@ -21,6 +21,7 @@ import {
 	parseCallbackBody,
 	secretMatches,
 } from '../../src/platform/callbacks';
+import { RecentEvents } from '../../src/platform/callback-repeats';
 import { RequestRejection } from '../../src/base/rejection';
 import { readBodyWithin } from '../../src/platform/request-body';
 import type { WebhookRequest } from '../../src/platform/request-body';
@@ -31,6 +32,8 @@ import { triggerFields } from './fields';
 
 const WEBHOOK_PATH = 'callbacks';
 const CALLBACK_TOO_LARGE = `Callback body over ${CALLBACK_MAX_BYTES} bytes`;
+/** The events this process started executions for lately, over all workflows. */
+const recentEvents = new RecentEvents();
 
 /** The credential's secret; undefined when unreadable or breaking the rule. */
 async function callbackSecret(
@@ -173,12 +176,23 @@ export class AudienceMessagingTrigger implements INodeType {
 				? undefined
 				: new Set(this.getNodeParameter('statuses', []) as string[]);
 		// The platform echoes the callback URL in its events (`callback`): the token is redacted.
-		const items = redacted(events, [given])
+		const kept = redacted(events, [given])
 			.map(normaliseEvent)
 			.filter((event) => !wanted || wanted.has(String(event.status)));
-		if (items.length === 0) return { webhookResponse: { received: events.length, started: 0 } };
+		// A callback posted again (its answer came late) starts nothing; a test run always starts.
+		const items =
+			this.getMode() === 'manual'
+				? kept
+				: recentEvents.firstSeen(`${this.getWorkflow().id} ${this.getNode().id}`, kept);
+		const repeated = kept.length - items.length;
+		const answer = {
+			received: events.length,
+			started: items.length,
+			...(repeated && { repeated }),
+		};
+		if (items.length === 0) return { webhookResponse: answer };
 		return {
-			webhookResponse: { received: events.length, started: items.length },
+			webhookResponse: answer,
 			workflowData: [items.map((json) => ({ json: json as IDataObject }))],
 		};
 	}

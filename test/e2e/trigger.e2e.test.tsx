@@ -70,7 +70,7 @@ async function executionsSettled(expected: number, timeoutMs = 30_000) {
 	}
 }
 
-it('answers a valid event 200 at once and starts one execution with the normalised event', async () => {
+it('answers a valid event 200 at once and starts one execution with the normalised event, none for the same event posted again', async () => {
 	const event = {
 		id: 'msg_probe',
 		from: '15550100100',
@@ -84,9 +84,16 @@ it('answers a valid event 200 at once and starts one execution with the normalis
 	const response = await post(callbackUrl(), JSON.stringify(event));
 	expect(response.status).toBe(200);
 	expect(await response.json()).toEqual({ received: 1, started: 1 });
-	const [execution] = await executionsSettled(1);
-	expect(execution.status).toBe('success');
-	expect(execution.nodeItems['Message Events']).toEqual([{ ...event, messageId: 'msg_probe' }]);
+	// The platform posts it again (its first answer came late): answered, nothing started.
+	const again = await post(callbackUrl(), JSON.stringify(event));
+	expect({ status: again.status, body: await again.json() }).toEqual({
+		status: 200,
+		body: { received: 1, started: 0, repeated: 1 },
+	});
+	const executions = await executionsSettled(1);
+	expect(executions).toHaveLength(1);
+	expect(executions[0].status).toBe('success');
+	expect(executions[0].nodeItems['Message Events']).toEqual([{ ...event, messageId: 'msg_probe' }]);
 });
 
 it('records one execution per status event of a message sent with the trigger URL as callback, in order', async () => {

@@ -26,6 +26,7 @@ import {
 } from '../../nodes/AudienceMessaging/resources/walletPass/create/fields';
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/platform/callbacks';
+import { REPEAT_MAX_EVENTS, REPEAT_WINDOW_MS } from '../../src/platform/callback-repeats';
 import { MAX_PAGES } from '../../src/http/pagination';
 import { MEDIA_MAX_BYTES, messageSchema } from '../../src/platform/chatapp/schema';
 import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../src/platform/chatapp/message-parts';
@@ -211,6 +212,7 @@ const N8N_LABELS = [
 	'Execute workflow',
 	'Manual Trigger',
 	'Edit Fields (Set)',
+	'Listen for test event',
 ];
 
 // ------------------------------------------------------------------ the checks
@@ -491,6 +493,9 @@ describe('the operations reference: limits', () => {
 		);
 		expect(row('Return All')).toContain(`${n(MAX_PAGES)} pages`);
 		expect(row('Callback body')).toContain(`${CALLBACK_MAX_BYTES / 1024} KB`);
+		expect(row('Callback repeats')).toContain(
+			`within ${REPEAT_WINDOW_MS / 60_000} minutes starts nothing; at most ${n(REPEAT_MAX_EVENTS)} events`,
+		);
 		const timeout = new AudienceMessagingApi().properties.find((p) => p.name === 'timeout');
 		expect(row('Request Timeout')).toContain(
 			`${timeout?.typeOptions?.minValue} to ${timeout?.typeOptions?.maxValue} s (default ${DEFAULT_TIMEOUT_SECONDS})`,

@@ -27,7 +27,13 @@ interface Call {
 	parameters?: Record<string, unknown>;
 	/** The webhook of the node called (default: the callbacks'). */
 	webhook?: string;
+	/** The trigger node's id (default: a new one per call, so no event is a repeat). */
+	node?: string;
+	/** n8n's execution mode ('manual': the editor's Listen for Test Event). */
+	mode?: string;
 }
+
+let calls = 0;
 
 async function call({
 	token = TOKEN,
@@ -36,6 +42,8 @@ async function call({
 	headers = {},
 	parameters = {},
 	webhook = 'default',
+	node = `trigger-${++calls}`,
+	mode = 'webhook',
 }: Call) {
 	const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
 	const response = { status: 0, headers: {} as Record<string, string>, body: '' };
@@ -52,6 +60,9 @@ async function call({
 		}),
 		getNodeParameter: (name: string, fallback?: unknown) => params[name] ?? fallback,
 		getWebhookName: () => webhook,
+		getMode: () => mode,
+		getWorkflow: () => ({ id: 'wfTrigger' }),
+		getNode: () => ({ id: node, name: 'Audience Messaging Trigger' }),
 		getQueryData: () => (token === null ? {} : { token }),
 		getCredentials: async (type: string) => {
 			if (type === 'audienceMessagingCallbackApi') {
@@ -183,6 +194,49 @@ describe('status filter', () => {
 		expect(kept.result.workflowData?.[0]).toHaveLength(1);
 		const unknown = await call({ body: JSON.stringify({ ...event, status: 'SOMETHING_NEW' }) });
 		expect(unknown.result.workflowData?.[0][0].json.status).toBe('SOMETHING_NEW');
+	});
+});
+
+describe('repeats', () => {
+	const started = async (overrides: Call) =>
+		((await call(overrides)).result.webhookResponse as { started: number; repeated?: number })
+			.started;
+
+	it('starts nothing for an event posted again (its first answer came late), answering 200 with the count', async () => {
+		const body = JSON.stringify(event);
+		expect((await call({ body, node: 'repeat-a' })).result.webhookResponse).toEqual({
+			received: 1,
+			started: 1,
+		});
+		const again = await call({ body, node: 'repeat-a' });
+		expect(again.result).toEqual({ webhookResponse: { received: 1, started: 0, repeated: 1 } });
+		expect(again.response.status).toBe(0);
+	});
+
+	it('keeps what differs: another status, date or message, another trigger node, an event without id, a test run', async () => {
+		await call({ body: JSON.stringify(event), node: 'repeat-b' });
+		for (const other of [
+			{ ...event, status: 'DELIVERED' },
+			{ ...event, date: '2026-11-21T21:05:25.000Z' },
+			{ ...event, id: 'msg_2' },
+		])
+			expect(await started({ body: JSON.stringify(other), node: 'repeat-b' })).toBe(1);
+		expect(await started({ body: JSON.stringify(event), node: 'repeat-c' })).toBe(1);
+		const anonymous = JSON.stringify({ to: '+33612345678', status: 'SENT' });
+		expect(await started({ body: anonymous, node: 'repeat-b' })).toBe(1);
+		expect(await started({ body: anonymous, node: 'repeat-b' })).toBe(1);
+		expect(await started({ body: JSON.stringify(event), node: 'repeat-b', mode: 'manual' })).toBe(
+			1,
+		);
+	});
+
+	it('drops a repeat within one body and keeps the others of it', async () => {
+		const { result } = await call({
+			body: JSON.stringify([event, event, { ...event, status: 'READ' }]),
+			node: 'repeat-d',
+		});
+		expect(result.webhookResponse).toEqual({ received: 3, started: 2, repeated: 1 });
+		expect(result.workflowData?.[0].map((item) => item.json.status)).toEqual(['SENT', 'READ']);
 	});
 });
 
