@@ -190,6 +190,12 @@ export const MUTANTS = [
 		'a callback posted again starts the trigger again',
 	],
 	[
+		'nodes/AudienceMessagingTrigger/secret.ts',
+		'if (entry && entry.until > now) return entry.secret;',
+		'if (entry) return entry.secret;',
+		"the trigger keeps a credential's secret for ever: a changed secret never takes effect",
+	],
+	[
 		'nodes/AudienceMessaging/shared/execute.ts',
 		'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({\n\t\t\t\tjson,\n\t\t\t\tpairedItem: { item: itemIndex },\n\t\t\t}));',
 		'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: 0 } }));',

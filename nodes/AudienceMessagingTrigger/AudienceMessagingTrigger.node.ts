@@ -10,9 +10,7 @@ import type {
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import {
-	CALLBACK_CREDENTIAL_TYPE,
 	CALLBACK_MAX_BYTES,
-	CALLBACK_SECRET_PATTERN,
 	CALLBACK_TOKEN_PARAMETER,
 	CALLBACK_SECRET_RULE,
 	audienceMessagingCallbackTest,
@@ -29,23 +27,12 @@ import { redacted } from '../../src/base/secrets';
 import { PACE_MAX_BYTES, PACE_WEBHOOK_PATH } from '../../src/pace/board';
 import { PACE_WEBHOOK, answerPace } from './pace-webhook';
 import { triggerFields } from './fields';
+import { callbackSecret, keptCallbackSecret } from './secret';
 
 const WEBHOOK_PATH = 'callbacks';
 const CALLBACK_TOO_LARGE = `Callback body over ${CALLBACK_MAX_BYTES} bytes`;
 /** The events this process started executions for lately, over all workflows. */
 const recentEvents = new RecentEvents();
-
-/** The credential's secret; undefined when unreadable or breaking the rule. */
-async function callbackSecret(
-	context: IWebhookFunctions | IHookFunctions,
-): Promise<string | undefined> {
-	try {
-		const secret = String((await context.getCredentials(CALLBACK_CREDENTIAL_TYPE)).secret ?? '');
-		return CALLBACK_SECRET_PATTERN.test(secret) ? secret : undefined;
-	} catch {
-		return undefined;
-	}
-}
 
 export class AudienceMessagingTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -145,7 +132,7 @@ export class AudienceMessagingTrigger implements INodeType {
 			return { noWebhookResponse: true };
 		};
 
-		const secret = await callbackSecret(this);
+		const secret = await keptCallbackSecret(this);
 		const given = (this.getQueryData() as IDataObject)[CALLBACK_TOKEN_PARAMETER];
 		const declaredLength = Number(request.headers['content-length']);
 		// The body read up to the webhook's limit only (readBodyWithin), chunked or compressed too.

@@ -2,6 +2,9 @@
  * The callback trigger in a real n8n server: published, reached over HTTP like the platform
  * does, with the executions n8n recorded checked afterwards.
  */
+import { request as httpRequest } from 'node:http';
+
+import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
 import {
 	importCredentials,
@@ -214,4 +217,48 @@ it('n8n serves both nodes with the codex aliases its nodes panel searches (black
 	expect(aliases('n8n-nodes-audience-messaging.audienceMessagingTrigger')).toEqual(
 		expect.arrayContaining(['callback', 'message status', 'chat app']),
 	);
+});
+
+/**
+ * The status of a POST on a connection of its own: a connection the tests before left in fetch's
+ * pool may have been closed by n8n after a refusal (401 and 413 close it), and a POST is not
+ * retried on another.
+ */
+const postAlone = (url: string, body: string) =>
+	new Promise<number>((resolve, reject) => {
+		const request = httpRequest(url, {
+			method: 'POST',
+			agent: false,
+			headers: { 'content-type': 'application/json' },
+		});
+		request.on('response', (response) => {
+			response.resume();
+			resolve(response.statusCode ?? 0);
+		});
+		request.on('error', reject);
+		request.end(body);
+	});
+
+it(`takes a changed secret within ${SECRET_KEPT_MS / 1000} s: the old token refused with 401 from then on, the new one taken`, async () => {
+	const post = postAlone;
+	const event = JSON.stringify({ id: 'msg_rotation', to: '+33612345678', status: 'SENT' });
+	expect(await post(callbackUrl(), event)).toBe(200);
+	const rotated = 'e2eCallbackSecret_rotated_5e2b';
+	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: rotated } }]);
+	// From here n8n's store holds the new secret: a request begun SECRET_KEPT_MS later is refused.
+	const changed = Date.now();
+	const answers: Array<{ startedAfterMs: number; status: number }> = [];
+	while (answers.at(-1)?.status !== 401 || answers.at(-1)!.startedAfterMs < SECRET_KEPT_MS) {
+		const startedAfterMs = Date.now() - changed;
+		answers.push({ startedAfterMs, status: await post(callbackUrl(), event) });
+		if (startedAfterMs > SECRET_KEPT_MS + 60_000) break;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	expect(answers.filter((a) => a.startedAfterMs >= SECRET_KEPT_MS)).toEqual([
+		{ startedAfterMs: expect.any(Number), status: 401 },
+	]);
+	expect(answers.every((a) => a.status === 200 || a.status === 401)).toBe(true);
+	const renewed = callbackUrlWithToken(`${n8n.url}/webhook/${webhookPath}`, rotated);
+	expect(await post(renewed, event)).toBe(200);
+	expect(n8n.logs()).not.toContain(rotated);
 });

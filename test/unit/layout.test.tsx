@@ -267,10 +267,11 @@ describe('the product files stay small enough to read', () => {
 	 * Back at 14,500 after the shared turns' clock (duplicates merged, forwarding code and
 	 * re-exports no file used taken out). 14,650 for issue 75's promises: the check before each try
 	 * (Quiet Hours), the claims of this process's live runs (Resend Unconfirmed), one redaction of
-	 * every answer, a bounded quote of a bad value, a callback body's depth. 14,700 for issue 78's
-	 * callbacks posted again, which the trigger drops (src/platform/callback-repeats.ts).
+	 * every answer, a bounded quote of a bad value, a callback body's depth. 14,720 for issue 78's
+	 * callbacks posted again, which the trigger drops (src/platform/callback-repeats.ts), and its
+	 * secret kept a few seconds (nodes/AudienceMessagingTrigger/secret.ts).
 	 */
-	const MAX_PRODUCT_LINES = 14_700;
+	const MAX_PRODUCT_LINES = 14_720;
 
 	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
 		const total = product.reduce((sum, file) => sum + lines(file), 0);

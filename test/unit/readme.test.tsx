@@ -27,6 +27,7 @@ import {
 import { AudienceMessagingTrigger } from '../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/platform/callbacks';
 import { REPEAT_MAX_EVENTS, REPEAT_WINDOW_MS } from '../../src/platform/callback-repeats';
+import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { MAX_PAGES } from '../../src/http/pagination';
 import { MEDIA_MAX_BYTES, messageSchema } from '../../src/platform/chatapp/schema';
 import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../src/platform/chatapp/message-parts';
@@ -493,6 +494,9 @@ describe('the operations reference: limits', () => {
 		);
 		expect(row('Return All')).toContain(`${n(MAX_PAGES)} pages`);
 		expect(row('Callback body')).toContain(`${CALLBACK_MAX_BYTES / 1024} KB`);
+		expect(row('Callback secret')).toContain(
+			`a change takes effect within ${SECRET_KEPT_MS / 1000} s`,
+		);
 		expect(row('Callback repeats')).toContain(
 			`within ${REPEAT_WINDOW_MS / 60_000} minutes starts nothing; at most ${n(REPEAT_MAX_EVENTS)} events`,
 		);
