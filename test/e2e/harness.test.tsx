@@ -23,6 +23,8 @@ import {
 	publishWorkflow,
 	RunningN8n,
 	startN8n,
+	groupOf,
+	killGroup,
 } from './n8n-harness';
 
 jest.setTimeout(180_000);
@@ -198,7 +200,7 @@ describe('n8n harness (real n8n, built-in nodes)', () => {
 		const res = await executeWorkflow(folder, 'harnessSetCode01');
 		expect(res.error).toBeUndefined();
 		expect(res.status).toBe('success');
-		expect(res.exitCode).toBe(0);
+		expect({ exitCode: res.exitCode, signal: res.signal }).toEqual({ exitCode: 0, signal: null });
 		expect(res.lastNodeExecuted).toBe('Code');
 		expect(res.lastNodeOutput).toEqual([
 			{ text: 'hello #1', i: 0 },
@@ -396,5 +398,19 @@ describe('the watchdog of spawnService and temp folders', () => {
 			await new Promise((resolve) => setTimeout(resolve, 200));
 		expect(alive(pid)).toBe(false);
 		expect(existsSync(dir)).toBe(false);
+	});
+
+	it('signals a group only while its pid is still the process it started as (pids wrap around)', async () => {
+		const sleeper = spawn('sleep', ['600'], { stdio: 'ignore', detached: true });
+		const exited = new Promise((resolve) => sleeper.once('exit', resolve));
+		const group = groupOf(sleeper)!;
+		expect(group.start).toMatch(/^\d+$/);
+		// The same pid, another start: another process that took the pid of one gone.
+		killGroup(sleeper, 'SIGKILL', { pid: group.pid, start: String(Number(group.start) - 1) });
+		await new Promise((resolve) => setTimeout(resolve, 200));
+		expect(sleeper.exitCode === null && sleeper.signalCode === null).toBe(true);
+		killGroup(sleeper, 'SIGKILL', group);
+		await exited;
+		expect(sleeper.signalCode).toBe('SIGKILL');
 	});
 });

@@ -110,7 +110,8 @@ export function runProcess(
 			stdio: ['ignore', 'pipe', 'pipe'],
 			detached: true, // own process group, so a time-out also kills n8n's task runner
 		});
-		opts.onStart?.((signal) => killGroup(child, signal));
+		const group = groupOf(child);
+		opts.onStart?.((signal) => killGroup(child, signal, group));
 		let stdout = '';
 		let stderr = '';
 		let timedOut = false;
@@ -124,7 +125,7 @@ export function runProcess(
 		});
 		const timer = setTimeout(() => {
 			timedOut = true;
-			killGroup(child, 'SIGKILL');
+			killGroup(child, 'SIGKILL', group);
 		}, opts.timeoutMs);
 		child.on('error', (e) => {
 			clearTimeout(timer);
@@ -137,10 +138,38 @@ export function runProcess(
 	});
 }
 
-function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-	if (child.pid === undefined) return;
+/**
+ * When process `pid` started (field 22 of /proc/<pid>/stat, in clock ticks since boot), or
+ * undefined when no process has that pid (or no /proc).
+ */
+function startOf(pid: number): string | undefined {
 	try {
-		process.kill(-child.pid, signal);
+		return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
+	} catch {
+		return undefined;
+	}
+}
+
+/** What identifies a spawned process's group: its pid, and when that process started. */
+export const groupOf = (child: ChildProcess) =>
+	child.pid === undefined ? undefined : { pid: child.pid, start: startOf(child.pid) };
+
+/**
+ * Sends `signal` to the process group a child leads, unless its pid now belongs to another
+ * process: pids wrap around quickly here (pid_max 32768, every thread takes one), and a group's
+ * id is free again once its processes are gone, so a group signalled late may be someone else's
+ * (an `n8n execute` of another test file was once killed so).
+ */
+export function killGroup(
+	child: ChildProcess,
+	signal: NodeJS.Signals,
+	group = groupOf(child),
+): void {
+	if (!group) return;
+	const now = startOf(group.pid);
+	if (now !== undefined && group.start !== undefined && now !== group.start) return;
+	try {
+		process.kill(-group.pid, signal);
 	} catch {
 		try {
 			child.kill(signal);
@@ -191,7 +220,14 @@ const WATCHDOG = `
 		}
 	});
 	process.stdin.on('end', () => {
-		for (const pid of groups) { try { process.kill(-Number(pid), 'SIGKILL'); } catch {} }
+		// Each group as "<pid>:<start>": not signalled when its pid now belongs to another process.
+		const startOf = (pid) => { try { return require('fs').readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[19]; } catch { return undefined; } };
+		for (const group of groups) {
+			const [pid, start] = group.split(':');
+			const now = startOf(pid);
+			if (now !== undefined && start && now !== start) continue;
+			try { process.kill(-Number(pid), 'SIGKILL'); } catch {}
+		}
 		setTimeout(() => {
 			for (const folder of folders) { try { require('fs').rmSync(folder, { recursive: true, force: true, maxRetries: 3 }); } catch {} }
 			process.exit(0);
@@ -259,7 +295,8 @@ export function spawnService(
 		stdio: ['ignore', 'pipe', 'pipe'],
 		detached: true,
 	});
-	watch('group', child.pid, true);
+	const group = groupOf(child);
+	watch('group', group && `${group.pid}:${group.start ?? ''}`, true);
 	let stdout = '';
 	let stderr = '';
 	child.stdout!.on('data', (d: Buffer) => {
@@ -286,13 +323,13 @@ export function spawnService(
 	const stop = () =>
 		(stopping ??= (async () => {
 			if (!exited) {
-				killGroup(child, 'SIGTERM');
-				const t = setTimeout(() => killGroup(child, 'SIGKILL'), opts.graceMs ?? 20_000);
+				killGroup(child, 'SIGTERM', group);
+				const t = setTimeout(() => killGroup(child, 'SIGKILL', group), opts.graceMs ?? 20_000);
 				await whenExited;
 				clearTimeout(t);
 			}
-			killGroup(child, 'SIGKILL'); // leftovers of the group (n8n's task runner), if any
-			watch('group', child.pid, false);
+			killGroup(child, 'SIGKILL', group); // leftovers of the group (n8n's task runner), if any
+			watch('group', group && `${group.pid}:${group.start ?? ''}`, false);
 		})());
 	return {
 		process: child,
@@ -840,6 +877,8 @@ export interface ExecuteResult {
 	/** Set when the execution failed (n8n then exits 1). */
 	error?: ExecutionError;
 	exitCode: number | null;
+	/** The signal that ended n8n, when one did (exitCode is then null). */
+	signal: NodeJS.Signals | null;
 	durationMs: number;
 	stdout: string;
 	stderr: string;
@@ -937,6 +976,7 @@ function toResult(run: N8nRun, proc: ProcessResult): ExecuteResult {
 		lastNodeOutput: last && runData[last] ? nodeOutput(runData, last) : [],
 		error: toExecutionError(run),
 		exitCode: proc.code,
+		signal: proc.signal,
 		durationMs: proc.durationMs,
 		stdout: proc.stdout,
 		stderr: proc.stderr,
