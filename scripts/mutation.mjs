@@ -179,8 +179,8 @@ export const MUTANTS = [
 	],
 	[
 		'nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node.ts',
-		'const kept = redacted(events, [given])',
-		'const kept = redacted(events, [])',
+		'const selected = redacted(events, [given])',
+		'const selected = redacted(events, [])',
 		"the callback token stays in the trigger's items (the platform echoes the callback URL)",
 	],
 	[

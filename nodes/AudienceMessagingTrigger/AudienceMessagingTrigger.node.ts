@@ -163,15 +163,15 @@ export class AudienceMessagingTrigger implements INodeType {
 				? undefined
 				: new Set(this.getNodeParameter('statuses', []) as string[]);
 		// The platform echoes the callback URL in its events (`callback`): the token is redacted.
-		const kept = redacted(events, [given])
+		const selected = redacted(events, [given])
 			.map(normaliseEvent)
 			.filter((event) => !wanted || wanted.has(String(event.status)));
 		// A callback posted again (its answer came late) starts nothing; a test run always starts.
 		const items =
 			this.getMode() === 'manual'
-				? kept
-				: recentEvents.firstSeen(`${this.getWorkflow().id} ${this.getNode().id}`, kept);
-		const repeated = kept.length - items.length;
+				? selected
+				: recentEvents.firstSeen(`${this.getWorkflow().id} ${this.getNode().id}`, selected);
+		const repeated = selected.length - items.length;
 		const answer = {
 			received: events.length,
 			started: items.length,

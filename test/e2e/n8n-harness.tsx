@@ -163,7 +163,7 @@ export const groupOf = (child: ChildProcess) =>
 export function killGroup(
 	child: ChildProcess,
 	signal: NodeJS.Signals,
-	group = groupOf(child),
+	group: ReturnType<typeof groupOf>,
 ): void {
 	if (!group) return;
 	const now = startOf(group.pid);
@@ -248,6 +248,11 @@ function watch(kind: 'group' | 'folder', value: number | string | undefined, liv
 	watchdog.stdin!.write(`${kind === 'group' ? 'g' : 'f'}${live ? '+' : '-'}${value}\n`);
 }
 
+/** A service's group, killed by the watchdog if the test process dies first (as "<pid>:<start>"). */
+function watchGroup(group: ReturnType<typeof groupOf>, live: boolean): void {
+	watch('group', group && `${group.pid}:${group.start ?? ''}`, live);
+}
+
 /**
  * A temp folder removed by the watchdog if the test process dies before removing it
  * (KEEP_N8N_FOLDERS=1 keeps it).
@@ -296,7 +301,7 @@ export function spawnService(
 		detached: true,
 	});
 	const group = groupOf(child);
-	watch('group', group && `${group.pid}:${group.start ?? ''}`, true);
+	watchGroup(group, true);
 	let stdout = '';
 	let stderr = '';
 	child.stdout!.on('data', (d: Buffer) => {
@@ -329,7 +334,7 @@ export function spawnService(
 				clearTimeout(t);
 			}
 			killGroup(child, 'SIGKILL', group); // leftovers of the group (n8n's task runner), if any
-			watch('group', group && `${group.pid}:${group.start ?? ''}`, false);
+			watchGroup(group, false);
 		})());
 	return {
 		process: child,
