@@ -430,9 +430,9 @@ export const MUTANTS = [
 		"a run that gives sharing up paces alone at the sender's whole rate, above its share",
 	],
 	[
-		'src/pace/shared-turns.ts',
-		'this.turns.add(grant, agrees && last >= received - this.spacingMs ? grant.at : received);',
-		'this.turns.add(grant, received);',
+		'src/pace/turn-grant.ts',
+		'const from = agrees && grant.at + last >= received - spacingMs ? grant.at : received;',
+		'const from = received;',
 		"turns are timed from the answer's arrival: one slow on its way back puts them among other runs' turns",
 	],
 	[
@@ -518,6 +518,18 @@ export const MUTANTS = [
 		'if (!bearers && !hidden.some((secret) => text.includes(secret))) return value;',
 		'if (!bearers) return value;',
 		'an answer or error quoting the key without "Bearer" is returned unredacted',
+	],
+	[
+		'src/pace/board.ts',
+		'const free = Math.max(1 - kept, 1 / SENDER_SHARERS);',
+		'const free = 1;',
+		'the trigger gives a run gone silent (pacing alone) its share again: the runs still sharing take the whole rate beside it',
+	],
+	[
+		'src/pace/gate.ts',
+		'this.pacer.nextStart = Math.max(this.pacer.nextStart, share.from);',
+		'',
+		'a run that gives sharing up sends alone at once, while the others hold turns given before the trigger kept its share',
 	],
 ];
 

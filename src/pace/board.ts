@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { RequestRejection } from '../base/rejection';
 import { derivedToken } from '../base/secrets';
 import { tryParseJson } from '../base/json';
-import { RATE_HEADROOM } from './pace';
+import { RATE_HEADROOM, SENDER_SHARERS } from './pace';
 
 /** The pace token's request header (never the URL: proxies and access logs keep URLs). */
 export const PACE_TOKEN_HEADER = 'x-pace-token';
@@ -32,6 +32,8 @@ export interface TurnRequest {
 	run?: string;
 	/** No turn sooner than this after the ask comes: the run's answers take this long back. */
 	afterMs?: number;
+	/** The messages the run will still send after these turns (see RunSeen). */
+	left?: number;
 }
 
 /**
@@ -66,6 +68,19 @@ const MAX_RATE = 100_000;
 export const MAX_AFTER_MS = 5000;
 /** The senders a board keeps; the one unused longest is forgotten first. */
 const MAX_KEYS = 1000;
+const MAX_LEFT = 10_000_000;
+/**
+ * A run that has turns left to ask for asks again before its last turn comes. Silent this long
+ * after that, it may be pacing alone at its share (SharedTurns.fail, which waits out this and
+ * SCHEDULE_AHEAD_MS first), and the board keeps that share out of the turns it gives the others.
+ */
+export const SILENT_MS = 5000;
+/** A run that gives sharing up paces alone no sooner than this after its last turn (SILENT_MS). */
+export const ALONE_AFTER_MS = SILENT_MS + SCHEDULE_AHEAD_MS;
+/** A silent run may still be asking (three tries of up to 20 s: turn-grant.ts) before it goes. */
+const ASKING_MS = 75_000;
+/** The longest a board keeps a silent run's share. */
+const MAX_KEPT_MS = 3_600_000;
 /** A pace request body is a few dozen bytes. */
 export const PACE_MAX_BYTES = 4096;
 
@@ -78,7 +93,7 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 	const body = json.value as Partial<TurnRequest> | null;
 	if (!body || typeof body !== 'object' || Array.isArray(body))
 		throw new RequestRejection(400, 'A pace request is a JSON object { key, perSecond, count }');
-	const { key, perSecond, count: asked, boards, run, afterMs } = body;
+	const { key, perSecond, count: asked, boards, run, afterMs, left } = body;
 	if (typeof key !== 'string' || !key || key.length > MAX_KEY_LENGTH)
 		throw new RequestRejection(400, `key must be a string of 1 to ${MAX_KEY_LENGTH} characters`);
 	if (!(typeof perSecond === 'number' && perSecond > 0 && perSecond <= MAX_RATE))
@@ -106,6 +121,8 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 		!(typeof afterMs === 'number' && afterMs >= 0 && afterMs <= MAX_AFTER_MS)
 	)
 		throw new RequestRejection(400, `afterMs must be a number from 0 to ${MAX_AFTER_MS}`);
+	if (left !== undefined && !(Number.isInteger(left) && left >= 0 && left <= MAX_LEFT))
+		throw new RequestRejection(400, `left must be a whole number from 0 to ${MAX_LEFT}`);
 	return {
 		key,
 		perSecond,
@@ -113,7 +130,20 @@ export function parseTurnRequest(raw: Buffer | undefined): TurnRequest {
 		...(boards?.length ? { boards } : {}),
 		...(run ? { run } : {}),
 		...(afterMs ? { afterMs } : {}),
+		...(left ? { left } : {}),
 	};
+}
+
+/**
+ * A run as the board last saw it: when it asked, and, had it messages left, the share of the rate
+ * it takes if it paces alone (one over the runs the board told it of, at most SENDER_SHARERS),
+ * kept from when it is silent (`quietFrom`) for as long as sending them alone at that share takes.
+ */
+interface RunSeen {
+	asked: number;
+	quietFrom: number;
+	keptUntil: number;
+	share: number;
 }
 
 /** A sender's next free turn on a board, and the other boards it shares the sender's rate with. */
@@ -121,8 +151,8 @@ interface SenderTurns {
 	next: number;
 	/** When a run last named each other board. */
 	peers: Map<string, number>;
-	/** When each run last asked, in that order. */
-	runs: Map<string, number>;
+	/** Each run, in the order they last asked. */
+	runs: Map<string, RunSeen>;
 }
 
 /**
@@ -143,15 +173,30 @@ export class TurnBoard {
 		for (const [board, named] of sender.peers)
 			if (named < now - PEER_TTL_MS) sender.peers.delete(board);
 		if (request.run) sender.runs.delete(request.run);
-		if (request.run) sender.runs.set(request.run, now);
-		for (const [run, asked] of sender.runs)
-			if (asked < now - PEER_TTL_MS || sender.runs.size > MAX_RUNS) sender.runs.delete(run);
+		let kept = 0;
+		for (const [run, seen] of sender.runs) {
+			if (seen.asked < now - PEER_TTL_MS && seen.keptUntil <= now) sender.runs.delete(run);
+			else if (seen.quietFrom <= now && seen.keptUntil > now) kept += seen.share;
+		}
 		const boards = Math.min(1 + sender.peers.size, MAX_PEERS);
-		const spacingMs = (1000 * boards) / (request.perSecond * RATE_HEADROOM);
+		// What runs gone silent may take alone is not given; an eighth is always left to give.
+		const free = Math.max(1 - kept, 1 / SENDER_SHARERS);
+		const spacingMs = (1000 * boards) / (request.perSecond * RATE_HEADROOM * free);
 		const first = Math.max(now + (request.afterMs ?? 0), sender.next);
 		const fit = Math.floor((now + SCHEDULE_AHEAD_MS - first) / spacingMs + 1e-9) + 1;
 		const count = Math.max(0, Math.min(request.count, fit));
 		sender.next = first + count * spacingMs;
+		const runs = sender.runs.size + (request.run ? 1 : 0) || 1;
+		if (request.run) {
+			const share = 1 / Math.min(runs, SENDER_SHARERS);
+			const lastTurn = count ? first + (count - 1) * spacingMs : first - SCHEDULE_AHEAD_MS;
+			const quietFrom = Math.max(now, lastTurn) + SILENT_MS;
+			const alone = (1000 * (request.left ?? 0)) / (request.perSecond * share);
+			const keptUntil = request.left ? quietFrom + Math.min(ASKING_MS + alone, MAX_KEPT_MS) : 0;
+			sender.runs.set(request.run, { asked: now, quietFrom, keptUntil, share });
+			for (const run of sender.runs.keys())
+				if (sender.runs.size > MAX_RUNS) sender.runs.delete(run);
+		}
 		// Re-inserted: the Map's order is the order of last use.
 		this.senders.delete(id);
 		this.senders.set(id, sender);
@@ -159,7 +204,6 @@ export class TurnBoard {
 			if (this.senders.size <= MAX_KEYS) break;
 			this.senders.delete(oldest);
 		}
-		const runs = Math.max(1, sender.runs.size);
 		const grant = { spacingMs, count, board: this.id, boards, runs, at: now };
 		// None fits: the first free turn is less than a spacing beyond the bound, asked for after.
 		if (count === 0) return { delayMs: first - now - SCHEDULE_AHEAD_MS, ...grant };

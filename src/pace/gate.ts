@@ -61,6 +61,7 @@ export class RateGate {
 	): void {
 		const failed: SharingFailed = (reason, share) => {
 			this.pacer.capAt(share.perSecond);
+			this.pacer.nextStart = Math.max(this.pacer.nextStart, share.from);
 			onFail(reason, share);
 		};
 		this.turns = new SharedTurns(ask, key, perSecond, this.clock, failed, wanted, random);
@@ -128,6 +129,7 @@ export class RateGate {
 		for (;;) {
 			if (this.spent) return undefined;
 			const backOffs = pacer.backOffs;
+			const shared = this.turns?.shared;
 			const now = this.clock.now();
 			this.account(now);
 			pacer.probe(now);
@@ -142,9 +144,9 @@ export class RateGate {
 					return this.spend();
 				await this.clock.sleep(pacer.freeAt(at) - at);
 			}
-			const shared = this.turns?.shared;
 			if (this.turns && !(await this.turns.take(this.budget))) return this.spend();
-			// Sharing given up while this request waited for a turn: a slot at the run's own pace.
+			// Sharing given up while this request waited for its slot or a turn: a slot at the run's
+			// own pace.
 			if (shared && !this.turns?.shared) continue;
 			// A 429 came while it waited: its slot, at the old rate or in the pause, is taken anew.
 			if (pacer.backOffs === backOffs && pacer.pausedUntil <= Math.max(start, this.clock.now())) {

@@ -1,12 +1,12 @@
 /** A run's turns from the boards shared with runs on other n8n processes (board.ts). */
-import { MAX_AFTER_MS, MAX_TURNS_PER_REQUEST, PEER_TTL_MS } from './board';
+import { ALONE_AFTER_MS, MAX_AFTER_MS, MAX_TURNS_PER_REQUEST, PEER_TTL_MS } from './board';
 import { LATE_MS, RATE_HEADROOM, SENDER_SHARERS } from './pace';
 import { HeldTurns } from './held-turns';
 import { KnownBoards } from './known-boards';
 import { RefusalWatch } from './refusal-watch';
 import { NO_BUDGET, TurnBudget } from './turn-budget';
 import type { RunBudget } from './turn-budget';
-import { askGrant } from './turn-grant';
+import { askGrant, grantTiming, keepLast } from './turn-grant';
 import type { AskTurns } from './turn-grant';
 import type { Clock } from './clock';
 
@@ -23,9 +23,11 @@ const FIRST_ASKS = 8;
  */
 const FULL_SHARE = 0.75;
 const HOLD_CHUNKS = 2;
-const SLOW_ANSWERS = 8;
-/** Why a run gave sharing up, and its share of the rate from then on (see SharedTurns.fail). */
-export type SharingFailed = (reason: string, share: { perSecond: number; runs?: number }) => void;
+/** Why a run gave sharing up, and its share of the rate from `from` on (see SharedTurns.fail). */
+export type SharingFailed = (
+	reason: string,
+	share: { perSecond: number; runs?: number; from: number },
+) => void;
 
 /**
  * The run asks ahead of need (see take), so requests rarely wait for the board; each turn is timed
@@ -48,6 +50,8 @@ export class SharedTurns {
 	private readonly waysBack: number[] = [];
 	/** When a board last answered: how many runs it saw holds PEER_TTL_MS (board.ts). */
 	private heardAt = -Infinity;
+	/** When the run may pace alone, should it stop asking now: its boards keep its share then. */
+	private aloneFrom = -Infinity;
 	/** The boards that gave the run turns, and how many grants the run got. */
 	private readonly boards: KnownBoards;
 	private grants = 0;
@@ -161,7 +165,8 @@ export class SharedTurns {
 		this.failed = true;
 		this.goAlone();
 		const runs = this.clock.now() - this.heardAt <= PEER_TTL_MS ? this.runs : undefined;
-		this.onFail(reason, { perSecond: this.perSecond / (runs ?? SENDER_SHARERS), runs });
+		const perSecond = this.perSecond / (runs ?? SENDER_SHARERS);
+		this.onFail(reason, { perSecond, runs, from: this.aloneFrom });
 	}
 
 	private askMore(budget: RunBudget): void {
@@ -180,11 +185,13 @@ export class SharedTurns {
 			// The second ask, made at once, is for one turn: it looks for another board.
 			const count = this.grants === 1 && this.turns.count > 0 ? 1 : this.chunk;
 			const boards = this.boards.recent(sent);
+			const left = this.wanted() - this.taken - this.turns.count - count;
 			return {
 				key: this.key,
 				perSecond: this.perSecond,
 				count,
 				run: this.run,
+				...(left > 0 && left < Infinity ? { left } : {}),
 				...(boards.length ? { boards } : {}),
 				...(this.waysBack.length
 					? { afterMs: Math.min(MAX_AFTER_MS, Math.max(...this.waysBack)) }
@@ -211,19 +218,11 @@ export class SharedTurns {
 		this.heardAt = received;
 		this.answerMs = received - sent;
 		keepLast(this.answers, this.answerMs);
-		// Timed by the board's clock when it agrees with this one (its moment within the ask): an
-		// answer slow on its way back would make every turn late, into turns other runs hold. But a
-		// grant all gone by when it comes (a way back longer than the run asked for) from its arrival.
-		const agrees = grant.at >= sent && grant.at <= received;
-		if (agrees) keepLast(this.waysBack, received - grant.at);
+		const { from, end, wayBack } = grantTiming(grant, sent, received, this.spacingMs);
+		if (wayBack !== undefined) keepLast(this.waysBack, wayBack);
+		this.aloneFrom = Math.max(this.aloneFrom, ALONE_AFTER_MS + Math.max(received, end));
 		// None free within the board's bound: asked again when one is.
 		if (grant.count === 0) return await this.clock.sleep(grant.delayMs);
-		const last = grant.at + grant.delayMs + (grant.count - 1) * grant.spacingMs;
-		this.turns.add(grant, agrees && last >= received - this.spacingMs ? grant.at : received);
+		this.turns.add(grant, from);
 	}
-}
-
-/** Adds `value` to `last`, which keeps the last SLOW_ANSWERS. */
-function keepLast(last: number[], value: number): void {
-	if (last.push(value) > SLOW_ANSWERS) last.shift();
 }

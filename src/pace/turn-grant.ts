@@ -19,6 +19,27 @@ export class TurnsUnavailable extends Error {
 /** Asks the pace webhook for turns within `timeoutMs`; rejects, best with a TurnsUnavailable. */
 export type AskTurns = (request: TurnRequest, timeoutMs: number) => Promise<unknown>;
 
+/** A run reads its boards' last this many answers (how slow, how long back). */
+export const SLOW_ANSWERS = 8;
+
+/** Adds `value` to `last`, which keeps the last SLOW_ANSWERS. */
+export function keepLast(last: number[], value: number): void {
+	if (last.push(value) > SLOW_ANSWERS) last.shift();
+}
+
+/**
+ * When, on the run's clock, a grant's turns count `from`: the board's moment when it agrees with
+ * the run's (within the ask), as an answer slow on its way back would make every turn late, into
+ * turns other runs hold; but a grant all gone by when it comes (a way back longer than the run
+ * asked for) from its arrival. `end`: its last turn (none given: when to ask again).
+ */
+export function grantTiming(grant: TurnGrant, sent: number, received: number, spacingMs: number) {
+	const agrees = grant.at >= sent && grant.at <= received;
+	const last = grant.delayMs + Math.max(0, grant.count - 1) * grant.spacingMs;
+	const from = agrees && grant.at + last >= received - spacingMs ? grant.at : received;
+	return { from, end: from + last, wayBack: agrees ? received - grant.at : undefined };
+}
+
 /** Rounding of the board's arithmetic: a turn this much past the bound is still within it. */
 const BOUND_SLACK_MS = 1;
 
@@ -37,7 +58,7 @@ export function turnGrant(answer: unknown, asked: number): TurnGrant {
 	const grant = (answer && typeof answer === 'object' ? answer : {}) as Partial<TurnGrant>;
 	const { delayMs, spacingMs, count, board, boards, runs, at } = grant;
 	if (typeof delayMs !== 'number' || !(delayMs >= 0)) throw unreadable('no delayMs of 0 or more');
-	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs <= SCHEDULE_AHEAD_MS))
+	if (typeof spacingMs !== 'number' || !(spacingMs > 0 && spacingMs < Infinity))
 		throw unreadable('no positive spacingMs');
 	if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > asked)
 		throw unreadable(`count is not a whole number from 0 to ${asked}`);

@@ -37,7 +37,14 @@ interface PaceCall {
 	token: string | undefined;
 	/** The request's Connection header. */
 	connection: string | undefined;
-	body: { key: string; perSecond: number; count: number; boards?: string[]; afterMs?: number };
+	body: {
+		key: string;
+		perSecond: number;
+		count: number;
+		boards?: string[];
+		afterMs?: number;
+		left?: number;
+	};
 	receivedAt: number;
 }
 
@@ -181,13 +188,18 @@ it("takes each message's turn from the trigger's board, asked with the pace toke
 			run: expect.stringMatching(/^[\w-]{1,32}$/),
 			// How long the answers took back, once measured (the board is in this process: ms).
 			...(call.body.afterMs === undefined ? {} : { afterMs: expect.any(Number) }),
+			// The messages it will still send after these turns (the board keeps their share, should
+			// the run fall silent): none when it asks for its last.
+			...(call.body.left === undefined ? {} : { left: expect.any(Number) }),
 		});
+		expect(call.body.left ?? 0).toBeLessThanOrEqual(12 - call.body.count);
 		expect(call.body.afterMs ?? 0).toBeLessThan(1000);
 		expect(call.body.count).toBeLessThanOrEqual(19);
 	}
 	// No more turns than messages (the one-turn ask that looks for another board aside): none wasted
 	// when the run ends.
 	expect(paceCalls.reduce((sum, call) => sum + call.body.count, 0)).toBeLessThanOrEqual(13);
+	expect(paceCalls[0].body.left).toBe(12 - paceCalls[0].body.count);
 	// The first message waits for the turns the other run holds: 1,053 ms from when it took them.
 	const all = sends();
 	expect(all[0].receivedAt - reservedAt).toBeGreaterThanOrEqual(1050);

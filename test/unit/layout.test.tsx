@@ -269,9 +269,10 @@ describe('the product files stay small enough to read', () => {
 	 * (Quiet Hours), the claims of this process's live runs (Resend Unconfirmed), one redaction of
 	 * every answer, a bounded quote of a bad value, a callback body's depth. 14,720 for issue 78's
 	 * callbacks posted again, which the trigger drops (src/platform/callback-repeats.ts), and its
-	 * secret kept a few seconds (nodes/AudienceMessagingTrigger/secret.ts).
+	 * secret kept a few seconds (nodes/AudienceMessagingTrigger/secret.ts). 14,780 for the share a
+	 * run pacing alone takes, which the trigger keeps from the runs still sharing (src/pace/board.ts).
 	 */
-	const MAX_PRODUCT_LINES = 14_720;
+	const MAX_PRODUCT_LINES = 14_780;
 
 	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
 		const total = product.reduce((sum, file) => sum + lines(file), 0);

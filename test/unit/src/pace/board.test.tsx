@@ -8,6 +8,7 @@ import {
 	MAX_TURNS_PER_REQUEST,
 	PEER_TTL_MS,
 	parseTurnRequest,
+	SILENT_MS,
 	TurnBoard,
 } from '../../../../src/pace/board';
 import { SharedTurns } from '../../../../src/pace/shared-turns';
@@ -52,6 +53,51 @@ describe('TurnBoard', () => {
 		now += 2;
 		// a and b asked last over 15 s ago; c just now.
 		expect(ask('c')).toBe(1);
+	});
+
+	it("keeps the share of a run gone silent with messages left out of the others' turns, while it may be sending them alone", () => {
+		let now = 0;
+		const board = new TurnBoard(() => now);
+		const ask = (run: string, left?: number) =>
+			board.take({ key: 'k', perSecond: 10, count: 1, run, ...(left ? { left } : {}) });
+		ask('b');
+		// a's turn comes after b's (105 ms in); it is one of two runs: its share, half the rate.
+		expect(ask('a', 20)).toMatchObject({ delayMs: 1000 / 9.5, runs: 2 });
+		// Asking again before its last turn and 5 s after: nothing kept.
+		now = 1000 / 9.5 + SILENT_MS - 1;
+		expect(ask('b')).toMatchObject({ spacingMs: 1000 / 9.5, runs: 2 });
+		// Silent 5 s past its last turn: b's turns at the other half.
+		now += 2;
+		expect(ask('b').spacingMs).toBeCloseTo(1000 / 4.75, 9);
+		// For 75 s (a run still asking before it paces alone) and the 4 s its 20 messages take at
+		// half of 10/s, counted among the runs all along.
+		now = 1000 / 9.5 + SILENT_MS + 75_000 + 4000 - 1;
+		expect(ask('b')).toMatchObject({ spacingMs: expect.closeTo(1000 / 4.75, 9), runs: 2 });
+		now += 2;
+		expect(ask('b')).toMatchObject({ spacingMs: 1000 / 9.5, runs: 1 });
+		// A run that asks again is not silent; one that had no message left keeps nothing.
+		ask('a', 20);
+		ask('c');
+		now += 30_000;
+		expect(ask('b')).toMatchObject({ spacingMs: expect.closeTo(1000 / 4.75, 9), runs: 2 });
+		ask('a', 20);
+		now += 6000;
+		expect(ask('b')).toMatchObject({ spacingMs: expect.closeTo(1000 / 4.75, 9), runs: 2 });
+		ask('a');
+		now += 6000;
+		expect(ask('b')).toMatchObject({ spacingMs: 1000 / 9.5, runs: 2 });
+	});
+
+	it('leaves at least an eighth of the rate to give, whatever the runs gone silent keep', () => {
+		let now = 0;
+		const board = new TurnBoard(() => now);
+		board.take({ key: 'k', perSecond: 10, count: 1, run: 'a', left: 100 });
+		now = 10_000;
+		// a, alone when it last asked, may be taking the whole rate: the board still gives an eighth.
+		expect(board.take({ key: 'k', perSecond: 10, count: 1, run: 'b' }).spacingMs).toBeCloseTo(
+			(8 * 1000) / 9.5,
+			9,
+		);
 	});
 
 	it('gives no turn sooner than afterMs after the ask, when none is held', () => {
@@ -191,6 +237,7 @@ describe('parseTurnRequest', () => {
 			perSecond: 1,
 			count: 1,
 		});
+		expect(parse({ key: 'k', perSecond: 1, count: 1, left: 40 })).toMatchObject({ left: 40 });
 		expect(() => parse({ key: 'k', perSecond: 1, count: 1, run: 'a b' })).toThrow(
 			'run must be 1 to 32 letters, digits, - or _',
 		);
@@ -244,6 +291,10 @@ describe('parseTurnRequest', () => {
 		['afterMs over 5 s', { key: 'k', perSecond: 1, count: 1, afterMs: 5001 }, 400, /afterMs/],
 		['afterMs below 0', { key: 'k', perSecond: 1, count: 1, afterMs: -1 }, 400, /afterMs/],
 		['afterMs as text', { key: 'k', perSecond: 1, count: 1, afterMs: '9' }, 400, /afterMs/],
+		['left below 0', { key: 'k', perSecond: 1, count: 1, left: -1 }, 400, /left must/],
+		['left not whole', { key: 'k', perSecond: 1, count: 1, left: 1.5 }, 400, /left must/],
+		['left as text', { key: 'k', perSecond: 1, count: 1, left: '3' }, 400, /left must/],
+		['left over 10 million', { key: 'k', perSecond: 1, count: 1, left: 1e8 }, 400, /left must/],
 		[
 			'a body over 4 KB',
 			{ key: 'k', perSecond: 1, count: 1, pad: 'x'.repeat(5000) },

@@ -341,8 +341,13 @@ describe('waits for turns and for the board are bounded', () => {
 	it('a run that has not heard a board for over 15 s keeps to an eighth of the rate, not to the share it last heard of', async () => {
 		// Four runs asking (three others first); the run's next ask fails after `silentMs`.
 		for (const [silentMs, share] of [
-			[0, { perSecond: 10 / 4, runs: 4 }],
-			[PEER_TTL_MS + 1, { perSecond: 10 / 8, runs: undefined }],
+			// Alone once the board keeps its share: 5 s after its last turn (4 spacings of 1000 / 9.5 ms
+			// in), and 10 s more for the turns the board had given the others before.
+			[0, { perSecond: 10 / 4, runs: 4, from: expect.closeTo(15_000 + 4000 / 9.5, 6) }],
+			[
+				PEER_TTL_MS + 1,
+				{ perSecond: 10 / 8, runs: undefined, from: expect.closeTo(15_000 + 4000 / 9.5, 6) },
+			],
 		] as const) {
 			const clock = new VirtualClock();
 			const board = new TurnBoard(() => clock.now());
@@ -361,6 +366,56 @@ describe('waits for turns and for the board are bounded', () => {
 			for (let i = 0; i < 10; i++) await settle(clock, gate.acquire());
 			expect(shares).toEqual([share]);
 			expect(gate.currentRate).toBeCloseTo(share.perSecond * 0.95, 6);
+		}
+	});
+
+	it('three runs that lose the trigger beside one that keeps it: the four together stay within the limit in every second', async () => {
+		for (let seed = 1; seed <= 8; seed++) {
+			let state = seed * 7919;
+			const random = () => (state = (state * 16807) % 2147483647) / 2147483647;
+			const clock = new VirtualClock();
+			const board = new TurnBoard(() => clock.now());
+			const starts: number[] = [];
+			const warned: Array<{ name: string }> = [];
+			// The run that keeps the trigger sends on long after the others have gone alone.
+			const run = async (name: string, messages: number, losesAfter = Infinity) => {
+				let asks = 0;
+				const gate = new RateGate(senderPace(8, undefined), clock, random);
+				gate.waitBudgetMs = 600_000;
+				gate.shareTurns(
+					async (request) => {
+						if (++asks > losesAfter) throw new TurnsUnavailable('the trigger answered HTTP 404');
+						return board.take(request);
+					},
+					'sender',
+					8,
+					(_reason, share) => warned.push({ name, ...share }),
+					() => messages,
+					random,
+				);
+				for (let sent = 0; sent < messages; sent++) {
+					await gate.acquire();
+					starts.push(clock.now());
+				}
+				expect(gate.turns?.shared).toBe(losesAfter === Infinity);
+			};
+			await settle(
+				clock,
+				Promise.all([run('s', 40, 6), run('t', 40, 8), run('u', 200), run('v', 40, 10)]),
+			);
+			// Each at its share of the four (2/s), from 15 s after its last turn: the board keeps
+			// that share out of the turns it gives the run still asking from 5 s after.
+			expect(warned.sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+				['s', 't', 'v'].map((name) =>
+					expect.objectContaining({ name, perSecond: 2, runs: 4, from: expect.any(Number) }),
+				),
+			);
+			expect(starts).toHaveLength(320);
+			// Every 1,000 ms from any start (a sliding window, the strictest the platform may count).
+			const most = Math.max(
+				...starts.map((from) => starts.filter((at) => at >= from && at < from + 1000).length),
+			);
+			expect({ seed, most }).toEqual({ seed, most: Math.min(most, 8) });
 		}
 	});
 
