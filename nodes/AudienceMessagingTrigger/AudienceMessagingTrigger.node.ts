@@ -40,7 +40,10 @@ export class AudienceMessagingTrigger implements INodeType {
 		name: 'audienceMessagingTrigger',
 		icon: { light: 'file:audienceMessaging.svg', dark: 'file:audienceMessaging.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 2: n8n reads and parses a JSON body itself (up to its payload limit), with no expression
+		// per request; 1, which asks n8n for the body unread, goes on working (docs/operations.md).
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle:
 			'={{$parameter["events"] === "any" ? "Any status" : $parameter["statuses"].join(", ")}}',
 		description:

@@ -39,10 +39,11 @@ export const triggerFields: INodeProperties[] = [
 	},
 	{
 		// n8n does not parse the body of a version-1 webhook node that asks for binary data, so
-		// this node reads and checks it itself.
+		// version 1 reads and checks it itself; n8n evaluates this for every request to version 1.
 		displayName: 'Raw Body',
 		name: 'options',
 		type: 'hidden',
 		default: { binaryData: true },
+		displayOptions: { show: { '@version': [1] } },
 	},
 ];

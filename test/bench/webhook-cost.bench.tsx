@@ -7,7 +7,8 @@
  * - n8n's own Webhook node, and the same with Header Auth (what the trigger is measured against:
  *   both check a secret and start an execution);
  * - a status callback to the Audience Messaging Trigger that starts an execution, one its Only
- *   Selected Statuses drops, and one it has seen already (a repeat);
+ *   Selected Statuses drops, and one it has seen already (a repeat), of type version 2; one that
+ *   starts an execution of version 1 (for which n8n evaluates an expression per request);
  * - a pace request to the same trigger (Share Pace Across Workers' turns, no execution);
  *
  * with n8n's defaults and with its isolate acquired only when an expression needs it
@@ -43,16 +44,24 @@ const WARM_UP = 20;
 const SECRET = 'benchWebhookCostSecret_4c1d';
 const CREDENTIAL = { id: 'amBenchWhCostCrd', name: 'Audience Messaging callbacks (bench)' };
 const WEBHOOK_ID = '5d0b8e2a-3c4f-4a6b-9e1d-7f2a0c3b5e91';
-const trigger = callbackTriggerWorkflow(
-	'amBenchWhCost1',
-	'bench: webhook cost',
-	WEBHOOK_ID,
-	CREDENTIAL,
-);
-trigger.nodes[0].parameters = {
-	events: 'selected',
-	statuses: ['READ'],
-} as (typeof trigger.nodes)[0]['parameters'];
+const WEBHOOK_ID_V1 = '7a2e4c6d-1b3f-4d5e-8a9c-0e1f2a3b4c5d';
+/** The trigger of type version 2 (a new node's), and of version 1 (n8n reads no body for it). */
+const triggerOf = (id: string, webhookId: string, typeVersion: number) => {
+	const workflow = callbackTriggerWorkflow(
+		id,
+		`bench: webhook cost ${id}`,
+		webhookId,
+		CREDENTIAL,
+		typeVersion,
+	);
+	workflow.nodes[0].parameters = {
+		events: 'selected',
+		statuses: ['READ'],
+	} as (typeof workflow.nodes)[0]['parameters'];
+	return workflow;
+};
+const trigger = triggerOf('amBenchWhCost1', WEBHOOK_ID, 2);
+const triggerV1 = triggerOf('amBenchWhCost2', WEBHOOK_ID_V1, 1);
 
 /** CPU time (user + system) of process `pid` so far, in ms. */
 function cpuMs(pid: number): number {
@@ -142,13 +151,15 @@ async function run(setting: string, env: Record<string, string>): Promise<string
 			{ ...CREDENTIAL, type: 'audienceMessagingCallbackApi', data: { secret: SECRET } },
 			{ ...HEADER_CREDENTIAL, type: 'httpHeaderAuth', data: { name: 'X-Token', value: SECRET } },
 		]);
-		await importWorkflows(folder, [trigger, plain, headerAuth]);
-		for (const workflow of [trigger, plain, headerAuth]) await publishWorkflow(folder, workflow.id);
+		const workflows = [trigger, triggerV1, plain, headerAuth];
+		await importWorkflows(folder, workflows);
+		for (const workflow of workflows) await publishWorkflow(folder, workflow.id);
 		const n8n = await startN8n(folder, {
 			env,
 			webhooks: [
 				{ path: `${WEBHOOK_ID}/callbacks`, method: 'POST' },
 				{ path: `${WEBHOOK_ID}/pace`, method: 'POST' },
+				{ path: `${WEBHOOK_ID_V1}/callbacks`, method: 'POST' },
 				{ path: 'bench-plain', method: 'POST' },
 				{ path: 'bench-header', method: 'POST' },
 			],
@@ -158,8 +169,8 @@ async function run(setting: string, env: Record<string, string>): Promise<string
 			const json = { 'content-type': 'application/json' };
 			const event = (i: number, status: string) =>
 				JSON.stringify([{ id: `msg_${status}_${i}`, to: '+33612345678', status }]);
-			const callback = (body: string) =>
-				fetch(`${base}/callbacks?token=${callbackToken(SECRET)}`, {
+			const callback = (body: string, webhookId = WEBHOOK_ID) =>
+				fetch(`${n8n.url}/webhook/${webhookId}/callbacks?token=${callbackToken(SECRET)}`, {
 					method: 'POST',
 					headers: json,
 					body,
@@ -184,6 +195,9 @@ async function run(setting: string, env: Record<string, string>): Promise<string
 				await measure(n8n, 'trigger, a callback it drops (a repeat)', () =>
 					callback(event(-1, 'READ')),
 				),
+				await measure(n8n, 'trigger version 1, a callback that starts an execution', (i) =>
+					callback(event(i, 'READ'), WEBHOOK_ID_V1),
+				),
 				await measure(n8n, 'trigger, a pace request', () =>
 					fetch(`${base}/pace`, {
 						method: 'POST',
@@ -193,12 +207,11 @@ async function run(setting: string, env: Record<string, string>): Promise<string
 				),
 			];
 			const of = (label: string) => figures.find((f) => f.label === label)!.cpuMs;
-			const ratio =
-				of('trigger, a callback that starts an execution') / of('n8n Webhook + Header Auth');
+			const ratio = (label: string) => (of(label) / of('n8n Webhook + Header Auth')).toFixed(2);
 			return [
 				`${setting}:`,
 				...figures.map((f) => `  ${f.line}`),
-				`  trigger / Webhook + Header Auth: ${ratio.toFixed(2)}×`,
+				`  trigger / Webhook + Header Auth: ${ratio('trigger, a callback that starts an execution')}× (version 1: ${ratio('trigger version 1, a callback that starts an execution')}×)`,
 			];
 		} finally {
 			await n8n.stop();

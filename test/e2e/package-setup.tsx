@@ -132,13 +132,14 @@ export const TRIGGER_TYPE = 'n8n-nodes-audience-messaging.audienceMessagingTrigg
 
 /**
  * A workflow of one Audience Messaging Trigger (all events) on the given webhook ID and Callbacks
- * credential.
+ * credential, of type version 1 (as workflows made before version 2 are) unless told.
  */
 export const callbackTriggerWorkflow = (
 	id: string,
 	name: string,
 	webhookId: string,
 	credential: { id: string; name: string },
+	typeVersion = 1,
 ) => ({
 	id,
 	name,
@@ -147,7 +148,7 @@ export const callbackTriggerWorkflow = (
 			id: 'trigger',
 			name: 'Message Events',
 			type: TRIGGER_TYPE,
-			typeVersion: 1,
+			typeVersion,
 			position: [0, 0],
 			webhookId,
 			parameters: { events: 'any' },

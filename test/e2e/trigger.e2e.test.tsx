@@ -34,7 +34,19 @@ const triggerWorkflow = callbackTriggerWorkflow(
 	CALLBACK_CREDENTIAL,
 );
 
-const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow]);
+/** What n8n 2.x answers a version-2 trigger's body over its payload limit (docs/operations.md). */
+const OVER_N8N_LIMIT = 500;
+// Type version 2, which new workflows get: n8n reads and parses its body before the trigger.
+const WEBHOOK_ID_V2 = '8e3c1a5f-6b2d-4f90-a7c4-1d9e2b0f3a68';
+const triggerWorkflowV2 = callbackTriggerWorkflow(
+	'amE2eTrigger2',
+	'e2e: message callbacks, version 2',
+	WEBHOOK_ID_V2,
+	CALLBACK_CREDENTIAL,
+	2,
+);
+
+const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow, triggerWorkflowV2]);
 let n8n: RunningN8n;
 const webhookPath = `${WEBHOOK_ID}/callbacks`;
 const callbackUrl = () => callbackUrlWithToken(`${n8n.url}/webhook/${webhookPath}`, SECRET);
@@ -48,9 +60,13 @@ const post = async (url: string, body: string, headers: Record<string, string> =
 beforeAll(async () => {
 	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
 	await publishWorkflow(ctx.folder, triggerWorkflow.id);
+	await publishWorkflow(ctx.folder, triggerWorkflowV2.id);
 	// Debug level: even n8n's most talkative log must not hold the secret or the token.
 	n8n = await startN8n(ctx.folder, {
-		webhooks: [{ path: webhookPath, method: 'POST' }],
+		webhooks: [
+			{ path: webhookPath, method: 'POST' },
+			{ path: `${WEBHOOK_ID_V2}/callbacks`, method: 'POST' },
+		],
 		logLevel: 'debug',
 	});
 });
@@ -59,10 +75,10 @@ afterAll(async () => {
 	await n8n?.stop();
 });
 
-async function executionsSettled(expected: number, timeoutMs = 30_000) {
+async function executionsSettled(expected: number, timeoutMs = 30_000, workflow = triggerWorkflow) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
-		const executions = await listExecutions(ctx.folder, triggerWorkflow.id);
+		const executions = await listExecutions(ctx.folder, workflow.id);
 		if (
 			(executions.length >= expected &&
 				executions.every((e) => e.status !== 'running' && e.status !== 'new')) ||
@@ -184,6 +200,46 @@ it('refuses a wrong or missing token (401), malformed JSON (400) and an oversize
 	expect(
 		after.filter((e) => e.nodeItems['Message Events']?.[0]?.messageId === 'msg_marker'),
 	).toHaveLength(1);
+});
+
+it("type version 2 (a new workflow's): a callback starts one execution with the same item; n8n reads the body first, refusing malformed JSON (422) and a body over its 16 MB (500) itself, the trigger a wrong token (401) and a body over 256 KB (413)", async () => {
+	const url = `${n8n.url}/webhook/${WEBHOOK_ID_V2}/callbacks`;
+	const withToken = callbackUrlWithToken(url, SECRET);
+	const event = {
+		id: 'msg_v2',
+		from: '15550100100',
+		to: '+33612345678',
+		externalId: 'v2',
+		date: '2026-11-21T21:05:24.000Z',
+		status: 'READ',
+	};
+	expect((await post(`${url}?token=not-the-right-token`, JSON.stringify(event))).status).toBe(401);
+	// n8n's own parse, before the trigger's token check (as for n8n's Webhook node).
+	const malformed = await post(`${url}?token=not-the-right-token`, '{"id": "msg_1", "status": ');
+	expect(malformed.status).toBe(422);
+	expect(await malformed.text()).toContain('Failed to parse request body');
+	const huge = await post(
+		withToken,
+		JSON.stringify({ ...event, id: 'x', padding: 'x'.repeat(400 * 1024) }),
+	);
+	expect({ status: huge.status, body: await huge.json() }).toEqual({
+		status: 413,
+		body: { error: 'Callback body over 262144 bytes' },
+	});
+	// Over n8n's payload limit (16 MB): n8n's own refusal, before the trigger.
+	const overN8n = await post(withToken, `{"padding": "${'x'.repeat(17 * 1024 * 1024)}"}`);
+	await overN8n.arrayBuffer();
+	expect(overN8n.status).toBe(OVER_N8N_LIMIT);
+	const answer = await post(withToken, JSON.stringify(event));
+	expect({ status: answer.status, body: await answer.json() }).toEqual({
+		status: 200,
+		body: { received: 1, started: 1 },
+	});
+	// Nothing started for the refused requests: the one execution is the event's.
+	const executions = await executionsSettled(1, 30_000, triggerWorkflowV2);
+	expect(executions).toHaveLength(1);
+	expect(executions[0].status).toBe('success');
+	expect(executions[0].nodeItems['Message Events']).toEqual([{ ...event, messageId: 'msg_v2' }]);
 });
 
 it("keeps the secret and the token out of n8n's logs (at debug level) and out of stored executions", async () => {

@@ -2,7 +2,8 @@
  * The trigger's webhook handler against requests as n8n hands them over (raw body not parsed,
  * see the node's hidden "options" parameter), with a real ServerResponse-like recorder.
  */
-import type { IWebhookFunctions } from 'n8n-workflow';
+import type { INodeParameters, IWebhookFunctions } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { AudienceMessagingTrigger } from '../../../../nodes/AudienceMessagingTrigger/AudienceMessagingTrigger.node';
 import {
@@ -264,6 +265,30 @@ describe('the token alone decides', () => {
 		expect(trigger.description.properties.map((property) => property.name)).not.toContain(
 			'authentication',
 		);
+	});
+});
+
+describe('type versions', () => {
+	// The parameters n8n stores for a new node of each version, as its editor does.
+	const stored = (typeVersion: number) =>
+		NodeHelpers.getNodeParameters(
+			trigger.description.properties,
+			{},
+			true,
+			false,
+			{ typeVersion } as never,
+			trigger.description,
+		) as INodeParameters;
+
+	it('makes version 2 for a new node, and keeps version 1 for the workflows made with it', () => {
+		expect(trigger.description.version).toEqual([1, 2]);
+		expect(trigger.description.defaultVersion).toBe(2);
+	});
+
+	it('asks n8n for the body unread in version 1 only: in version 2 n8n parses it, evaluating no expression per request', () => {
+		expect(stored(1)).toMatchObject({ events: 'any', options: { binaryData: true } });
+		expect(stored(2)).toMatchObject({ events: 'any' });
+		expect(stored(2)).not.toHaveProperty('options');
 	});
 });
 
