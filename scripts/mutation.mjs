@@ -531,6 +531,12 @@ export const MUTANTS = [
 		'',
 		'a run that gives sharing up sends alone at once, while the others hold turns given before the trigger kept its share',
 	],
+	[
+		'nodes/AudienceMessagingTrigger/fields.ts',
+		"displayOptions: { show: { '@version': [1] } },",
+		'',
+		'a trigger of type version 2 asks n8n for its body unread: n8n evaluates an expression at every callback',
+	],
 ];
 
 const args = process.argv.slice(2);

@@ -288,14 +288,28 @@ export function sendOnceScenarios(ctx: PackageInN8n, target: () => SendOnceTarge
 			expect(again.map((run) => run.status)).toEqual(Array(10).fill('success'));
 			const output = again.flatMap(statuses);
 			const twice = counts().filter((count) => count === 2).length;
-			console.log(`ten at once, posted again (${path}): ${twice} of 500 messaged twice`);
+			const tally = Object.entries(
+				output.reduce<Record<string, number>>(
+					(sum, status) => ({ ...sum, [String(status)]: (sum[String(status)] ?? 0) + 1 }),
+					{},
+				),
+			);
+			console.log(
+				`ten at once, posted again (${path}): ${twice} of 500 messaged twice; came out ${tally.map(([status, count]) => `${count} ${status}`).join(', ')}`,
+			);
 			// What was sent again is what came out `sent`: every other recipient has one message.
 			expect(counts().filter((count) => count !== 1 && count !== 2)).toEqual([]);
 			expect(output.filter((status) => status === 'sent')).toHaveLength(twice);
-			expect(output.filter((status) => status === 'sentBefore')).toHaveLength(500 - twice);
-			// In one process, none. Across processes n8n's store has no lock and the loss is not
-			// bounded (docs/operations.md gives the figures): measured and printed, not asserted.
-			if ((target().processes ?? 1) === 1) expect(twice).toBe(0);
+			// Across processes a run's confirmations may be lost to another's write (n8n's store has
+			// no lock): its messages come out `unknown`, not sent again (docs/operations.md).
+			const unknown = output.filter((status) => status === 'unknown').length;
+			expect(output.filter((status) => status === 'sentBefore')).toHaveLength(
+				500 - twice - unknown,
+			);
+			// In one process, none. Across processes the loss is not bounded (docs/operations.md
+			// gives the figures): measured and printed, not asserted.
+			if ((target().processes ?? 1) === 1)
+				expect({ twice, unknown }).toEqual({ twice: 0, unknown: 0 });
 		},
 	);
 }
