@@ -537,6 +537,12 @@ export const MUTANTS = [
 		'',
 		'a trigger of type version 2 asks n8n for its body unread: n8n evaluates an expression at every callback',
 	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/message.ts',
+		"if (triggerUse(get('sendToTrigger', itemIndex, false)) !== 'events') return undefined;",
+		"if (!triggerUse(get('sendToTrigger', itemIndex, false))) return undefined;",
+		"No, Only Share Pace Through It sends the messages' status events to the trigger all the same",
+	],
 ];
 
 const args = process.argv.slice(2);

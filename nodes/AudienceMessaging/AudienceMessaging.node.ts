@@ -12,6 +12,7 @@ import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { audienceMessagingCallbackTest } from '../../src/platform';
 import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { RESOURCES } from './resources';
+import { PACE_ONLY } from './resources/message/send/fields';
 import { answerWebhook } from './resources/message/sendAndWait/webhook';
 import type { Executor } from './shared/operation';
 
@@ -55,7 +56,11 @@ export class AudienceMessaging implements INodeType {
 				required: true,
 				testedBy: 'audienceMessagingCallbackTest',
 				displayOptions: {
-					show: { resource: ['message'], operation: ['send'], sendToTrigger: [true] },
+					show: {
+						resource: ['message'],
+						operation: ['send'],
+						sendToTrigger: [true, PACE_ONLY],
+					},
 				},
 			},
 		],

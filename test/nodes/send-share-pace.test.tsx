@@ -369,6 +369,21 @@ describe('a trigger that cannot give turns leaves the run pacing itself alone, e
 	});
 });
 
+it('takes its turns from the trigger with Send Status Events to a Trigger at No, Only Share Pace Through It: the messages name no callback, no status event comes to the trigger', async () => {
+	const { id, items } = sender(6, 20);
+	const output = outputOf(
+		await run({ rateLimitSenderId: id, sharePace: true }, items, { sendToTrigger: 'paceOnly' }),
+	);
+	expectAllSentOnce(output, 6);
+	expect(paceCalls.length).toBeGreaterThanOrEqual(1);
+	expect(paceCalls.every((call) => call.token === paceToken(SECRET))).toBe(true);
+	expect(paceCalls.reduce((sum, call) => sum + call.body.count, 0)).toBeGreaterThanOrEqual(6);
+	const bodies = sends().map((request) => request.body as { callbacks?: string });
+	expect(bodies).toHaveLength(6);
+	expect(bodies.filter((body) => body.callbacks)).toEqual([]);
+	expect(callbacks).toEqual([]);
+});
+
 describe('Share Pace Across Workers is checked before any request', () => {
 	it.each<[string, Record<string, unknown>, Record<string, unknown>, string]>([
 		[
@@ -381,7 +396,7 @@ describe('Share Pace Across Workers is checked before any request', () => {
 			'without Send Status Events to a Trigger',
 			{ sharePace: true, rateLimitSenderId: 'snd_1' },
 			{ sendToTrigger: false },
-			'Invalid "Options › Share Pace Across Workers" in item 0: it needs Send Status Events to a Trigger: the turns come from that Audience Messaging Trigger',
+			'Invalid "Options › Share Pace Across Workers" in item 0: it needs Send Status Events to a Trigger (Yes, or No, Only Share Pace Through It): the turns come from that Audience Messaging Trigger',
 		],
 		[
 			'with a trigger URL not ending in /callbacks',

@@ -42,6 +42,33 @@ it('sends the trigger URL with the derived token, beside the other Callback URLs
 	expect(JSON.stringify({ requests: ctx.sandbox.requests, output })).not.toContain(SECRET);
 });
 
+it('sends no callback to the trigger at No, Only Share Pace Through It (the trigger is there for the turns), and the Callback URLs still', async () => {
+	const result = await runNode({
+		nodeType: node,
+		parameters: parameters({
+			sendToTrigger: 'paceOnly',
+			options: { callbacks: 'https://hooks.example.com/a' },
+		}),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential(SECRET)],
+	});
+	expect(outputOf(result)).toHaveLength(1);
+	expect(ctx.sandbox.requests.map((request) => (request.body as IDataObject).callbacks)).toEqual([
+		'https://hooks.example.com/a',
+	]);
+});
+
+it('refuses a value set by an expression that is none of its choices, before any request', async () => {
+	const result = await runNode({
+		nodeType: node,
+		parameters: parameters({ sendToTrigger: '={{ "sometimes" }}' }),
+		credentials: ctx.credentials,
+		extraCredentials: [callbacksCredential(SECRET)],
+	});
+	expect(result.error?.message).toContain('Invalid "Send Status Events to a Trigger" in item 0');
+	expect(ctx.sandbox.requests).toHaveLength(0);
+});
+
 it('refuses a Callbacks credential whose secret breaks the rule, before any request', async () => {
 	const result = await runNode({
 		nodeType: node,

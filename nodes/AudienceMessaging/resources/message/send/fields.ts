@@ -7,6 +7,9 @@ import { contactFields } from './contacts';
 import { mediaFields } from './media-fields';
 import { sendOptions } from './options';
 
+/** Send Status Events to a Trigger's third value: the trigger for Share Pace's turns alone. */
+export const PACE_ONLY = 'paceOnly';
+
 const forTypes = (...types: string[]) => ({ show: { messageType: types } });
 export const MEDIA_TYPES: MediaType[] = ['image', 'audio', 'video', 'document'];
 
@@ -180,12 +183,28 @@ export const sendMessageFields: INodeProperties[] = [
 		],
 	},
 	{
+		// Was a boolean: saved workflows' true and false keep their meaning.
 		displayName: 'Send Status Events to a Trigger',
 		name: 'sendToTrigger',
-		type: 'boolean',
+		type: 'options',
 		default: false,
 		description:
 			"Whether the platform reports this message's status changes (delivered, read, refused…) to an Audience Messaging Trigger",
+		options: [
+			{ name: 'No', value: false },
+			{
+				name: 'No, Only Share Pace Through It',
+				value: PACE_ONLY,
+				description:
+					"The trigger only gives Options › Share Pace Across Workers its turns; the platform reports no status change to it, so a campaign's events do not load the process that gives the turns",
+			},
+			{
+				name: 'Yes',
+				value: true,
+				description:
+					"The platform reports each message's status changes to the trigger (and Share Pace Across Workers takes its turns there)",
+			},
+		],
 	},
 	{
 		displayName: 'Trigger Production URL',
@@ -196,7 +215,7 @@ export const sendMessageFields: INodeProperties[] = [
 		placeholder: 'e.g. https://n8n.example.com/webhook/5b0f9c3e-…/callbacks',
 		description:
 			'The Production URL shown by the Audience Messaging Trigger node (the trigger must use the same Callbacks credential)',
-		displayOptions: { show: { sendToTrigger: [true] } },
+		displayOptions: { show: { sendToTrigger: [true, PACE_ONLY] } },
 	},
 	sendOptions(),
 ];

@@ -16,7 +16,14 @@ import type {
 } from '../../../../../src/platform';
 import type { parameterReader } from '../../../shared/parameters';
 import type { StructuredInputs } from './aliases';
-import { MEDIA_TYPES } from './fields';
+import { MEDIA_TYPES, PACE_ONLY } from './fields';
+
+/** Send Status Events to a Trigger: the trigger's status events and turns, its turns alone, none. */
+export function triggerUse(value: unknown): 'events' | 'pace' | undefined {
+	if (value === PACE_ONLY) return 'pace';
+	if (value === undefined || value === null || value === '') return undefined;
+	return boolean(value, 'sendToTrigger') ? 'events' : undefined;
+}
 
 /** The trigger URL with the credential's token, a secret of the request (see SendRun.send). */
 export async function triggerCallback(
@@ -24,7 +31,7 @@ export async function triggerCallback(
 	itemIndex: number,
 	secret: () => Promise<string>,
 ): Promise<string | undefined> {
-	if (!boolean(get('sendToTrigger', itemIndex, false), 'sendToTrigger')) return undefined;
+	if (triggerUse(get('sendToTrigger', itemIndex, false)) !== 'events') return undefined;
 	const url = httpUrl(get('triggerUrl', itemIndex, ''), 'triggerUrl');
 	return callbackUrlWithToken(url, await secret());
 }

@@ -132,7 +132,7 @@ export const sendOptions = (): INodeProperties =>
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether runs on several n8n workers (queue mode) share the sender's rate limit. Needs Sender ID for Rate Limit and Send Status Events to a Trigger.",
+				"Whether runs on several n8n workers (queue mode) share the sender's rate limit. Needs Sender ID for Rate Limit and Send Status Events to a Trigger (Yes, or No, Only Share Pace Through It).",
 		},
 		{
 			displayName: 'Skip Messages Sent Before',

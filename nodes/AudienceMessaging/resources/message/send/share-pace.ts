@@ -10,6 +10,7 @@ import {
 	TurnsUnavailable,
 } from '../../../../../src/pace';
 import { apiRequest } from '../../../../../src/http';
+import { triggerUse } from './message';
 import type { RateGate, TurnRequest } from '../../../../../src/pace';
 
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
@@ -27,10 +28,10 @@ export function sharedPaceTrigger(
 			'sharePace',
 			"it needs Sender ID for Rate Limit: the runs take turns at that sender's rateLimit",
 		);
-	if (!boolean(context.getNodeParameter('sendToTrigger', 0, false), 'sendToTrigger')) {
+	if (!triggerUse(context.getNodeParameter('sendToTrigger', 0, false))) {
 		throw new InputError(
 			'sharePace',
-			'it needs Send Status Events to a Trigger: the turns come from that Audience Messaging Trigger',
+			'it needs Send Status Events to a Trigger (Yes, or No, Only Share Pace Through It): the turns come from that Audience Messaging Trigger',
 		);
 	}
 	const url = new URL(httpUrl(context.getNodeParameter('triggerUrl', 0, ''), 'triggerUrl'));
