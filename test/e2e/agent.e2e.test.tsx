@@ -8,15 +8,16 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { executeWorkflow, importCredentials, nodeOutput } from './n8n-harness';
-import { API_KEY, CREDENTIAL, manualTrigger, usePackageInN8n } from './package-setup';
+import {
+	API_KEY,
+	CREDENTIAL,
+	MODEL_CREDENTIAL as OPENAI_CREDENTIAL,
+	manualTrigger,
+	usePackageInN8n,
+} from './package-setup';
 
 jest.setTimeout(300_000);
 
-const OPENAI_CREDENTIAL = {
-	id: 'amE2eOpenAiCred1',
-	name: 'Scripted model (e2e)',
-	type: 'openAiApi',
-};
 const MODEL_KEY = 'sk-scripted-e2e-5f2c';
 const LISTED = '+33700000009';
 

@@ -8,11 +8,12 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 
 import { ensureRuntime, makeTemplateFolder, watchTempFolder } from './n8n-harness';
+import { TEMPLATE_CREDENTIALS } from './package-setup';
 
 export default async function globalSetup(): Promise<void> {
 	await ensureRuntime();
 	const root = await mkdtemp(join(tmpdir(), 'n8n-e2e-template-'));
 	watchTempFolder(root);
-	await makeTemplateFolder(root);
+	await makeTemplateFolder(root, TEMPLATE_CREDENTIALS);
 	process.env.AM_E2E_TEMPLATE = root;
 }

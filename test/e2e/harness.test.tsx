@@ -267,7 +267,8 @@ describe('n8n harness (community package installed like a user does)', () => {
 		expect(existsSync(join(folder.nodesDir, 'node_modules', 'n8n-workflow'))).toBe(false);
 		expect(existsSync(join(folder.nodesDir, 'node_modules', 'papaparse'))).toBe(true);
 
-		await importCredentials(folder, [
+		// A new folder has no database yet: n8n's CLI makes it.
+		const imported = await importCredentials(folder, [
 			{
 				id: 'harnessCred00001',
 				name: 'Probe token',
@@ -275,6 +276,7 @@ describe('n8n harness (community package installed like a user does)', () => {
 				data: { token: 's3cret' },
 			},
 		]);
+		expect(imported).toEqual({ byDatabase: [], byCli: ['harnessCred00001'] });
 		await importWorkflows(folder, [
 			{
 				id: 'harnessProbe0001',
@@ -306,6 +308,21 @@ describe('n8n harness (community package installed like a user does)', () => {
 				input: {},
 			},
 		]);
+	});
+
+	test('a credential the folder holds gets new data by a database write, which n8n decrypts (no n8n start-up)', async () => {
+		const written = await importCredentials(folder, [
+			{
+				id: 'harnessCred00001',
+				name: 'Probe token, rotated',
+				type: 'harnessProbeApi',
+				data: { token: 'r0tated' },
+			},
+		]);
+		expect(written).toEqual({ byDatabase: ['harnessCred00001'], byCli: [] });
+		const res = await executeWorkflow(folder, 'harnessProbe0001');
+		expect(res.error).toBeUndefined();
+		expect(res.lastNodeOutput?.[0]).toMatchObject({ token: 'r0tated' });
 	});
 
 	test('publish + n8n start: a webhook workflow through the community node answers over HTTP', async () => {

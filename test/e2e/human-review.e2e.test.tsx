@@ -9,7 +9,11 @@
 import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RecordedExecution, RunningN8n } from './n8n-harness';
 import { pressConfirm } from './answer-link';
-import { CREDENTIAL, usePackageInN8n } from './package-setup';
+import {
+	CREDENTIAL,
+	MODEL_CREDENTIAL as OPENAI_CREDENTIAL,
+	usePackageInN8n,
+} from './package-setup';
 
 jest.setTimeout(300_000);
 
@@ -18,7 +22,6 @@ const APPROVER = '+33612340999';
 const LISTED = '+33700000009';
 const BROWSER =
 	'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
-const OPENAI_CREDENTIAL = { id: 'amE2eHitlModel01', name: 'Scripted model (review)' };
 
 const workflow = {
 	id: 'amE2eHumanRevw1',
@@ -62,7 +65,7 @@ const workflow = {
 			typeVersion: 1.2,
 			position: [220, 240],
 			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-			credentials: { openAiApi: OPENAI_CREDENTIAL },
+			credentials: { openAiApi: { id: OPENAI_CREDENTIAL.id, name: OPENAI_CREDENTIAL.name } },
 		},
 		{
 			id: 'tool',
@@ -112,7 +115,6 @@ beforeAll(async () => {
 	await importCredentials(ctx.folder, [
 		{
 			...OPENAI_CREDENTIAL,
-			type: 'openAiApi',
 			data: { apiKey: 'scripted-model-needs-no-key', url: `${ctx.sandbox.url}/__sandbox/model/v1` },
 		},
 	]);

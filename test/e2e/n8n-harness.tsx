@@ -9,7 +9,7 @@
  * Every n8n process runs under Node >= 24 with a fixed environment (see n8nEnv).
  */
 import { ChildProcess, execFileSync, spawn } from 'child_process';
-import { randomBytes } from 'crypto';
+import { createCipheriv, createHash, randomBytes } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
 import { createServer } from 'net';
@@ -767,11 +767,22 @@ export async function installedPackage(folder: N8nUserFolder): Promise<Installed
  * migrated (an empty credentials import). Each file copies it (createUserFolder's `from`) instead
  * of packing, installing and migrating again: about 6 s a file.
  */
-export async function makeTemplateFolder(root: string): Promise<void> {
+/**
+ * The folder every package e2e file copies: the package packed and installed, n8n's database
+ * migrated, and `credentials` in it with empty data (each file gives them theirs: see
+ * importCredentials).
+ */
+export async function makeTemplateFolder(
+	root: string,
+	credentials: Array<Omit<CredentialToImport, 'data'>> = [],
+): Promise<void> {
 	const folder = await openUserFolder(root);
 	const tarball = await packPackage(repoRoot, join(root, 'pack'));
 	await installCommunityPackage(folder, tarball);
-	await importCredentials(folder, []);
+	await importCredentials(
+		folder,
+		credentials.map((credential) => ({ ...credential, data: {} })),
+	);
 }
 
 // ------------------------------------------------------------------ import
@@ -795,16 +806,58 @@ async function withTempJson<T>(value: unknown, fn: (file: string) => Promise<T>)
 	}
 }
 
-/** `n8n import:credentials` of the given credentials (ids kept). */
+/**
+ * Credential data as n8n stores it (n8n-core's CipherAes256CBC, read by every version from 1.x to
+ * 2.41): "Salted__", an 8-byte salt, then AES-256-CBC under OpenSSL's MD5 key derivation from the
+ * folder's encryption key.
+ */
+export function encryptCredentialData(data: object, encryptionKey: string): string {
+	const salt = randomBytes(8);
+	const password = Buffer.concat([Buffer.from(encryptionKey, 'binary'), salt]);
+	const md5 = (...parts: Buffer[]) => createHash('md5').update(Buffer.concat(parts)).digest();
+	const first = md5(password);
+	const second = md5(first, password);
+	const cipher = createCipheriv(
+		'aes-256-cbc',
+		Buffer.concat([first, second]),
+		md5(second, password),
+	);
+	const encrypted = [cipher.update(JSON.stringify(data)), cipher.final()];
+	return Buffer.concat([Buffer.from('Salted__'), salt, ...encrypted]).toString('base64');
+}
+
+/**
+ * The given credentials in the folder's n8n (ids kept). One the folder's SQLite database already
+ * holds with that id and type (the e2e template's: see makeTemplateFolder) gets its name and data
+ * by one database write; the others by `n8n import:credentials`, which costs an n8n start-up
+ * (about 5 s of CPU). With none given, the CLI runs anyway: it creates and migrates the database.
+ */
 export async function importCredentials(
 	folder: N8nUserFolder,
 	creds: CredentialToImport[],
-): Promise<void> {
+): Promise<{ byDatabase: string[]; byCli: string[] }> {
+	const left: CredentialToImport[] = [];
+	const sqlite = folder.env?.DB_TYPE !== 'postgresdb' && existsSync(databaseOf(folder));
+	for (const c of creds) {
+		const data = encryptCredentialData(c.data, folder.encryptionKey);
+		const changed = sqlite
+			? await updateDatabase(
+					folder,
+					'UPDATE credentials_entity SET name = $1, data = $2 WHERE id = $3 AND type = $4',
+					[c.name, data, c.id, c.type],
+				)
+			: 0;
+		if (changed === 0) left.push(c);
+	}
+	const ids = {
+		byDatabase: creds.filter((c) => !left.includes(c)).map((c) => c.id),
+		byCli: left.map((c) => c.id),
+	};
+	if (creds.length > 0 && left.length === 0) return ids;
 	const now = new Date().toISOString();
-	const rows = creds.map((c) => ({ createdAt: now, updatedAt: now, ...c }));
-	await withTempJson(rows, (file) =>
-		runN8nOk(folder, ['import:credentials', `--input=${file}`]).then(() => undefined),
-	);
+	const rows = left.map((c) => ({ createdAt: now, updatedAt: now, ...c }));
+	await withTempJson(rows, (file) => runN8nOk(folder, ['import:credentials', `--input=${file}`]));
+	return ids;
 }
 
 /**

@@ -15,9 +15,31 @@ import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
 
 export const API_KEY = 'e2e-key-4d1c0b';
 export const NODE_TYPE = 'n8n-nodes-audience-messaging.audienceMessaging';
+/** The Audience Messaging credential of the e2e workflows, by type (a node's `credentials`). */
 export const CREDENTIAL = {
 	audienceMessagingApi: { id: 'amSandboxCred1', name: 'Audience Messaging sandbox' },
 };
+/** The Callbacks credential of the trigger's e2e workflows (regular mode). */
+export const CALLBACKS_CREDENTIAL = {
+	id: 'amE2eCallbackCrd',
+	name: 'Audience Messaging callbacks (e2e)',
+	type: 'audienceMessagingCallbackApi',
+};
+/** The OpenAI credential of the e2e agents' scripted chat model. */
+export const MODEL_CREDENTIAL = {
+	id: 'amE2eOpenAiCred1',
+	name: 'Scripted model (e2e)',
+	type: 'openAiApi',
+};
+/**
+ * The credentials the template folder holds, empty (global-setup.tsx): a file gives one its data
+ * with a database write, not an n8n start-up (importCredentials).
+ */
+export const TEMPLATE_CREDENTIALS = [
+	{ ...CREDENTIAL.audienceMessagingApi, type: 'audienceMessagingApi' },
+	CALLBACKS_CREDENTIAL,
+	MODEL_CREDENTIAL,
+];
 
 export interface PackageInN8n {
 	sandbox: Sandbox;

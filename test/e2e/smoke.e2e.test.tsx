@@ -24,6 +24,7 @@ import type { BatchResult, RecordedExecution, RunningN8n } from './n8n-harness';
 import {
 	API_KEY,
 	CREDENTIAL,
+	CALLBACKS_CREDENTIAL as CALLBACK_CREDENTIAL,
 	audienceNode as audience,
 	callbackTriggerWorkflow,
 	chain,
@@ -245,11 +246,6 @@ const blacklistWorkflow = {
 // ------------------------------------------------------------------ the trigger round trip
 
 const CALLBACK_SECRET = 'smokeCallbackSecret_4b9e27c1';
-const CALLBACK_CREDENTIAL = {
-	id: 'amSmokeCallback1',
-	name: 'Audience Messaging callbacks (smoke)',
-	type: 'audienceMessagingCallbackApi',
-};
 const TRIGGER_WEBHOOK_ID = '0c6f3a52-8e1d-4b7a-9f20-5d4c3b2a1e90';
 const triggerPath = `${TRIGGER_WEBHOOK_ID}/callbacks`;
 const triggerWorkflow = callbackTriggerWorkflow(

@@ -11,16 +11,16 @@ import { CALLBACK_MAX_BYTES, callbackToken } from '../../src/platform/callbacks'
 import { PACE_MAX_BYTES, paceToken } from '../../src/pace/board';
 import { importCredentials, listExecutions, publishWorkflow, startN8n } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
-import { callbackTriggerWorkflow, usePackageInN8n } from './package-setup';
+import {
+	CALLBACKS_CREDENTIAL as CALLBACK_CREDENTIAL,
+	callbackTriggerWorkflow,
+	usePackageInN8n,
+} from './package-setup';
 import { eventsOf as eventsOfSize } from '../helpers/callback-bodies';
 
 jest.setTimeout(300_000);
 
 const SECRET = 'e2eBodyLimitSecret_9a3f0c7b';
-const CALLBACK_CREDENTIAL = {
-	id: 'amE2eBodyLimCrd',
-	name: 'Audience Messaging callbacks (limits)',
-};
 const WEBHOOK_ID = '0c6e2f4a-8d1b-4f3e-a7c5-9b2d1e0f3a68';
 const triggerWorkflow = callbackTriggerWorkflow(
 	'amE2eBodyLimit1',
@@ -40,9 +40,7 @@ const paceUrl = () => `${n8n.url}/webhook/${WEBHOOK_ID}/pace?token=${paceToken(S
 const paceHeaders = () => ({ 'x-pace-token': paceToken(SECRET) });
 
 beforeAll(async () => {
-	await importCredentials(ctx.folder, [
-		{ ...CALLBACK_CREDENTIAL, type: 'audienceMessagingCallbackApi', data: { secret: SECRET } },
-	]);
+	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
 	await publishWorkflow(ctx.folder, triggerWorkflow.id);
 	n8n = await startN8n(ctx.folder, {
 		// Both webhooks registered before the first request (the /pace one may come a moment later).

@@ -14,17 +14,17 @@ import {
 	startN8n,
 } from './n8n-harness';
 import type { RunningN8n } from './n8n-harness';
-import { API_KEY, callbackTriggerWorkflow, usePackageInN8n } from './package-setup';
+import {
+	API_KEY,
+	CALLBACKS_CREDENTIAL as CALLBACK_CREDENTIAL,
+	callbackTriggerWorkflow,
+	usePackageInN8n,
+} from './package-setup';
 
 jest.setTimeout(300_000);
 
 const SECRET = 'e2eCallbackSecret_7c41d9a2';
 const TOKEN = callbackToken(SECRET);
-const CALLBACK_CREDENTIAL = {
-	id: 'amE2eCallbackCrd',
-	name: 'Audience Messaging callbacks (e2e)',
-	type: 'audienceMessagingCallbackApi',
-};
 const WEBHOOK_ID = '5b0f9c3e-2d7a-4c61-9e8b-3a1f6d2c4b70';
 
 const triggerWorkflow = callbackTriggerWorkflow(
