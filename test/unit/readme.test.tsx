@@ -1563,7 +1563,10 @@ describe('every doc: bounds', () => {
 });
 
 describe('CHANGELOG.md', () => {
-	const release = section(read('CHANGELOG.md'), 'Unreleased');
+	// The next release's section: "## Unreleased", or before the first release "## 0.1.0" (undated).
+	const heading =
+		/^## (Unreleased|\d+\.\d+\.\d+)$/m.exec(read('CHANGELOG.md'))?.[1] ?? 'Unreleased';
+	const release = section(read('CHANGELOG.md'), heading);
 	/** The section's sentences: each list entry apart, split after . ! or ? and a space. */
 	const sentences = release
 		.split(/\n(?=- |#)/)

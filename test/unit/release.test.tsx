@@ -1,11 +1,12 @@
 /**
  * The release tooling (docs/releasing.md): `npm run release` is scripts/release.mjs, which checks
- * CHANGELOG.md's hand-written "## Unreleased" section and runs the pinned release-it with
- * .release-it.json. Run here for real on a copy of the working tree made into a clean clone
- * whose `origin` is a bare repository in a temp folder: the documented dry run of the first
- * release changes nothing, and a real release bumps the version, keeps every written line of the
- * changelog (only the Unreleased heading gets the version), commits, tags and pushes, and
- * publishes nothing (publishing is the tag's GitHub Actions job).
+ * CHANGELOG.md's hand-written section of the next release ("## Unreleased", or "## 0.1.0" before
+ * the first) and runs the pinned release-it with .release-it.json. Run here for real on a copy of
+ * the working tree made into a clean clone whose `origin` is a bare repository in a temp folder:
+ * the documented dry run of the first release (0.1.0, the version package.json has and nothing
+ * published) changes nothing, and the real one keeps the version, keeps every written line of the
+ * changelog (only the 0.1.0 heading gets its date), commits, tags and pushes, and publishes nothing
+ * (publishing is the tag's GitHub Actions job).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
@@ -99,6 +100,33 @@ describe('scripts/changelog.mjs', () => {
 		expect(again.stderr).toMatch(/already has a section for 0\.0\.9/);
 		expect(readFileSync(file, 'utf8')).toBe(written);
 	});
+
+	it('before the first release, takes the undated section of that version as the next release', () => {
+		const file = join(tempDir('changelog-'), 'CHANGELOG.md');
+		const first = written
+			.replace('## Unreleased\n', '## 0.1.0\n')
+			.replace(/\n## 0\.0\.9[^]*$/, '\n');
+		writeFileSync(file, first);
+		expect(changelog(file, '--check').stdout).toBe('changelog: "## 0.1.0" holds 1 entries\n');
+		expect(changelog(file, '--version').stdout).toBe('0.1.0\n');
+		expect(changelog(file, '--notes').stdout).toBe(
+			'### Added\n- A thing, written by hand\n  over two lines.\n',
+		);
+		// Another version is refused: the section names the one to release.
+		const other = changelog(file, '--release', '0.2.0');
+		expect(other.status).toBe(1);
+		expect(other.stderr).toMatch(
+			/next release is 0\.1\.0 \(its section "## 0\.1\.0"\), not 0\.2\.0/,
+		);
+		expect(readFileSync(file, 'utf8')).toBe(first);
+		expect(changelog(file, '--release', '0.1.0').status).toBe(0);
+		const date = new Date().toISOString().slice(0, 10);
+		expect(readFileSync(file, 'utf8')).toBe(
+			first.replace('## 0.1.0\n', `## Unreleased\n\n## 0.1.0 (${date})\n`),
+		);
+		// Released: the new Unreleased section names no version, and is empty.
+		expect(changelog(file, '--version').status).toBe(1);
+	});
 });
 
 describe('npm run release (scripts/release.mjs + the pinned release-it)', () => {
@@ -155,9 +183,20 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 
 	it('the first release as a dry run: shows the version and the hand-written notes, changes nothing', () => {
 		const head = git(clone, 'rev-parse', 'HEAD');
-		const run = release('--dry-run', '--ci', '--increment', 'minor');
+		// Any other version is refused before release-it starts: CHANGELOG.md names 0.1.0.
+		const minor = release('--dry-run', '--ci', '--increment', 'minor');
+		expect(minor.status).toBe(1);
+		expect(minor.stderr).toMatch(/next release is 0\.1\.0 .*: run npm run release -- 0\.1\.0/);
+		const run = release('--dry-run', '--ci', '0.1.0');
 		expect(run.status).toBe(0);
-		expect(run.stdout).toContain("Let's release n8n-nodes-audience-messaging (0.1.0...0.2.0)");
+		expect(run.stdout).toContain("Let's release n8n-nodes-audience-messaging (0.1.0...0.1.0)");
+		expect(run.stdout).toMatch(/^changelog: "## 0\.1\.0" holds \d+ entries$/m);
+		// docs/releasing.md's sample output is this run's.
+		const sample = readFileSync(join(ROOT, 'docs', 'releasing.md'), 'utf8');
+		for (const line of run.stdout
+			.split('\n')
+			.filter((l) => /^(changelog:|🚀|! npm version)/.test(l)))
+			expect(sample).toContain(line);
 		const firstEntry = readFileSync(join(clone, 'CHANGELOG.md'), 'utf8')
 			.split('\n')
 			.find((line) => line.startsWith('- '));
@@ -169,21 +208,21 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		expect(git(origin, 'rev-parse', 'main')).toBe(head);
 	});
 
-	it('a release bumps the version, dates the Unreleased section, commits, tags and pushes; publishes nothing', () => {
+	it('the first release keeps 0.1.0, dates its section, commits, tags and pushes; publishes nothing', () => {
 		const before = readFileSync(join(clone, 'CHANGELOG.md'), 'utf8');
-		const run = release('--ci', '--increment', 'minor');
+		const run = release('--ci', '0.1.0');
 		expect({ status: run.status, stderr: run.stderr }).toEqual({
 			status: 0,
 			stderr: expect.not.stringMatching(/ERROR|✖/),
 		});
 		const pkg = JSON.parse(readFileSync(join(clone, 'package.json'), 'utf8'));
-		expect(pkg.version).toBe('0.2.0');
+		expect(pkg.version).toBe('0.1.0');
 		const date = new Date().toISOString().slice(0, 10);
 		expect(readFileSync(join(clone, 'CHANGELOG.md'), 'utf8')).toBe(
-			before.replace('## Unreleased\n', `## Unreleased\n\n## 0.2.0 (${date})\n`),
+			before.replace('## 0.1.0\n', `## Unreleased\n\n## 0.1.0 (${date})\n`),
 		);
-		expect(git(clone, 'log', '-1', '--format=%s')).toBe('Release 0.2.0');
-		expect(git(origin, 'tag')).toBe('0.2.0');
+		expect(git(clone, 'log', '-1', '--format=%s')).toBe('Release 0.1.0');
+		expect(git(origin, 'tag')).toBe('0.1.0');
 		expect(git(origin, 'rev-parse', 'main')).toBe(git(clone, 'rev-parse', 'HEAD'));
 		// release-it logs its steps on stderr ("- Git push", "✔ Git push"); its npm plugin would log
 		// "npm publish" there too. (The release notes, on stdout, may well name `npm publish`.)
@@ -197,6 +236,6 @@ describe('npm run release (scripts/release.mjs + the pinned release-it)', () => 
 		const again = release('--ci', '--increment', 'patch');
 		expect(again.status).toBe(1);
 		expect(again.stderr).toMatch(/"## Unreleased" section of CHANGELOG.md is empty/);
-		expect(git(origin, 'tag')).toBe('0.2.0');
+		expect(git(origin, 'tag')).toBe('0.1.0');
 	});
 });
