@@ -472,6 +472,7 @@ add('Message › Send', 'text', 'Text', send({ text: BAD }), 'Hi', [
 	'',
 	'   ',
 	'x'.repeat(4097),
+	'😀'.repeat(2049),
 ]);
 add(
 	'Message › Send',

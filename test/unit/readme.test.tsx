@@ -30,6 +30,7 @@ import { REPEAT_MAX_EVENTS, REPEAT_WINDOW_MS } from '../../src/platform/callback
 import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { MAX_PAGES } from '../../src/http/pagination';
 import { MEDIA_MAX_BYTES, messageSchema } from '../../src/platform/chatapp/schema';
+import { messageWithLinks } from '../../nodes/AudienceMessaging/resources/message/sendAndWait/links';
 import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../src/platform/chatapp/message-parts';
 import { CSV_MAX_BYTES } from '../../src/csv/header';
 import { OUTCOMES } from '../../src/http/outcomes';
@@ -523,6 +524,20 @@ describe('the operations reference: limits', () => {
 			message({ body: 'x'.repeat(textMax) }),
 			message({ body: 'x'.repeat(textMax + 1) }),
 		]).toEqual([true, false]);
+		// How it counts, as the row says: an emoji 2, "é" 1, the ends trimmed, Send and Wait's links.
+		const [fit, over] = (/([\d,]+) emoji fit, ([\d,]+) do not/.exec(row('Text message')) ?? [])
+			.slice(1)
+			.map((count) => Number(count.replace(/,/g, '')));
+		expect([fit, over]).toEqual([textMax / 2, textMax / 2 + 1]);
+		expect([message({ body: '😀'.repeat(fit) }), message({ body: '😀'.repeat(over) })]).toEqual([
+			true,
+			false,
+		]);
+		expect(row('Text message')).toContain(`${n(textMax)} "é" fit`);
+		expect(message({ body: 'é'.repeat(textMax) })).toBe(true);
+		expect(message({ body: ` \n${'x'.repeat(textMax)}\n ` })).toBe(true);
+		const links = [{ label: 'Approve', url: 'https://n8n.example.com/webhook-waiting/1/x' }];
+		expect(message({ body: messageWithLinks('x'.repeat(textMax - 50), links, false) })).toBe(false);
 		expect([
 			message({ externalId: 'a'.repeat(idMax) }),
 			message({ externalId: 'a'.repeat(idMax + 1) }),

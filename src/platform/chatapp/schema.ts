@@ -96,12 +96,23 @@ const mediaMessage = <T extends MediaType>(type: T) =>
 			),
 	});
 
+/**
+ * Most characters of a text message (the chat-app provider's limit), counted as JavaScript counts
+ * a string (UTF-16 units: most characters 1, an emoji 2), after the ends are trimmed.
+ */
+export const TEXT_MAX = 4096;
+
 export const messageSchema = z.discriminatedUnion('type', [
 	z.object({
 		...envelope,
 		type: z.literal('text'),
 		body: text('the message text').pipe(
-			z.string().max(4096, 'a text message has at most 4096 characters'),
+			z
+				.string()
+				.max(
+					TEXT_MAX,
+					`a text message has at most ${TEXT_MAX} characters (an emoji counts 2; spaces at the ends are not counted)`,
+				),
 		),
 	}),
 	mediaMessage('image'),

@@ -78,7 +78,8 @@ export const sendMessageFields: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		required: true,
 		default: '',
-		description: 'Message text; URLs are allowed',
+		description:
+			'Message text, at most 4096 characters (an emoji counts 2; spaces at the ends are not counted); URLs are allowed',
 		displayOptions: forTypes('text'),
 	},
 	...mediaFields(MEDIA_TYPES),

@@ -26,7 +26,8 @@ export const sendAndWaitFields: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		required: true,
 		default: '',
-		description: 'Text of the message; the links to answer are added below it',
+		description:
+			'Text of the message; the links to answer (and the attribution line, unless off) are added below it, and all of it counts towards the 4096 characters of a text message',
 	},
 	{
 		displayName: 'Response Type',
