@@ -8,22 +8,22 @@ import { RATE_HEADROOM } from './pace';
 import type { Pace } from './pace';
 
 /** The slowest pace a run is backed off to: one request per 10 s. */
-const MIN_RATE = 0.1;
+export const MIN_RATE = 0.1;
 /** A back-off with no request through halves the rate, to at most this many per second. */
-const FIRST_BACKOFF_RATE = 10;
+export const FIRST_BACKOFF_RATE = 10;
 /** An unpaced run that probed its way beyond this many requests per second is unpaced again. */
 const UNPACED_RATE = 1000;
 /** After a back-off's pause, the run holds its rate this long (up to 1.5 times, at random). */
-const PROBE_AFTER_MS = 20_000;
+export const PROBE_AFTER_MS = 20_000;
 /** The longest a run holds its rate before it probes again. */
-const MAX_HOLD_MS = 120_000;
+export const MAX_HOLD_MS = 120_000;
 /** Each second of probing without a refusal adds this share of the rate, twice that next. */
 const PROBE_STEP = 0.02;
 const PROBE_INTERVAL_MS = 1000;
 const MAX_PROBE_STEP = 0.16;
 /** A run held below this share of its pace probes after SHARED_HOLD_MS. */
-const SHARED_BELOW = 0.4;
-const SHARED_HOLD_MS = 5000;
+export const SHARED_BELOW = 0.4;
+export const SHARED_HOLD_MS = 5000;
 /** What went through is measured over this long at most. */
 const MEASURE_MS = 2000;
 

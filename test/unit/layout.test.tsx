@@ -272,9 +272,10 @@ describe('the product files stay small enough to read', () => {
 	 * secret kept a few seconds (nodes/AudienceMessagingTrigger/secret.ts). 14,780 for the share a
 	 * run pacing alone takes, which the trigger keeps from the runs still sharing (src/pace/board.ts).
 	 * 14,810 for Send Status Events to a Trigger's third choice, the trigger for Share Pace's turns
-	 * alone (its field's choices described in the editor).
+	 * alone (its field's choices described in the editor). 14,830 for the text limit saying how it
+	 * counts (an emoji 2, the ends trimmed) in its error and the Text and Message fields.
 	 */
-	const MAX_PRODUCT_LINES = 14_810;
+	const MAX_PRODUCT_LINES = 14_830;
 
 	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
 		const total = product.reduce((sum, file) => sum + lines(file), 0);

@@ -31,6 +31,15 @@ import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { MAX_PAGES } from '../../src/http/pagination';
 import { MEDIA_MAX_BYTES, messageSchema } from '../../src/platform/chatapp/schema';
 import { messageWithLinks } from '../../nodes/AudienceMessaging/resources/message/sendAndWait/links';
+import {
+	FIRST_BACKOFF_RATE,
+	MAX_HOLD_MS,
+	MIN_RATE,
+	PROBE_AFTER_MS,
+	SHARED_BELOW,
+	SHARED_HOLD_MS,
+} from '../../src/pace/pacer';
+import { SENDER_SHARERS } from '../../src/pace/pace';
 import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../src/platform/chatapp/message-parts';
 import { CSV_MAX_BYTES } from '../../src/csv/header';
 import { OUTCOMES } from '../../src/http/outcomes';
@@ -639,6 +648,24 @@ describe('README: outcomes and the wait budget', () => {
 		const named = operationsNamed(bullet, withOption);
 		expect(withOption.size).toBeGreaterThanOrEqual(5);
 		expect([...named].sort()).toEqual([...withOption].sort());
+	});
+
+	// Drift: the pacer's bounds change and rate-limits.md's account of a 429 does not.
+	it("gives in rate-limits.md the pacer's bounds after a 429: the first back-off, the floor, the waits before speeding up", () => {
+		const text = flat(section(read('docs/rate-limits.md'), 'What the node does on a 429'));
+		expect(text).toContain(`halves its rate instead, to at most ${FIRST_BACKOFF_RATE} per second`);
+		expect(text).toContain(`below one message every ${1 / MIN_RATE} seconds, or, with Sender ID`);
+		expect(text).toContain(`an eighth of the sender's \`rateLimit\``);
+		expect(SENDER_SHARERS).toBe(8);
+		const s = (ms: number) => ms / 1000;
+		expect(text).toContain(
+			`${s(PROBE_AFTER_MS)} to ${s(PROBE_AFTER_MS) * 1.5} seconds after a 429`,
+		);
+		expect(text).toContain(
+			`up to ${s(MAX_HOLD_MS) / 60} to ${(s(MAX_HOLD_MS) * 1.5) / 60} minutes`,
+		);
+		expect(text).toContain(`(under ${SHARED_BELOW * 100} % of it:`);
+		expect(text).toContain(`after ${s(SHARED_HOLD_MS)} to ${s(SHARED_HOLD_MS) * 1.5} seconds`);
 	});
 
 	// Drift: rate-limits.md's list of the operations that have the option besides Message › Send
