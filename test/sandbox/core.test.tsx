@@ -35,6 +35,19 @@ describe('authentication', () => {
 		expect((await call(sandbox, 'GET', '/nope', { auth: false })).status).toBe(401);
 	});
 
+	it('shows a browser opening its own address a page naming its base URLs; the API under it still wants the key', async () => {
+		const page = await fetch(`${sandbox.url}/`);
+		expect(page.status).toBe(200);
+		expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+		const html = await page.text();
+		for (const url of [sandbox.listsBaseUrl, sandbox.walletBaseUrl, sandbox.baseUrl])
+			expect(html).toContain(url);
+		expect(html).toContain(`${sandbox.url}/__sandbox/state`);
+		expect(html).not.toContain(sandbox.apiKey);
+		expect((await fetch(`${sandbox.url}/`, { method: 'POST' })).status).toBe(401);
+		expect((await fetch(`${sandbox.listsBaseUrl}/lists`)).status).toBe(401);
+	});
+
 	it('accepts the configured key', async () => {
 		const custom = await startSandbox({ apiKey: 'xyz' });
 		try {

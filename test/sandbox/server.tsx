@@ -129,6 +129,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		// Prefixing keeps a path like `//x` a path instead of a protocol-relative host.
 		const url = new URL(`http://sandbox${req.url ?? '/'}`);
 		const admin = url.pathname === ADMIN_PREFIX || url.pathname.startsWith(`${ADMIN_PREFIX}/`);
+		// Its address opened in a browser: a page saying what it is, not the API's 401.
+		if (url.pathname === '/' && (req.method === 'GET' || req.method === 'HEAD')) {
+			res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(frontPage(urls));
+			return;
+		}
 		const handled = admin
 			? handleAdmin(req, res, url.pathname, url.searchParams, adminDeps)
 			: handleApi(req, res, url, apiDeps);
@@ -205,4 +210,29 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		chatappSettings: () => chatapp.config(),
 		configureChatapp: (settings) => chatapp.configure(settings),
 	};
+}
+
+/** What the sandbox's own address shows a browser: what it is and where its parts are. */
+function frontPage(urls: {
+	url: string;
+	listsBaseUrl: string;
+	walletBaseUrl: string;
+	baseUrl: string;
+}) {
+	const link = (href: string) => `<a href="${href}">${href}</a>`;
+	return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Audience Messaging sandbox</title></head>
+<body>
+<h1>Audience Messaging sandbox</h1>
+<p>A stand-in for the messaging platform, for n8n-nodes-audience-messaging's demos and tests. Its API
+answers only requests with the sandbox's API key (the credential <code>npm start</code> made holds it),
+so a browser gets no further than this page there.</p>
+<ul>
+<li>Lists Base URL: <code>${urls.listsBaseUrl}</code></li>
+<li>Wallet Base URL: <code>${urls.walletBaseUrl}</code></li>
+<li>Messaging Base URL: <code>${urls.baseUrl}</code></li>
+<li>What it holds now (lists, senders, messages, callbacks): ${link(`${urls.url}${ADMIN_PREFIX}/state`)}</li>
+</ul>
+</body></html>
+`;
 }
