@@ -5,6 +5,8 @@
 //   npm run demo -- 3              Demo 3 (a demo's number or the start of its file name: 5b, 8)
 //   npm run demo -- 8 --approve    answers Demo 8's question (--decline declines); without either,
 //                                  it prints the links and waits for someone to answer
+//   npm run demo -- r5             a run that waits for a time (Recipe 5's Wait node) is left
+//                                  waiting in n8n, which resumes it then; --stop stops it instead
 //   npm run demo -- list           the demos it can run
 //   --port 5678 --sandbox-port 5680 (or N8N_PORT, SANDBOX_PORT), as given to npm start
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,11 +15,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_PORTS, DEMO_LOGIN, workflowsDir } from './demo-stack.mjs';
 
-const USAGE = `Usage: npm run demo -- <key> [--approve | --decline] [--port N] [--sandbox-port N]
+const USAGE = `Usage: npm run demo -- <key> [--approve | --decline | --stop] [--port N] [--sandbox-port N]
 
   <key>            a demo or recipe, as npm start lists them: 3, 5b, 8, r2 (list: all of them)
   --approve        Demo 8 or Recipe 3: answer the question as the person, approving
   --decline        the same, declining (without either, it prints the links and waits)
+  --stop           Recipe 5: stop the execution when it waits for a time (without it, the
+                   execution is left waiting in n8n, which resumes it then)
   --port, --sandbox-port
                    the ports npm start was given, if not 5678 and 5680 (or N8N_PORT, SANDBOX_PORT)
 
@@ -34,6 +38,7 @@ try {
 			'sandbox-port': { type: 'string' },
 			approve: { type: 'boolean' },
 			decline: { type: 'boolean' },
+			stop: { type: 'boolean' },
 			help: { type: 'boolean', short: 'h' },
 		},
 	}));
@@ -223,6 +228,24 @@ for (;;) {
 		const links = messages
 			.flatMap((message) => String(message.request?.body ?? '').match(/https?:\/\/\S+/g) ?? [])
 			.filter((link) => link.includes(`/webhook-waiting/${executionId}/`));
+		// No answer links: a Wait node waits for a time (Recipe 5), and n8n resumes it by itself.
+		if (links.length === 0) {
+			const until = execution.waitTill ? new Date(execution.waitTill).toISOString() : 'later';
+			if (values.stop) {
+				const stopped = await call(`${n8nUrl}/rest/executions/${executionId}/stop`, {
+					method: 'POST',
+					headers,
+				});
+				console.log(`The execution waited until ${until}: stopped (HTTP ${stopped.status}).`);
+				continue;
+			}
+			console.log(
+				`The execution waits in n8n until ${until} (UTC), then goes on by itself and sends what` +
+					` it held. It stays in n8n's executions list as Waiting until then; stop it there, or` +
+					` run with --stop to stop such a wait at once. What it did so far:`,
+			);
+			break;
+		}
 		console.log('The execution waits for an answer to the message with these links:');
 		for (const link of links) console.log(`  ${link}`);
 		const choice = values.approve ? 'approved=true' : values.decline ? 'approved=false' : '';
@@ -263,4 +286,6 @@ for (const [node, runs] of Object.entries(runData)) {
 const lines = received(before, await sandboxState());
 console.log(`\nWhat the sandbox received (state: ${sandboxUrl}/__sandbox/state):`);
 console.log(lines.length ? lines.map((line) => `  ${line}`).join('\n') : '  nothing');
-process.exit(execution.status === 'success' ? 0 : 1);
+// A wait left in n8n, or one stopped as asked, is how such a run ends here.
+const ended = ['success', 'waiting', ...(values.stop ? ['canceled'] : [])];
+process.exit(ended.includes(execution.status) ? 0 : 1);
