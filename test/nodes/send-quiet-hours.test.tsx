@@ -3,6 +3,9 @@
  * a simulated time (Date.now moved, the rest real): who is messaged in which run, and what each
  * held item says.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import type { INodeExecutionData } from 'n8n-workflow';
 
 import { SentHistory } from '../../src/history';
@@ -96,6 +99,13 @@ describe('Message › Send › Quiet Hours', () => {
 			type: 'text',
 			messageKey: expect.any(String),
 		});
+		// docs/operations.md's example of a held item has exactly the fields one has.
+		const example = /```json\n(\{[^`]*"status": "held"[^`]*\})\n```/.exec(
+			readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8'),
+		);
+		expect(Object.keys(first[2].json).sort()).toEqual(
+			Object.keys(JSON.parse(example?.[1] ?? '{}') as object).sort(),
+		);
 		expect(posted()).toEqual([
 			'+33612345678',
 			'+33612345679',
