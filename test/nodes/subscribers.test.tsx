@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { NodeApiError } from 'n8n-workflow';
 
 import { binaryItem } from '../helpers/n8n';
@@ -65,6 +68,18 @@ describe('Subscriber > Add Many, each input item is a subscriber', () => {
 			'b@example.com',
 		);
 		expect(ctx.sandbox.listSubscribers(list.id)).toHaveLength(4);
+		// docs/operations.md's example of an added and a failed item names the fields they have.
+		const block = /With Each Input Item Is a Subscriber[^`]*```json\n([^`]*)```/.exec(
+			readFileSync(join(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8'),
+		)?.[1];
+		const [added, failed] = (block ?? '')
+			.split(/\n(?=\{)/)
+			.map((text) => JSON.parse(text.replace(/\{ … \}/g, '{}')) as Record<string, object>);
+		const keys = (value: object) => Object.keys(value).sort();
+		expect([added.status, failed.status]).toEqual(['added', 'failed']);
+		expect(keys(output[0].json)).toEqual(keys(added));
+		expect(keys(output[3].json)).toEqual(keys(failed));
+		expect(keys(output[3].json.error as object)).toEqual(keys(failed.error));
 	});
 
 	it('reports a row missing a required column as failed and imports the others', async () => {
