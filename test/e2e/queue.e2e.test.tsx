@@ -1,13 +1,23 @@
 /**
  * The package in n8n's queue mode: main + two workers + one webhook process, Redis and
  * PostgreSQL (test/e2e/queue-harness.tsx), the package installed as a community package in the
- * shared user folder. Workflows start by webhook on the webhook process (the main process serves
- * no production webhooks here) and run on the workers.
+ * shared user folder, behind one public address as n8n's docs set it up (front-proxy.tsx:
+ * webhooks to the webhook process, the rest to main; N8N_WEBHOOK_URL names it). Workflows start
+ * by webhook on the webhook process (the main process serves no production webhooks here) and run
+ * on the workers.
  */
+import { createHash, randomBytes } from 'node:crypto';
+
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
 import { alone } from '../helpers/machine-share';
 import { pressConfirm } from './answer-link';
-import { importCredentials, listExecutions, publishWorkflow, waitForWebhook } from './n8n-harness';
+import {
+	finishedExecution,
+	importCredentials,
+	listExecutions,
+	publishWorkflow,
+	waitForWebhook,
+} from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
 import {
 	API_KEY,
@@ -213,6 +223,33 @@ const askWorkflow = {
 	connections: chain('Webhook', 'Ask'),
 };
 
+const MEDIA = { sender: '15550100400', user: '+33612344000', path: 'am-queue-media' };
+/** Message › Send with Source: Binary File: the webhook's file, sent by a worker. */
+const mediaWorkflow = {
+	id: 'amE2eQueueMedia',
+	name: 'e2e: queue, media from binary',
+	nodes: [
+		{
+			id: 'hook-queue-media',
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [-220, 0],
+			webhookId: 'b1a4c0de-0000-4c61-9e8b-3a1f6d2c4b80',
+			parameters: { httpMethod: 'POST', path: MEDIA.path, responseMode: 'onReceived', options: {} },
+		},
+		audienceNode('Send', 1, {
+			resource: 'message',
+			operation: 'send',
+			messageType: 'document',
+			mediaSource: 'binary',
+			from: `+${MEDIA.sender}`,
+			to: MEDIA.user,
+		}),
+	],
+	connections: chain('Webhook', 'Send'),
+};
+
 let stack: QueueStack | undefined;
 let startQueue: ((opts: { workers: number }) => Promise<QueueStack>) | undefined;
 // The queue's database and Redis are set on the folder before anything is imported into it; all
@@ -227,10 +264,11 @@ const ctx = usePackageInN8n(
 		sharedSendWorkflow,
 		paceTriggerWorkflow,
 		askWorkflow,
+		mediaWorkflow,
 	],
 	{
 		beforeImport: async (folder) => {
-			const queue = await prepareQueueMode(folder);
+			const queue = await prepareQueueMode(folder, { front: true });
 			startQueue = queue.start;
 			return queue.stop;
 		},
@@ -246,6 +284,7 @@ beforeAll(async () => {
 		sharedSendWorkflow,
 		paceTriggerWorkflow,
 		askWorkflow,
+		mediaWorkflow,
 	])
 		await publishWorkflow(ctx.folder, workflow.id);
 	stack = await startQueue!({ workers: 2 });
@@ -254,6 +293,7 @@ beforeAll(async () => {
 		'am-queue-send',
 		'am-queue-shared',
 		'am-queue-ask',
+		MEDIA.path,
 		triggerPath,
 		`${PACE_TRIGGER_WEBHOOK_ID}/callbacks`,
 	])
@@ -696,14 +736,23 @@ it("Send and Wait for Response in queue mode: the approve link's confirm page an
 		(match) => match[0],
 	);
 	expect(links).toHaveLength(2);
-	// n8n's waiting webhooks, on the webhook process (N8N_WEBHOOK_URL).
+	// n8n's waiting webhooks, at the public address (N8N_WEBHOOK_URL), which routes them to the
+	// webhook process.
 	const approve = links.find((link) => link.includes('approved=true'))!;
-	expect(approve.startsWith(`${stack!.webhook.url}/webhook-waiting/${waiting!.id}/`)).toBe(true);
+	expect(approve.startsWith(`${stack!.front!.url}/webhook-waiting/${waiting!.id}/`)).toBe(true);
+	const frontBefore = stack!.front!.requests.length;
 	// Through the confirm page: opening shows it, its button (a POST to the webhook process) answers.
 	const answered = await pressConfirm(approve, undefined, { hangMs: 90_000 });
 	expect(answered.page).toContain('<h1>✓ Approve?</h1>');
 	expect(answered.status).toBe(200);
 	expect(answered.body).toContain('Got it, thanks');
+	expect(
+		stack!.front!.requests.slice(frontBefore).filter((r) => r.path.startsWith('/webhook-waiting/')),
+	).toEqual(
+		expect.arrayContaining([
+			expect.objectContaining({ method: 'POST', to: 'webhook', status: 200 }),
+		]),
+	);
 	// This execution, not another of the workflow: one a re-post left in error counts as done.
 	const done = await finished(askWorkflow.id, waiting!.id);
 	expect(done.status).toBe('success');
@@ -711,4 +760,51 @@ it("Send and Wait for Response in queue mode: the approve link's confirm page an
 		{ data: { approved: true, respondedAt: expect.any(String) } },
 	]);
 	expect(await workerOf(done.id)).toBeGreaterThanOrEqual(0);
+});
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+it("Message › Send from a binary file: a worker sends the webhook's PDF as a document; its link, through the public address, is answered by main from the database", async () => {
+	ctx.sandbox.seedSender(
+		{ providerId: 'p', name: 'ACME', address: `+${MEDIA.sender}`, accountTier: 1 },
+		{ active: true },
+	);
+	ctx.sandbox.simulateInbound(MEDIA.user, MEDIA.sender);
+	ctx.sandbox.configureChatapp({ mediaFetch: true });
+	const file = Buffer.concat([
+		Buffer.from('%PDF-1.4\n'),
+		randomBytes(4096),
+		Buffer.from('\n%%EOF\n'),
+	]);
+	const front = stack!.front!;
+	const answer = await fetch(`${front.url}/webhook/${MEDIA.path}`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/pdf' },
+		body: file,
+	});
+	expect(answer.status).toBe(200);
+	const execution = await finishedExecution(ctx.folder, mediaWorkflow.id, 0, 240_000);
+	expect(execution.status).toBe('success');
+	expect(await workerOf(execution.id)).toBeGreaterThanOrEqual(0);
+	const message = ctx.sandbox.messages().find((m) => m.to === MEDIA.user && m.type === 'document');
+	const url = (message!.request as { body: string }).body;
+	expect(url.startsWith(`${front.url}/rest/binary-data/signed?token=`)).toBe(true);
+	// The file is in n8n's database (queue mode's binary data mode), not on the worker's disk.
+	const { id } = JSON.parse(
+		Buffer.from(new URL(url).searchParams.get('token')!.split('.')[1], 'base64url').toString(),
+	) as { id: string };
+	expect(id).toMatch(/^database:/);
+	const [media] = await ctx.sandbox.waitForMedia(message!.id);
+	expect(media).toMatchObject({
+		ok: true,
+		httpStatus: 200,
+		size: file.length,
+		sha256: sha256(file),
+	});
+	expect(front.requests.filter((request) => request.path.startsWith('/rest/binary-data/'))).toEqual(
+		[expect.objectContaining({ method: 'GET', to: 'main', status: 200 })],
+	);
+	// After the execution, still served.
+	const again = await fetch(url);
+	expect(sha256(Buffer.from(await again.arrayBuffer()))).toBe(sha256(file));
 });
