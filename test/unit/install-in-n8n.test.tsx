@@ -15,7 +15,13 @@ it("installs the built package into <user folder>/.n8n/nodes as n8n's installer 
 	const run = spawnSync(
 		process.execPath,
 		// dist/ as npm test's build left it: a build here would remove it under the e2e files' feet.
-		[join(ROOT, 'scripts', 'install-in-n8n.mjs'), '--user-folder', folder, '--no-build'],
+		// Built here only when there is none (the unit tests run alone, or the mutation run's copy).
+		[
+			join(ROOT, 'scripts', 'install-in-n8n.mjs'),
+			'--user-folder',
+			folder,
+			...(existsSync(join(ROOT, 'dist')) ? ['--no-build'] : []),
+		],
 		{ cwd: ROOT, encoding: 'utf8', env: { ...process.env, npm_execpath: '' } },
 	);
 	expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
