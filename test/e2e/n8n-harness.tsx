@@ -763,14 +763,10 @@ export async function installedPackage(folder: N8nUserFolder): Promise<Installed
 
 /**
  * What every package e2e file starts from, made once per jest run (test/e2e/global-setup.tsx):
- * a user folder with this project's tarball npm-installed as users do and n8n's SQLite database
- * migrated (an empty credentials import). Each file copies it (createUserFolder's `from`) instead
- * of packing, installing and migrating again: about 6 s a file.
- */
-/**
- * The folder every package e2e file copies: the package packed and installed, n8n's database
- * migrated, and `credentials` in it with empty data (each file gives them theirs: see
- * importCredentials).
+ * a user folder with this project's tarball npm-installed as users do, n8n's SQLite database
+ * migrated, and `credentials` in it with empty data (the import that migrates it). Each file
+ * copies it (createUserFolder's `from`) instead of packing, installing and migrating again (about
+ * 6 s a file), and gives those credentials its data by a database write (importCredentials).
  */
 export async function makeTemplateFolder(
 	root: string,
