@@ -4,7 +4,8 @@
  * shared user folder, behind one public address as n8n's docs set it up (front-proxy.tsx:
  * webhooks to the webhook process, the rest to main; N8N_WEBHOOK_URL names it). Workflows start
  * by webhook on the webhook process (the main process serves no production webhooks here) and run
- * on the workers.
+ * on the workers. Skip Messages Sent Before's queue-mode tests (send-once-queue.tsx) run last, on
+ * the same stack.
  */
 import { createHash, randomBytes } from 'node:crypto';
 
@@ -30,6 +31,13 @@ import {
 } from './package-setup';
 import { prepareQueueMode } from './queue-harness';
 import type { QueueStack } from './queue-harness';
+import {
+	KILLED_WORKER_ENV,
+	SEND_ONCE_QUEUE_PATHS,
+	seedSendOnceQueue,
+	sendOnceInQueueMode,
+	sendOnceQueueWorkflows,
+} from './send-once-queue';
 import { whenReady } from './when-ready';
 
 jest.setTimeout(600_000);
@@ -265,10 +273,12 @@ const ctx = usePackageInN8n(
 		paceTriggerWorkflow,
 		askWorkflow,
 		mediaWorkflow,
+		...sendOnceQueueWorkflows(),
 	],
 	{
 		beforeImport: async (folder) => {
 			const queue = await prepareQueueMode(folder, { front: true });
+			folder.env = { ...folder.env, ...KILLED_WORKER_ENV };
 			startQueue = queue.start;
 			return queue.stop;
 		},
@@ -285,8 +295,10 @@ beforeAll(async () => {
 		paceTriggerWorkflow,
 		askWorkflow,
 		mediaWorkflow,
+		...sendOnceQueueWorkflows(),
 	])
 		await publishWorkflow(ctx.folder, workflow.id);
+	seedSendOnceQueue(ctx);
 	stack = await startQueue!({ workers: 2 });
 	for (const path of [
 		'am-queue-bulk',
@@ -296,6 +308,7 @@ beforeAll(async () => {
 		MEDIA.path,
 		triggerPath,
 		`${PACE_TRIGGER_WEBHOOK_ID}/callbacks`,
+		...SEND_ONCE_QUEUE_PATHS,
 	])
 		await waitForWebhook(stack.webhook, path, { timeoutMs: 120_000 });
 });
@@ -808,3 +821,6 @@ it("Message › Send from a binary file: a worker sends the webhook's PDF as a d
 	const again = await fetch(url);
 	expect(sha256(Buffer.from(await again.arrayBuffer()))).toBe(sha256(file));
 });
+
+// Last: its killed worker leaves the stack one worker.
+sendOnceInQueueMode(ctx, () => stack!);

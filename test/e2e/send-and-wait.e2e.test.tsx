@@ -130,6 +130,7 @@ const WORKFLOWS = [approval, oneTap, loop, freeText, custom, limited];
 const ctx = usePackageInN8n('am-e2e-send-and-wait-', () => WORKFLOWS);
 let n8n: RunningN8n;
 let recipient = 0;
+let limitedAsk: Awaited<ReturnType<typeof ask>>;
 
 beforeAll(async () => {
 	ctx.sandbox.seedSender(
@@ -147,6 +148,9 @@ beforeAll(async () => {
 			'saw-limited',
 		].map((path) => ({ path, method: 'POST' })),
 	});
+	// Asked first: n8n looks for waiting executions to resume once a minute, so the Limit Wait Time
+	// test's wait passes while the other tests run.
+	limitedAsk = await ask('saw-limited', limited.id);
 });
 
 afterAll(async () => {
@@ -424,8 +428,8 @@ it('custom form: the link shows the fields; a required one left empty shows the 
 });
 
 it('Limit Wait Time: at the limit the execution goes on with the input items, without an answer', async () => {
-	const { waiting, to } = await ask('saw-limited', limited.id);
-	// 3 s; n8n looks for waiting executions to resume once a minute.
+	// Asked in beforeAll. 3 s; n8n looks for waiting executions to resume once a minute.
+	const { waiting, to } = limitedAsk;
 	const done = await executionOf(
 		limited.id,
 		(execution) => execution.status === 'success',

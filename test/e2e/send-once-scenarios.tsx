@@ -1,6 +1,6 @@
 /**
  * Message › Send › Skip Messages Sent Before in a real n8n, the scenarios of its e2e tests (regular
- * mode: send-once.e2e.test.tsx, queue mode: send-once.queue.e2e.test.tsx): a campaign stopped by a
+ * mode: send-once.e2e.test.tsx, queue mode: send-once-queue.tsx): a campaign stopped by a
  * 401 and then retried with n8n's Retry (POST /rest/executions/:id/retry) messages every recipient
  * exactly once; the same items posted again send only the message the platform refused; a message
  * whose answer was lost after the platform acted comes out unknown and is not sent, until Resend
