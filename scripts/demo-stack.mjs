@@ -351,9 +351,11 @@ export async function startDemoStack({
 		await step('demo workflows', async () => {
 			const hash = sha256(...demos.flatMap((demo) => [demo.file, demo.text]));
 			if (state.workflowsHash === hash) return `${demos.length} unchanged`;
+			// By n8n's own import: a user's folder holds only what n8n wrote.
 			await harness.importWorkflows(
 				folder,
 				demos.map((demo) => ({ ...demo.workflow, active: false })),
+				{ viaCli: true },
 			);
 			for (const workflow of published) await harness.publishWorkflow(folder, workflow.id);
 			state.workflowsHash = hash;

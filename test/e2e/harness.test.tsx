@@ -10,9 +10,11 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import {
 	createUserFolder,
+	databaseOf,
 	ensureRuntime,
 	executeBatch,
 	executeWorkflow,
+	getRuntime,
 	importCredentials,
 	importWorkflows,
 	installCommunityPackage,
@@ -22,6 +24,7 @@ import {
 	packPackage,
 	publishWorkflow,
 	RunningN8n,
+	runProcess,
 	startN8n,
 	groupOf,
 	killGroup,
@@ -178,6 +181,39 @@ module.exports = { HarnessProbe };
 	);
 }
 
+type Row = Record<string, unknown>;
+const omit = (row: object, keys: string[]): Row =>
+	Object.fromEntries(Object.entries(row).filter(([key]) => !keys.includes(key)));
+/** A workflow's rows in the folder's SQLite database: entity, owners, history, dependency index. */
+async function readRows(
+	folder: N8nUserFolder,
+	id: string,
+): Promise<Record<'entity' | 'shared' | 'history' | 'dependencies', Row[]>> {
+	const rt = getRuntime();
+	const script = `const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules', 'sqlite3'))});
+		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
+		const all = (sql) => new Promise((resolve, reject) =>
+			db.all(sql, [process.argv[2]], (error, rows) => (error ? reject(error) : resolve(rows))));
+		(async () => ({
+			entity: await all('SELECT * FROM workflow_entity WHERE id = ?'),
+			shared: await all('SELECT * FROM shared_workflow WHERE "workflowId" = ?'),
+			history: await all('SELECT * FROM workflow_history WHERE "workflowId" = ? ORDER BY "createdAt"'),
+			dependencies: await all('SELECT * FROM workflow_dependency WHERE "workflowId" = ?'),
+		}))().then((rows) => process.stdout.write(JSON.stringify(rows)), (error) => {
+			console.error(error.message);
+			process.exit(1);
+		});`;
+	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder), id], {
+		env: process.env,
+		timeoutMs: 30_000,
+	});
+	if (result.code !== 0) throw new Error(result.stderr);
+	return JSON.parse(result.stdout) as Record<
+		'entity' | 'shared' | 'history' | 'dependencies',
+		Row[]
+	>;
+}
+
 describe('n8n harness (real n8n, built-in nodes)', () => {
 	let folder: N8nUserFolder;
 
@@ -210,6 +246,49 @@ describe('n8n harness (real n8n, built-in nodes)', () => {
 		expect(nodeOutput(res.runData, 'Set')).toEqual([{ greeting: 'hello', count: 3 }]);
 	});
 
+	test('a workflow written to the database holds what `n8n import:workflow` writes, and again updates it (no n8n start-up)', async () => {
+		const copy = (id: string, name = setThenCode.name) => ({
+			...setThenCode,
+			id,
+			name,
+			nodes: setThenCode.nodes.map((node) => omit(node, ['id'])),
+		});
+		await importWorkflows(folder, [copy('harnessCliWrite1')], { viaCli: true });
+		await importWorkflows(folder, [copy('harnessSqlWrite1')]);
+		// Written without n8n (no start-up): n8n's dependency index, which only n8n writes, has no row.
+		expect((await readRows(folder, 'harnessCliWrite1')).dependencies.length).toBeGreaterThan(0);
+		expect((await readRows(folder, 'harnessSqlWrite1')).dependencies).toEqual([]);
+		/** Each node's id made by the import (a UUID), then left out. */
+		const anonymous = (nodes: unknown) =>
+			(JSON.parse(String(nodes)) as Row[]).map((node) => {
+				expect(node.id).toMatch(/^[0-9a-f-]{36}$/);
+				return omit(node, ['id']);
+			});
+		const made = ['workflowId', 'versionId', 'createdAt', 'updatedAt'];
+		const rows = async (id: string) => {
+			const read = await readRows(folder, id);
+			expect(read.history.map((h) => h.versionId)).toContain(read.entity[0].versionId);
+			return {
+				entity: {
+					...omit(read.entity[0], ['id', ...made]),
+					nodes: anonymous(read.entity[0].nodes),
+				},
+				shared: read.shared.map((row) => omit(row, made)),
+				history: read.history.map((row) => ({ ...omit(row, made), nodes: anonymous(row.nodes) })),
+			};
+		};
+		const written = await rows('harnessSqlWrite1');
+		expect(written).toEqual(await rows('harnessCliWrite1'));
+		expect(written.shared).toHaveLength(1);
+
+		// Again, renamed: the row is updated, its history has a second version, one owner still.
+		await importWorkflows(folder, [copy('harnessSqlWrite1', 'harness: renamed')]);
+		const again = await rows('harnessSqlWrite1');
+		expect(again.entity).toMatchObject({ name: 'harness: renamed' });
+		expect(again.history).toHaveLength(2);
+		expect(again.shared).toEqual(written.shared);
+	});
+
 	test('reports a failing execution with the error and the failing node', async () => {
 		const res = await executeWorkflow(folder, 'harnessFailing01');
 		expect(res.exitCode).toBe(1);
@@ -223,9 +302,17 @@ describe('n8n harness (real n8n, built-in nodes)', () => {
 	});
 
 	test('executes several workflows in one n8n process (execute-batch)', async () => {
-		const results = await executeBatch(folder, ['harnessSetCode01', 'harnessFailing01']);
+		const results = await executeBatch(folder, [
+			'harnessSetCode01',
+			'harnessFailing01',
+			'harnessSqlWrite1',
+		]);
 		expect(results.harnessSetCode01.status).toBe('success');
 		expect(results.harnessSetCode01.lastNodeOutput).toHaveLength(3);
+		// The workflow written to the database (above) runs as n8n's import made it.
+		expect(results.harnessSqlWrite1.lastNodeOutput).toEqual(
+			results.harnessSetCode01.lastNodeOutput,
+		);
 		expect(results.harnessFailing01.status).toBe('error');
 		expect(results.harnessFailing01.error).toContain('boom from the harness test');
 	});

@@ -13,6 +13,8 @@ import { createCipheriv, createHash, randomBytes } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
 import { createServer } from 'net';
+import { createRequire } from 'module';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'os';
 import { isAbsolute, join, resolve } from 'path';
 
@@ -857,13 +859,15 @@ export async function importCredentials(
 }
 
 /**
- * `n8n import:workflow` of the given workflows (one n8n run for all). Each needs an `id`
- * (execute/publish address workflows by id); a missing `active` is set to false.
- * Returns the ids.
+ * The given workflows in the folder's n8n, inactive (ids kept; each needs an `id`: execute and
+ * publish address workflows by id; a missing `active` is set to false). Returns the ids. In a
+ * SQLite database of n8n 2.x, by one database write (writeWorkflowRows); otherwise, or with
+ * `viaCli`, by `n8n import:workflow` (one n8n start-up for all, about 5 s of CPU).
  */
 export async function importWorkflows(
 	folder: N8nUserFolder,
 	workflows: object[],
+	options: { viaCli?: boolean } = {},
 ): Promise<string[]> {
 	const ids = workflows.map((w, i) => {
 		const wf = w as { id?: unknown; name?: unknown };
@@ -872,8 +876,105 @@ export async function importWorkflows(
 		return wf.id;
 	});
 	const rows = workflows.map((w) => ({ active: false, settings: {}, pinData: {}, ...w }));
-	await withTempJson(rows, (file) => runN8nOk(folder, ['import:workflow', `--input=${file}`]));
+	await withTempJson(rows, async (file) => {
+		if (!options.viaCli && (await writeWorkflowRows(folder, rows, file))) return;
+		await runN8nOk(folder, ['import:workflow', `--input=${file}`]);
+	});
 	return ids;
+}
+
+/**
+ * What `n8n import:workflow` writes in 2.x (ImportService.importWorkflows), written to the folder's
+ * SQLite database by one script in one transaction: each node without an id gets one, the workflow
+ * a new version id; its row is inserted, or updated when the id is there (inactive either way); a
+ * new one is owned by the owner's personal project; the version goes into its history. Not
+ * written: n8n's dependency index (workflow_dependency), which nothing the tests run reads.
+ * False, with nothing written, where it does not apply (n8n 1.x, PostgreSQL, no database yet, a
+ * credential named without its id, tags) or the tables are not as expected: then the CLI imports.
+ */
+async function writeWorkflowRows(
+	folder: N8nUserFolder,
+	workflows: Array<Record<string, unknown>>,
+	file: string,
+): Promise<boolean> {
+	const rt = getRuntime();
+	const byName = (w: Record<string, unknown>) =>
+		(w.nodes as Array<{ credentials?: Record<string, { id?: unknown }> }>).some((node) =>
+			Object.values(node.credentials ?? {}).some((c) => typeof c !== 'object' || !c?.id),
+		);
+	if (
+		rt.major < 2 ||
+		folder.env?.DB_TYPE === 'postgresdb' ||
+		!existsSync(databaseOf(folder)) ||
+		workflows.some((w) => !Array.isArray(w.nodes) || byName(w) || w.tags)
+	)
+		return false;
+	const script = `const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules', 'sqlite3'))});
+		const { randomUUID } = require('node:crypto');
+		const workflows = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'));
+		const db = new sqlite3.Database(process.argv[1]);
+		db.configure('busyTimeout', 30000);
+		const q = (method, sql, params = []) => new Promise((resolve, reject) =>
+			db[method](sql, params, function (error, rows) {
+				if (error) reject(error); else resolve(method === 'run' ? this.changes : rows);
+			}));
+		const columns = async (table) => await q('all', 'PRAGMA table_info(' + table + ')');
+		/** Inserts the values the table has columns for; fails on a required column not given. */
+		const insert = async (table, values) => {
+			const known = await columns(table);
+			for (const c of known)
+				if (c.notnull && c.dflt_value === null && !(c.name in values))
+					throw new Error(table + '.' + c.name + ' is required and unknown here');
+			const names = known.map((c) => c.name).filter((name) => name in values);
+			await q('run', 'INSERT INTO ' + table + ' (' + names.map((n) => '"' + n + '"').join(', ') +
+				') VALUES (' + names.map(() => '?').join(', ') + ')', names.map((n) => values[n]));
+		};
+		(async () => {
+			const projects = await q('all', "SELECT id FROM project WHERE type = 'personal'");
+			if (projects.length !== 1) throw new Error(projects.length + ' personal projects');
+			const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
+			const json = (value) => (value === undefined || value === null ? null : JSON.stringify(value));
+			await q('run', 'BEGIN');
+			try {
+				for (const w of workflows) {
+					const nodes = w.nodes.map((node) => (node.id ? node : { ...node, id: randomUUID() }));
+					const versionId = randomUUID();
+					const values = {
+						name: w.name, active: 0, nodes: json(nodes), connections: json(w.connections ?? {}),
+						settings: json(w.settings ?? {}), staticData: json(w.staticData),
+						pinData: json(w.pinData ?? {}), meta: json(w.meta), versionId, activeVersionId: null,
+						triggerCount: 0, isArchived: 0, description: w.description ?? null,
+						nodeGroups: json(w.nodeGroups ?? []), updatedAt: now,
+					};
+					const entity = (await columns('workflow_entity')).map((c) => c.name);
+					const set = Object.keys(values).filter((name) => entity.includes(name));
+					const updated = await q('run', 'UPDATE workflow_entity SET ' +
+						set.map((n) => '"' + n + '" = ?').join(', ') + ' WHERE id = ?',
+						[...set.map((n) => values[n]), w.id]);
+					if (updated === 0) {
+						await insert('workflow_entity', { ...values, id: w.id, versionCounter: 1,
+							parentFolderId: null, createdAt: now });
+						await insert('shared_workflow', { workflowId: w.id, projectId: projects[0].id,
+							role: 'workflow:owner', createdAt: now, updatedAt: now });
+					}
+					await insert('workflow_history', { versionId, workflowId: w.id, authors: 'import',
+						nodes: values.nodes, connections: values.connections, nodeGroups: values.nodeGroups,
+						name: null, description: null, autosaved: 0, createdAt: now, updatedAt: now });
+				}
+				await q('run', 'COMMIT');
+			} catch (error) {
+				await q('run', 'ROLLBACK');
+				throw error;
+			}
+		})().then(() => db.close(), (error) => { console.error(error.message); process.exit(1); });`;
+	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder), file], {
+		cwd: folder.root,
+		env: process.env,
+		timeoutMs: 60_000,
+	});
+	if (result.code === 0) return true;
+	console.warn(`workflows imported by n8n's CLI: writing them failed: ${result.stderr}`);
+	return false;
 }
 
 // ------------------------------------------------------------------ execute
@@ -1431,10 +1532,14 @@ export function databaseOf(folder: N8nUserFolder): string {
 		: join(folder.n8nDir, 'database.sqlite');
 }
 
+/** Loads a module of the n8n runtime's own (pure JavaScript) into this process. */
+const loadRuntimeModule = createRequire(__filename);
+
 /**
  * The executions n8n recorded, oldest first: in the folder's SQLite database, or in PostgreSQL
- * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with the runtime's own
- * sqlite3 or pg and flatted (n8n stores run data flatted). Works while n8n runs. `data: false`
+ * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with Node's own SQLite in
+ * this process or the runtime's pg in a process of its own, and the runtime's flatted (n8n stores
+ * run data flatted). Works while n8n runs. `data: false`
  * leaves the run data out (`nodeItems` and `stored` empty): a light read for polling while a
  * workflow runs, which neither loads the machine nor holds this process (and its sandbox).
  */
@@ -1445,44 +1550,60 @@ export async function listExecutions(
 ): Promise<RecordedExecution[]> {
 	const rt = getRuntime();
 	const modules = join(rt.runtimeDir, 'node_modules');
-	const env = folder.env ?? {};
-	const postgres = env.DB_TYPE === 'postgresdb';
 	const query = data
 		? 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data, d."workflowData" FROM execution_entity e ' +
 			'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id'
 		: 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt" FROM execution_entity e ORDER BY e.id';
-	const read = postgres
-		? `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
+	let rows: Array<Record<string, unknown>>;
+	if (folder.env?.DB_TYPE === 'postgresdb') {
+		const script = `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
 			const client = new Client(JSON.parse(process.argv[1]));
-			const rows = await client.connect().then(() => client.query(${JSON.stringify(query)})).then((r) => r.rows).finally(() => client.end());`
-		: `const sqlite3 = require(${JSON.stringify(join(modules, 'sqlite3'))});
-			const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
-			const rows = await new Promise((resolve, reject) => db.all(${JSON.stringify(query)}, (error, r) => (error ? reject(error) : resolve(r))));`;
-	const script = `
-		const { parse } = require(${JSON.stringify(join(modules, 'flatted'))});
-		(async () => {
-			${read}
-			const text = (v) => (v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-			const out = rows.map((row) => {
-				const nodeItems = {};
-				if (row.data != null) try {
-					const runData = parse(row.data).resultData.runData;
-					for (const [node, runs] of Object.entries(runData)) nodeItems[node] = ((runs[0] && runs[0].data && runs[0].data.main && runs[0].data.main[0]) || []).map((item) => item.json);
-				} catch {}
-				const text0 = (v) => (v instanceof Date ? v.toISOString() : v == null ? '' : String(v));
-				const startedAt = text0(row.startedAt);
-				const stoppedAt = text0(row.stoppedAt);
-				return { id: String(row.id), workflowId: row.workflowId, status: row.status, mode: row.mode, startedAt, stoppedAt, nodeItems, stored: text(row.data) + text(row.workflowData) };
-			});
-			process.stdout.write(JSON.stringify(out));
-		})().catch((error) => { console.error(error.message); process.exit(1); });`;
-	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder)], {
-		cwd: folder.root,
-		env: process.env,
-		timeoutMs: 30_000,
+			client.connect().then(() => client.query(${JSON.stringify(query)}))
+				.then((r) => process.stdout.write(JSON.stringify(r.rows))).finally(() => client.end())
+				.catch((error) => { console.error(error.message); process.exit(1); });`;
+		const result = await runProcess(rt.node, ['-e', script, databaseOf(folder)], {
+			cwd: folder.root,
+			env: process.env,
+			timeoutMs: 30_000,
+		});
+		if (result.code !== 0) throw new Error(`reading executions failed: ${result.stderr}`);
+		rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
+	} else {
+		// In this process (Node's own SQLite): a process per read cost about 0.2 s of CPU, and the
+		// tests poll twice a second.
+		const db = new DatabaseSync(databaseOf(folder), { readOnly: true, timeout: 30_000 });
+		try {
+			rows = db.prepare(query).all();
+		} finally {
+			db.close();
+		}
+	}
+	const { parse } = loadRuntimeModule(join(modules, 'flatted')) as {
+		parse: (text: string) => unknown;
+	};
+	const text = (v: unknown) => (v == null ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+	const executions = rows.map((row): RecordedExecution => {
+		const nodeItems: RecordedExecution['nodeItems'] = {};
+		if (row.data != null)
+			try {
+				const { runData } = (parse(String(row.data)) as { resultData: { runData: RunData } })
+					.resultData;
+				for (const [node, runs] of Object.entries(runData))
+					nodeItems[node] = (runs[0]?.data?.main?.[0] ?? []).map((item) => item.json);
+			} catch {
+				/* not a run's data */
+			}
+		return {
+			id: String(row.id),
+			workflowId: String(row.workflowId),
+			status: String(row.status),
+			mode: String(row.mode),
+			startedAt: row.startedAt == null ? '' : String(row.startedAt),
+			stoppedAt: row.stoppedAt == null ? '' : String(row.stoppedAt),
+			nodeItems,
+			stored: text(row.data) + text(row.workflowData),
+		};
 	});
-	if (result.code !== 0) throw new Error(`reading executions failed: ${result.stderr}`);
-	const executions = JSON.parse(result.stdout) as RecordedExecution[];
 	return workflowId
 		? executions.filter((execution) => execution.workflowId === workflowId)
 		: executions;
