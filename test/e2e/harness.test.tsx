@@ -10,11 +10,9 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import {
 	createUserFolder,
-	databaseOf,
 	ensureRuntime,
 	executeBatch,
 	executeWorkflow,
-	getRuntime,
 	importCredentials,
 	importWorkflows,
 	installCommunityPackage,
@@ -24,10 +22,10 @@ import {
 	packPackage,
 	publishWorkflow,
 	RunningN8n,
-	runProcess,
 	startN8n,
 	groupOf,
 	killGroup,
+	withSqlite,
 } from './n8n-harness';
 
 jest.setTimeout(180_000);
@@ -185,33 +183,19 @@ type Row = Record<string, unknown>;
 const omit = (row: object, keys: string[]): Row =>
 	Object.fromEntries(Object.entries(row).filter(([key]) => !keys.includes(key)));
 /** A workflow's rows in the folder's SQLite database: entity, owners, history, dependency index. */
-async function readRows(
+function readRows(
 	folder: N8nUserFolder,
 	id: string,
-): Promise<Record<'entity' | 'shared' | 'history' | 'dependencies', Row[]>> {
-	const rt = getRuntime();
-	const script = `const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules', 'sqlite3'))});
-		const db = new sqlite3.Database(process.argv[1], sqlite3.OPEN_READONLY);
-		const all = (sql) => new Promise((resolve, reject) =>
-			db.all(sql, [process.argv[2]], (error, rows) => (error ? reject(error) : resolve(rows))));
-		(async () => ({
-			entity: await all('SELECT * FROM workflow_entity WHERE id = ?'),
-			shared: await all('SELECT * FROM shared_workflow WHERE "workflowId" = ?'),
-			history: await all('SELECT * FROM workflow_history WHERE "workflowId" = ? ORDER BY "createdAt"'),
-			dependencies: await all('SELECT * FROM workflow_dependency WHERE "workflowId" = ?'),
-		}))().then((rows) => process.stdout.write(JSON.stringify(rows)), (error) => {
-			console.error(error.message);
-			process.exit(1);
-		});`;
-	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder), id], {
-		env: process.env,
-		timeoutMs: 30_000,
+): Record<'entity' | 'shared' | 'history' | 'dependencies', Row[]> {
+	return withSqlite(folder, (db) => {
+		const all = (sql: string) => db.prepare(sql).all(id) as Row[];
+		return {
+			entity: all('SELECT * FROM workflow_entity WHERE id = ?'),
+			shared: all('SELECT * FROM shared_workflow WHERE "workflowId" = ?'),
+			history: all('SELECT * FROM workflow_history WHERE "workflowId" = ? ORDER BY "createdAt"'),
+			dependencies: all('SELECT * FROM workflow_dependency WHERE "workflowId" = ?'),
+		};
 	});
-	if (result.code !== 0) throw new Error(result.stderr);
-	return JSON.parse(result.stdout) as Record<
-		'entity' | 'shared' | 'history' | 'dependencies',
-		Row[]
-	>;
 }
 
 describe('n8n harness (real n8n, built-in nodes)', () => {
@@ -256,8 +240,8 @@ describe('n8n harness (real n8n, built-in nodes)', () => {
 		await importWorkflows(folder, [copy('harnessCliWrite1')], { viaCli: true });
 		await importWorkflows(folder, [copy('harnessSqlWrite1')]);
 		// Written without n8n (no start-up): n8n's dependency index, which only n8n writes, has no row.
-		expect((await readRows(folder, 'harnessCliWrite1')).dependencies.length).toBeGreaterThan(0);
-		expect((await readRows(folder, 'harnessSqlWrite1')).dependencies).toEqual([]);
+		expect(readRows(folder, 'harnessCliWrite1').dependencies.length).toBeGreaterThan(0);
+		expect(readRows(folder, 'harnessSqlWrite1').dependencies).toEqual([]);
 		/** Each node's id made by the import (a UUID), then left out. */
 		const anonymous = (nodes: unknown) =>
 			(JSON.parse(String(nodes)) as Row[]).map((node) => {
@@ -266,7 +250,7 @@ describe('n8n harness (real n8n, built-in nodes)', () => {
 			});
 		const made = ['workflowId', 'versionId', 'createdAt', 'updatedAt'];
 		const rows = async (id: string) => {
-			const read = await readRows(folder, id);
+			const read = readRows(folder, id);
 			expect(read.history.map((h) => h.versionId)).toContain(read.entity[0].versionId);
 			return {
 				entity: {

@@ -9,7 +9,7 @@
  * Every n8n process runs under Node >= 24 with a fixed environment (see n8nEnv).
  */
 import { ChildProcess, execFileSync, spawn } from 'child_process';
-import { createCipheriv, createHash, randomBytes } from 'crypto';
+import { createCipheriv, createHash, randomBytes, randomUUID } from 'crypto';
 import { existsSync, readFileSync } from 'fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'fs/promises';
 import { createServer } from 'net';
@@ -876,105 +876,137 @@ export async function importWorkflows(
 		return wf.id;
 	});
 	const rows = workflows.map((w) => ({ active: false, settings: {}, pinData: {}, ...w }));
-	await withTempJson(rows, async (file) => {
-		if (!options.viaCli && (await writeWorkflowRows(folder, rows, file))) return;
-		await runN8nOk(folder, ['import:workflow', `--input=${file}`]);
-	});
+	if (!options.viaCli && writeWorkflowRows(folder, rows)) return ids;
+	await withTempJson(rows, (file) => runN8nOk(folder, ['import:workflow', `--input=${file}`]));
 	return ids;
 }
 
 /**
- * What `n8n import:workflow` writes in 2.x (ImportService.importWorkflows), written to the folder's
- * SQLite database by one script in one transaction: each node without an id gets one, the workflow
- * a new version id; its row is inserted, or updated when the id is there (inactive either way); a
- * new one is owned by the owner's personal project; the version goes into its history. Not
+ * What `n8n import:workflow` writes in 2.x (ImportService.importWorkflows), written to the
+ * folder's SQLite database from this process in one transaction: each node without an id gets one,
+ * the workflow a new version id; its row is inserted, or updated when the id is there (inactive
+ * either way); a new one is owned by the owner's personal project; its version goes into its
+ * history. Not
  * written: n8n's dependency index (workflow_dependency), which nothing the tests run reads.
  * False, with nothing written, where it does not apply (n8n 1.x, PostgreSQL, no database yet, a
  * credential named without its id, tags) or the tables are not as expected: then the CLI imports.
  */
-async function writeWorkflowRows(
+function writeWorkflowRows(
 	folder: N8nUserFolder,
 	workflows: Array<Record<string, unknown>>,
-	file: string,
-): Promise<boolean> {
-	const rt = getRuntime();
+): boolean {
 	const byName = (w: Record<string, unknown>) =>
 		(w.nodes as Array<{ credentials?: Record<string, { id?: unknown }> }>).some((node) =>
 			Object.values(node.credentials ?? {}).some((c) => typeof c !== 'object' || !c?.id),
 		);
 	if (
-		rt.major < 2 ||
+		getRuntime().major < 2 ||
 		folder.env?.DB_TYPE === 'postgresdb' ||
 		!existsSync(databaseOf(folder)) ||
 		workflows.some((w) => !Array.isArray(w.nodes) || byName(w) || w.tags)
 	)
 		return false;
-	const script = `const sqlite3 = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules', 'sqlite3'))});
-		const { randomUUID } = require('node:crypto');
-		const workflows = JSON.parse(require('node:fs').readFileSync(process.argv[2], 'utf8'));
-		const db = new sqlite3.Database(process.argv[1]);
-		db.configure('busyTimeout', 30000);
-		const q = (method, sql, params = []) => new Promise((resolve, reject) =>
-			db[method](sql, params, function (error, rows) {
-				if (error) reject(error); else resolve(method === 'run' ? this.changes : rows);
-			}));
-		const columns = async (table) => await q('all', 'PRAGMA table_info(' + table + ')');
-		/** Inserts the values the table has columns for; fails on a required column not given. */
-		const insert = async (table, values) => {
-			const known = await columns(table);
-			for (const c of known)
-				if (c.notnull && c.dflt_value === null && !(c.name in values))
-					throw new Error(table + '.' + c.name + ' is required and unknown here');
-			const names = known.map((c) => c.name).filter((name) => name in values);
-			await q('run', 'INSERT INTO ' + table + ' (' + names.map((n) => '"' + n + '"').join(', ') +
-				') VALUES (' + names.map(() => '?').join(', ') + ')', names.map((n) => values[n]));
-		};
-		(async () => {
-			const projects = await q('all', "SELECT id FROM project WHERE type = 'personal'");
-			if (projects.length !== 1) throw new Error(projects.length + ' personal projects');
-			const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
-			const json = (value) => (value === undefined || value === null ? null : JSON.stringify(value));
-			await q('run', 'BEGIN');
-			try {
-				for (const w of workflows) {
-					const nodes = w.nodes.map((node) => (node.id ? node : { ...node, id: randomUUID() }));
-					const versionId = randomUUID();
-					const values = {
-						name: w.name, active: 0, nodes: json(nodes), connections: json(w.connections ?? {}),
-						settings: json(w.settings ?? {}), staticData: json(w.staticData),
-						pinData: json(w.pinData ?? {}), meta: json(w.meta), versionId, activeVersionId: null,
-						triggerCount: 0, isArchived: 0, description: w.description ?? null,
-						nodeGroups: json(w.nodeGroups ?? []), updatedAt: now,
-					};
-					const entity = (await columns('workflow_entity')).map((c) => c.name);
-					const set = Object.keys(values).filter((name) => entity.includes(name));
-					const updated = await q('run', 'UPDATE workflow_entity SET ' +
-						set.map((n) => '"' + n + '" = ?').join(', ') + ' WHERE id = ?',
-						[...set.map((n) => values[n]), w.id]);
-					if (updated === 0) {
-						await insert('workflow_entity', { ...values, id: w.id, versionCounter: 1,
-							parentFolderId: null, createdAt: now });
-						await insert('shared_workflow', { workflowId: w.id, projectId: projects[0].id,
-							role: 'workflow:owner', createdAt: now, updatedAt: now });
-					}
-					await insert('workflow_history', { versionId, workflowId: w.id, authors: 'import',
-						nodes: values.nodes, connections: values.connections, nodeGroups: values.nodeGroups,
-						name: null, description: null, autosaved: 0, createdAt: now, updatedAt: now });
-				}
-				await q('run', 'COMMIT');
-			} catch (error) {
-				await q('run', 'ROLLBACK');
-				throw error;
+	try {
+		withSqlite(folder, (db) => writeWorkflowsTo(db, workflows));
+		return true;
+	} catch (error) {
+		console.warn(`workflows imported by n8n's CLI: writing them failed: ${String(error)}`);
+		return false;
+	}
+}
+
+type SqlValue = string | number | null;
+
+/** writeWorkflowRows's write, in one transaction. */
+function writeWorkflowsTo(db: DatabaseSync, workflows: Array<Record<string, unknown>>): void {
+	const columns = (table: string) =>
+		db.prepare(`PRAGMA table_info(${table})`).all() as Array<{
+			name: string;
+			notnull: number;
+			dflt_value: unknown;
+		}>;
+	/** Inserts the values the table has columns for; fails on a required column not given. */
+	const insert = (table: string, values: Record<string, SqlValue>) => {
+		const known = columns(table);
+		for (const c of known)
+			if (c.notnull && c.dflt_value === null && !(c.name in values))
+				throw new Error(`${table}.${c.name} is required and unknown here`);
+		const names = known.map((c) => c.name).filter((name) => name in values);
+		db.prepare(
+			`INSERT INTO ${table} (${names.map((n) => `"${n}"`).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+		).run(...names.map((n) => values[n]));
+	};
+	const projects = db.prepare("SELECT id FROM project WHERE type = 'personal'").all();
+	if (projects.length !== 1) throw new Error(`${projects.length} personal projects`);
+	const now = new Date().toISOString().replace('T', ' ').slice(0, 23);
+	const json = (value: unknown) =>
+		value === undefined || value === null ? null : JSON.stringify(value);
+	const entity = columns('workflow_entity').map((c) => c.name);
+	db.exec('BEGIN');
+	try {
+		for (const w of workflows) {
+			const nodes = (w.nodes as Array<{ id?: string }>).map((node) =>
+				node.id ? node : { ...node, id: randomUUID() },
+			);
+			const versionId = randomUUID();
+			const values: Record<string, SqlValue> = {
+				name: String(w.name),
+				active: 0,
+				nodes: json(nodes),
+				connections: json(w.connections ?? {}),
+				settings: json(w.settings ?? {}),
+				staticData: json(w.staticData),
+				pinData: json(w.pinData ?? {}),
+				meta: json(w.meta),
+				versionId,
+				activeVersionId: null,
+				triggerCount: 0,
+				isArchived: 0,
+				description: typeof w.description === 'string' ? w.description : null,
+				nodeGroups: json(w.nodeGroups ?? []),
+				updatedAt: now,
+			};
+			const set = Object.keys(values).filter((name) => entity.includes(name));
+			const updated = db
+				.prepare(
+					`UPDATE workflow_entity SET ${set.map((n) => `"${n}" = ?`).join(', ')} WHERE id = ?`,
+				)
+				.run(...set.map((n) => values[n]), String(w.id)).changes;
+			if (Number(updated) === 0) {
+				insert('workflow_entity', {
+					...values,
+					id: String(w.id),
+					versionCounter: 1,
+					parentFolderId: null,
+					createdAt: now,
+				});
+				insert('shared_workflow', {
+					workflowId: String(w.id),
+					projectId: String(projects[0].id),
+					role: 'workflow:owner',
+					createdAt: now,
+					updatedAt: now,
+				});
 			}
-		})().then(() => db.close(), (error) => { console.error(error.message); process.exit(1); });`;
-	const result = await runProcess(rt.node, ['-e', script, databaseOf(folder), file], {
-		cwd: folder.root,
-		env: process.env,
-		timeoutMs: 60_000,
-	});
-	if (result.code === 0) return true;
-	console.warn(`workflows imported by n8n's CLI: writing them failed: ${result.stderr}`);
-	return false;
+			insert('workflow_history', {
+				versionId,
+				workflowId: String(w.id),
+				authors: 'import',
+				nodes: values.nodes,
+				connections: values.connections,
+				nodeGroups: values.nodeGroups,
+				name: null,
+				description: null,
+				autosaved: 0,
+				createdAt: now,
+				updatedAt: now,
+			});
+		}
+		db.exec('COMMIT');
+	} catch (error) {
+		db.exec('ROLLBACK');
+		throw error;
+	}
 }
 
 // ------------------------------------------------------------------ execute
@@ -1265,28 +1297,36 @@ export async function publishWorkflow(folder: N8nUserFolder, id: string): Promis
 		throw new Error(`cannot publish workflow ${id}: not imported, archived or without its version`);
 }
 
+/**
+ * Runs `fn` on the folder's SQLite database, opened in this process (Node's own SQLite: no process
+ * to start), waiting up to 30 s for a lock n8n holds.
+ */
+export function withSqlite<T>(folder: N8nUserFolder, fn: (db: DatabaseSync) => T): T {
+	const db = new DatabaseSync(databaseOf(folder), { timeout: 30_000 });
+	try {
+		return fn(db);
+	} finally {
+		db.close();
+	}
+}
+
 /** Runs one writing statement ($1… parameters) on the folder's n8n database; the rows changed. */
 async function updateDatabase(
 	folder: N8nUserFolder,
 	statement: string,
-	params: unknown[],
+	params: Array<string | number | null>,
 ): Promise<number> {
+	if (folder.env?.DB_TYPE !== 'postgresdb')
+		// SQLite numbers its parameters ?1, ?2…
+		return withSqlite(folder, (db) =>
+			Number(db.prepare(statement.replace(/\$(\d+)/g, '?$1')).run(...params).changes),
+		);
 	const rt = getRuntime();
-	const modules = join(rt.runtimeDir, 'node_modules');
-	const postgres = folder.env?.DB_TYPE === 'postgresdb';
-	const script = postgres
-		? `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
-			const client = new Client(JSON.parse(process.argv[1]));
-			client.connect().then(() => client.query(process.argv[2], JSON.parse(process.argv[3])))
-				.then((r) => process.stdout.write(String(r.rowCount))).finally(() => client.end())
-				.catch((error) => { console.error(error.message); process.exit(1); });`
-		: `const sqlite3 = require(${JSON.stringify(join(modules, 'sqlite3'))});
-			const db = new sqlite3.Database(process.argv[1]);
-			db.run(process.argv[2], JSON.parse(process.argv[3]), function (error) {
-				if (error) { console.error(error.message); process.exit(1); }
-				process.stdout.write(String(this.changes));
-				db.close();
-			});`;
+	const script = `const { Client } = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules', 'pg'))});
+		const client = new Client(JSON.parse(process.argv[1]));
+		client.connect().then(() => client.query(process.argv[2], JSON.parse(process.argv[3])))
+			.then((r) => process.stdout.write(String(r.rowCount))).finally(() => client.end())
+			.catch((error) => { console.error(error.message); process.exit(1); });`;
 	const result = await runProcess(
 		rt.node,
 		['-e', script, databaseOf(folder), statement, JSON.stringify(params)],
