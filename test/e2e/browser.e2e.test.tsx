@@ -66,6 +66,33 @@ afterAll(async () => {
 	if (dir) await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Opens a workflow in the editor as a link inside it does: through the editor's own router, so the
+ * page keeps the editor's code (loading the address again parses it anew: about 8 s a page on the
+ * 2-core machine); by its address when the page has no editor yet or the route did not change.
+ */
+async function openWorkflow(id: string): Promise<void> {
+	const path = `/workflow/${id}`;
+	const routed = await page
+		.evaluate(async (to) => {
+			// In the page (this file's types have no DOM).
+			const win = globalThis as unknown as {
+				document: { querySelector(selector: string): unknown };
+				location: { pathname: string };
+			};
+			type Router = { push(to: string): Promise<unknown> };
+			const app = win.document.querySelector('#app') as {
+				__vue_app__?: { config: { globalProperties: { $router?: Router } } };
+			} | null;
+			const router = app?.__vue_app__?.config.globalProperties.$router;
+			if (!router) return false;
+			await router.push(to);
+			return win.location.pathname.endsWith(to);
+		}, path)
+		.catch(() => false);
+	if (!routed) await page.goto(`${stack!.ready.editorUrl}${path}`);
+}
+
 it('logs in with the documented owner and lands on the workflows', async () => {
 	const { editorUrl, login } = stack!.ready;
 	await page.goto(`${editorUrl}/signin`);
@@ -78,7 +105,7 @@ it('logs in with the documented owner and lands on the workflows', async () => {
 
 it('opens a demo workflow, runs it with Execute workflow, and shows the node output', async () => {
 	const { editorUrl } = stack!.ready;
-	await page.goto(`${editorUrl}/workflow/${WORKFLOW_ID}`);
+	await openWorkflow(WORKFLOW_ID);
 	const execute = page.locator('[data-test-id=execute-workflow-button]');
 	await execute.waitFor({ timeout: 60_000 });
 	await execute.click();
@@ -222,9 +249,15 @@ describe('the editor panels', () => {
 		panelsWorkflowId = ((await response.json()) as { data: { id: string } }).data.id;
 	});
 
-	/** Opens a node of the panels workflow and waits for its parameters. */
+	/** Opens a node of the panels workflow (closing the one open) and waits for its parameters. */
 	async function openNode(name: string) {
-		await page.goto(`${stack!.ready.editorUrl}/workflow/${panelsWorkflowId}`);
+		const ndv = page.locator('[data-test-id=ndv]');
+		if (new URL(page.url()).pathname.endsWith(`/workflow/${panelsWorkflowId}`)) {
+			if (await ndv.isVisible()) {
+				await page.keyboard.press('Escape');
+				await ndv.waitFor({ state: 'hidden', timeout: 30_000 });
+			}
+		} else await openWorkflow(panelsWorkflowId);
 		const node = page.locator('[data-test-id=canvas-node]').filter({ hasText: name });
 		await node.waitFor({ timeout: 60_000 });
 		await node.dblclick();
@@ -238,7 +271,7 @@ describe('the editor panels', () => {
 	}
 
 	it('finds the node by "blacklist" in the nodes panel (codex aliases)', async () => {
-		await page.goto(`${stack!.ready.editorUrl}/workflow/${WORKFLOW_ID}`);
+		await openWorkflow(WORKFLOW_ID);
 		await page.locator('[data-test-id=canvas-node]').first().waitFor({ timeout: 60_000 });
 		await page.locator('[data-test-id=node-creator-plus-button]').click();
 		const creator = page.locator('[data-test-id=node-creator]');
@@ -252,7 +285,7 @@ describe('the editor panels', () => {
 	});
 
 	it('names the message type of each Send node on the canvas (subtitles), never its recipient', async () => {
-		await page.goto(`${stack!.ready.editorUrl}/workflow/amDemoChatApp01`);
+		await openWorkflow('amDemoChatApp01');
 		const send = page.locator('[data-test-id=canvas-node]').filter({ hasText: 'Send Image' });
 		await send.getByText('send: image message').waitFor({ state: 'visible', timeout: 60_000 });
 		await page
@@ -264,7 +297,7 @@ describe('the editor panels', () => {
 	});
 
 	it('shows the AI agent demo: the node as the agent tool beside its model', async () => {
-		await page.goto(`${stack!.ready.editorUrl}/workflow/amDemoAgentTool1`);
+		await openWorkflow('amDemoAgentTool1');
 		await page
 			.locator('[data-test-id=canvas-node]')
 			.filter({ hasText: 'Check Blacklist' })
