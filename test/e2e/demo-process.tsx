@@ -49,9 +49,12 @@ export function startStack(env: Record<string, string>): Promise<RunningStack> {
  * `npm start -- --no-build` as a process manager runs it: npm's own process, its output read until
  * it says Ready (npm gives its script no IPC channel). Resolves with npm's process and the URLs.
  */
-export function startWithNpm(
-	env: Record<string, string>,
-): Promise<{ npm: ChildProcess; editorUrl: string; sandboxUrl: string }> {
+export function startWithNpm(env: Record<string, string>): Promise<{
+	npm: ChildProcess;
+	editorUrl: string;
+	sandboxUrl: string;
+	output: () => string;
+}> {
 	const npm = spawn('npm', ['start', '--', '--no-build'], {
 		cwd: repoRoot,
 		env: { ...process.env, ...env },
@@ -64,7 +67,7 @@ export function startWithNpm(
 			const editor = /n8n editor\s+(\S+)/.exec(output)?.[1];
 			const sandbox = /sandbox\s+(http\S+)/.exec(output)?.[1];
 			if (/Ready in/.test(output) && editor && sandbox)
-				resolve({ npm, editorUrl: editor, sandboxUrl: sandbox });
+				resolve({ npm, editorUrl: editor, sandboxUrl: sandbox, output: () => output });
 		};
 		npm.stdout!.on('data', read);
 		npm.stderr!.on('data', read);

@@ -58,6 +58,8 @@ let dir: string;
 let folder: N8nUserFolder;
 let ports: { N8N_PORT: string; SANDBOX_PORT: string };
 let stack: RunningStack | undefined;
+/** The stack `npm start` runs as a process manager starts it (npm's own process, no IPC). */
+let npmStack: Awaited<ReturnType<typeof startWithNpm>> | undefined;
 let session: Awaited<ReturnType<typeof logIn>>;
 
 beforeAll(async () => {
@@ -70,6 +72,11 @@ beforeAll(async () => {
 
 afterAll(async () => {
 	if (stack) await stopStack(stack);
+	if (npmStack?.npm.exitCode === null) {
+		const exited = new Promise((resolve) => npmStack!.npm.once('exit', resolve));
+		npmStack.npm.kill('SIGINT');
+		await exited;
+	}
 	if (dir && process.env.KEEP_N8N_FOLDERS !== '1') await rm(dir, { recursive: true, force: true });
 });
 
@@ -484,20 +491,22 @@ it('without a browser, `npm run demo -- 3` runs Demo 3 and prints how it ended a
 	expect(unknown.stderr).toMatch(/no demo "42" to run; these are:\n {2}1 {2}Demo 1/);
 });
 
-it('Ctrl-C stops n8n and the sandbox; a second start reuses the folder and the owner', async () => {
+it('Ctrl-C stops n8n and the sandbox; a second start, through npm, reuses the folder and the owner', async () => {
 	const first = stack!;
 	expect(await stopStack(first)).toBe(0);
+	stack = undefined;
 	expect(await refused(`${first.ready.editorUrl}/healthz`)).toBe(true);
 	expect(await refused(`${first.ready.sandbox.url}/__sandbox/health`)).toBe(true);
 
-	stack = await startStack({ DEMO_DIR: dir, ...ports });
-	const output = stack.output();
+	// Started as a process manager starts it, for the next test to stop.
+	npmStack = await startWithNpm({ DEMO_DIR: dir, ...ports });
+	const output = npmStack.output();
 	expect(output).toMatch(/package: packed, same tarball as installed, kept/);
 	expect(output).toMatch(/credential "Audience Messaging \(sandbox\)": unchanged/);
 	expect(output).toMatch(new RegExp(`demo workflows: ${demos.length} unchanged`));
 	expect(output).toMatch(/owner account: already set up/);
 	expect(output).not.toMatch(/did not stop cleanly/);
-	expect((await logIn(stack.ready)).status).toBe(200);
+	expect((await logIn({ ...first.ready, editorUrl: npmStack.editorUrl })).status).toBe(200);
 });
 
 it.each(['SIGINT', 'SIGTERM'] as const)(
@@ -505,7 +514,10 @@ it.each(['SIGINT', 'SIGTERM'] as const)(
 	async (signal) => {
 		if (stack) expect(await stopStack(stack)).toBe(0);
 		stack = undefined;
-		const { npm, editorUrl, sandboxUrl } = await startWithNpm({ DEMO_DIR: dir, ...ports });
+		// SIGINT stops the one the test before started; SIGTERM one of its own.
+		const { npm, editorUrl, sandboxUrl } =
+			npmStack ?? (await startWithNpm({ DEMO_DIR: dir, ...ports }));
+		npmStack = undefined;
 		expect(await refused(`${editorUrl}/healthz`)).toBe(false);
 		const exited = new Promise((resolve) => npm.once('exit', resolve));
 		const sentAt = Date.now();
