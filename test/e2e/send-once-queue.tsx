@@ -6,7 +6,6 @@
  * process, runs on a worker too. Then a paced campaign whose worker is killed (SIGKILL) mid-run,
  * run again: the last test of the stack (one worker is gone after it).
  */
-import { alone } from '../helpers/machine-share';
 import { listExecutions, setUpOwner } from './n8n-harness';
 import type { RecordedExecution } from './n8n-harness';
 import type { PackageInN8n } from './package-setup';
@@ -58,7 +57,7 @@ export function seedSendOnceQueue(ctx: PackageInN8n): void {
 		ctx.sandbox.simulateInbound(recipient(CAMPAIGN.prefix, index), '15550100100');
 }
 
-/** The scenarios and the killed worker, as describes of the calling file, on its stack. */
+/** The scenarios, as a describe of the calling file, on its stack. */
 export function sendOnceInQueueMode(ctx: PackageInN8n, stack: () => QueueStack): void {
 	let cookie: string;
 	beforeAll(async () => {
@@ -73,7 +72,14 @@ export function sendOnceInQueueMode(ctx: PackageInN8n, stack: () => QueueStack):
 			processes: stack().workers.length,
 		}));
 	});
+}
 
+/**
+ * The killed worker, as a test of the calling describe, which runs its tests alone on the machine
+ * (aloneInThisDescribe): what may come out unknown is bounded by what the worker sent in time.
+ * The stack's last test: one worker is gone after it.
+ */
+export function killedWorkerTest(ctx: PackageInN8n, stack: () => QueueStack): void {
 	/** Polls until `done` gives a value, or fails after `timeoutMs`. */
 	async function until<T>(what: string, done: () => Promise<T | undefined>, timeoutMs = 240_000) {
 		const deadline = Date.now() + timeoutMs;
@@ -103,74 +109,69 @@ export function sendOnceInQueueMode(ctx: PackageInN8n, stack: () => QueueStack):
 			return run && !['new', 'running', 'waiting'].includes(run.status) ? run : undefined;
 		});
 
-	describe('a worker killed mid-campaign', () => {
-		it('a 1,000-message paced campaign, its worker killed (SIGKILL) at about 300 sent: n8n ends the execution as failed; run again, no recipient gets a second message, the claimed but unconfirmed come out unknown, and Resend Unconfirmed sends them', () =>
-			// Alone on the machine: what may come out unknown is bounded by what the worker sent in time.
-			alone(async () => {
-				const counts = () => acceptedBy(ctx, CAMPAIGN.prefix, CAMPAIGN.count);
-				const logsBefore = stack().workers.map((worker) => worker.logs().length);
-				await post({ count: CAMPAIGN.count, prefix: CAMPAIGN.prefix });
-				await until('300 messages accepted', async () =>
-					counts().filter((count) => count > 0).length >= 300 ? true : undefined,
-				);
-				const worker = stack().workers.find((w, i) =>
-					w.logs().slice(logsBefore[i]).includes('Worker started execution'),
-				);
-				expect(worker).toBeDefined();
-				process.kill(-worker!.process.pid!, 'SIGKILL');
-				const killedAt = Date.now();
-				// The platform has what went out before the kill; nothing more arrives.
-				await new Promise((resolve) => setTimeout(resolve, 1000));
-				const atKill = counts();
-				await new Promise((resolve) => setTimeout(resolve, 2000));
-				expect(counts()).toEqual(atKill);
-				const sentBeforeKill = atKill.filter((count) => count === 1).length;
-				expect(Math.max(...atKill)).toBe(1);
-				expect(sentBeforeKill).toBeLessThan(CAMPAIGN.count);
+	it('a 1,000-message paced campaign, its worker killed (SIGKILL) at about 300 sent: n8n ends the execution as failed; run again, no recipient gets a second message, the claimed but unconfirmed come out unknown, and Resend Unconfirmed sends them', async () => {
+		const counts = () => acceptedBy(ctx, CAMPAIGN.prefix, CAMPAIGN.count);
+		const logsBefore = stack().workers.map((worker) => worker.logs().length);
+		await post({ count: CAMPAIGN.count, prefix: CAMPAIGN.prefix });
+		await until('300 messages accepted', async () =>
+			counts().filter((count) => count > 0).length >= 300 ? true : undefined,
+		);
+		const worker = stack().workers.find((w, i) =>
+			w.logs().slice(logsBefore[i]).includes('Worker started execution'),
+		);
+		expect(worker).toBeDefined();
+		process.kill(-worker!.process.pid!, 'SIGKILL');
+		const killedAt = Date.now();
+		// The platform has what went out before the kill; nothing more arrives.
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		const atKill = counts();
+		await new Promise((resolve) => setTimeout(resolve, 2000));
+		expect(counts()).toEqual(atKill);
+		const sentBeforeKill = atKill.filter((count) => count === 1).length;
+		expect(Math.max(...atKill)).toBe(1);
+		expect(sentBeforeKill).toBeLessThan(CAMPAIGN.count);
 
-				// What n8n does: the job is given up (n8n 2.x: never re-run) and the execution ended as failed.
-				const crashed = await ended(1);
-				expect(['error', 'crashed']).toContain(crashed.status);
-				const crashedAfterS = (Date.now() - killedAt) / 1000;
+		// What n8n does: the job is given up (n8n 2.x: never re-run) and the execution ended as failed.
+		const crashed = await ended(1);
+		expect(['error', 'crashed']).toContain(crashed.status);
+		const crashedAfterS = (Date.now() - killedAt) / 1000;
 
-				// Run again with the same items: nobody is messaged twice.
-				await post({ count: CAMPAIGN.count, prefix: CAMPAIGN.prefix });
-				const again = await ended(2);
-				expect(again.status).toBe('success');
-				const output = statuses(again);
-				expect(output).toHaveLength(CAMPAIGN.count);
-				const afterAgain = counts();
-				expect(afterAgain.filter((count) => count > 1)).toHaveLength(0);
-				const unknown = output.flatMap((status, index) => (status === 'unknown' ? [index] : []));
-				// Every other message has exactly one: confirmed before the kill (sentBefore), or sent now.
-				for (const [index, status] of output.entries())
-					if (status !== 'unknown')
-						expect([index, status, afterAgain[index]]).toEqual([
-							index,
-							expect.stringMatching(/^(sent|sentBefore)$/),
-							1,
-						]);
-				// The in-flight window: the claims of the window being sent and of the one after it (5 s of
-				// the pace each) at most.
-				expect(unknown.length).toBeGreaterThan(0);
-				expect(unknown.length).toBeLessThanOrEqual(CAMPAIGN.perSecond * 10);
-				// Of those, the ones the platform had accepted: only the confirmations not yet written (half a
-				// second of the pace, and the messages in flight; a second allowed on a busy machine).
-				const acceptedUnknown = unknown.filter((index) => afterAgain[index] === 1).length;
-				expect(acceptedUnknown).toBeLessThanOrEqual(CAMPAIGN.perSecond + CAMPAIGN.parallel);
+		// Run again with the same items: nobody is messaged twice.
+		await post({ count: CAMPAIGN.count, prefix: CAMPAIGN.prefix });
+		const again = await ended(2);
+		expect(again.status).toBe('success');
+		const output = statuses(again);
+		expect(output).toHaveLength(CAMPAIGN.count);
+		const afterAgain = counts();
+		expect(afterAgain.filter((count) => count > 1)).toHaveLength(0);
+		const unknown = output.flatMap((status, index) => (status === 'unknown' ? [index] : []));
+		// Every other message has exactly one: confirmed before the kill (sentBefore), or sent now.
+		for (const [index, status] of output.entries())
+			if (status !== 'unknown')
+				expect([index, status, afterAgain[index]]).toEqual([
+					index,
+					expect.stringMatching(/^(sent|sentBefore)$/),
+					1,
+				]);
+		// The in-flight window: the claims of the window being sent and of the one after it (5 s of
+		// the pace each) at most.
+		expect(unknown.length).toBeGreaterThan(0);
+		expect(unknown.length).toBeLessThanOrEqual(CAMPAIGN.perSecond * 10);
+		// Of those, the ones the platform had accepted: only the confirmations not yet written (half a
+		// second of the pace, and the messages in flight; a second allowed on a busy machine).
+		const acceptedUnknown = unknown.filter((index) => afterAgain[index] === 1).length;
+		expect(acceptedUnknown).toBeLessThanOrEqual(CAMPAIGN.perSecond + CAMPAIGN.parallel);
 
-				// Resend Unconfirmed: every unknown one is sent, nothing else.
-				await post({ count: CAMPAIGN.count, prefix: CAMPAIGN.prefix, resend: true });
-				const resent = await ended(3);
-				expect(resent.status).toBe('success');
-				const final = counts();
-				expect(final.filter((count) => count === 0)).toHaveLength(0);
-				expect(final.filter((count) => count === 2)).toHaveLength(acceptedUnknown);
-				for (const index of unknown)
-					expect([index, statuses(resent)[index]]).toEqual([index, 'sent']);
-				console.log(
-					`killed worker: ${sentBeforeKill} accepted before the kill; n8n marked the execution ${crashed.status} ${crashedAfterS.toFixed(0)} s after it; run again: ${output.filter((s) => s === 'sentBefore').length} sentBefore, ${unknown.length} unknown (${acceptedUnknown} of them accepted before the kill), ${output.filter((s) => s === 'sent').length} sent; Resend Unconfirmed: ${unknown.length} sent, ${acceptedUnknown} recipients with two messages`,
-				);
-			}));
+		// Resend Unconfirmed: every unknown one is sent, nothing else.
+		await post({ count: CAMPAIGN.count, prefix: CAMPAIGN.prefix, resend: true });
+		const resent = await ended(3);
+		expect(resent.status).toBe('success');
+		const final = counts();
+		expect(final.filter((count) => count === 0)).toHaveLength(0);
+		expect(final.filter((count) => count === 2)).toHaveLength(acceptedUnknown);
+		for (const index of unknown) expect([index, statuses(resent)[index]]).toEqual([index, 'sent']);
+		console.log(
+			`killed worker: ${sentBeforeKill} accepted before the kill; n8n marked the execution ${crashed.status} ${crashedAfterS.toFixed(0)} s after it; run again: ${output.filter((s) => s === 'sentBefore').length} sentBefore, ${unknown.length} unknown (${acceptedUnknown} of them accepted before the kill), ${output.filter((s) => s === 'sent').length} sent; Resend Unconfirmed: ${unknown.length} sent, ${acceptedUnknown} recipients with two messages`,
+		);
 	});
 }

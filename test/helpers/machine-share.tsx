@@ -2,9 +2,9 @@
  * Jest runs two test files at once (one per core: jest.config.js `maxWorkers`). A few tests need
  * the machine to themselves: what they assert depends on n8n keeping pace, and the n8n processes
  * of queue mode fill both cores. Such a test runs inside `alone()`: it waits until the file running
- * beside it has ended, and no other file starts until it has ended. Every file holds a share of
- * the machine while it runs (this setup file's beforeAll and afterAll), which only waits while
- * such a test runs.
+ * beside it has ended, and no other file starts until it has ended (aloneInThisDescribe: the tests
+ * of a describe, together). Every file holds a share of the machine while it runs (this setup
+ * file's beforeAll and afterAll), which only waits while such a test runs.
  *
  * The marks live in the run's e2e template folder (test/e2e/global-setup.tsx): without e2e files
  * in the run, nothing waits. A mark left by a process that died is ignored.
@@ -101,19 +101,45 @@ if (dir) {
 	});
 }
 
+/** Gives this file's share back and takes the whole machine (the file beside ends first). */
+async function enterAlone(): Promise<string | undefined> {
+	if (!dir || !share) return undefined;
+	rmSync(share, { force: true });
+	share = undefined;
+	return await takeWhole(dir);
+}
+
+/** Gives the whole machine back and takes this file's share again. */
+async function leaveAlone(whole: string | undefined): Promise<void> {
+	if (!dir || !whole) return;
+	rmSync(whole, { recursive: true, force: true });
+	share = await takeShare(dir);
+}
+
 /**
  * Runs `fn` with the machine to itself: this file's share given back, then the whole machine
  * taken (the file beside ends first), then given back and the share taken again.
  */
 export async function alone<T>(fn: () => Promise<T>): Promise<T> {
-	if (!dir || !share) return await fn();
-	rmSync(share, { force: true });
-	share = undefined;
-	const whole = await takeWhole(dir);
+	const whole = await enterAlone();
 	try {
 		return await fn();
 	} finally {
-		rmSync(whole, { recursive: true, force: true });
-		share = await takeShare(dir);
+		await leaveAlone(whole);
 	}
+}
+
+/**
+ * Called in a describe: its tests run with the machine to themselves, as inside alone(), taken
+ * once for all of them (tests that each took it waited each time for the file beside to end).
+ */
+export function aloneInThisDescribe(): void {
+	let whole: string | undefined;
+	beforeAll(async () => {
+		whole = await enterAlone();
+	}, WAIT_MS + 60_000);
+	afterAll(async () => {
+		await leaveAlone(whole);
+		whole = undefined;
+	}, WAIT_MS + 60_000);
 }
