@@ -886,10 +886,10 @@ export async function importWorkflows(
  * folder's SQLite database from this process in one transaction: each node without an id gets one,
  * the workflow a new version id; its row is inserted, or updated when the id is there (inactive
  * either way); a new one is owned by the owner's personal project; its version goes into its
- * history. Not
- * written: n8n's dependency index (workflow_dependency), which nothing the tests run reads.
- * False, with nothing written, where it does not apply (n8n 1.x, PostgreSQL, no database yet, a
- * credential named without its id, tags) or the tables are not as expected: then the CLI imports.
+ * history. Not written: n8n's dependency index (workflow_dependency), which nothing the tests run
+ * reads. False, with nothing written, where it does not apply (n8n 1.x, PostgreSQL, no database
+ * yet, a credential named without its id, tags) or the tables are not as expected (said in a
+ * warning): then the CLI imports, slower but the same rows.
  */
 function writeWorkflowRows(
 	folder: N8nUserFolder,
