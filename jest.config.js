@@ -1,5 +1,5 @@
 /**
- * One jest project per test layer; `npm test` runs them all in one run, two files at once.
+ * One jest project per test layer; `npm test` runs them all in one run, three files at once.
  * Test code is `.tsx` (TypeScript, no JSX): n8n's default lint config, which strict mode requires
  * unchanged, lints every `**\/*.ts` with the shipped-code rules; see docs/development.md.
  */
@@ -20,9 +20,11 @@ module.exports = {
 	// A budget, not a measure: tests wait on events, and a busy 2-core CI machine can take many
 	// times an idle one's seconds (a 64 MB stream through the sandbox, a node run of 1,000 items).
 	testTimeout: 60_000,
-	// Two files at once, one per core of the 2-core CI machine (jest's default is one fewer than the
-	// cores): end-to-end files spend much of their time waiting on n8n, the sandbox or a clock.
-	maxWorkers: 2,
+	// Three files at once on the 2-core CI machine (jest's default is one fewer than the cores):
+	// end-to-end files spend much of their time waiting on n8n, the sandbox or a clock, and the
+	// third file uses what they leave. test/helpers/machine-share.tsx keeps the browser test to one
+	// file beside it and the few tests that need the machine alone.
+	maxWorkers: 3,
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
 		{ ...base, displayName: 'sandbox', roots: ['<rootDir>/test/sandbox'] },

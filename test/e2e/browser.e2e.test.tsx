@@ -10,11 +10,14 @@ import { join } from 'path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 
+import { atMostOneFileBeside } from '../helpers/machine-share';
 import { logIn, startStack, stopStack } from './demo-process';
 import type { RunningStack } from './demo-process';
 import { ensureRuntime, freePort, repoRoot } from './n8n-harness';
 
 jest.setTimeout(300_000);
+// Chromium parsing n8n's editor and n8n beside two other files took over a minute a page.
+atMostOneFileBeside();
 
 /**
  * The README's pictures are rewritten only when asked (`npm run screenshots`, which sets

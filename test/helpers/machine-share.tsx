@@ -1,10 +1,16 @@
 /**
- * Jest runs two test files at once (one per core: jest.config.js `maxWorkers`). A few tests need
- * the machine to themselves: what they assert depends on n8n keeping pace, and the n8n processes
- * of queue mode fill both cores. Such a test runs inside `alone()`: it waits until the file running
- * beside it has ended, and no other file starts until it has ended (aloneInThisDescribe: the tests
- * of a describe, together). Every file holds a share of the machine while it runs (this setup
- * file's beforeAll and afterAll), which only waits while such a test runs.
+ * Jest runs three test files at once (jest.config.js `maxWorkers`) on the 2-core machine: end-to-end
+ * files spend much of their time waiting on n8n, the sandbox or a clock, and a third file uses
+ * what they leave. Every file holds a share of the machine while it runs (this setup file's
+ * beforeAll and afterAll); a share weighs one of the CAPACITY slots, so nothing waits in the usual
+ * case. Two kinds of file need more:
+ * - The browser test keeps chromium and n8n's editor in time with one file beside it, not two
+ *   (three files at once, its pages took over a minute): its share weighs two slots
+ *   (`atMostOneFileBeside()`). While it waits for them, no file starts that would delay it.
+ * - A few tests need the machine to themselves: what they assert depends on n8n keeping pace, and
+ *   the n8n processes of queue mode fill both cores. Such a test runs inside `alone()`: it waits
+ *   until the files running beside it have ended, and no other file starts until it has ended
+ *   (aloneInThisDescribe: the tests of a describe, together).
  *
  * The marks live in the run's e2e template folder (test/e2e/global-setup.tsx): without e2e files
  * in the run, nothing waits. A mark left by a process that died is ignored.
@@ -15,6 +21,8 @@ import { join } from 'path';
 /** Longest a file waits for its turn. */
 const WAIT_MS = 30 * 60_000;
 const POLL_MS = 250;
+/** Slots of the machine: jest.config.js `maxWorkers`, one a file. */
+const CAPACITY = 3;
 
 const alive = (pid: number) => {
 	try {
@@ -39,11 +47,21 @@ const wholeTaken = (dir: string) => {
 	return pid !== undefined && alive(pid);
 };
 
-/** Files running beside: their marks `share-<pid>`, of live processes. */
-const shares = (dir: string) =>
-	readdirSync(dir).filter(
-		(name) => name.startsWith('share-') && alive(Number(name.slice('share-'.length))),
-	);
+/** Live marks `<kind>-<pid>-<slots>` of other files: their pids and slots. */
+const marks = (dir: string, kind: 'share' | 'want') =>
+	readdirSync(dir)
+		.filter((name) => name.startsWith(`${kind}-`))
+		.map((name) => name.split('-').map(Number).slice(1))
+		.filter(([pid]) => alive(pid));
+
+/** Files running beside: their shares. */
+const shares = (dir: string) => marks(dir, 'share');
+
+/** Slots taken (and, unless `mine` is a wish of its own, the slots other files wait for). */
+const taken = (dir: string, wishing: boolean) =>
+	[...shares(dir), ...(wishing ? [] : marks(dir, 'want'))]
+		.filter(([pid], index, all) => all.findIndex(([other]) => other === pid) === index)
+		.reduce((sum, [, slots]) => sum + slots, 0);
 
 async function until(what: string, done: () => boolean): Promise<void> {
 	const deadline = Date.now() + WAIT_MS;
@@ -53,14 +71,34 @@ async function until(what: string, done: () => boolean): Promise<void> {
 	}
 }
 
-/** Takes a share of the machine (waits while a whole-machine file runs); returns its mark. */
+/** This file's slots: 1, or CAPACITY - 1 after atMostOneFileBeside(). */
+let slots = 1;
+
+/**
+ * Takes a share of the machine (waits while a whole-machine file runs, and while the slots are
+ * taken); returns its mark. A file of more than one slot first marks its wish, so that files
+ * starting meanwhile wait behind it.
+ */
 async function takeShare(dir: string): Promise<string> {
-	const mark = join(dir, `share-${process.pid}`);
-	for (;;) {
-		await until('for a file that needs the whole machine', () => !wholeTaken(dir));
-		writeFileSync(mark, '');
-		if (!wholeTaken(dir)) return mark;
-		rmSync(mark, { force: true });
+	const mark = join(dir, `share-${process.pid}-${slots}`);
+	const wish = slots > 1 ? join(dir, `want-${process.pid}-${slots}`) : undefined;
+	if (wish) writeFileSync(wish, '');
+	try {
+		for (;;) {
+			const fits = () => !wholeTaken(dir) && taken(dir, wish !== undefined) <= CAPACITY;
+			await until('for a slot of the machine', () => {
+				writeFileSync(mark, '');
+				if (fits()) return true;
+				rmSync(mark, { force: true });
+				return false;
+			});
+			// Another file may have taken a slot between: both see it, one goes back.
+			await sleep(Math.random() * 50);
+			if (fits()) return mark;
+			rmSync(mark, { force: true });
+		}
+	} finally {
+		if (wish) rmSync(wish, { force: true });
 	}
 }
 
@@ -101,7 +139,15 @@ if (dir) {
 	});
 }
 
-/** Gives this file's share back and takes the whole machine (the file beside ends first). */
+/**
+ * Called at a file's top level: its share weighs CAPACITY - 1 slots, so at most one other file
+ * runs beside it (and none starts while it waits for its slots).
+ */
+export function atMostOneFileBeside(): void {
+	slots = CAPACITY - 1;
+}
+
+/** Gives this file's share back and takes the whole machine (the files beside end first). */
 async function enterAlone(): Promise<string | undefined> {
 	if (!dir || !share) return undefined;
 	rmSync(share, { force: true });
@@ -118,7 +164,7 @@ async function leaveAlone(whole: string | undefined): Promise<void> {
 
 /**
  * Runs `fn` with the machine to itself: this file's share given back, then the whole machine
- * taken (the file beside ends first), then given back and the share taken again.
+ * taken (the files beside end first), then given back and the share taken again.
  */
 export async function alone<T>(fn: () => Promise<T>): Promise<T> {
 	const whole = await enterAlone();
