@@ -25,6 +25,8 @@ module.exports = {
 	// third file uses what they leave. test/helpers/machine-share.tsx keeps the browser test to one
 	// file beside it and the few tests that need the machine alone.
 	maxWorkers: 3,
+	// Without the previous run's times (a fresh machine), end-to-end files first.
+	testSequencer: '<rootDir>/test/helpers/sequencer.js',
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },
 		{ ...base, displayName: 'sandbox', roots: ['<rootDir>/test/sandbox'] },
