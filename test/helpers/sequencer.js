@@ -1,16 +1,18 @@
 /**
- * The order jest starts test files in (jest.config.js `testSequencer`), in three groups:
+ * The order jest starts test files in (jest.config.js `testSequencer`), in four groups:
  * 1. the end-to-end files, longest first by the seconds each took in a reference run (below; a
  *    file not listed comes after, largest first). They wait minutes on n8n and on clocks: started
- *    first, short files fill the cores at the end instead of a long file starting last, and the
- *    files that wait on clocks (Quiet Hours, Send and Wait's time limit) have ended when queue
- *    mode's tests that need the machine alone begin. Jest's own order says less here: on a
- *    machine without its record of the previous run (a fresh CI machine) it starts the largest
- *    files first, and its record counts a file's waits for its slots of the machine;
- * 2. the files that take more than one slot of the machine (`atMostOneFileBeside()` of
- *    test/helpers/machine-share.tsx): started while short files run beside, they wait seconds
- *    for their slots, not the minutes of an end-to-end file;
- * 3. the rest, in jest's own order (the longest in the previous run first, or the largest).
+ *    first, short files fill the cores at the end instead of a long file starting last. Jest's own
+ *    order says less here: on a machine without its record of the previous run (a fresh CI
+ *    machine) it starts the largest files first, and its record counts a file's waits for its
+ *    slots of the machine;
+ * 2. the files with tests that need the machine alone (`aloneInThisDescribe()` of
+ *    test/helpers/machine-share.tsx: queue mode): they take the whole machine once the files
+ *    beside have ended; started after the other end-to-end files, the files beside are short
+ *    ones (an end-to-end file waiting on a clock beside them left the machine idle for minutes);
+ * 3. the files that take more than one slot of the machine (`atMostOneFileBeside()`): started
+ *    while short files run beside, they wait seconds for their slots;
+ * 4. the rest, in jest's own order (the longest in the previous run first, or the largest).
  */
 const { readFileSync } = require('fs');
 const { basename } = require('path');
@@ -18,7 +20,6 @@ const Sequencer = require('@jest/test-sequencer').default;
 
 /** Seconds of each end-to-end file in a clean clone's run (docs/ci.md), two files at once. */
 const REFERENCE_SECONDS = {
-	'queue.e2e.test.tsx': 309,
 	'send-and-wait.e2e.test.tsx': 145,
 	'quiet-hours.e2e.test.tsx': 124,
 	'demo.e2e.test.tsx': 122,
@@ -42,19 +43,19 @@ const REFERENCE_SECONDS = {
 };
 
 const isEndToEnd = (test) => /[\\/]test[\\/]e2e[\\/]/.test(test.path);
-const takesMoreThanOneSlot = (test) =>
-	readFileSync(test.path, 'utf8').includes('atMostOneFileBeside()');
+const calls = (test, call) => readFileSync(test.path, 'utf8').includes(call);
 const referenceSeconds = (test) => REFERENCE_SECONDS[basename(test.path)] ?? -1;
 
 class EndToEndFirst extends Sequencer {
 	sort(tests) {
 		const sorted = super.sort(tests);
-		const wide = sorted.filter(takesMoreThanOneSlot);
-		const rest = sorted.filter((test) => !wide.includes(test));
+		const alone = sorted.filter((test) => calls(test, 'aloneInThisDescribe()'));
+		const wide = sorted.filter((test) => calls(test, 'atMostOneFileBeside()'));
+		const rest = sorted.filter((test) => !alone.includes(test) && !wide.includes(test));
 		const endToEnd = rest.filter(isEndToEnd);
 		// Stable: files without a reference keep jest's order among themselves.
 		endToEnd.sort((a, b) => referenceSeconds(b) - referenceSeconds(a));
-		return [...endToEnd, ...wide, ...rest.filter((test) => !isEndToEnd(test))];
+		return [...endToEnd, ...alone, ...wide, ...rest.filter((test) => !isEndToEnd(test))];
 	}
 }
 
