@@ -25,7 +25,7 @@ module.exports = {
 	// third file uses what they leave. test/helpers/machine-share.tsx keeps the browser test to one
 	// file beside it and the few tests that need the machine alone.
 	maxWorkers: 3,
-	// End-to-end files first, then queue mode and the browser test, then the rest.
+	// The long end-to-end files first, then queue mode, the other end-to-end files, the browser.
 	testSequencer: '<rootDir>/test/helpers/sequencer.js',
 	projects: [
 		{ ...base, displayName: 'unit', roots: ['<rootDir>/test/unit'] },

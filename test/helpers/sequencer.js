@@ -1,18 +1,20 @@
 /**
- * The order jest starts test files in (jest.config.js `testSequencer`), in four groups:
- * 1. the end-to-end files, longest first by the seconds each took in a reference run (below; a
- *    file not listed comes after, largest first). They wait minutes on n8n and on clocks: started
- *    first, short files fill the cores at the end instead of a long file starting last. Jest's own
- *    order says less here: on a machine without its record of the previous run (a fresh CI
- *    machine) it starts the largest files first, and its record counts a file's waits for its
- *    slots of the machine;
+ * The order jest starts test files in (jest.config.js `testSequencer`):
+ * 1. the end-to-end files of a minute or more, longest first by the seconds each took in a
+ *    reference run (below). They wait minutes on n8n and on clocks: started first, short files
+ *    fill the cores at the end instead of a long file starting last. Jest's own order says less
+ *    here: on a machine without its record of the previous run (a fresh CI machine) it starts
+ *    the largest files first, and its record counts a file's waits for its slots of the machine;
  * 2. the files with tests that need the machine alone (`aloneInThisDescribe()` of
- *    test/helpers/machine-share.tsx: queue mode): they take the whole machine once the files
- *    beside have ended; started after the other end-to-end files, the files beside are short
- *    ones (an end-to-end file waiting on a clock beside them left the machine idle for minutes);
- * 3. the files that take more than one slot of the machine (`atMostOneFileBeside()`): started
+ *    test/helpers/machine-share.tsx: queue mode). They take the whole machine once the files
+ *    beside have ended: started after the long files, the files beside are then short ones (a
+ *    file waiting on a clock beside them left the machine idle for two minutes), and short files
+ *    are left to run beside their other tests (started last, their tests alone were the run's
+ *    last two minutes);
+ * 3. the other end-to-end files, the same way (a file not listed last, largest first);
+ * 4. the files that take more than one slot of the machine (`atMostOneFileBeside()`): started
  *    while short files run beside, they wait seconds for their slots;
- * 4. the rest, in jest's own order (the longest in the previous run first, or the largest).
+ * 5. the rest, in jest's own order (the longest in the previous run first, or the largest).
  */
 const { readFileSync } = require('fs');
 const { basename } = require('path');
@@ -55,7 +57,9 @@ class EndToEndFirst extends Sequencer {
 		const endToEnd = rest.filter(isEndToEnd);
 		// Stable: files without a reference keep jest's order among themselves.
 		endToEnd.sort((a, b) => referenceSeconds(b) - referenceSeconds(a));
-		return [...endToEnd, ...alone, ...wide, ...rest.filter((test) => !isEndToEnd(test))];
+		const long = endToEnd.filter((test) => referenceSeconds(test) >= 60);
+		const short = endToEnd.filter((test) => !long.includes(test));
+		return [...long, ...alone, ...short, ...wide, ...rest.filter((test) => !isEndToEnd(test))];
 	}
 }
 
