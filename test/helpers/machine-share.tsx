@@ -1,9 +1,9 @@
 /**
- * Jest runs three test files at once (jest.config.js `maxWorkers`) on the 2-core machine: end-to-end
- * files spend much of their time waiting on n8n, the sandbox or a clock, and a third file uses
- * what they leave. Every file holds a share of the machine while it runs (this setup file's
- * beforeAll and afterAll); a share weighs one of the CAPACITY slots, so nothing waits in the usual
- * case. Two kinds of file need more:
+ * Jest runs three test files at once (jest.config.js `maxWorkers`) on the 2-core machine:
+ * end-to-end files spend much of their time waiting on n8n, the sandbox or a clock, and a third
+ * file uses what they leave. Every file holds a share of the machine while it runs (this setup
+ * file's beforeAll and afterAll); a share weighs one of the CAPACITY slots, so nothing waits in
+ * the usual case. Two kinds of file need more:
  * - The browser test keeps chromium and n8n's editor in time with one file beside it, not two
  *   (three files at once, its pages took over a minute): its share weighs two slots
  *   (`atMostOneFileBeside()`). While it waits for them, no file starts that would delay it.
@@ -47,7 +47,7 @@ const wholeTaken = (dir: string) => {
 	return pid !== undefined && alive(pid);
 };
 
-/** Live marks `<kind>-<pid>-<slots>` of other files: their pids and slots. */
+/** Live marks `<kind>-<pid>-<slots>` (this file's among them): their pids and slots. */
 const marks = (dir: string, kind: 'share' | 'want') =>
 	readdirSync(dir)
 		.filter((name) => name.startsWith(`${kind}-`))
@@ -57,7 +57,10 @@ const marks = (dir: string, kind: 'share' | 'want') =>
 /** Files running beside: their shares. */
 const shares = (dir: string) => marks(dir, 'share');
 
-/** Slots taken (and, unless `mine` is a wish of its own, the slots other files wait for). */
+/**
+ * Slots taken by the files running, and those files waiting with a wish will take (a file that
+ * wishes itself counts shares only: wishes wait for shares, not for each other).
+ */
 const taken = (dir: string, wishing: boolean) =>
 	[...shares(dir), ...(wishing ? [] : marks(dir, 'want'))]
 		.filter(([pid], index, all) => all.findIndex(([other]) => other === pid) === index)
