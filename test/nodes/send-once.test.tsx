@@ -326,11 +326,12 @@ describe('Message › Send › Skip Messages Sent Before', () => {
 		const seconds = (Date.now() - started) / 1000;
 		expect(output).toHaveLength(300);
 		expect(ctx.sandbox.messages()).toHaveLength(300);
-		// The lookup, a window of claims every ~5 s of the run, at most one write of confirmations
-		// every 0.5 s while it lasts (a busy machine makes it longer), the close: far fewer than one
-		// per message (the exact count, on a clock that stands still, is in the unit test).
+		// Far fewer than one per message: at most one per ten, or on a busy machine's longer run the
+		// lookup, the windows of claims, a write of confirmations every 0.5 s at most and the close
+		// (23 beside queue mode, 13 with two busy loops: the windows follow the measured pace). The
+		// exact count, on a clock that stands still, is in the unit test.
 		expect(processedData.calls.checkProcessedAndRecord).toBeLessThanOrEqual(
-			6 + Math.ceil(seconds * 2.5),
+			Math.max(30, 6 + Math.ceil(seconds * 2.5)),
 		);
 		expect(processedData.size(WORKFLOW_ID, NODE_ID)).toBe(900);
 	});
