@@ -20,7 +20,7 @@ const { readFileSync } = require('fs');
 const { basename } = require('path');
 const Sequencer = require('@jest/test-sequencer').default;
 
-/** Seconds of each end-to-end file in a clean clone's run (docs/ci.md), two files at once. */
+/** Seconds of each end-to-end file in 676d16f's clean clone (docs/ci.md), two files at once. */
 const REFERENCE_SECONDS = {
 	'send-and-wait.e2e.test.tsx': 145,
 	'quiet-hours.e2e.test.tsx': 124,
