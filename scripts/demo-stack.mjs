@@ -229,6 +229,49 @@ async function ensureOwner(url) {
 	return true;
 }
 
+/** The table of Recipes 6a and 6b (docs/recipes.md): each message's latest status. */
+const STATUS_TABLE = {
+	name: 'message_statuses',
+	columns: [
+		...['messageId', 'campaign', 'recipient', 'status'].map((name) => ({ name, type: 'string' })),
+		{ name: 'step', type: 'number' },
+		{ name: 'statusDate', type: 'string' },
+	],
+};
+
+/** Creates the Data table of Recipes 6a and 6b in the owner's project, as n8n's Data tables page does. */
+async function ensureStatusTable(url) {
+	const login = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: DEMO_LOGIN.email, password: DEMO_LOGIN.password }),
+	});
+	if (!login.ok) throw new Error(`login answered ${login.status}: ${await login.text()}`);
+	const headers = {
+		'content-type': 'application/json',
+		cookie: login.headers
+			.getSetCookie()
+			.map((line) => line.split(';')[0])
+			.join('; '),
+	};
+	const rest = async (path, body) => {
+		const response = await fetch(`${url}/rest${path}`, {
+			method: body ? 'POST' : 'GET',
+			headers,
+			body: body && JSON.stringify(body),
+		});
+		if (!response.ok)
+			throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+		return (await response.json()).data;
+	};
+	const project = await rest('/projects/personal');
+	const tables = await rest(`/projects/${project.id}/data-tables`);
+	const list = Array.isArray(tables) ? tables : (tables?.data ?? []);
+	if (list.some((table) => table.name === STATUS_TABLE.name)) return 'already there';
+	await rest(`/projects/${project.id}/data-tables`, STATUS_TABLE);
+	return 'created';
+}
+
 /**
  * Brings the demo stack up in `dir` (an N8N_USER_FOLDER, created or reused) and resolves once the
  * editor can be used. Aborting `signal` (or calling `stop()`) stops n8n and the sandbox.
@@ -399,6 +442,9 @@ export async function startDemoStack({
 
 		await step('owner account', async () =>
 			(await ensureOwner(n8n.url)) ? `created (${DEMO_LOGIN.email})` : 'already set up',
+		);
+		await step(`Data table "${STATUS_TABLE.name}" (Recipes 6a, 6b)`, () =>
+			ensureStatusTable(n8n.url),
 		);
 		signal?.throwIfAborted();
 		return {

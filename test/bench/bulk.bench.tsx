@@ -3,7 +3,8 @@
  * subscriber, through n8n-core's execution engine against the sandbox; Message › Send against a
  * sandbox with a per-request latency and a sender rate limit; and List › Create From CSV
  * streaming a large file from n8n's file-system binary store to a counting HTTP sink, with the
- * process's peak memory.
+ * process's peak memory; and what Quiet Hours adds per item to Message › Send in a preview, the
+ * zones taken from the numbers.
  * Run: npm run bench [-- --items 20000 --csv-mb 100 --messages 1000 --latency-ms 80 --rate 50]
  */
 import { createServer } from 'node:http';
@@ -182,10 +183,86 @@ async function csvUpload() {
 	sink.close();
 }
 
+/** A number of each of 18 prefixes; the bench numbers its last four digits by item. */
+const NUMBERS = [
+	'+12125550123',
+	'+18085550123',
+	'+19075550123',
+	'+14165550123',
+	'+74951234567',
+	'+74232123456',
+	'+61291234567',
+	'+61891234567',
+	'+5511912345678',
+	'+5592912345678',
+	'+525512345678',
+	'+8613812345678',
+	'+919812345678',
+	'+33612345678',
+	'+447911123456',
+	'+4915112345678',
+	'+819012345678',
+	'+64211234567',
+];
+
+/**
+ * Quiet Hours' cost per item (issue 79: at most 10 % of Message › Send's node time): 10,000 items
+ * of different numbers, no zone given (each from its number's prefix), in a Preview Without
+ * Sending, with and without Quiet Hours; five runs of each, alternated, after one of each.
+ */
+async function quietHoursCost() {
+	const count = 10_000;
+	const items = Array.from({ length: count }, (_, i) => {
+		const number = NUMBERS[i % NUMBERS.length];
+		return { json: { to: `${number.slice(0, -4)}${String(i % 10_000).padStart(4, '0')}` } };
+	});
+	const credentials = {
+		type: 'audienceMessagingApi',
+		credentialType: new AudienceMessagingApi(),
+		data: { apiKey: 'bench', baseUrl: 'http://127.0.0.1:9' },
+	};
+	const time = async (quiet: boolean) => {
+		const started = process.hrtime.bigint();
+		const result = await runNode({
+			nodeType: node,
+			credentials,
+			items,
+			parameters: {
+				resource: 'message',
+				operation: 'send',
+				messageType: 'text',
+				from: '+1 555 010 0100',
+				to: '={{ $json.to }}',
+				text: 'Bench',
+				options: { preview: true, ...(quiet && { quietHours: { window: {} } }) },
+			},
+		});
+		if (result.error) throw result.error;
+		const output = result.output?.[0] ?? [];
+		if (output.length !== count) throw new Error(`${output.length} items out of ${count}`);
+		return Number(process.hrtime.bigint() - started) / 1e9;
+	};
+	await time(false);
+	await time(true);
+	const off: number[] = [];
+	const on: number[] = [];
+	for (let run = 0; run < 5; run++) {
+		off.push(await time(false));
+		on.push(await time(true));
+	}
+	const median = (values: number[]) => [...values].sort((a, b) => a - b)[2];
+	const ratios = on.map((seconds, run) => seconds / off[run]);
+	const ratio = median(ratios);
+	console.log(
+		`quiet hours: ${count.toLocaleString('en')} items in a preview, numbers of ${NUMBERS.length} prefixes with no zone given: off ${median(off).toFixed(2)} s, on ${median(on).toFixed(2)} s (medians of 5), ${(((median(on) - median(off)) / count) * 1e6).toFixed(1)} µs per item; on / off ${ratio.toFixed(2)} (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), target ≤ 1.10: ${ratio <= 1.1 ? 'holds' : 'MISSED'}`,
+	);
+}
+
 (async () => {
 	await addMany();
 	await send();
 	await csvUpload();
+	await quietHoursCost();
 	clearInterval(sampler);
 	process.exit(0);
 })().catch((error) => {

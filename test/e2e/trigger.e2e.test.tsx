@@ -2,7 +2,9 @@
  * The callback trigger in a real n8n server: published, reached over HTTP like the platform
  * does, with the executions n8n recorded checked afterwards.
  */
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
 
 import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
@@ -10,13 +12,15 @@ import {
 	importCredentials,
 	listExecutions,
 	publishWorkflow,
+	repoRoot,
 	setUpOwner,
 	startN8n,
 } from './n8n-harness';
-import type { RunningN8n } from './n8n-harness';
+import type { RecordedExecution, RunningN8n } from './n8n-harness';
 import {
 	API_KEY,
 	CALLBACKS_CREDENTIAL as CALLBACK_CREDENTIAL,
+	TRIGGER_TYPE,
 	callbackTriggerWorkflow,
 	usePackageInN8n,
 } from './package-setup';
@@ -46,7 +50,47 @@ const triggerWorkflowV2 = callbackTriggerWorkflow(
 	2,
 );
 
-const ctx = usePackageInN8n('am-e2e-trigger-', () => [triggerWorkflow, triggerWorkflowV2]);
+interface RecipeNode {
+	name: string;
+	type: string;
+	webhookId?: string;
+	credentials?: Record<string, unknown>;
+	parameters: Record<string, unknown>;
+}
+/** Recipes 6a and 6b as shipped (demo/workflows), on this file's Callbacks credential and `settings`. */
+function recipe(file: string, settings: Record<string, string> = {}) {
+	const workflow = JSON.parse(readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8')) as {
+		id: string;
+		nodes: RecipeNode[];
+	};
+	for (const node of workflow.nodes) {
+		if (node.credentials)
+			node.credentials = {
+				audienceMessagingCallbackApi: {
+					id: CALLBACK_CREDENTIAL.id,
+					name: CALLBACK_CREDENTIAL.name,
+				},
+			};
+		if (node.name !== 'Settings') continue;
+		const { assignments } = node.parameters.assignments as {
+			assignments: Array<{ name: string; value: string }>;
+		};
+		for (const assignment of assignments)
+			assignment.value = settings[assignment.name] ?? assignment.value;
+	}
+	return workflow;
+}
+const CAMPAIGN = 'e2eSpring20';
+const keeper = recipe('r6a-keep-statuses.json');
+const report = recipe('r6b-campaign-report.json', { campaign: CAMPAIGN });
+const keeperPath = `${keeper.nodes.find((node) => node.type === TRIGGER_TYPE)?.webhookId}/callbacks`;
+
+const ctx = usePackageInN8n('am-e2e-trigger-', () => [
+	triggerWorkflow,
+	triggerWorkflowV2,
+	keeper,
+	report,
+]);
 let n8n: RunningN8n;
 const webhookPath = `${WEBHOOK_ID}/callbacks`;
 const callbackUrl = () => callbackUrlWithToken(`${n8n.url}/webhook/${webhookPath}`, SECRET);
@@ -61,11 +105,13 @@ beforeAll(async () => {
 	await importCredentials(ctx.folder, [{ ...CALLBACK_CREDENTIAL, data: { secret: SECRET } }]);
 	await publishWorkflow(ctx.folder, triggerWorkflow.id);
 	await publishWorkflow(ctx.folder, triggerWorkflowV2.id);
+	await publishWorkflow(ctx.folder, keeper.id);
 	// Debug level: even n8n's most talkative log must not hold the secret or the token.
 	n8n = await startN8n(ctx.folder, {
 		webhooks: [
 			{ path: webhookPath, method: 'POST' },
 			{ path: `${WEBHOOK_ID_V2}/callbacks`, method: 'POST' },
+			{ path: keeperPath, method: 'POST' },
 		],
 		logLevel: 'debug',
 	});
@@ -75,7 +121,15 @@ afterAll(async () => {
 	await n8n?.stop();
 });
 
-async function executionsSettled(expected: number, timeoutMs = 30_000, workflow = triggerWorkflow) {
+let owner: Promise<string> | undefined;
+/** The owner's session: set up once, by the first test that needs it. */
+const ownerCookie = () => (owner ??= setUpOwner(n8n.url));
+
+async function executionsSettled(
+	expected: number,
+	timeoutMs = 30_000,
+	workflow: { id: string } = triggerWorkflow,
+) {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const executions = await listExecutions(ctx.folder, workflow.id);
@@ -259,7 +313,7 @@ it("keeps the secret and the token out of n8n's logs (at debug level) and out of
 it('n8n serves both nodes with the codex aliases its nodes panel searches (blacklist, wallet, subscriber, chat app)', async () => {
 	// The editor's node list is for signed-in users: set up the owner, as a new user does, and use
 	// its session.
-	const cookie = await setUpOwner(n8n.url);
+	const cookie = await ownerCookie();
 	const response = await fetch(`${n8n.url}/types/nodes.json`, { headers: { cookie } });
 	expect(response.status).toBe(200);
 	const types = (await response.json()) as Array<{ name: string; codex?: { alias?: string[] } }>;
@@ -294,6 +348,111 @@ const postAlone = (url: string, body: string) =>
 		request.on('error', reject);
 		request.end(body);
 	});
+
+describe('Recipes 6a and 6b: a campaign report from the status events', () => {
+	let cookie: string;
+	/** n8n's REST API as the editor calls it, the owner logged in: the answer's `data`. */
+	async function rest<T>(path: string, body?: object): Promise<T> {
+		const response = await fetch(`${n8n.url}/rest${path}`, {
+			method: body ? 'POST' : 'GET',
+			headers: { cookie, 'content-type': 'application/json' },
+			body: body && JSON.stringify(body),
+		});
+		const answer = (await response.json()) as { data: T };
+		if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
+		return answer.data;
+	}
+	/** Runs a workflow from its manual trigger, as the editor's Execute button does. */
+	async function execute(workflow: {
+		id: string;
+		nodes: RecipeNode[];
+	}): Promise<RecordedExecution> {
+		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
+		const { executionId } = await rest<{ executionId: string }>(`/workflows/${workflow.id}/run`, {
+			triggerToStartFrom: { name: trigger?.name },
+		});
+		const deadline = Date.now() + 60_000;
+		for (;;) {
+			const execution = (await listExecutions(ctx.folder, workflow.id)).find(
+				(e) => e.id === String(executionId),
+			);
+			if (execution && !['new', 'running', 'waiting'].includes(execution.status)) return execution;
+			if (Date.now() > deadline) throw new Error(`execution ${executionId} did not finish`);
+			await new Promise((resolve) => setTimeout(resolve, 300));
+		}
+	}
+
+	beforeAll(async () => {
+		cookie = await ownerCookie();
+		// The table as docs/recipes.md says to make it (n8n's Data tables page sends this request).
+		const project = await rest<{ id: string }>('/projects/personal');
+		await rest(`/projects/${project.id}/data-tables`, {
+			name: 'message_statuses',
+			columns: [
+				{ name: 'messageId', type: 'string' },
+				{ name: 'campaign', type: 'string' },
+				{ name: 'recipient', type: 'string' },
+				{ name: 'status', type: 'string' },
+				{ name: 'step', type: 'number' },
+				{ name: 'statusDate', type: 'string' },
+			],
+		});
+	});
+
+	it("keeps one row per message with its furthest status, and the report counts the campaign's 20 messages as the sandbox posted them", async () => {
+		const sender = ctx.sandbox.seedSender(
+			{ providerId: 'p', name: 'Report', address: '15550100177', accountTier: 4 },
+			{ active: true },
+		);
+		const recipients = Array.from({ length: 20 }, (_, i) => `+336123${String(45_000 + i)}`);
+		for (const to of recipients) ctx.sandbox.simulateInbound(to, sender.address);
+		for (const to of recipients.slice(16))
+			ctx.sandbox.seedBlacklist({ from: sender.address, type: 'CHATAPP', to, reason: 'STOP' });
+		const url = callbackUrlWithToken(`${n8n.url}/webhook/${keeperPath}`, SECRET);
+		const send = async (to: string) => {
+			const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
+				method: 'POST',
+				headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+				body: JSON.stringify({
+					from: sender.address,
+					to,
+					type: 'text',
+					body: 'Spring is here',
+					externalId: CAMPAIGN,
+					callbacks: url,
+				}),
+			});
+			expect(response.status).toBe(200);
+			return ((await response.json()) as { data: { id: string } }).data.id;
+		};
+		// 12 with the whole path to READ; then read receipts off: 4 stop at SENT, 4 blacklisted.
+		const ids: string[] = [];
+		for (const to of recipients.slice(0, 12)) ids.push(await send(to));
+		ctx.sandbox.configureChatapp({ callbackStatuses: ['QUEUE', 'DEQUEUED', 'SENT'] });
+		for (const to of recipients.slice(12)) ids.push(await send(to));
+		for (const id of ids) await ctx.sandbox.waitForCallbacks(id, { timeoutMs: 120_000 });
+		const posted = ids.map((id) => ctx.sandbox.callbackDeliveries(id).filter((d) => d.ok));
+		const lastStatus = posted.map((deliveries) => deliveries[deliveries.length - 1].status);
+		const expected: Record<string, number> = {};
+		for (const status of lastStatus) expected[status] = (expected[status] ?? 0) + 1;
+		expect(expected).toEqual({ READ: 12, SENT: 4, BLACKLISTED: 4 });
+		const events = posted.reduce((sum, deliveries) => sum + deliveries.length, 0);
+		const kept = await executionsSettled(events, 120_000, keeper);
+		expect(kept.map((e) => e.status)).toEqual(Array(events).fill('success'));
+
+		const execution = await execute(report);
+		expect(execution.status).toBe('success');
+		const counts = Object.fromEntries(
+			execution.nodeItems['Count by Status'].map((item) => [item.status, item.count_messageId]),
+		);
+		expect(counts).toEqual(expected);
+		// One row per message, each at its last status (two rows of one message: dropped once).
+		const rows = execution.nodeItems["Get the Campaign's Messages"];
+		const byMessage = new Map(rows.map((row) => [row.messageId, row.status]));
+		expect(ids.map((id) => byMessage.get(id))).toEqual(lastStatus);
+		expect(execution.nodeItems['Once per Message']).toHaveLength(20);
+	});
+});
 
 it(`takes a changed secret within ${SECRET_KEPT_MS / 1000} s: the old token refused with 401 from then on, the new one taken`, async () => {
 	const post = postAlone;

@@ -74,8 +74,8 @@ const outcomes = (output: INodeExecutionData[]) =>
 describe('Message › Send › Quiet Hours', () => {
 	it('sends only to those in their daytime, holds the others until their window opens, and an hour later sends the next ones, none twice', async () => {
 		// Monday 08:30 UTC: 09:30 in Paris, 14:00 in Kolkata, 17:30 in Tokyo (open); 08:30 in London,
-		// 03:30 in New York, 21:30 in Auckland (closed). A number of the US waits for every US zone
-		// (09:00 in Adak, 19:00 UTC); one of New Zealand for Chatham too (Auckland's 09:00 is later).
+		// 03:30 in New York, 21:30 in Auckland (closed). A number with no zone given is in its
+		// prefix's (Google's libphonenumber data: +1 212 New York, +64 21 Auckland).
 		clockAt('2026-11-30T08:30');
 		openConversations();
 		const first = outputOf(await run(ctx.credentials, send(), items));
@@ -87,7 +87,7 @@ describe('Message › Send › Quiet Hours', () => {
 			'+919812345678 sent',
 			'+919812345679 sent',
 			'+12125551234 held 2026-11-30T14:00:00.000Z',
-			'+12125551235 held 2026-11-30T19:00:00.000Z',
+			'+12125551235 held 2026-11-30T14:00:00.000Z',
 			'+819012345678 sent',
 			'+819012345679 sent',
 			'+64211234567 held 2026-11-30T20:00:00.000Z',
@@ -126,7 +126,7 @@ describe('Message › Send › Quiet Hours', () => {
 			'+919812345678 sentBefore',
 			'+919812345679 sentBefore',
 			'+12125551234 held 2026-11-30T14:00:00.000Z',
-			'+12125551235 held 2026-11-30T19:00:00.000Z',
+			'+12125551235 held 2026-11-30T14:00:00.000Z',
 			'+819012345678 sentBefore',
 			'+819012345679 sentBefore',
 			'+64211234567 held 2026-11-30T20:00:00.000Z',
@@ -134,6 +134,24 @@ describe('Message › Send › Quiet Hours', () => {
 		]);
 		expect(posted().slice(6)).toEqual(['+447911123456', '+447911123457']);
 		expect(new Set(posted()).size).toBe(posted().length);
+	});
+
+	it('sends a US number with no zone given at 10:00 in New York, and holds a Hawaii one', async () => {
+		// Monday 15:00 UTC: 10:00 in New York, 05:00 in Honolulu (its 09:00 is 19:00 UTC).
+		clockAt('2026-11-30T15:00');
+		openConversations();
+		ctx.sandbox.simulateInbound('+18085551234', SENDER);
+		const output = outputOf(
+			await run(ctx.credentials, send(), [
+				{ json: RECIPIENTS[7] },
+				{ json: { to: '+18085551234', timezone: '' } },
+			]),
+		);
+		expect(outcomes(output)).toEqual([
+			'+12125551235 sent',
+			'+18085551234 held 2026-11-30T19:00:00.000Z',
+		]);
+		expect(posted()).toEqual(['+12125551235']);
 	});
 
 	it('holds the same items in a preview, and sends nothing', async () => {
@@ -150,7 +168,7 @@ describe('Message › Send › Quiet Hours', () => {
 			'preview',
 			'preview',
 			'held 2026-11-30T14:00:00.000Z',
-			'held 2026-11-30T19:00:00.000Z',
+			'held 2026-11-30T14:00:00.000Z',
 			'preview',
 			'preview',
 			'held 2026-11-30T20:00:00.000Z',
@@ -160,7 +178,7 @@ describe('Message › Send › Quiet Hours', () => {
 	});
 
 	it("follows the chosen days and a window across midnight, in each recipient's calendar", async () => {
-		// Monday 21:30 UTC: Tuesday 06:30 in Tokyo, 08:30 in Auckland; Monday 22:30 in Paris.
+		// Monday 21:30 UTC: Tuesday 06:30 in Tokyo, 10:30 in Auckland; Monday 22:30 in Paris.
 		clockAt('2026-11-30T21:30');
 		openConversations();
 		const night = { from: '22:00', until: '07:00', days: ['monday'] };
@@ -174,7 +192,7 @@ describe('Message › Send › Quiet Hours', () => {
 			'+819012345679 sent',
 			// Auckland's Monday night ended; the next is Monday 2026-12-07 22:00 NZDT (09:00 UTC).
 			'+64211234567 held 2026-12-07T09:00:00.000Z',
-			// New Zealand's numbers also wait for Chatham (45 minutes ahead), which opens first.
+			// +64 21 is Auckland's from its prefix: the same time.
 			'+64211234568 held 2026-12-07T09:00:00.000Z',
 		]);
 	});
@@ -189,12 +207,13 @@ describe('Message › Send › Quiet Hours', () => {
 		expect(wrongZone.error?.message).toBe(
 			'Invalid "Options › Quiet Hours › Recipient Time Zone" in item 1: an IANA time zone name such as Europe/Paris was expected, got the string "Europe/Pariss"',
 		);
+		// An Alaska number is in Adak's zone or Anchorage's, an hour apart.
 		const narrow = await run(ctx.credentials, send({ from: '09:00', until: '10:00' }), [
 			{ json: RECIPIENTS[0] },
-			{ json: RECIPIENTS[7] },
+			{ json: { to: '+19075551234', timezone: '' } },
 		]);
 		expect(narrow.error?.message).toMatch(
-			/^Invalid "Options › Quiet Hours › Recipient Time Zone" in item 1: no moment of the week is inside the window in every time zone of US \(29, America\/Adak to Pacific\/Honolulu\) at once/,
+			/^Invalid "Options › Quiet Hours › Recipient Time Zone" in item 1: no moment of the week is inside the window in every time zone \+19075551234 may be in \(2, America\/Adak to America\/Anchorage\) at once/,
 		);
 		const badTime = await run(ctx.credentials, send({ from: '9h' }), items.slice(0, 1));
 		expect(badTime.error?.message).toBe(

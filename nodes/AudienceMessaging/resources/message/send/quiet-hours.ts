@@ -40,7 +40,7 @@ const windowFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. {{ $json.timezone }}',
 		description:
-			"An IANA name such as Europe/Paris. Empty: the zones of the number's country, the window open in all of them at once.",
+			"An IANA name such as Europe/Paris. Empty: the zone of the number's prefix (+1 212: New York); where it has several, the window open in all of them at once.",
 	},
 ];
 
@@ -85,14 +85,14 @@ export class RunQuietHours {
 			{ from: value('from'), until: value('until'), days: value('days') },
 			{ from: `${PATH}.from`, until: `${PATH}.until`, days: `${PATH}.days` },
 		);
-		const { zones, country } = recipientZones(value('timeZone'), message.to, {
+		const zones = recipientZones(value('timeZone'), message.to, {
 			timeZone: `${PATH}.timeZone`,
 			to: 'to',
 		});
 		if (this.schedule.next(window, zones, Date.now()) === undefined)
 			throw new InputError(
 				`${PATH}.timeZone`,
-				`no moment of the week is inside the window in every time zone of ${country} (${zones.length}, ${zones[0]} to ${zones[zones.length - 1]}) at once: give the recipient's own zone here`,
+				`no moment of the week is inside the window in every time zone ${message.to} may be in (${zones.length}, ${zones[0]} to ${zones[zones.length - 1]}) at once: give the recipient's own zone here`,
 			);
 		this.plans.set(message, { window, zones });
 	}
