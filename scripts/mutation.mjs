@@ -406,6 +406,24 @@ export const MUTANTS = [
 		'a window across midnight (22:00 to 06:00) is never open',
 	],
 	[
+		'src/quiet/zones.ts',
+		'for (let length = Math.min(digits.length, LONGEST_PREFIX); length > 0; length--) {',
+		'for (let length = 1; length <= Math.min(digits.length, LONGEST_PREFIX); length++) {',
+		"the shortest known prefix wins: a New York number waits for every zone of +1's",
+	],
+	[
+		'src/quiet/zones.ts',
+		'if (zones?.length === 1) return zones;',
+		'if (zones) return zones;',
+		"a prefix of several zones is not kept to the number's country: a US toll-free number waits for Guam",
+	],
+	[
+		'nodes/AudienceMessaging/resources/message/send/quiet-hours.ts',
+		'`${from}\\n${until}\\n${days}\\n${zones}`',
+		'`${from}\\n${until}\\n${days}`',
+		"items of one window share the first item's zones: a New York number sent in Paris's daytime",
+	],
+	[
 		'src/pace/turn-grant.ts',
 		'Math.max(ASK_TIMEOUT_MS, SLOW_ANSWER_MARGIN * slowestAnswerMs),',
 		'ASK_TIMEOUT_MS,',

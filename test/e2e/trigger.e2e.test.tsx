@@ -330,37 +330,51 @@ it('n8n serves both nodes with the codex aliases its nodes panel searches (black
 });
 
 /**
- * The status of a POST on a connection of its own: a connection the tests before left in fetch's
- * pool may have been closed by n8n after a refusal (401 and 413 close it), and a POST is not
- * retried on another.
+ * A request (a POST by default) on a connection of its own, its status and text: a connection the
+ * tests before left in fetch's pool may have been closed by n8n after a refusal (401 and 413 close
+ * it), and a POST is not retried on another.
  */
-const postAlone = (url: string, body: string) =>
-	new Promise<number>((resolve, reject) => {
+const requestAlone = (
+	url: string,
+	{
+		method = 'POST',
+		headers = {},
+		body = '',
+	}: { method?: string; headers?: object; body?: string },
+) =>
+	new Promise<{ status: number; text: string }>((resolve, reject) => {
 		const request = httpRequest(url, {
-			method: 'POST',
+			method,
 			agent: false,
-			headers: { 'content-type': 'application/json' },
+			headers: { 'content-type': 'application/json', ...headers },
 		});
 		request.on('response', (response) => {
-			response.resume();
-			resolve(response.statusCode ?? 0);
+			const chunks: Buffer[] = [];
+			response.on('data', (chunk: Buffer) => chunks.push(chunk));
+			response.on('end', () =>
+				resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString() }),
+			);
 		});
 		request.on('error', reject);
 		request.end(body);
 	});
+const postAlone = async (url: string, body: string) => (await requestAlone(url, { body })).status;
 
 describe('Recipes 6a and 6b: a campaign report from the status events', () => {
 	let cookie: string;
-	/** n8n's REST API as the editor calls it, the owner logged in: the answer's `data`. */
+	/**
+	 * n8n's REST API as the editor calls it, the owner logged in: the answer's `data`. On a
+	 * connection of its own: the tests above leave n8n's refusals' closed connections in fetch's
+	 * pool (a reused one failed with "other side closed" on a loaded machine).
+	 */
 	async function rest<T>(path: string, body?: object): Promise<T> {
-		const response = await fetch(`${n8n.url}/rest${path}`, {
+		const { status, text } = await requestAlone(`${n8n.url}/rest${path}`, {
 			method: body ? 'POST' : 'GET',
-			headers: { cookie, 'content-type': 'application/json' },
+			headers: { cookie },
 			body: body && JSON.stringify(body),
 		});
-		const answer = (await response.json()) as { data: T };
-		if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(answer)}`);
-		return answer.data;
+		if (status !== 200) throw new Error(`${path}: HTTP ${status} ${text}`);
+		return (JSON.parse(text) as { data: T }).data;
 	}
 	/** Runs a workflow from its manual trigger, as the editor's Execute button does. */
 	async function execute(workflow: {

@@ -273,11 +273,12 @@ describe('the product files stay small enough to read', () => {
 	 * run pacing alone takes, which the trigger keeps from the runs still sharing (src/pace/board.ts).
 	 * 14,810 for Send Status Events to a Trigger's third choice, the trigger for Share Pace's turns
 	 * alone (its field's choices described in the editor). 14,830 for the text limit saying how it
-	 * counts (an emoji 2, the ends trimmed) in its error and the Text and Message fields. 14,860 for
+	 * counts (an emoji 2, the ends trimmed) in its error and the Text and Message fields. 14,880 for
 	 * issue 79's zones from the number's prefix (src/quiet/zones.ts: the prefix looked up, a
-	 * prefix of several zones kept to the number's country).
+	 * prefix of several zones kept to the number's country) and its cost per item (a run's items
+	 * of one window and zones share its reading and its answer for the minute).
 	 */
-	const MAX_PRODUCT_LINES = 14_860;
+	const MAX_PRODUCT_LINES = 14_880;
 
 	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
 		const total = product.reduce((sum, file) => sum + lines(file), 0);

@@ -68,33 +68,58 @@ export const isQuietHold = (error: unknown): error is QuietHold => error instanc
 interface Plan {
 	window: QuietWindow;
 	zones: readonly string[];
+	/** The minute its next opening was asked for, and the answer: the same all that minute. */
+	minute?: number;
+	next?: number;
 }
 
-/** A run's quiet hours: each message's window and zones, checked once its item is read. */
+const WINDOW_PATHS = { from: `${PATH}.from`, until: `${PATH}.until`, days: `${PATH}.days` };
+const ZONE_PATHS = { timeZone: `${PATH}.timeZone`, to: 'to' };
+const DEFAULTS = new Map(windowFields.map((field) => [field.name, field.default as unknown]));
+const isText = (value: unknown) => typeof value === 'string';
+const textArray = (value: unknown) => Array.isArray(value) && value.every(isText);
+
+/**
+ * A run's quiet hours: each message's window and zones, checked once its item is read. Items of
+ * the same window and zones share one plan (most of a run's do), and its answer for the minute:
+ * the window read once, its opening looked up once a minute, not once per item.
+ */
 export class RunQuietHours {
 	private readonly schedule = new QuietSchedule();
 	private readonly plans = new WeakMap<Message, Plan>();
+	private readonly shared = new Map<string, Plan>();
 
 	/** Reads the item's Quiet Hours; refuses a window that is never open in all its zones. */
 	read(options: Record<string, unknown>, message: Message): void {
 		if (options.quietHours === undefined) return;
 		const set = record(record(options.quietHours, PATH).window ?? {}, PATH);
-		const value = (name: string) =>
-			set[name] ?? windowFields.find((field) => field.name === name)?.default;
-		const window = quietWindow(
-			{ from: value('from'), until: value('until'), days: value('days') },
-			{ from: `${PATH}.from`, until: `${PATH}.until`, days: `${PATH}.days` },
-		);
-		const zones = recipientZones(value('timeZone'), message.to, {
-			timeZone: `${PATH}.timeZone`,
-			to: 'to',
-		});
-		if (this.schedule.next(window, zones, Date.now()) === undefined)
+		const value = (name: string) => set[name] ?? DEFAULTS.get(name);
+		const [from, until, days] = [value('from'), value('until'), value('days')];
+		const zones = recipientZones(value('timeZone'), message.to, ZONE_PATHS);
+		// Only plain texts make a key: another value is read (and refused) as given.
+		const plain = isText(from) && isText(until) && (isText(days) || textArray(days));
+		const key = plain ? `${from}\n${until}\n${days}\n${zones}` : undefined;
+		let plan = key === undefined ? undefined : this.shared.get(key);
+		if (!plan) {
+			plan = { window: quietWindow({ from, until, days }, WINDOW_PATHS), zones };
+			if (key !== undefined) this.shared.set(key, plan);
+		}
+		if (this.next(plan, Date.now()) === undefined)
 			throw new InputError(
 				`${PATH}.timeZone`,
 				`no moment of the week is inside the window in every time zone ${message.to} may be in (${zones.length}, ${zones[0]} to ${zones[zones.length - 1]}) at once: give the recipient's own zone here`,
 			);
-		this.plans.set(message, { window, zones });
+		this.plans.set(message, plan);
+	}
+
+	/** The plan's next opening from `now` (`now` itself while open), asked once a minute. */
+	private next(plan: Plan, now: number): number | undefined {
+		const minute = Math.floor(now / 60_000);
+		if (plan.minute !== minute) {
+			plan.minute = minute;
+			plan.next = this.schedule.next(plan.window, plan.zones, now);
+		}
+		return plan.next === undefined || plan.next > now ? plan.next : now;
 	}
 
 	/**
@@ -104,7 +129,7 @@ export class RunQuietHours {
 	outside(message: Message, now = Date.now()): QuietHold['held'] | undefined {
 		const plan = this.plans.get(message);
 		if (!plan) return undefined;
-		const next = this.schedule.next(plan.window, plan.zones, now);
+		const next = this.next(plan, now);
 		if (next === undefined) return { status: 'held' };
 		return next <= now ? undefined : { status: 'held', sendAfter: new Date(next).toISOString() };
 	}
