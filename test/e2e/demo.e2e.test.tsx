@@ -461,6 +461,8 @@ it('npm start prints no stack trace, no failure and no doubled word, and lists e
 	expect(output).not.toMatch(/^\s+at /m);
 	expect(output).not.toMatch(/\b(error|fail(ed|ure)?)\b/i);
 	expect(output).not.toMatch(/\(published[^\n]*\(published/);
+	// The Data table Recipes 6a and 6b use, made in the owner's project (docs/recipes.md).
+	expect(output).toContain('Data table "message_statuses" (Recipes 6a, 6b): created');
 	for (const workflow of demos) {
 		const key = readdirSync(join(repoRoot, 'demo', 'workflows'))
 			.find(
