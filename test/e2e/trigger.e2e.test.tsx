@@ -121,6 +121,17 @@ afterAll(async () => {
 	await n8n?.stop();
 });
 
+/** A text message sent straight to the sandbox (no n8n in between): its message ID. */
+async function sendText(message: Record<string, string>): Promise<string> {
+	const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
+		method: 'POST',
+		headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+		body: JSON.stringify({ type: 'text', ...message }),
+	});
+	expect(response.status).toBe(200);
+	return ((await response.json()) as { data: { id: string } }).data.id;
+}
+
 let owner: Promise<string> | undefined;
 /** The owner's session: set up once, by the first test that needs it. */
 const ownerCookie = () => (owner ??= setUpOwner(n8n.url));
@@ -184,22 +195,9 @@ it('records one execution per status event of a message sent with the trigger UR
 	ctx.sandbox.simulateInbound('+33700000009', sender.address);
 	const before = (await executionsSettled(1)).length;
 	const url = callbackUrl();
-	const sendMessage = async (to: string, externalId: string) => {
-		const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
-			method: 'POST',
-			headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-			body: JSON.stringify({
-				from: sender.address,
-				to,
-				type: 'text',
-				body: 'Hello',
-				externalId,
-				callbacks: url,
-			}),
-		});
-		expect(response.status).toBe(200);
-		return ((await response.json()) as { data: { id: string } }).data.id;
-	};
+	const sendMessage = (to: string, externalId: string) =>
+		sendText({ from: sender.address, to, body: 'Hello', externalId, callbacks: url });
+
 	const delivered = await sendMessage('+33612345678', 'roundtrip1');
 	await ctx.sandbox.waitForCallbacks(delivered, { timeoutMs: 60_000 });
 	const blocked = await sendMessage('+33700000009', 'roundtrip2');
@@ -423,22 +421,15 @@ describe('Recipes 6a and 6b: a campaign report from the status events', () => {
 		for (const to of recipients.slice(16))
 			ctx.sandbox.seedBlacklist({ from: sender.address, type: 'CHATAPP', to, reason: 'STOP' });
 		const url = callbackUrlWithToken(`${n8n.url}/webhook/${keeperPath}`, SECRET);
-		const send = async (to: string) => {
-			const response = await fetch(`${ctx.sandbox.baseUrl}/chatapp/messages`, {
-				method: 'POST',
-				headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-				body: JSON.stringify({
-					from: sender.address,
-					to,
-					type: 'text',
-					body: 'Spring is here',
-					externalId: CAMPAIGN,
-					callbacks: url,
-				}),
+		const send = (to: string) =>
+			sendText({
+				from: sender.address,
+				to,
+				body: 'Spring is here',
+				externalId: CAMPAIGN,
+				callbacks: url,
 			});
-			expect(response.status).toBe(200);
-			return ((await response.json()) as { data: { id: string } }).data.id;
-		};
+
 		// 12 with the whole path to READ; then read receipts off: 4 stop at SENT, 4 blacklisted.
 		const ids: string[] = [];
 		for (const to of recipients.slice(0, 12)) ids.push(await send(to));
