@@ -3,6 +3,9 @@
  * the packed package npm-installed into ~/.n8n/nodes (a copy of global-setup.tsx's template), a
  * credential pointing at the sandbox, and small builders for workflow JSON.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { startSandbox } from '../sandbox';
 import type { Sandbox } from '../sandbox';
 import {
@@ -10,6 +13,7 @@ import {
 	importCredentials,
 	importWorkflows,
 	installedPackage,
+	repoRoot,
 } from './n8n-harness';
 import type { InstalledPackage, N8nUserFolder } from './n8n-harness';
 
@@ -179,3 +183,38 @@ export const callbackTriggerWorkflow = (
 	],
 	connections: {},
 });
+
+/** A node of a workflow read from demo/workflows. */
+export interface ShippedNode {
+	name: string;
+	type: string;
+	webhookId?: string;
+	parameters: Record<string, unknown>;
+	credentials?: unknown;
+	onError?: string;
+}
+
+/**
+ * A recipe as shipped (demo/workflows/`file`): each node with credentials given `credentials`
+ * (the test's own), and its Settings node's values taken from `settings` where it names them.
+ */
+export function shippedRecipe(
+	file: string,
+	credentials: object,
+	settings: Record<string, string> = {},
+): { id: string; nodes: ShippedNode[] } {
+	const workflow = JSON.parse(readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8')) as {
+		id: string;
+		nodes: ShippedNode[];
+	};
+	for (const node of workflow.nodes) {
+		if (node.credentials) node.credentials = credentials;
+		if (node.name !== 'Settings') continue;
+		const { assignments } = node.parameters.assignments as {
+			assignments: Array<{ name: string; value: string }>;
+		};
+		for (const assignment of assignments)
+			assignment.value = settings[assignment.name] ?? assignment.value;
+	}
+	return workflow;
+}

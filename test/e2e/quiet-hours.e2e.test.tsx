@@ -5,12 +5,10 @@
  * minute or two later. Recipe 4 run twice (before and after the opening) and Recipe 5 once (its
  * Wait node until `sendAfter`) must each message every recipient exactly once, inside the window.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
-import { executeWorkflow, importWorkflows, nodeOutput, repoRoot, runN8n } from './n8n-harness';
+import { executeWorkflow, importWorkflows, nodeOutput, runN8n } from './n8n-harness';
 import type { RunData } from './n8n-harness';
-import { CREDENTIAL, usePackageInN8n } from './package-setup';
+import { CREDENTIAL, shippedRecipe, usePackageInN8n } from './package-setup';
 
 jest.setTimeout(600_000);
 
@@ -76,25 +74,13 @@ const clock = (at: number, zone: Zone) => {
 	return `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
 };
 
-interface Workflow {
-	id: string;
-	nodes: Array<{
-		name: string;
-		type: string;
-		parameters: Record<string, unknown>;
-		credentials?: unknown;
-		onError?: string;
-	}>;
-}
+type Workflow = ReturnType<typeof shippedRecipe>;
 /**
  * A recipe as shipped, its Settings given this run's list and window (or `settings`), and the e2e
  * credential.
  */
-function recipe(file: string, listId: string, settings: Record<string, string> = {}): Workflow {
-	const workflow = JSON.parse(
-		readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8'),
-	) as Workflow;
-	const values: Record<string, string> = {
+const recipe = (file: string, listId: string, settings: Record<string, string> = {}): Workflow =>
+	shippedRecipe(file, CREDENTIAL, {
 		listId,
 		senderPhone: SENDER.address,
 		senderId: SENDER.id,
@@ -102,18 +88,7 @@ function recipe(file: string, listId: string, settings: Record<string, string> =
 		sendFrom: clock(opens, 'Asia/Kolkata'),
 		sendUntil: clock(opens + 60 * MINUTE, 'Asia/Kolkata'),
 		...settings,
-	};
-	for (const node of workflow.nodes) {
-		if (node.credentials) node.credentials = CREDENTIAL;
-		if (node.name !== 'Settings') continue;
-		const { assignments } = node.parameters.assignments as {
-			assignments: Array<{ name: string; value: string }>;
-		};
-		for (const assignment of assignments)
-			assignment.value = values[assignment.name] ?? assignment.value;
-	}
-	return workflow;
-}
+	});
 
 const n8n = usePackageInN8n('n8n-e2e-quiet-', () => {
 	const { sandbox } = n8n;

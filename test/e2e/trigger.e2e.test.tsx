@@ -2,9 +2,7 @@
  * The callback trigger in a real n8n server: published, reached over HTTP like the platform
  * does, with the executions n8n recorded checked afterwards.
  */
-import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 
 import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { callbackToken, callbackUrlWithToken } from '../../src/platform/callbacks';
@@ -12,7 +10,6 @@ import {
 	importCredentials,
 	listExecutions,
 	publishWorkflow,
-	repoRoot,
 	setUpOwner,
 	startN8n,
 } from './n8n-harness';
@@ -22,8 +19,10 @@ import {
 	CALLBACKS_CREDENTIAL as CALLBACK_CREDENTIAL,
 	TRIGGER_TYPE,
 	callbackTriggerWorkflow,
+	shippedRecipe,
 	usePackageInN8n,
 } from './package-setup';
+import type { ShippedNode } from './package-setup';
 
 jest.setTimeout(300_000);
 
@@ -50,36 +49,15 @@ const triggerWorkflowV2 = callbackTriggerWorkflow(
 	2,
 );
 
-interface RecipeNode {
-	name: string;
-	type: string;
-	webhookId?: string;
-	credentials?: Record<string, unknown>;
-	parameters: Record<string, unknown>;
-}
-/** Recipes 6a and 6b as shipped (demo/workflows), on this file's Callbacks credential and `settings`. */
-function recipe(file: string, settings: Record<string, string> = {}) {
-	const workflow = JSON.parse(readFileSync(join(repoRoot, 'demo', 'workflows', file), 'utf8')) as {
-		id: string;
-		nodes: RecipeNode[];
-	};
-	for (const node of workflow.nodes) {
-		if (node.credentials)
-			node.credentials = {
-				audienceMessagingCallbackApi: {
-					id: CALLBACK_CREDENTIAL.id,
-					name: CALLBACK_CREDENTIAL.name,
-				},
-			};
-		if (node.name !== 'Settings') continue;
-		const { assignments } = node.parameters.assignments as {
-			assignments: Array<{ name: string; value: string }>;
-		};
-		for (const assignment of assignments)
-			assignment.value = settings[assignment.name] ?? assignment.value;
-	}
-	return workflow;
-}
+/** Recipes 6a and 6b as shipped (demo/workflows), on this file's Callbacks credential. */
+const recipe = (file: string, settings: Record<string, string> = {}) =>
+	shippedRecipe(
+		file,
+		{
+			audienceMessagingCallbackApi: { id: CALLBACK_CREDENTIAL.id, name: CALLBACK_CREDENTIAL.name },
+		},
+		settings,
+	);
 const CAMPAIGN = 'e2eSpring20';
 const keeper = recipe('r6a-keep-statuses.json');
 const report = recipe('r6b-campaign-report.json', { campaign: CAMPAIGN });
@@ -377,7 +355,7 @@ describe('Recipes 6a and 6b: a campaign report from the status events', () => {
 	/** Runs a workflow from its manual trigger, as the editor's Execute button does. */
 	async function execute(workflow: {
 		id: string;
-		nodes: RecipeNode[];
+		nodes: ShippedNode[];
 	}): Promise<RecordedExecution> {
 		const trigger = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger');
 		const { executionId } = await rest<{ executionId: string }>(`/workflows/${workflow.id}/run`, {
