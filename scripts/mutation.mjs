@@ -407,20 +407,26 @@ export const MUTANTS = [
 	],
 	[
 		'src/quiet/zones.ts',
-		'for (let length = Math.min(digits.length, LONGEST_PREFIX); length > 0; length--) {',
-		'for (let length = 1; length <= Math.min(digits.length, LONGEST_PREFIX); length++) {',
+		'zones = PREFIX_ZONES.get(start) ?? zones;',
+		'zones ??= PREFIX_ZONES.get(start);',
 		"the shortest known prefix wins: a New York number waits for every zone of +1's",
 	],
 	[
 		'src/quiet/zones.ts',
-		'if (zones?.length === 1) return zones;',
+		'if (zones && (zones.length === 1 || isWhole(zones))) return zones;',
 		'if (zones) return zones;',
 		"a prefix of several zones is not kept to the number's country: a US toll-free number waits for Guam",
 	],
 	[
+		'src/quiet/zones.ts',
+		'return kept === 0 || kept === clocks.length;',
+		'return true;',
+		"every prefix's zones count as one country's: +1's 42 are not kept to the US's",
+	],
+	[
 		'nodes/AudienceMessaging/resources/message/send/quiet-hours.ts',
-		'`${from}\\n${until}\\n${days}\\n${zones}`',
-		'`${from}\\n${until}\\n${days}`',
+		'let plan = plans?.get(zones);',
+		'let plan = plans?.values().next().value;',
 		"items of one window share the first item's zones: a New York number sent in Paris's daytime",
 	],
 	[

@@ -90,6 +90,8 @@ class ZoneClock {
 			for (const back of [30, 60, 120])
 				if (shows(shown - back * MINUTE)) at = shown - back * MINUTE;
 		}
+		// A schedule serves a process's runs: the dates of a few days are kept, not all of them.
+		if (this.firsts.size >= 1000) this.firsts.clear();
 		this.firsts.set(key, at);
 		return at;
 	}
@@ -114,9 +116,10 @@ class ZoneClock {
 }
 
 /**
- * The moments quiet hours allow, for one run: `next` is `at` itself when the window is open in
- * every zone, else the first moment it is open in all of them at once (undefined: none in the
- * next week). Minute by minute the answer cannot change, so it is kept for the minute.
+ * The moments quiet hours allow: `next` is `at` itself when the window is open in every zone, else
+ * the first moment it is open in all of them at once (undefined: none in the next week). Minute by
+ * minute the answer cannot change, so it is kept for the minute. One serves every run of a process
+ * (Message › Send's): a zone's first look costs milliseconds of luxon's offsets, not paid per run.
  */
 export class QuietSchedule {
 	private readonly clocks = new Map<string, ZoneClock>();
@@ -129,27 +132,26 @@ export class QuietSchedule {
 	}
 
 	next(window: QuietWindow, zones: readonly string[], at: number): number | undefined {
-		const minute = Math.floor(at / MINUTE);
-		const key = `${window.from} ${window.until} ${[...window.days]} ${zones} ${minute}`;
-		if (this.answers.has(key)) {
-			const answer = this.answers.get(key);
-			return answer === undefined || answer > at ? answer : at;
+		// Worked out from the minute's start (a window opens and closes on a minute, in every zone):
+		// the answer kept does not depend on the moment of the minute it was first asked at.
+		const start = Math.floor(at / MINUTE) * MINUTE;
+		const key = `${window.from} ${window.until} ${[...window.days]} ${zones} ${start}`;
+		let answer = this.answers.get(key);
+		if (answer === undefined && !this.answers.has(key)) {
+			const clocks = zones.map((zone) => this.clock(zone));
+			const openInAll = (moment: number) => clocks.every((clock) => clock.isOpen(window, moment));
+			// Open now, or the first moment all are open, which is one of them opening.
+			answer = openInAll(start)
+				? start
+				: clocks
+						.flatMap((clock) => [...clock.openings(window, start, DAYS_AHEAD)])
+						.map(([opens]) => opens)
+						.filter((opens) => opens > start)
+						.sort((a, b) => a - b)
+						.find(openInAll);
+			if (this.answers.size > 10_000) this.answers.clear();
+			this.answers.set(key, answer);
 		}
-		const clocks = zones.map((zone) => this.clock(zone));
-		const openInAll = (moment: number) => clocks.every((clock) => clock.isOpen(window, moment));
-		let next: number | undefined;
-		if (openInAll(at)) next = at;
-		else {
-			// The first moment all are open is one of them opening.
-			const candidates = clocks
-				.flatMap((clock) => [...clock.openings(window, at, DAYS_AHEAD)])
-				.map(([opens]) => opens)
-				.filter((opens) => opens > at)
-				.sort((a, b) => a - b);
-			next = candidates.find(openInAll);
-		}
-		if (this.answers.size > 10_000) this.answers.clear();
-		this.answers.set(key, next);
-		return next;
+		return answer === undefined || answer > at ? answer : at;
 	}
 }

@@ -262,28 +262,38 @@ describe('the product files stay small enough to read', () => {
 	});
 
 	/**
-	 * The product's TypeScript in all, comments included: what a reviewer reads. Issue 60 set it,
-	 * from 15,500; a feature that needs more raises it here, in the same change, with its reason.
-	 * Back at 14,500 after the shared turns' clock (duplicates merged, forwarding code and
-	 * re-exports no file used taken out). 14,650 for issue 75's promises: the check before each try
-	 * (Quiet Hours), the claims of this process's live runs (Resend Unconfirmed), one redaction of
-	 * every answer, a bounded quote of a bad value, a callback body's depth. 14,720 for issue 78's
-	 * callbacks posted again, which the trigger drops (src/platform/callback-repeats.ts), and its
-	 * secret kept a few seconds (nodes/AudienceMessagingTrigger/secret.ts). 14,780 for the share a
-	 * run pacing alone takes, which the trigger keeps from the runs still sharing (src/pace/board.ts).
-	 * 14,810 for Send Status Events to a Trigger's third choice, the trigger for Share Pace's turns
-	 * alone (its field's choices described in the editor). 14,830 for the text limit saying how it
-	 * counts (an emoji 2, the ends trimmed) in its error and the Text and Message fields. 14,880 for
-	 * issue 79's zones from the number's prefix (src/quiet/zones.ts: the prefix looked up, a
-	 * prefix of several zones kept to the number's country) and its cost per item (a run's items
-	 * of one window and zones share its reading and its answer for the minute).
+	 * The product's code lines: lines holding code, not comments or blank lines (codeLines). A cap
+	 * on code, not on explanations (issue 77): a comment that says why costs nothing here. It
+	 * replaced a cap on every line (14,940 at the end), which was met by cutting comments. 12,300 is
+	 * the code of issue 79's end; issue 77 (Message › Send as one record, fewer nouns in pacing)
+	 * brings it to 11,990 or lower. A feature that needs more raises it here, in the same change,
+	 * with its reason.
 	 */
-	const MAX_PRODUCT_LINES = 14_880;
+	const MAX_PRODUCT_CODE_LINES = 12_300;
 
-	it(`the product is at most ${MAX_PRODUCT_LINES} lines`, () => {
-		const total = product.reduce((sum, file) => sum + lines(file), 0);
+	it(`the product is at most ${MAX_PRODUCT_CODE_LINES} lines of code`, () => {
+		const total = product.reduce((sum, file) => sum + codeLines(readFileSync(file, 'utf8')), 0);
 		expect(total).toBeGreaterThan(5000);
-		expect(total).toBeLessThanOrEqual(MAX_PRODUCT_LINES);
+		expect(total).toBeLessThanOrEqual(MAX_PRODUCT_CODE_LINES);
+	});
+
+	it('counts as code a line with code, a comment beside it too, and no line of comments alone', () => {
+		const text = [
+			'/** A caption. */',
+			"import { a } from './a';",
+			'',
+			'// Why the next line is so.',
+			'const b = a + 1; // and a comment beside it',
+			'/*',
+			' * A block.',
+			' */',
+			'const c = `one',
+			'two`;',
+			'\t',
+			'export { b, c };',
+			'',
+		].join('\n');
+		expect(codeLines(text)).toBe(5);
 	});
 
 	it('each product and sandbox file opens with a one-line caption of what it holds', () => {
@@ -336,6 +346,24 @@ describe('the product files stay small enough to read', () => {
 		]);
 	});
 });
+
+/** The lines of a TypeScript text holding code (a token of the program, not a comment). */
+function codeLines(text: string): number {
+	const source = ts.createSourceFile('code.ts', text, ts.ScriptTarget.Latest, true);
+	const lines = new Set<number>();
+	const lineOf = (position: number) => source.getLineAndCharacterOfPosition(position).line;
+	const visit = (node: ts.Node): void => {
+		if (node.kind >= ts.SyntaxKind.FirstJSDocNode && node.kind <= ts.SyntaxKind.LastJSDocNode)
+			return;
+		const children = node.getChildren(source);
+		if (children.length) return children.forEach(visit);
+		if (node.kind === ts.SyntaxKind.EndOfFileToken) return;
+		for (let line = lineOf(node.getStart(source)); line <= lineOf(node.getEnd()); line++)
+			lines.add(line);
+	};
+	visit(source);
+	return lines.size;
+}
 
 /**
  * The functions of a file longer than `max` lines (declarations, methods, arrow functions and

@@ -80,6 +80,22 @@ describe("the recipient's zones", () => {
 		]);
 	});
 
+	it('read the number only where its country narrows the prefix’s zones, and give the same zones as one list', () => {
+		// Adak and Anchorage are the US's alone: no country keeps one without the other, so the
+		// number is not read (a number too short to read still gets them). +1's 42 zones need it.
+		expect(recipientZones(undefined, '+1 907', zonePaths)).toEqual([
+			'America/Adak',
+			'America/Anchorage',
+		]);
+		expect(() => recipientZones(undefined, '+1 555 0100', zonePaths)).toThrow(InputError);
+		// Quiet Hours shares a plan per window and list: the same zones must be the same list.
+		const list = (zone: unknown, to: string) => recipientZones(zone, to, zonePaths);
+		expect(list(undefined, '+1 800 555 1234')).toBe(list(undefined, '+1 800 555 9876'));
+		expect(list(undefined, '+7 800 123 4567')).toBe(list(undefined, '+7 800 765 4321'));
+		expect(list(undefined, '+1 907 555 0123')).toBe(list(undefined, '+1 907 555 0199'));
+		expect(list('Europe/Paris', '+1 212 555 0123')).toBe(list(' Europe/Paris', '+33612345678'));
+	});
+
 	it('each zone of Google’s data is one n8n’s Node.js knows, each prefix digits', () => {
 		const zones = new Set(phoneZones.sets.flatMap(([names]) => names.split(' ')));
 		const prefixes = phoneZones.sets.flatMap(([, digits]) => digits.split(' '));

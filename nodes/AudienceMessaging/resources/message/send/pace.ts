@@ -127,23 +127,24 @@ export function overQuota(
 	context: IExecuteFunctions,
 	pace: Pace,
 	dailyQuota: number,
-	messages: Array<{ itemIndex: number; value: Message }>,
+	messages: Array<{ itemIndex: number; value: { message: Message } }>,
 ): Map<number, Error> {
 	const counted = new Set<string>();
 	const beyond = new Set<string>();
 	const held = new Map<number, Error>();
 	for (const { itemIndex, value } of messages) {
-		if (counted.has(value.to)) continue;
-		if (counted.size < dailyQuota && !beyond.has(value.to)) {
-			counted.add(value.to);
+		const { to } = value.message;
+		if (counted.has(to)) continue;
+		if (counted.size < dailyQuota && !beyond.has(to)) {
+			counted.add(to);
 			continue;
 		}
-		beyond.add(value.to);
+		beyond.add(to);
 		held.set(
 			itemIndex,
 			overQuotaNotSent(context.getNode(), {
 				itemIndex,
-				to: value.to,
+				to,
 				senderId: pace.senderId!,
 				dailyQuota,
 			}),

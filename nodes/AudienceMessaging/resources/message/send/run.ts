@@ -4,7 +4,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { baseUrlOf } from '../../../../../src/http';
 import { boolean, oneOf, record, text } from '../../../../../src/base';
 import { MESSAGE_TYPES, messageBody, messageSchema } from '../../../../../src/platform';
-import type { MediaType, Message } from '../../../../../src/platform';
+import type { MediaType } from '../../../../../src/platform';
 import { previewOf } from '../../../shared/descriptions';
 import { runOptions, runPerItem } from '../../../shared/execute';
 import { fieldLabels } from '../../../shared/labels';
@@ -15,6 +15,7 @@ import { MEDIA_TYPES, sendMessageFields } from './fields';
 import { checkMedia } from './media';
 import { FILE_LINK_UNSIGNED, itemMedia, RunFiles } from './binary-media';
 import type { Reader } from './message';
+import type { Outgoing } from './outgoing';
 import { defaultExternalId, messageKeyOf, messageParameters, triggerCallback } from './message';
 import { readPace } from './pace';
 import { readSentBefore } from './node-history';
@@ -27,7 +28,7 @@ function messagePreparer(
 	inputs: StructuredInputs,
 	timeoutMs: number,
 	given: SendInput['given'],
-): (itemIndex: number) => Promise<Message> {
+): (itemIndex: number) => Promise<Outgoing> {
 	const node = parameterReader(context);
 	const read: Reader = (name, itemIndex, fallback) =>
 		Object.hasOwn(given, name)
@@ -45,10 +46,8 @@ function messagePreparer(
 		// A file's link is signed when its message is sent (send), so that it lasts from then on.
 		if (file) parameters.mediaUrl = FILE_LINK_UNSIGNED;
 		const message = messageSchema.parse(messageBody(parameters));
-		run.quiet.read(options, message);
-		if (run.history)
-			run.history.setKey(message, await messageKeyOf(options, message, file?.content));
-		if (file) run.files.set(message, file);
+		const quiet = run.quiet.read(options, message);
+		const key = run.history && (await messageKeyOf(options, message, file?.content));
 		const checkMediaFirst =
 			!file &&
 			(options.checkMedia === undefined ? false : boolean(options.checkMedia, 'checkMedia'));
@@ -56,7 +55,7 @@ function messagePreparer(
 			const body = (message as { body: string }).body;
 			await checkMedia(context, message.type as MediaType, body, timeoutMs);
 		}
-		return message;
+		return { message, quiet, key, file };
 	};
 }
 
@@ -93,7 +92,7 @@ export async function sendMessages(
 		});
 	const run = new SendRun(this, pace, history || undefined);
 	try {
-		return await runPerItem<Message>(this, {
+		return await runPerItem<Outgoing>(this, {
 			labels,
 			options,
 			rateLimitWaitOption: true,
@@ -102,7 +101,7 @@ export async function sendMessages(
 			concurrency: pace.parallelRequests,
 			describe: run.describe,
 			beforeSend: async (prepared) => await run.beforeSend(prepared),
-			send: async (message, itemIndex) => await run.send(message, itemIndex),
+			send: async (outgoing, itemIndex) => await run.send(outgoing, itemIndex),
 		});
 	} finally {
 		await run.close();

@@ -3,10 +3,9 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, optionalObjectResponse } from '../../../../../src/http';
 import { callbackToken } from '../../../../../src/platform';
-import type { Message } from '../../../../../src/platform';
 import type { RateGate } from '../../../../../src/pace';
-import type { PublishedMedia } from './binary-media';
 import { readCallbackSecret } from './message';
+import type { Outgoing } from './outgoing';
 import { openGate, overQuota } from './pace';
 import type { readPace } from './pace';
 import { RunQuietHours, isQuietHold } from './quiet-hours';
@@ -34,12 +33,12 @@ export class SendRun {
 	}
 
 	/** What identifies a message in an item that did not plainly succeed, or in a preview. */
-	readonly describe = (message: Message): IDataObject => ({
+	readonly describe = ({ message, key }: Outgoing): IDataObject => ({
 		from: message.from,
 		to: message.to,
 		type: message.type,
 		externalId: message.externalId,
-		...(this.history ? { messageKey: this.history.keyOf(message) } : {}),
+		...(this.history ? { messageKey: key } : {}),
 	});
 
 	readonly quiet = new RunQuietHours();
@@ -49,13 +48,13 @@ export class SendRun {
 	 * pace nor the history), then those over the quota.
 	 */
 	async beforeSend(
-		prepared: Array<{ itemIndex: number; value: Message }>,
+		prepared: Array<{ itemIndex: number; value: Outgoing }>,
 	): Promise<Map<number, Error | IDataObject>> {
 		const skipped = this.history && (await this.history.skip(prepared, this.describe));
 		const held = new Map<number, Error | IDataObject>(skipped?.held);
 		const now = Date.now();
 		const messages = (skipped ? skipped.messages : prepared).filter(({ itemIndex, value }) => {
-			const outside = this.quiet.outside(value, now);
+			const outside = this.quiet.outside(value.quiet, now);
 			if (outside) held.set(itemIndex, { ...this.describe(value), ...outside });
 			return !outside;
 		});
@@ -72,17 +71,16 @@ export class SendRun {
 		return held;
 	}
 
-	/** Files n8n publishes, each linked anew when sent: late messages get all of Link Valid For. */
-	readonly files = new WeakMap<Message, PublishedMedia>();
-
 	/** One message, when the pace allows (and, with a history, claimed and confirmed). */
-	async send(message: Message, itemIndex: number): Promise<IDataObject> {
+	async send(outgoing: Outgoing, itemIndex: number): Promise<IDataObject> {
+		const { message, quiet, file, key } = outgoing;
 		// Its turn came after its window closed.
-		const late = this.quiet.outside(message);
-		if (late) return { ...this.describe(message), ...late };
+		const late = this.quiet.outside(quiet);
+		if (late) return { ...this.describe(outgoing), ...late };
 		const sendOne = async (): Promise<IDataObject> => {
 			await this.openGate();
-			const link = this.files.get(message)?.sign();
+			// A file is linked anew when sent: a late message gets all of Link Valid For.
+			const link = file?.sign();
 			const body = link ? { ...message, body: link.url } : message;
 			const { data } = await apiRequest(this.context, {
 				base: 'messaging',
@@ -99,13 +97,13 @@ export class SendRun {
 					...(link ? [link.token] : []),
 				],
 				// Its window may close while it waits for the pace or a 429's pause.
-				beforeEachTry: () => this.quiet.check(message),
+				beforeEachTry: () => this.quiet.check(quiet),
 			});
-			return { ...this.describe(message), ...data };
+			return { ...this.describe(outgoing), ...data };
 		};
-		const sending = this.history ? this.history.send(message, itemIndex, sendOne) : sendOne();
+		const sending = this.history ? this.history.send(key!, itemIndex, sendOne) : sendOne();
 		return await sending.catch((error: unknown) => {
-			if (isQuietHold(error)) return { ...this.describe(message), ...error.held };
+			if (isQuietHold(error)) return { ...this.describe(outgoing), ...error.held };
 			throw error;
 		});
 	}

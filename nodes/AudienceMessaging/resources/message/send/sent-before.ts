@@ -4,7 +4,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../src/http';
 import { SentHistory } from '../../../../../src/history';
 import type { Settlement } from '../../../../../src/history';
-import type { Message } from '../../../../../src/platform';
+import type { Outgoing } from './outgoing';
 import { nodeStore } from './node-history';
 import { isQuietHold } from './quiet-hours';
 import type { SentBeforeSettings } from './node-history';
@@ -27,13 +27,12 @@ function settlementOf(error: unknown): Settlement {
 
 interface Entry {
 	itemIndex: number;
-	value: Message;
+	value: Outgoing;
 }
 
 /** A run's view of the node's history: each message's key, and what earlier runs sent. */
 export class RunHistory {
 	readonly history: SentHistory;
-	private readonly keys = new WeakMap<Message, string>();
 	private readonly resent = new Set<string>();
 	/** Wait budget spent: the rest will not go, so no claims (an undone claim costs a search). */
 	private budgetSpent = false;
@@ -49,20 +48,12 @@ export class RunHistory {
 		});
 	}
 
-	setKey(message: Message, key: string): void {
-		this.keys.set(message, key);
-	}
-
-	keyOf(message: Message): string {
-		return this.keys.get(message)!;
-	}
-
 	/** Sets aside what earlier runs sent (or may have) and repeated keys; returns the rest. */
 	async skip(
 		messages: Entry[],
-		describe: (message: Message) => IDataObject,
+		describe: (outgoing: Outgoing) => IDataObject,
 	): Promise<{ held: Map<number, Error | IDataObject>; messages: Entry[] }> {
-		const keys = [...new Set(messages.map(({ value }) => this.keyOf(value)))];
+		const keys = [...new Set(messages.map(({ value }) => value.key!))];
 		const { forgetLabel } = this.settings;
 		// A preview of a run that forgets: every message is new.
 		const forgets = forgetLabel !== '' && (await this.history.forget(forgetLabel));
@@ -74,7 +65,7 @@ export class RunHistory {
 		const first = new Map<string, number>();
 		const send: Entry[] = [];
 		for (const entry of messages) {
-			const key = this.keyOf(entry.value);
+			const key = entry.value.key!;
 			const earlier = first.get(key);
 			if (earlier !== undefined) {
 				held.set(entry.itemIndex, {
@@ -108,7 +99,7 @@ export class RunHistory {
 	/** The messages the run sends, in item order (after the daily quota's holds). */
 	plan(messages: Entry[]): void {
 		this.history.plan(
-			messages.map(({ value }) => this.keyOf(value)),
+			messages.map(({ value }) => value.key!),
 			this.resent,
 		);
 	}
@@ -135,8 +126,7 @@ export class RunHistory {
 	}
 
 	/** Sends under its claim (refused if another run claimed it since), settled by the outcome. */
-	async send<T>(message: Message, itemIndex: number, send: () => Promise<T>): Promise<T> {
-		const key = this.keyOf(message);
+	async send<T>(key: string, itemIndex: number, send: () => Promise<T>): Promise<T> {
 		const claimed = !this.budgetSpent;
 		if (claimed && !(await this.history.claim(key)))
 			throw unconfirmedBefore(this.context.getNode(), { itemIndex, key, now: true });
