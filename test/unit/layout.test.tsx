@@ -150,11 +150,12 @@ describe('the product files import each other by short paths, without cycles', (
 		).toContain('../../../../../src/http');
 	});
 
-	it('no product file climbs more than three folders, but to the core library at the top (src/)', () => {
+	it("no product file climbs more than three folders, but to the core library (src/) and the node's runner (shared/)", () => {
+		const libraries = /^(src|nodes\/AudienceMessaging\/shared)\//;
 		const deep = product.flatMap((file) =>
 			importsOf(file)
 				.filter((path) => path.startsWith('../../../../'))
-				.filter((path) => !target(file, path)?.startsWith('src/'))
+				.filter((path) => !libraries.test(target(file, path) ?? ''))
 				.map((path) => `${relative(root, file)}: ${path}`),
 		);
 		expect(deep).toEqual([]);
@@ -265,11 +266,12 @@ describe('the product files stay small enough to read', () => {
 	 * The product's code lines: lines holding code, not comments or blank lines (codeLines). A cap
 	 * on code, not on explanations (issue 77): a comment that says why costs nothing here. It
 	 * replaced a cap on every line (14,940 at the end), which was met by cutting comments. 12,300 is
-	 * the code of issue 79's end; issue 77 (Message › Send as one record, fewer nouns in pacing)
-	 * brings it to 11,990 or lower. A feature that needs more raises it here, in the same change,
-	 * with its reason.
+	 * the code of issue 79's end, 12,310 with issue 77's first steps (the send apart from its claim,
+	 * Quiet Hours' fields in a file of their own); issue 77 (Message › Send as one record, fewer
+	 * nouns in pacing) brings it to 11,990 or lower. A feature that needs more raises it here, in
+	 * the same change, with its reason.
 	 */
-	const MAX_PRODUCT_CODE_LINES = 12_300;
+	const MAX_PRODUCT_CODE_LINES = 12_310;
 
 	it(`the product is at most ${MAX_PRODUCT_CODE_LINES} lines of code`, () => {
 		const total = product.reduce((sum, file) => sum + codeLines(readFileSync(file, 'utf8')), 0);

@@ -9,7 +9,7 @@ import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src
 import type { MediaType, MessageType } from '../../../../../src/platform';
 import { inputBinary } from '../../../shared/binary';
 import { MEDIA_TYPES } from './fields';
-import { LINK_MINUTES } from './media-fields';
+import { LINK_MINUTES } from './fields/media';
 import type { Reader } from './message';
 
 const FIELD = 'binaryPropertyName';

@@ -21,7 +21,7 @@ import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
 	OVER_QUOTA,
-} from './options';
+} from './fields/options';
 import { sharedPaceTrigger, shareTurns } from './share-pace';
 
 export interface Pace {

@@ -18,8 +18,8 @@ import type { Reader } from './message';
 import type { Outgoing } from './outgoing';
 import { defaultExternalId, messageKeyOf, messageParameters, triggerCallback } from './message';
 import { readPace } from './pace';
-import { readSentBefore } from './node-history';
-import { RunHistory, claimAhead } from './sent-before';
+import { readSentBefore } from './sent-before';
+import { RunHistory, claimAhead } from './run-history';
 import { SendRun } from './send-run';
 /** Reads and checks one item's message (with Check Media, asks its URL); sends nothing. */
 function messagePreparer(

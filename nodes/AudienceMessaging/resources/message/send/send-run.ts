@@ -9,7 +9,7 @@ import type { Outgoing } from './outgoing';
 import { openGate, overQuota } from './pace';
 import type { readPace } from './pace';
 import { RunQuietHours, isQuietHold } from './quiet-hours';
-import type { RunHistory } from './sent-before';
+import type { RunHistory } from './run-history';
 
 type Pace = ReturnType<typeof readPace>;
 
@@ -73,39 +73,49 @@ export class SendRun {
 
 	/** One message, when the pace allows (and, with a history, claimed and confirmed). */
 	async send(outgoing: Outgoing, itemIndex: number): Promise<IDataObject> {
-		const { message, quiet, file, key } = outgoing;
+		const { quiet, key } = outgoing;
 		// Its turn came after its window closed.
 		const late = this.quiet.outside(quiet);
 		if (late) return { ...this.describe(outgoing), ...late };
-		const sendOne = async (): Promise<IDataObject> => {
-			await this.openGate();
-			// A file is linked anew when sent: a late message gets all of Link Valid For.
-			const link = file?.sign();
-			const body = link ? { ...message, body: link.url } : message;
-			const { data } = await apiRequest(this.context, {
-				base: 'messaging',
-				method: 'POST',
-				path: '/chatapp/messages',
-				body: body as unknown as IDataObject,
-				itemIndex,
-				action: `send a ${message.type} message from ${message.from} to ${message.to}`,
-				reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
-				expect: optionalObjectResponse,
-				// Kept out of a preview and of errors that echo the body.
-				secrets: [
-					...(this.callbackSecret ? [callbackToken(await this.callbackSecret)] : []),
-					...(link ? [link.token] : []),
-				],
-				// Its window may close while it waits for the pace or a 429's pause.
-				beforeEachTry: () => this.quiet.check(quiet),
-			});
-			return { ...this.describe(outgoing), ...data };
-		};
-		const sending = this.history ? this.history.send(key!, itemIndex, sendOne) : sendOne();
-		return await sending.catch((error: unknown) => {
-			if (isQuietHold(error)) return { ...this.describe(outgoing), ...error.held };
-			throw error;
+		// With a history: claimed first (refused when another run claimed it since), then settled.
+		const claimed = this.history && key !== undefined && (await this.history.claim(key, itemIndex));
+		return await this.post(outgoing, itemIndex).then(
+			(data) => {
+				if (key !== undefined) this.history?.sent(key);
+				return { ...this.describe(outgoing), ...data };
+			},
+			(error: unknown) => {
+				if (key !== undefined) this.history?.failed(key, claimed === true, error);
+				if (isQuietHold(error)) return { ...this.describe(outgoing), ...error.held };
+				throw error;
+			},
+		);
+	}
+
+	/** POST /chatapp/messages at the run's pace: the platform's answer. */
+	private async post({ message, quiet, file }: Outgoing, itemIndex: number): Promise<IDataObject> {
+		await this.openGate();
+		// A file is linked anew when sent: a late message gets all of Link Valid For.
+		const link = file?.sign();
+		const body = link ? { ...message, body: link.url } : message;
+		const { data } = await apiRequest(this.context, {
+			base: 'messaging',
+			method: 'POST',
+			path: '/chatapp/messages',
+			body: body as unknown as IDataObject,
+			itemIndex,
+			action: `send a ${message.type} message from ${message.from} to ${message.to}`,
+			reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
+			expect: optionalObjectResponse,
+			// Kept out of a preview and of errors that echo the body.
+			secrets: [
+				...(this.callbackSecret ? [callbackToken(await this.callbackSecret)] : []),
+				...(link ? [link.token] : []),
+			],
+			// Its window may close while it waits for the pace or a 429's pause.
+			beforeEachTry: () => this.quiet.check(quiet),
 		});
+		return data;
 	}
 
 	/** Confirms what was sent, releases the rest (even after an error), returns a shared pacer. */

@@ -1,145 +1,89 @@
-/** Skip Messages Sent Before in a run: keys, skips, claims and their settlement in the history. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/** Skip Messages Sent Before: its settings, and the node's history in n8n's store for it. */
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { isRequestPreview, outcomeOf, unconfirmedBefore } from '../../../../../src/http';
-import { SentHistory } from '../../../../../src/history';
-import type { Settlement } from '../../../../../src/history';
-import type { Outgoing } from './outgoing';
-import { nodeStore } from './node-history';
-import { isQuietHold } from './quiet-hours';
-import type { SentBeforeSettings } from './node-history';
+import { HISTORY_MAX_VALUES } from '../../../../../src/history';
+import type { HistoryStore } from '../../../../../src/history';
+import { boolean, text } from '../../../../../src/base';
+import type { FieldLabels } from '../../../../../src/base';
+import { validated } from '../../../shared/item-errors';
+
+export interface SentBeforeSettings {
+	resendUnconfirmed: boolean;
+	/** Forget Messages Sent Before's label: the first run given it forgets the history. */
+	forgetLabel: string;
+}
+
+const flag = (options: Record<string, unknown>, name: string) =>
+	options[name] === undefined ? false : boolean(options[name], name);
 
 /**
- * Claimed in the first write: about 5 s of pace, 2+ per parallel request, at most 1,000 (later
- * windows follow the pace: SentHistory). If n8n stops, the next run reports them unconfirmed.
+ * The first item's settings (undefined when off); refused before any request where n8n cannot keep
+ * the history: no deduplication helpers, or an unsaved workflow (the history is its node's).
  */
-export function claimAhead(messagesPerSecond: number, parallelRequests: number): number {
-	const pace = messagesPerSecond > 0 ? Math.ceil(messagesPerSecond * 5) : 1000;
-	return Math.min(1000, Math.max(2 * parallelRequests, pace));
+export function readSentBefore(
+	context: IExecuteFunctions,
+	labels: FieldLabels,
+	options: Record<string, unknown>,
+): SentBeforeSettings | undefined {
+	return validated(context, 0, labels, () => {
+		if (!flag(options, 'skipSentBefore')) return undefined;
+		const settings = {
+			resendUnconfirmed: flag(options, 'resendUnconfirmed'),
+			forgetLabel: text(options.forgetLabel, 'forgetLabel'),
+		};
+		const node = context.getNode();
+		if (typeof context.helpers.checkProcessedAndRecord !== 'function')
+			throw new NodeOperationError(
+				node,
+				'Skip Messages Sent Before needs a newer n8n: this one does not offer nodes a store for what they processed',
+				{ description: 'Update n8n (1.123 or later), or remove the option.' },
+			);
+		if (!context.getWorkflow().id)
+			throw new NodeOperationError(
+				node,
+				'Save the workflow first: Skip Messages Sent Before remembers the messages of a saved workflow',
+				{
+					description:
+						'The history of sent messages belongs to this node of a saved workflow. Save the workflow, then run it again.',
+				},
+			);
+		return settings;
+	});
 }
 
-/** What became of a message whose sending threw (see Settlement). */
-function settlementOf(error: unknown): Settlement {
-	const outcome = outcomeOf(error);
-	if (outcome === 'unknown' || isRequestPreview(error)) return 'unknown';
-	return outcome === 'accepted' ? 'sent' : 'notSent';
-}
-
-interface Entry {
-	itemIndex: number;
-	value: Outgoing;
-}
-
-/** A run's view of the node's history: each message's key, and what earlier runs sent. */
-export class RunHistory {
-	readonly history: SentHistory;
-	private readonly resent = new Set<string>();
-	/** Wait budget spent: the rest will not go, so no claims (an undone claim costs a search). */
-	private budgetSpent = false;
-
-	constructor(
-		private readonly context: IExecuteFunctions,
-		private readonly settings: SentBeforeSettings,
-		private readonly options: { preview: boolean; claimAhead: number },
-	) {
-		this.history = new SentHistory(nodeStore(context), {
-			...options,
-			row: `${context.getWorkflow().id} ${context.getNode().id}`,
-		});
-	}
-
-	/** Sets aside what earlier runs sent (or may have) and repeated keys; returns the rest. */
-	async skip(
-		messages: Entry[],
-		describe: (outgoing: Outgoing) => IDataObject,
-	): Promise<{ held: Map<number, Error | IDataObject>; messages: Entry[] }> {
-		const keys = [...new Set(messages.map(({ value }) => value.key!))];
-		const { forgetLabel } = this.settings;
-		// A preview of a run that forgets: every message is new.
-		const forgets = forgetLabel !== '' && (await this.history.forget(forgetLabel));
-		const before =
-			forgets && this.options.preview
-				? new Map(keys.map((key) => [key, 'new' as const]))
-				: await this.history.lookUp(keys);
-		const held = new Map<number, Error | IDataObject>();
-		const first = new Map<string, number>();
-		const send: Entry[] = [];
-		for (const entry of messages) {
-			const key = entry.value.key!;
-			const earlier = first.get(key);
-			if (earlier !== undefined) {
-				held.set(entry.itemIndex, {
-					...describe(entry.value),
-					status: 'duplicate',
-					duplicateOf: earlier,
-				});
-				continue;
-			}
-			first.set(key, entry.itemIndex);
-			const state = before.get(key);
-			if (state === 'sent')
-				held.set(entry.itemIndex, { ...describe(entry.value), status: 'sentBefore' });
-			else if (state === 'claimed' || (state === 'unconfirmed' && !this.settings.resendUnconfirmed))
-				held.set(
-					entry.itemIndex,
-					unconfirmedBefore(this.context.getNode(), {
-						itemIndex: entry.itemIndex,
-						key,
-						now: state === 'claimed',
-					}),
+/** The history through n8n's deduplication helpers, scope `node`. */
+export function nodeStore(context: IExecuteFunctions): HistoryStore {
+	const { helpers } = context;
+	const entries = { mode: 'entries' } as const;
+	const guarded =
+		<A extends unknown[], R>(action: string, call: (...args: A) => Promise<R>) =>
+		async (...args: A): Promise<R> => {
+			try {
+				return await call(...args);
+			} catch (error) {
+				throw new NodeOperationError(
+					context.getNode(),
+					`Could not ${action} this node's history of sent messages in n8n's database`,
+					{ description: (error as Error)?.message ?? String(error) },
 				);
-			else {
-				if (state === 'unconfirmed') this.resent.add(key);
-				send.push(entry);
 			}
-		}
-		return { held, messages: send };
-	}
-
-	/** The messages the run sends, in item order (after the daily quota's holds). */
-	plan(messages: Entry[]): void {
-		this.history.plan(
-			messages.map(({ value }) => value.key!),
-			this.resent,
-		);
-	}
-
-	/** Ends its use of the history (SentHistory.close); a failing store warns, not throws. */
-	async close(): Promise<void> {
-		try {
-			await this.history.close();
-			const { rewritten } = this.history.row;
-			if (rewritten > 0)
-				this.context.addExecutionHints?.({
-					type: 'info',
-					location: 'outputPane',
-					message: `Another n8n process wrote this node's history of sent messages at the same time as this run and dropped ${rewritten} of its records; they were written again. Executions of this node in different processes (queue-mode workers) are not fully protected from each other: see "Sent once, across runs" in the package's docs.`,
-				});
-		} catch (error) {
-			this.context.addExecutionHints?.({
-				type: 'warning',
-				location: 'outputPane',
-				message:
-					`${(error as Error).message}: messages of this run may come out as unknown (not sent) in the next run. ${(error as { description?: string }).description ?? ''}`.trim(),
-			});
-		}
-	}
-
-	/** Sends under its claim (refused if another run claimed it since), settled by the outcome. */
-	async send<T>(key: string, itemIndex: number, send: () => Promise<T>): Promise<T> {
-		const claimed = !this.budgetSpent;
-		if (claimed && !(await this.history.claim(key)))
-			throw unconfirmedBefore(this.context.getNode(), { itemIndex, key, now: true });
-		const sending = send();
-		// Settled before the caller sees the result or the error.
-		sending.then(
-			() => this.history.settle(key, 'sent'),
-			(error: unknown) => {
-				// A message Quiet Hours hold at the last moment spends nothing of the wait budget.
-				if (outcomeOf(error) === 'notSent' && !isQuietHold(error)) this.budgetSpent = true;
-				if (claimed) this.history.settle(key, settlementOf(error));
-			},
-		);
-		return await sending;
-	}
+		};
+	return {
+		record: guarded('record in', async (values: string[], bounded: boolean) => {
+			const { processed } = await helpers.checkProcessedAndRecord(
+				values,
+				'node',
+				bounded ? { ...entries, maxEntries: HISTORY_MAX_VALUES } : entries,
+			);
+			return { processed: processed.map(String) };
+		}),
+		remove: guarded('update', async (values: string[]) => {
+			await helpers.removeProcessed(values, 'node', entries);
+		}),
+		clear: guarded('clear', async () => {
+			await helpers.clearAllProcessedItems('node', entries);
+		}),
+		count: guarded('read', async () => await helpers.getProcessedDataCount('node', entries)),
+	};
 }

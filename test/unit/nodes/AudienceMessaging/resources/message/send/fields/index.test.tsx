@@ -6,7 +6,7 @@
 import type { INode, INodeParameters } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { AudienceMessaging } from '../../../../../../../nodes/AudienceMessaging/AudienceMessaging.node';
+import { AudienceMessaging } from '../../../../../../../../nodes/AudienceMessaging/AudienceMessaging.node';
 
 const description = new AudienceMessaging().description;
 

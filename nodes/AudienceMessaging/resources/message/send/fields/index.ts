@@ -1,10 +1,10 @@
 /** Message › Send's fields: message type, sender, recipient and each type's content. */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../../src/platform';
-import type { MediaType } from '../../../../../src/platform';
+import { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from '../../../../../../src/platform';
+import type { MediaType } from '../../../../../../src/platform';
 import { contactFields } from './contacts';
-import { mediaFields } from './media-fields';
+import { mediaFields } from './media';
 import { sendOptions } from './options';
 
 /** Send Status Events to a Trigger's third value: the trigger for Share Pace's turns alone. */

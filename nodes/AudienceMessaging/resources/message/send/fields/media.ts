@@ -1,8 +1,8 @@
 /** Media message fields: a public URL, or an item's binary file n8n links to (binary-media.ts). */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { MEDIA } from '../../../../../src/platform';
-import type { MediaType } from '../../../../../src/platform';
+import { MEDIA } from '../../../../../../src/platform';
+import type { MediaType } from '../../../../../../src/platform';
 
 /** Link Valid For (Options), in minutes: its default and bounds (a week at most). */
 export const LINK_MINUTES = { default: 60, min: 1, max: 7 * 24 * 60 };

@@ -6,8 +6,8 @@ import {
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
-} from '../../../shared/descriptions';
-import { LINK_MINUTES } from './media-fields';
+} from '../../../../shared/descriptions';
+import { LINK_MINUTES } from './media';
 import { quietHoursOption } from './quiet-hours';
 
 export const DEFAULT_MESSAGES_PER_SECOND = 10;
