@@ -1321,19 +1321,45 @@ async function updateDatabase(
 		return withSqlite(folder, (db) =>
 			Number(db.prepare(statement.replace(/\$(\d+)/g, '?$1')).run(...params).changes),
 		);
-	const rt = getRuntime();
-	const script = `const { Client } = require(${JSON.stringify(join(rt.runtimeDir, 'node_modules', 'pg'))});
-		const client = new Client(JSON.parse(process.argv[1]));
-		client.connect().then(() => client.query(process.argv[2], JSON.parse(process.argv[3])))
-			.then((r) => process.stdout.write(String(r.rowCount))).finally(() => client.end())
-			.catch((error) => { console.error(error.message); process.exit(1); });`;
-	const result = await runProcess(
-		rt.node,
-		['-e', script, databaseOf(folder), statement, JSON.stringify(params)],
-		{ cwd: folder.root, env: process.env, timeoutMs: 30_000 },
-	);
-	if (result.code !== 0) throw new Error(`writing to n8n's database failed: ${result.stderr}`);
-	return Number(result.stdout);
+	return (await postgresQuery(folder, statement, params)).rowCount ?? 0;
+}
+
+interface PostgresResult {
+	rows: Array<Record<string, unknown>>;
+	rowCount: number | null;
+}
+
+/**
+ * One statement ($1… parameters) on the folder's PostgreSQL (queue mode), in this process with the
+ * runtime's own pg and a connection of its own: a process a statement cost about 0.2 s of CPU, and
+ * the tests poll executions twice a second.
+ */
+async function postgresQuery(
+	folder: N8nUserFolder,
+	statement: string,
+	params: unknown[] = [],
+): Promise<PostgresResult> {
+	const { Client } = loadRuntimeModule(join(getRuntime().runtimeDir, 'node_modules', 'pg')) as {
+		Client: new (config: object) => {
+			on(event: 'error', listener: (error: Error) => void): void;
+			connect(): Promise<void>;
+			query(statement: string, params: unknown[]): Promise<PostgresResult>;
+			end(): Promise<void>;
+		};
+	};
+	const client = new Client({
+		...(JSON.parse(databaseOf(folder)) as object),
+		connectionTimeoutMillis: 30_000,
+		query_timeout: 30_000,
+	});
+	// A connection n8n's PostgreSQL drops is the statement's error, not the process's.
+	client.on('error', () => undefined);
+	await client.connect();
+	try {
+		return await client.query(statement, params);
+	} finally {
+		await client.end();
+	}
 }
 
 export interface RunningN8n {
@@ -1576,44 +1602,37 @@ export function databaseOf(folder: N8nUserFolder): string {
 const loadRuntimeModule = createRequire(__filename);
 
 /**
- * The executions n8n recorded, oldest first: in the folder's SQLite database, or in PostgreSQL
- * when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read with Node's own SQLite in
- * this process or the runtime's pg in a process of its own, and the runtime's flatted (n8n stores
- * run data flatted). Works while n8n runs. `data: false`
- * leaves the run data out (`nodeItems` and `stored` empty): a light read for polling while a
- * workflow runs, which neither loads the machine nor holds this process (and its sandbox).
+ * The executions n8n recorded (of `workflowId` when given), oldest first: in the folder's SQLite
+ * database, or in PostgreSQL when the folder's n8n uses it (`folder.env.DB_TYPE`, queue mode), read
+ * in this process with Node's own SQLite or the runtime's pg, and the runtime's flatted (n8n stores
+ * run data flatted). Works while n8n runs. `data: false` leaves the run data out (`nodeItems` and
+ * `stored` empty): a light read for polling while a workflow runs, which neither loads the
+ * machine nor holds this process (and its sandbox).
  */
 export async function listExecutions(
 	folder: N8nUserFolder,
 	workflowId?: string,
 	{ data = true }: { data?: boolean } = {},
 ): Promise<RecordedExecution[]> {
-	const rt = getRuntime();
-	const modules = join(rt.runtimeDir, 'node_modules');
-	const query = data
-		? 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data, d."workflowData" FROM execution_entity e ' +
-			'LEFT JOIN execution_data d ON d."executionId" = e.id ORDER BY e.id'
-		: 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt" FROM execution_entity e ORDER BY e.id';
+	const modules = join(getRuntime().runtimeDir, 'node_modules');
+	const postgres = folder.env?.DB_TYPE === 'postgresdb';
+	const query =
+		(data
+			? 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt", d.data, d."workflowData" FROM execution_entity e ' +
+				'LEFT JOIN execution_data d ON d."executionId" = e.id'
+			: 'SELECT e.id, e."workflowId", e.status, e.mode, e."startedAt", e."stoppedAt" FROM execution_entity e') +
+		// One workflow's executions only: a poll does not read every other run's data.
+		(!workflowId ? '' : ` WHERE e."workflowId" = ${postgres ? '$1' : '?'}`) +
+		' ORDER BY e.id';
+	const params = workflowId ? [workflowId] : [];
 	let rows: Array<Record<string, unknown>>;
-	if (folder.env?.DB_TYPE === 'postgresdb') {
-		const script = `const { Client } = require(${JSON.stringify(join(modules, 'pg'))});
-			const client = new Client(JSON.parse(process.argv[1]));
-			client.connect().then(() => client.query(${JSON.stringify(query)}))
-				.then((r) => process.stdout.write(JSON.stringify(r.rows))).finally(() => client.end())
-				.catch((error) => { console.error(error.message); process.exit(1); });`;
-		const result = await runProcess(rt.node, ['-e', script, databaseOf(folder)], {
-			cwd: folder.root,
-			env: process.env,
-			timeoutMs: 30_000,
-		});
-		if (result.code !== 0) throw new Error(`reading executions failed: ${result.stderr}`);
-		rows = JSON.parse(result.stdout) as Array<Record<string, unknown>>;
-	} else {
+	if (postgres) rows = (await postgresQuery(folder, query, params)).rows;
+	else {
 		// In this process (Node's own SQLite): a process per read cost about 0.2 s of CPU, and the
 		// tests poll twice a second.
 		const db = new DatabaseSync(databaseOf(folder), { readOnly: true, timeout: 30_000 });
 		try {
-			rows = db.prepare(query).all();
+			rows = db.prepare(query).all(...params);
 		} finally {
 			db.close();
 		}
@@ -1644,9 +1663,7 @@ export async function listExecutions(
 			stored: text(row.data) + text(row.workflowData),
 		};
 	});
-	return workflowId
-		? executions.filter((execution) => execution.workflowId === workflowId)
-		: executions;
+	return executions;
 }
 
 /**
