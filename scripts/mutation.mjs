@@ -124,7 +124,7 @@ export const MUTANTS = [
 		'Blacklist Check takes any 404 (a wrong URL too) as "not blacklisted"',
 	],
 	[
-		'nodes/AudienceMessaging/shared/request.ts',
+		'nodes/AudienceMessaging/runner/request.ts',
 		'path: fillTemplate(request.path, values, encodeURIComponent),',
 		'path: fillTemplate(request.path, values),',
 		"a described operation's path values (list, subscriber, sender IDs) are not URL-encoded",
@@ -136,13 +136,13 @@ export const MUTANTS = [
 		'the template serial is not URL-encoded',
 	],
 	[
-		'nodes/AudienceMessaging/shared/parameters.ts',
+		'nodes/AudienceMessaging/runner/parameters.ts',
 		'const resolve = compileParameter(raw);',
 		'const resolve = undefined as ReturnType<typeof compileParameter>;',
 		"plain $json references go through n8n's expression engine again (7.4 s instead of 0.11 s for 10,000 passes)",
 	],
 	[
-		'nodes/AudienceMessaging/shared/pool.ts',
+		'nodes/AudienceMessaging/runner/pool.ts',
 		'while (stop.job === undefined && next < count) {',
 		'while (next < count) {',
 		'after a failure without Continue On Fail the run keeps starting items',
@@ -196,13 +196,13 @@ export const MUTANTS = [
 		"the trigger keeps a credential's secret for ever: a changed secret never takes effect",
 	],
 	[
-		'nodes/AudienceMessaging/shared/execute.ts',
+		'nodes/AudienceMessaging/runner/execute.ts',
 		'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({\n\t\t\t\tjson,\n\t\t\t\tpairedItem: { item: itemIndex },\n\t\t\t}));',
 		'results[itemIndex] = (Array.isArray(result) ? result : [result]).map((json) => ({ json, pairedItem: { item: 0 } }));',
 		'every output item is paired to input item 0',
 	],
 	[
-		'nodes/AudienceMessaging/shared/execute.ts',
+		'nodes/AudienceMessaging/runner/execute.ts',
 		'if (item) results[itemIndex] = [item];',
 		'if (item) results[itemIndex] = [];',
 		'with Continue On Fail, an item whose request failed yields no output item',
@@ -232,19 +232,19 @@ export const MUTANTS = [
 		'a wallet pass batch above what the node allows is accepted',
 	],
 	[
-		'nodes/AudienceMessaging/shared/labels.ts',
+		'nodes/AudienceMessaging/runner/labels.ts',
 		"if (!paths[0].path.includes('.') && !byOwnName.has(option.name))",
 		"if (!paths[0].path.includes('.') && byOwnName.has(option.name))",
 		'an option is no longer found by its own name: "Options › Batch Size" is named "batchSize"',
 	],
 	[
-		'nodes/AudienceMessaging/shared/item-errors.ts',
+		'nodes/AudienceMessaging/runner/item-errors.ts',
 		'return context.continueOnFail() || runsAsTool(context.getNode());',
 		'return context.continueOnFail();',
 		"as a tool, a failed call throws again (n8n's AI Agent hands the model an empty answer)",
 	],
 	[
-		'nodes/AudienceMessaging/shared/tool.ts',
+		'nodes/AudienceMessaging/runner/tool.ts',
 		'const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];',
 		'const keys: string[] = [];',
 		'as a tool, a bad argument is named as a workflow setting, not by its $fromAI() name',
@@ -256,7 +256,7 @@ export const MUTANTS = [
 		'a preview still sends DELETE requests (List › Delete deletes the list)',
 	],
 	[
-		'nodes/AudienceMessaging/shared/items.ts',
+		'nodes/AudienceMessaging/runner/items.ts',
 		"bodyPath: `${rowsAt ?? ''}[${position}]`,\n\t\t\t\tbodyPart: Array.isArray(rows) ? (rows[position] as IDataObject) : undefined",
 		"bodyPath: `${rowsAt ?? ''}[${position}]`, bodyPart: Array.isArray(rows) ? (rows[0] as IDataObject) : undefined",
 		"a batch preview shows every item the batch's first row",
@@ -280,7 +280,7 @@ export const MUTANTS = [
 		'the CSV check counts rows as lines: every problem after a quoted line break names the wrong line',
 	],
 	[
-		'nodes/AudienceMessaging/shared/csv-upload.ts',
+		'nodes/AudienceMessaging/runner/csv-upload.ts',
 		"if (policy.onProblems === 'refuse')\n\t\t\tthrow problemsError(",
 		"if (policy.onProblems === 'refuse' && false) throw problemsError(",
 		'a CSV file with problems is uploaded although the option says Refuse the File',
@@ -679,7 +679,7 @@ const ownTests = (file) => {
 		.toLowerCase()
 		.replace(/\.ts$/, '')
 		.split(/[/.-]/)
-		.filter((word) => !['nodes', 'src', 'audiencemessaging', 'resources', 'shared'].includes(word));
+		.filter((word) => !['nodes', 'src', 'audiencemessaging', 'resources', 'runner'].includes(word));
 	const named = (test) => {
 		const first = /^test\/nodes\/([a-z]+)/.exec(test)?.[1];
 		return !!first && words.some((word) => word.startsWith(first) || first.startsWith(word));

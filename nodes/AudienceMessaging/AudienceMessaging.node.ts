@@ -14,9 +14,9 @@ import { searchLists, searchWalletTemplates } from './methods/listSearch';
 import { RESOURCES } from './resources';
 import { PACE_ONLY } from './resources/message/send/fields';
 import { answerWebhook } from './resources/message/sendAndWait/webhook';
-import type { Executor } from './shared/operation';
+import type { Executor } from './runner/operation';
 
-/** Executors, not n8n's routing (it sends item 0 before reading item 1): see shared/execute.ts. */
+/** Executors, not n8n's routing (it sends item 0 before reading item 1): see runner/execute.ts. */
 const EXECUTORS: Record<string, Record<string, Executor>> = Object.fromEntries(
 	RESOURCES.map(({ option, executors }) => [option.value, executors]),
 );

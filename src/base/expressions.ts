@@ -4,7 +4,7 @@
  * The engine's per-item evaluation of `={{ $json.email }}` dominates a bulk run. For one such
  * reference to a string, finite number or boolean, n8n returns that very value (n8n-workflow
  * 1.120–2.41: `$json` is the item's own `json`; Tournament returns a lone `{{ }}` as it is).
- * Anything less sure is `MISS`: the caller asks n8n (nodes/AudienceMessaging/shared/parameters.ts).
+ * Anything less sure is `MISS`: the caller asks n8n (nodes/AudienceMessaging/runner/parameters.ts).
  */
 
 type JsonPath = ReadonlyArray<string | number>;

@@ -8,9 +8,9 @@ import type { INode, INodeParameters, INodeProperties, INodeTypes } from 'n8n-wo
 
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
 import { RESOURCES as RESOURCE_LIST } from '../../nodes/AudienceMessaging/resources';
-import { simplifyField } from '../../nodes/AudienceMessaging/shared/descriptions';
-import { resourceOf } from '../../nodes/AudienceMessaging/shared/operation';
-import type { Resource } from '../../nodes/AudienceMessaging/shared/operation';
+import { simplifyField } from '../../nodes/AudienceMessaging/runner/descriptions';
+import { resourceOf } from '../../nodes/AudienceMessaging/runner/operation';
+import type { Resource } from '../../nodes/AudienceMessaging/runner/operation';
 
 const nodeType = new AudienceMessaging();
 const nodeTypes: INodeTypes = {

@@ -1,6 +1,6 @@
 /**
  * The fast path for plain `$json` references (src/base/expressions.ts, read per item by
- * nodes/AudienceMessaging/shared/parameters.ts) against n8n's own evaluation, in n8n-core's real
+ * nodes/AudienceMessaging/runner/parameters.ts) against n8n's own evaluation, in n8n-core's real
  * execution context: every expression of a table, on every item of a table, read both ways in the
  * same run must give the same value (or the same error), and the parameters that are plain for an
  * item must have been read without n8n's getNodeParameter (so the test fails if the fast path is
@@ -22,7 +22,7 @@ import type {
 } from 'n8n-workflow';
 
 import { AudienceMessaging } from '../../nodes/AudienceMessaging/AudienceMessaging.node';
-import { readParameter } from '../../nodes/AudienceMessaging/shared/parameters';
+import { readParameter } from '../../nodes/AudienceMessaging/runner/parameters';
 import { runNode } from '../helpers/n8n';
 import { outputOf, run, textMessage, openConversation, useSandbox } from './context';
 

@@ -1,5 +1,5 @@
 /**
- * An operation described as data (shared/request.ts): docs/architecture.md's worked example,
+ * An operation described as data (runner/request.ts): docs/architecture.md's worked example,
  * Sender › Get Template Namespace, built from its descriptor
  * (test/nodes/fixtures/example-operation.tsx) into a node of its own and run in n8n-core against
  * the sandbox: every item read and checked before the first request, the path's values URL-encoded,
@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import type { INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { resourceOf } from '../../nodes/AudienceMessaging/shared/operation';
-import { fillTemplate } from '../../nodes/AudienceMessaging/shared/request';
+import { resourceOf } from '../../nodes/AudienceMessaging/runner/operation';
+import { fillTemplate } from '../../nodes/AudienceMessaging/runner/request';
 import { runNode } from '../helpers/n8n';
 import { outputOf, useSandbox } from './context';
 import { getNamespace, operation as getNamespaceOperation } from './fixtures/example-operation';

@@ -150,8 +150,8 @@ describe('the product files import each other by short paths, without cycles', (
 		).toContain('../../../../../src/http');
 	});
 
-	it("no product file climbs more than three folders, but to the core library (src/) and the node's runner (shared/)", () => {
-		const libraries = /^(src|nodes\/AudienceMessaging\/shared)\//;
+	it('no product file climbs more than three folders, but to the core library (src/) and the runner (nodes/AudienceMessaging/runner/)', () => {
+		const libraries = /^(src|nodes\/AudienceMessaging\/runner)\//;
 		const deep = product.flatMap((file) =>
 			importsOf(file)
 				.filter((path) => path.startsWith('../../../../'))

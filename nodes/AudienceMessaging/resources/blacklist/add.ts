@@ -1,8 +1,8 @@
 /** Blacklist › Add: POST /subscribers; outputs the entry. */
 import { blacklistAddBody, blacklistAddRequestSchema } from '../../../../src/platform';
 import { identifiedObjectResponse } from '../../../../src/http';
-import type { Operation } from '../../shared/operation';
-import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../runner/operation';
+import { requestOperation } from '../../runner/request';
 import { addFields, blacklistParameters, both } from './fields';
 
 const addToBlacklist = requestOperation({

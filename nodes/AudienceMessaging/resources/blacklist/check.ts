@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { blacklistLookupQuery, blacklistLookupQuerySchema } from '../../../../src/platform';
 import { identifiedObjectResponse, isRecord } from '../../../../src/http';
-import type { Operation } from '../../shared/operation';
-import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../runner/operation';
+import { requestOperation } from '../../runner/request';
 import { checkFields, blacklistParameters, both } from './fields';
 
 /** An unlisted recipient: a 404 with a JSON object body. Any other error stays an error. */

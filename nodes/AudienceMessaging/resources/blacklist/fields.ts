@@ -9,10 +9,10 @@ import {
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
-} from '../../shared/descriptions';
+} from '../../runner/descriptions';
 import type { FieldLabels } from '../../../../src/base';
-import { validated } from '../../shared/item-errors';
-import type { ItemReader } from '../../shared/request';
+import { validated } from '../../runner/item-errors';
+import type { ItemReader } from '../../runner/request';
 
 export const DEFAULT_PARALLEL_REQUESTS = 5;
 export const MAX_PARALLEL_REQUESTS = 50;

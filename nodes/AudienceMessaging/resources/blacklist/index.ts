@@ -1,5 +1,5 @@
 /** Blacklist: its operations, the first the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as add } from './add';
 import { operation as check } from './check';
 

@@ -8,11 +8,11 @@ import {
 	DEFAULT_COLUMN_TYPE,
 	simplifyList,
 } from '../../../../src/platform';
-import { previewOptions, readSimplify, simplifyField } from '../../shared/descriptions';
-import { runPerItem } from '../../shared/execute';
-import { fieldLabels } from '../../shared/labels';
-import { parameterReader } from '../../shared/parameters';
-import type { Operation } from '../../shared/operation';
+import { previewOptions, readSimplify, simplifyField } from '../../runner/descriptions';
+import { runPerItem } from '../../runner/execute';
+import { fieldLabels } from '../../runner/labels';
+import { parameterReader } from '../../runner/parameters';
+import type { Operation } from '../../runner/operation';
 
 const UNDOCUMENTED_TYPE = "Not in the platform's documentation: your account may refuse it";
 

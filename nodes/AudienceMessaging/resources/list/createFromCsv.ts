@@ -20,14 +20,14 @@ import {
 	rateLimitWaitOption,
 	readSimplify,
 	simplifyField,
-} from '../../shared/descriptions';
-import { csvCheckOptions, csvPolicyOf } from '../../shared/csv-options';
-import { csvOutcome, csvUpload, validatedCsvFile } from '../../shared/csv-upload';
-import type { CsvFile } from '../../shared/csv-upload';
-import { runPerItem } from '../../shared/execute';
-import { fieldLabels } from '../../shared/labels';
-import { parameterReader } from '../../shared/parameters';
-import type { Operation } from '../../shared/operation';
+} from '../../runner/descriptions';
+import { csvCheckOptions, csvPolicyOf } from '../../runner/csv-options';
+import { csvOutcome, csvUpload, validatedCsvFile } from '../../runner/csv-upload';
+import type { CsvFile } from '../../runner/csv-upload';
+import { runPerItem } from '../../runner/execute';
+import { fieldLabels } from '../../runner/labels';
+import { parameterReader } from '../../runner/parameters';
+import type { Operation } from '../../runner/operation';
 
 const createListFromCsvFields: INodeProperties[] = [
 	{

@@ -3,9 +3,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
 import { simplifyList } from '../../../../src/platform';
-import { listLocator, readListId, readSimplify, simplifyField } from '../../shared/descriptions';
-import { requestOperation } from '../../shared/request';
-import type { Operation } from '../../shared/operation';
+import { listLocator, readListId, readSimplify, simplifyField } from '../../runner/descriptions';
+import { requestOperation } from '../../runner/request';
+import type { Operation } from '../../runner/operation';
 
 const getListFields: INodeProperties[] = [listLocator(), simplifyField()];
 

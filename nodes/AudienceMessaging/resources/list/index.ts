@@ -1,5 +1,5 @@
 /** List: its operations, the first the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as create } from './create';
 import { operation as createFromCsv } from './createFromCsv';
 import { operation as deleteList } from './delete';

@@ -1,5 +1,5 @@
 /** The Message resource and its operations, the first listed the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as send } from './send';
 import { operation as sendAndWait } from './sendAndWait';
 

@@ -4,9 +4,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { collectionResponse } from '../../../../src/http';
 import { templateScopeSchema } from '../../../../src/platform';
 import { text } from '../../../../src/base';
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
-import type { Operation } from '../../shared/operation';
-import { requestOperation } from '../../shared/request';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../runner/descriptions';
+import type { Operation } from '../../runner/operation';
+import { requestOperation } from '../../runner/request';
 
 const messageTemplateFields: INodeProperties[] = [
 	{

@@ -4,9 +4,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { identifiedObjectResponse } from '../../../../src/http';
 import { integer, record, text, toE164 } from '../../../../src/base';
 import { senderCreateSchema } from '../../../../src/platform';
-import { previewOptions } from '../../shared/descriptions';
-import type { Operation } from '../../shared/operation';
-import { requestOperation } from '../../shared/request';
+import { previewOptions } from '../../runner/descriptions';
+import type { Operation } from '../../runner/operation';
+import { requestOperation } from '../../runner/request';
 import { senderWithHint } from './hint';
 
 const createSenderFields: INodeProperties[] = [

@@ -3,8 +3,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { identifiedObjectResponse } from '../../../../src/http';
 import { pathSegment } from '../../../../src/base';
-import type { Operation } from '../../shared/operation';
-import { requestOperation } from '../../shared/request';
+import type { Operation } from '../../runner/operation';
+import { requestOperation } from '../../runner/request';
 import { senderWithHint } from './hint';
 
 const getSenderFields: INodeProperties[] = [

@@ -1,5 +1,5 @@
 /** Sender: its operations, the first the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as create } from './create';
 import { operation as get } from './get';
 

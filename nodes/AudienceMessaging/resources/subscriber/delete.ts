@@ -4,9 +4,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { optionalObjectResponse } from '../../../../src/http';
 import { parsed } from '../../../../src/base';
 import { subscriberIdSchema } from '../../../../src/platform';
-import { listLocator, previewOptions, readListId } from '../../shared/descriptions';
-import { requestOperation } from '../../shared/request';
-import type { Operation } from '../../shared/operation';
+import { listLocator, previewOptions, readListId } from '../../runner/descriptions';
+import { requestOperation } from '../../runner/request';
+import type { Operation } from '../../runner/operation';
 
 const deleteSubscriberFields: INodeProperties[] = [
 	listLocator(),

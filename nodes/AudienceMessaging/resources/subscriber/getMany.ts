@@ -6,9 +6,9 @@ import {
 	readListId,
 	readReturnAllAndLimit,
 	returnAllAndLimit,
-} from '../../shared/descriptions';
-import { requestOperation } from '../../shared/request';
-import type { Operation } from '../../shared/operation';
+} from '../../runner/descriptions';
+import { requestOperation } from '../../runner/request';
+import type { Operation } from '../../runner/operation';
 
 /** GET /lists/{listId}/subscribers takes page/limit (a choice: the spec shows no paging for it). */
 const PAGE_SIZE = 1000;

@@ -1,5 +1,5 @@
 /** Subscriber: its operations, the first the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as addMany } from './addMany';
 import { operation as deleteSubscriber } from './delete';
 import { operation as getMany } from './getMany';

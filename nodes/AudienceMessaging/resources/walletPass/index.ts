@@ -1,5 +1,5 @@
 /** Wallet Pass: its operations, the first the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as create } from './create';
 
 export const walletPass = resourceOf('Wallet Pass', 'walletPass', [create]);

@@ -3,9 +3,9 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { record, textList } from '../../../../src/base';
 import { templateSelect, templateSort } from '../../../../src/platform';
-import { readReturnAllAndLimit, returnAllAndLimit } from '../../shared/descriptions';
-import { requestOperation } from '../../shared/request';
-import type { Operation } from '../../shared/operation';
+import { readReturnAllAndLimit, returnAllAndLimit } from '../../runner/descriptions';
+import { requestOperation } from '../../runner/request';
+import type { Operation } from '../../runner/operation';
 
 export const PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 100;

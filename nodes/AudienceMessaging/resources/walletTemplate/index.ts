@@ -1,5 +1,5 @@
 /** Wallet Template: its operations, the first the default. */
-import { resourceOf } from '../../shared/operation';
+import { resourceOf } from '../../runner/operation';
 import { operation as getMany } from './getMany';
 
 export const walletTemplate = resourceOf('Wallet Template', 'walletTemplate', [getMany]);

@@ -4,7 +4,7 @@
  * one counts in part, waiting at the configured pace does not count, and once the budget is
  * spent no request of the run is sent.
  */
-import { rateLimitWaitOption } from '../../../../nodes/AudienceMessaging/shared/descriptions';
+import { rateLimitWaitOption } from '../../../../nodes/AudienceMessaging/runner/descriptions';
 import { DEFAULT_WAIT_BUDGET_MS, RateGate } from '../../../../src/pace/gate';
 import { VirtualClock } from '../../../helpers/virtual-time';
 

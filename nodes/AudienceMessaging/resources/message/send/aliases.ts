@@ -1,5 +1,5 @@
 /** Message › Send's aliases: API body paths, named in errors as the fields they came from. */
-import type { FieldAliases } from '../../../shared/labels';
+import type { FieldAliases } from '../../../runner/labels';
 
 /** The editor's fields, or one JSON value (what an AI agent's $fromAI() produces). */
 type StructuredInput = 'define' | 'json';

@@ -7,7 +7,7 @@ import { BINARY_ENCODING } from 'n8n-workflow';
 import { InputError, number, oneOf, quoted, text } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType, MessageType } from '../../../../../src/platform';
-import { inputBinary } from '../../../shared/binary';
+import { inputBinary } from '../../../runner/binary';
 import { MEDIA_TYPES } from './fields';
 import { LINK_MINUTES } from './fields/media';
 import type { Reader } from './message';

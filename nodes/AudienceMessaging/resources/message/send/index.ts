@@ -1,5 +1,5 @@
 /** Message › Send: the operation's option, fields and run. */
-import type { Operation } from '../../../shared/operation';
+import type { Operation } from '../../../runner/operation';
 import { sendMessageFields } from './fields';
 import { sendMessages } from './run';
 

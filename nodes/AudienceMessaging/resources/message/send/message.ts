@@ -14,7 +14,7 @@ import type {
 	MessageParameters,
 	MessageType,
 } from '../../../../../src/platform';
-import type { parameterReader } from '../../../shared/parameters';
+import type { parameterReader } from '../../../runner/parameters';
 import type { StructuredInputs } from './aliases';
 import { MEDIA_TYPES, PACE_ONLY } from './fields';
 

@@ -14,8 +14,8 @@ import type { FieldLabels } from '../../../../../src/base';
 import type { Message } from '../../../../../src/platform';
 import { senderPace } from '../../../../../src/pace';
 import type { RateGate } from '../../../../../src/pace';
-import { wholeOptionOf } from '../../../shared/descriptions';
-import { validated } from '../../../shared/item-errors';
+import { wholeOptionOf } from '../../../runner/descriptions';
+import { validated } from '../../../runner/item-errors';
 import {
 	DEFAULT_MESSAGES_PER_SECOND,
 	DEFAULT_PARALLEL_REQUESTS,

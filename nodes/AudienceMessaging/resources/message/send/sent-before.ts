@@ -6,7 +6,7 @@ import { HISTORY_MAX_VALUES } from '../../../../../src/history';
 import type { HistoryStore } from '../../../../../src/history';
 import { boolean, text } from '../../../../../src/base';
 import type { FieldLabels } from '../../../../../src/base';
-import { validated } from '../../../shared/item-errors';
+import { validated } from '../../../runner/item-errors';
 
 export interface SentBeforeSettings {
 	resendUnconfirmed: boolean;

@@ -5,7 +5,7 @@ import {
 	optionsCollection,
 	previewOption,
 	rateLimitWaitOption,
-} from '../../../shared/descriptions';
+} from '../../../runner/descriptions';
 import { sendMessageFields } from '../send/fields';
 import { formDefinitionFields } from './form-fields';
 import { answerOnOpen, appendAttribution, externalId, limitWaitTime } from './option-fields';

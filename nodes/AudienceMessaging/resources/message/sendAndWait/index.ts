@@ -1,7 +1,7 @@
 /** Message › Send and Wait for Response: the operation's option, fields and run. */
 import { SEND_AND_WAIT_OPERATION } from 'n8n-workflow';
 
-import type { Operation } from '../../../shared/operation';
+import type { Operation } from '../../../runner/operation';
 import { sendAndWaitFields } from './fields';
 import { sendAndWaitForResponse } from './run';
 

@@ -3,10 +3,10 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { boolean, InputError, record, text } from '../../../../../src/base';
-import { fieldLabels } from '../../../shared/labels';
-import { validated } from '../../../shared/item-errors';
-import { errorItem } from '../../../shared/items';
-import { runsAsTool } from '../../../shared/tool';
+import { fieldLabels } from '../../../runner/labels';
+import { validated } from '../../../runner/item-errors';
+import { errorItem } from '../../../runner/items';
+import { runsAsTool } from '../../../runner/tool';
 import { sendMessages } from '../send/run';
 import { sendAndWaitFields } from './fields';
 import { formFields } from './form';

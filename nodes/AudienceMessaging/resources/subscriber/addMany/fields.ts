@@ -6,8 +6,8 @@ import {
 	optionsCollection,
 	previewOption,
 	rateLimitWaitOption,
-} from '../../../shared/descriptions';
-import { csvCheckOptions } from '../../../shared/csv-options';
+} from '../../../runner/descriptions';
+import { csvCheckOptions } from '../../../runner/csv-options';
 
 export const DEFAULT_BATCH_SIZE = 500;
 export const MAX_BATCH_SIZE = 10_000;

@@ -1,5 +1,5 @@
 /** Subscriber › Add Many: its entry in the Operation list, its fields and its run. */
-import type { Operation } from '../../../shared/operation';
+import type { Operation } from '../../../runner/operation';
 import { addManySubscribersFields } from './fields';
 import { addManySubscribers } from './run';
 

@@ -21,14 +21,14 @@ import {
 import type { SubscriberRow } from '../../../../../src/platform';
 import type { FieldLabels } from '../../../../../src/base';
 import type { StreamedBody } from '../../../../../src/http';
-import { readListId, wholeOptionOf } from '../../../shared/descriptions';
-import { runInBatches } from '../../../shared/batches';
-import { runOptions, runPerItem } from '../../../shared/execute';
-import { validated } from '../../../shared/item-errors';
-import { csvPolicyOf } from '../../../shared/csv-options';
-import { csvOutcome, csvUpload, validatedCsvFile } from '../../../shared/csv-upload';
-import { fieldLabels } from '../../../shared/labels';
-import { parameterReader, perItem } from '../../../shared/parameters';
+import { readListId, wholeOptionOf } from '../../../runner/descriptions';
+import { runInBatches } from '../../../runner/batches';
+import { runOptions, runPerItem } from '../../../runner/execute';
+import { validated } from '../../../runner/item-errors';
+import { csvPolicyOf } from '../../../runner/csv-options';
+import { csvOutcome, csvUpload, validatedCsvFile } from '../../../runner/csv-upload';
+import { fieldLabels } from '../../../runner/labels';
+import { parameterReader, perItem } from '../../../runner/parameters';
 import { addManySubscribersFields, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './fields';
 import { postBulk } from './post';
 

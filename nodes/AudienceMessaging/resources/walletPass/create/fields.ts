@@ -7,8 +7,8 @@ import {
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
-} from '../../../shared/descriptions';
-import type { FieldAliases } from '../../../shared/labels';
+} from '../../../runner/descriptions';
+import type { FieldAliases } from '../../../runner/labels';
 
 export const PASS_DATA = ['define', 'itemFields'] as const;
 const showDefined = { passData: ['define'] };

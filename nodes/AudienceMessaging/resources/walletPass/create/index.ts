@@ -1,5 +1,5 @@
 /** Wallet Pass › Create: its entry in the Operation list, its fields and its run. */
-import type { Operation } from '../../../shared/operation';
+import type { Operation } from '../../../runner/operation';
 import { createWalletPassFields } from './fields';
 import { createWalletPasses } from './run';
 

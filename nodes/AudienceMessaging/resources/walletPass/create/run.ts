@@ -15,12 +15,12 @@ import {
 	templateSerialSchema,
 } from '../../../../../src/platform';
 import type { Pass } from '../../../../../src/platform';
-import { runInBatches } from '../../../shared/batches';
-import { wholeOptionOf } from '../../../shared/descriptions';
-import { runOptions } from '../../../shared/execute';
-import { validated } from '../../../shared/item-errors';
-import { fieldLabels } from '../../../shared/labels';
-import { perItem, rawPerItem } from '../../../shared/parameters';
+import { runInBatches } from '../../../runner/batches';
+import { wholeOptionOf } from '../../../runner/descriptions';
+import { runOptions } from '../../../runner/execute';
+import { validated } from '../../../runner/item-errors';
+import { fieldLabels } from '../../../runner/labels';
+import { perItem, rawPerItem } from '../../../runner/parameters';
 import {
 	DEFAULT_PASS_BATCH_SIZE,
 	MAX_PARALLEL_BATCHES,

@@ -6,7 +6,7 @@ import {
 	parallelRequestsOption,
 	previewOption,
 	rateLimitWaitOption,
-} from '../../../../shared/descriptions';
+} from '../../../../runner/descriptions';
 import { LINK_MINUTES } from './media';
 import { quietHoursOption } from './quiet-hours';
 

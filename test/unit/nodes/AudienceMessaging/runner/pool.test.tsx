@@ -1,4 +1,4 @@
-import { inPool } from '../../../../../nodes/AudienceMessaging/shared/pool';
+import { inPool } from '../../../../../nodes/AudienceMessaging/runner/pool';
 
 /** A job that finishes when told to, so the test decides the order of completion (no timers). */
 function deferred() {

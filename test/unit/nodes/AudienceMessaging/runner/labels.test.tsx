@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { fieldLabels } from '../../../../../nodes/AudienceMessaging/shared/labels';
+import { fieldLabels } from '../../../../../nodes/AudienceMessaging/runner/labels';
 import { fieldName } from '../../../../../src/base/input-errors';
 
 const show = { show: { resource: ['demo'] } };

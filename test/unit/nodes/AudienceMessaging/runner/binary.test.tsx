@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { binaryFile } from '../../../../../nodes/AudienceMessaging/shared/binary';
+import { binaryFile } from '../../../../../nodes/AudienceMessaging/runner/binary';
 
 /**
  * The CSV header check reads a bounded slice whatever chunk size the binary store yields: n8n's

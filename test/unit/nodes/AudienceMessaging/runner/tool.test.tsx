@@ -4,7 +4,7 @@ import {
 	expectedFormat,
 	fromAiKeys,
 	runsAsTool,
-} from '../../../../../nodes/AudienceMessaging/shared/tool';
+} from '../../../../../nodes/AudienceMessaging/runner/tool';
 
 describe('the node as an AI agent tool', () => {
 	it('tells the tool variant n8n makes of a usableAsTool node from the node itself', () => {
