@@ -76,13 +76,13 @@ export const MUTANTS = [
 		'requests already waiting when a 429 comes keep the slots given at the old rate',
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/pace.ts',
+		'nodes/AudienceMessaging/resources/message/send/rate-and-quota.ts',
 		', shareKey: key });',
 		' });',
 		"runs of one process at the same sender's rateLimit pace on their own (together twice the limit)",
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/send-run.ts',
+		'nodes/AudienceMessaging/resources/message/send/hold-and-send.ts',
 		'if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();',
 		'',
 		'a shared pace is never given back (held for ever, stale for later runs)',
@@ -310,13 +310,13 @@ export const MUTANTS = [
 		"one refusal's count in its platform second is taken as the limit (a sliding window's run held below it)",
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/send-run.ts',
+		'nodes/AudienceMessaging/resources/message/send/hold-and-send.ts',
 		'const body = link ? { ...message, body: link.url } : message;',
 		'const body = message;',
 		"a binary file's message is sent without the link signed for it",
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/send-run.ts',
+		'nodes/AudienceMessaging/resources/message/send/hold-and-send.ts',
 		'...(link ? [link.token] : []),',
 		'',
 		"a binary file link's token shows in a preview and in errors that echo the body",

@@ -17,10 +17,10 @@ import { FILE_LINK_UNSIGNED, itemMedia, RunFiles } from './binary-media';
 import type { Reader } from './message';
 import type { Outgoing } from './outgoing';
 import { defaultExternalId, messageKeyOf, messageParameters, triggerCallback } from './message';
-import { readPace } from './pace';
+import { readPace } from './rate-and-quota';
 import { readSentBefore } from './sent-before';
 import { RunHistory, claimAhead } from './run-history';
-import { SendRun } from './send-run';
+import { SendRun } from './hold-and-send';
 /** Reads and checks one item's message (with Check Media, asks its URL); sends nothing. */
 function messagePreparer(
 	context: IExecuteFunctions,

@@ -1,4 +1,8 @@
-/** One run of Message › Send as it sends (run.ts reads and checks its items first). */
+/**
+ * Message › Send's last two stages, after run.ts has read and checked every item into one record
+ * (Outgoing): hold (what was sent before, what is outside its window, what is over the daily
+ * quota comes out as it is) and send one (when its turn comes: the last check, claim, post, settle).
+ */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { apiRequest, optionalObjectResponse } from '../../../../../src/http';
@@ -6,8 +10,8 @@ import { callbackToken } from '../../../../../src/platform';
 import type { RateGate } from '../../../../../src/pace';
 import { readCallbackSecret } from './message';
 import type { Outgoing } from './outgoing';
-import { openGate, overQuota } from './pace';
-import type { readPace } from './pace';
+import { openGate, overQuota } from './rate-and-quota';
+import type { readPace } from './rate-and-quota';
 import { RunQuietHours, isQuietHold } from './quiet-hours';
 import type { RunHistory } from './run-history';
 
