@@ -12,6 +12,14 @@ import type { AskTurns } from './turn-grant';
 /** A run waits at most this long in all because of rate limits, when its operation does not say. */
 export const DEFAULT_WAIT_BUDGET_MS = 60_000;
 
+/**
+ * What a run's requests pass before they go out: the run's pace (its Pacer, shared by the runs of
+ * this process that send from one sender), the time the run may lose to rate limits in all (its
+ * wait budget, Max Wait When Rate Limited), and, with Share Pace Across Workers, the turns other
+ * n8n processes' runs share (SharedTurns). It keeps the time lost so far, because a run that keeps
+ * meeting 429s must stop at a bound the user set rather than wait for ever; once that budget is
+ * spent, no request of the run is sent any more and the rest come out `notSent`.
+ */
 export class RateGate {
 	readonly pacer: Pacer;
 	/** Time lost to rate limits so far (see lostMs), counted up to `lostAt`. */

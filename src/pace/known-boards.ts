@@ -4,6 +4,13 @@ import { MAX_PEERS, PEER_TTL_MS } from './board';
 /** How often a run that knows several boards asks out of turn to reach one it did not lately. */
 export const LOOK_EVERY_MS = PEER_TTL_MS / 5;
 
+/**
+ * The boards (trigger processes) that gave this run turns lately, in the order of their last
+ * answer. A run names them when it asks, so that each board learns how many others share the
+ * sender's rate; and since a run usually reaches one board, it sometimes asks out of turn, at a
+ * random moment, to reach one it has not heard from lately (else two boards would forget each
+ * other and each give the whole rate).
+ */
 export class KnownBoards {
 	private readonly boards = new Map<string, number>();
 	private lookAfter = -Infinity;

@@ -2,7 +2,12 @@
 
 /** Runs go at this share of their rate: network jitter at exactly the limit overfills windows. */
 export const RATE_HEADROOM = 0.95;
-/** A request woken from its shared turn later than half the room that leaves (26 ms) lets it go. */
+/**
+ * How late a request may go after its shared turn. Running at RATE_HEADROOM leaves about 53 ms of
+ * each second free; a request woken more than half of that (26 ms) after its turn (its process was
+ * busy) lets the turn go, once, and takes the next one, rather than go out so late that it may meet
+ * the next turn's request in one platform second.
+ */
 export const LATE_MS = (1000 / RATE_HEADROOM - 1000) / 2;
 
 export interface Pace {

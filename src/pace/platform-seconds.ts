@@ -27,6 +27,12 @@ const SAME_COUNT = 1;
 /** A Date fits the clocks' difference when it lies within this of what the answers before told. */
 const FITS_MS = 1000;
 
+/**
+ * What the `Date` headers of a run's answers tell: the platform seconds its accepted requests were
+ * counted in (the last KEPT), and how far the platform's clock is from the run's. It keeps them so
+ * that after a 429 the run can tell the limit per platform second (two refusals in different
+ * seconds that agree on the count) and when the platform's next second starts on the run's clock.
+ */
 export class PlatformSeconds {
 	/** The platform's clock minus the run's, in ms: known to lie in (lo, hi]. */
 	private lo = -Infinity;

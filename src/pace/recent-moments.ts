@@ -3,6 +3,12 @@
 /** The moments kept (a run of more per second counts this many in a second). */
 const KEPT = 4096;
 
+/**
+ * The last KEPT moments something happened (an answer, a start), in a ring: enough for the Pacer
+ * to count what went through lately (the answers of the last two seconds, after a 429) and to
+ * find the n-th latest start (a busy process catches up no faster than the rate), without a list
+ * that grows with the run.
+ */
 export class RecentMoments {
 	/** A ring of up to KEPT moments, the latest just before `head`. */
 	private readonly moments: number[] = new Array<number>(KEPT);
