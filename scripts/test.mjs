@@ -68,11 +68,14 @@ for (const [name, args] of before) {
 	if (result.status !== 0) finish(result.status ?? 1);
 }
 
+/** The check running now, stopped with jest. */
+let running;
 /** Runs a check with its output kept; prints it when the check fails. Resolves to its success. */
 function check([name, args]) {
 	const started = Date.now();
 	return new Promise((resolve) => {
-		const child = spawn(node, args, { cwd: root, env: process.env });
+		// A group of its own too: n8n-node lint runs ESLint in a process of its own.
+		const child = (running = spawn(node, args, { cwd: root, env: process.env, detached: true }));
 		const output = [];
 		child.stdout.on('data', (chunk) => output.push(chunk));
 		child.stderr.on('data', (chunk) => output.push(chunk));
@@ -96,22 +99,28 @@ const jest = spawn(node, [bin('jest', 'bin/jest.js'), '--ci', ...jestArgs], {
 	env: process.env,
 	detached: true,
 });
-const stopJest = (signal) => {
+const stop = (child, signal) => {
 	try {
-		process.kill(-jest.pid, signal);
+		process.kill(-child.pid, signal);
 	} catch {
 		// Already ended.
 	}
 };
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stopJest(signal));
+let stopped = false;
+for (const signal of ['SIGINT', 'SIGTERM'])
+	process.on(signal, () => {
+		stopped = true;
+		stop(jest, signal);
+		if (running) stop(running, signal);
+	});
 const jestEnded = new Promise((resolve) =>
 	jest.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))),
 );
 let checksOk = true;
 for (const step of checks) {
-	if (!(await check(step))) {
+	if (stopped || !(await check(step))) {
 		checksOk = false;
-		stopJest('SIGTERM');
+		stop(jest, 'SIGTERM');
 		break;
 	}
 }
