@@ -1,7 +1,8 @@
 /**
  * Message › Send's last two stages, after run.ts has read and checked every item into one record
  * (Outgoing): hold (what was sent before, what is outside its window, what is over the daily
- * quota comes out as it is) and send one (when its turn comes: the last check, claim, post, settle).
+ * quota comes out as it is) and send one (when its turn comes: the last check, claim, post,
+ * settle).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
