@@ -80,12 +80,62 @@ import {
 	createRunExecutionData,
 	deepCopy,
 	isExpression,
+	setSafeRegexEngine,
 } from 'n8n-workflow';
+import type { RegexEngine } from 'n8n-workflow';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Script, createContext } from 'node:vm';
 
 import { processedData } from './processed-data';
+
+/**
+ * n8n-workflow runs the regular expressions of its parameter checks (a Resource Locator's, before
+ * an execution starts) in a vm with a 250 ms limit of wall time: on a machine loaded to the point
+ * where this process waits that long for a core (a clean clone's run beside the mutation run),
+ * n8n failed a node test with "Regular expression execution timed out". The same engine, 10 s:
+ * a runaway expression still ends, and no test depends on the machine being idle.
+ */
+function patientRegexEngine(timeout: number): RegexEngine {
+	const context = createContext({
+		pattern: '',
+		flags: '',
+		input: '',
+		replacement: '',
+		result: null,
+	});
+	const scripts = new Map<string, Script>();
+	const run = <T,>(code: string, values: Record<string, unknown>): T => {
+		Object.assign(context, values, { result: null });
+		let script = scripts.get(code);
+		if (!script) scripts.set(code, (script = new Script(code)));
+		script.runInContext(context, { timeout });
+		return context.result as T;
+	};
+	return {
+		exec: (pattern, input, flags = '') =>
+			run('result = new RegExp(pattern, flags).exec(input)', { pattern, input, flags }),
+		test: (pattern, input, flags = '') =>
+			run('result = new RegExp(pattern, flags).test(input)', { pattern, input, flags }),
+		replace: (pattern, input, flags = '', replacement) =>
+			run('result = input.replace(new RegExp(pattern, flags), replacement)', {
+				pattern,
+				input,
+				flags,
+				replacement,
+			}),
+		matchAll: (pattern, input, flags = '') =>
+			run('result = Array.from(input.matchAll(new RegExp(pattern, flags)))', {
+				pattern,
+				input,
+				flags: flags.includes('g') ? flags : `${flags}g`,
+			}),
+		split: (pattern, input, flags = '') =>
+			run('result = input.split(new RegExp(pattern, flags))', { pattern, input, flags }),
+	};
+}
+setSafeRegexEngine(patientRegexEngine(10_000));
 
 // ---------------------------------------------------------------------------------------------
 // Public API
