@@ -112,7 +112,7 @@ export const MUTANTS = [
 		'the trigger accepts any callback token',
 	],
 	[
-		'src/platform/chatapp/schema.ts',
+		'src/platform/chatapp/message.ts',
 		'export const TEXT_MAX = 4096;',
 		'export const TEXT_MAX = 40960;',
 		'the text length limit raised tenfold',
@@ -562,7 +562,7 @@ export const MUTANTS = [
 		'a trigger of type version 2 asks n8n for its body unread: n8n evaluates an expression at every callback',
 	],
 	[
-		'nodes/AudienceMessaging/resources/message/send/message.ts',
+		'nodes/AudienceMessaging/resources/message/send/outgoing.ts',
 		"if (triggerUse(get('sendToTrigger', itemIndex, false)) !== 'events') return undefined;",
 		"if (!triggerUse(get('sendToTrigger', itemIndex, false))) return undefined;",
 		"No, Only Share Pace Through It sends the messages' status events to the trigger all the same",

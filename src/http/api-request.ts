@@ -11,8 +11,6 @@ import { isStreamedBody } from './multipart';
 import type { StreamedBody } from './multipart';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs } from './retry';
-import { outsideRequest } from './outside';
-import type { OutsideRequest } from './outside';
 import { runState } from './run';
 import { platformSecond } from '../pace/platform-seconds';
 import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
@@ -53,20 +51,7 @@ export interface ApiRequest<T = unknown> {
 export async function apiRequest<T = unknown>(
 	context: RequestContext,
 	request: ApiRequest<T>,
-): Promise<ApiResponse<T>>;
-/** To an address outside the platform (`url`): no credential, no run pace (outside.ts). */
-export async function apiRequest(
-	context: RequestContext,
-	request: OutsideRequest,
-): Promise<RawResponse>;
-export async function apiRequest<T = unknown>(
-	context: RequestContext,
-	request: ApiRequest<T> | OutsideRequest,
-): Promise<ApiResponse<T> | RawResponse> {
-	if ('url' in request) {
-		const timeoutMs = request.timeoutMs ?? (await baseUrlOf(context, 'messaging')).timeoutMs;
-		return await outsideRequest(context, { ...request, timeoutMs });
-	}
+): Promise<ApiResponse<T>> {
 	const { baseURL, timeoutMs, apiKey, credentials } = await baseUrlOf(context, request.base);
 	const secrets = [apiKey, ...(request.secrets ?? [])];
 	const run = runState(context);

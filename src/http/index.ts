@@ -1,5 +1,6 @@
-/** HTTP: apiRequest and what it uses (run state, base URLs, errors, previews, paging, schemas). */
+/** HTTP: apiRequest, outsideRequest and what they use (run state, base URLs, errors, previews, paging, schemas). */
 export * from './api-request';
+export { outsideRequest } from './outside';
 export * from './run';
 export * from './endpoints';
 export * from './outcomes';

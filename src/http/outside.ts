@@ -10,15 +10,19 @@ import { runState } from './run';
 import type { RequestContext } from './endpoints';
 import type { RawResponse } from './attempt';
 
-/** apiRequest given a `url`: no credential goes with it, and the caller reads every status. */
+/**
+ * A request to an address outside the platform: no credential goes with it, it waits for no pace,
+ * and the caller reads every status. Not through apiRequest: the trigger's pace webhook is asked
+ * from inside the run's RateGate (SharedTurns), which apiRequest itself waits on.
+ */
 export interface OutsideRequest {
 	url: string;
 	method: IHttpRequestMethods;
 	qs?: IDataObject;
 	body?: IDataObject;
 	headers?: Record<string, string>;
-	/** The request's own timeout; the API credential's Request Timeout when not given. */
-	timeoutMs?: number;
+	/** The request's own timeout (the callers pass the API credential's Request Timeout). */
+	timeoutMs: number;
 	/** Follow redirects (a media URL's CDN); never for a request that carries a secret. */
 	followRedirects?: boolean;
 	/** Values to take out of a failure's message and a preview (a token in the URL). */
@@ -39,7 +43,7 @@ class OutsideRequestFailed extends Error {
 /** Rules that apply outside: a timeout, redirects if asked, no preview write, resends; no pace. */
 export async function outsideRequest(
 	context: RequestContext,
-	request: OutsideRequest & { timeoutMs: number },
+	request: OutsideRequest,
 ): Promise<RawResponse> {
 	const secrets = request.secrets ?? [];
 	if (runState(context).preview && !sentInPreview(request.method)) {

@@ -5,7 +5,7 @@ export * from './blacklist/mapping';
 export * from './chatapp/schema';
 export { REPLY_BUTTONS_MAX, REPLY_TITLE_MAX } from './chatapp/message-parts';
 export * from './chatapp/mapping';
-export * from './chatapp/message-key';
+export * from './chatapp/message';
 export * from './lists/schema';
 export * from './lists/mapping';
 export * from './lists/subscribers';

@@ -29,7 +29,8 @@ import { CALLBACK_MAX_BYTES, CALLBACK_STATUSES } from '../../src/platform/callba
 import { REPEAT_MAX_EVENTS, REPEAT_WINDOW_MS } from '../../src/platform/callback-repeats';
 import { SECRET_KEPT_MS } from '../../nodes/AudienceMessagingTrigger/secret';
 import { MAX_PAGES } from '../../src/http/pagination';
-import { MEDIA_MAX_BYTES, messageSchema } from '../../src/platform/chatapp/schema';
+import { MEDIA_MAX_BYTES } from '../../src/platform/chatapp/schema';
+import { messageSchema } from '../../src/platform/chatapp/message';
 import { messageWithLinks } from '../../nodes/AudienceMessaging/resources/message/sendAndWait/links';
 import {
 	FIRST_BACKOFF_RATE,

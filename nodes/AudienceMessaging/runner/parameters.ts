@@ -115,8 +115,9 @@ export function readParameter(
 	return reader(itemIndex);
 }
 
-export function parameterReader(
-	context: IExecuteFunctions,
-): (name: string, itemIndex: number, fallback?: unknown) => unknown {
+/** An item's parameter by name, or `fallback` when it is not set. */
+export type Reader = (name: string, itemIndex: number, fallback?: unknown) => unknown;
+
+export function parameterReader(context: IExecuteFunctions): Reader {
 	return (name, itemIndex, fallback) => readParameter(context, name, itemIndex, fallback);
 }

@@ -1,9 +1,8 @@
-/** Chat-app messages: the editor's parameters to the platform's message body. */
-import { entries, httpUrl, number, rawText, record, text as readText } from '../../base/coerce';
-import { parseObjectList } from '../../base/json';
+/** Chat-app mapping: sender numbers, media types, callback URLs and contacts from the editor. */
+import { entries, httpUrl, text as readText } from '../../base/coerce';
 import { MEDIA } from './schema';
-import type { MediaType, MessageType } from './schema';
-import { toE164, toE164Digits } from '../../base/addresses';
+import type { MediaType } from './schema';
+import { toE164Digits } from '../../base/addresses';
 
 /** The sender number as `from` takes it: digits only, from any common form (addresses.ts). */
 export function senderDigits(value: unknown, field: string): string {
@@ -31,11 +30,11 @@ export function callbacksValue(value: unknown, field: string): string | undefine
 	return urls.length ? urls.join(',') : undefined;
 }
 
-const present = (value: unknown) =>
+export const present = (value: unknown) =>
 	typeof value === 'string' ? value.trim() !== '' : value !== undefined && value !== null;
 
 /** Keeps the keys that hold something, so empty editor fields are not sent. */
-function compact<T extends Record<string, unknown>>(record: T): Partial<T> {
+export function compact<T extends Record<string, unknown>>(record: T): Partial<T> {
 	return Object.fromEntries(
 		Object.entries(record).filter(([, value]) => present(value)),
 	) as Partial<T>;
@@ -86,95 +85,4 @@ export function contactFromParameters(
 		urls: subItems(contact.urls, `${field}.urls`, 'url'),
 		addresses: subItems(contact.addresses, `${field}.addresses`, 'address'),
 	});
-}
-
-export interface MessageParameters {
-	type: MessageType;
-	from: unknown;
-	to: unknown;
-	text?: unknown;
-	mediaUrl?: unknown;
-	/** The Contacts collection: { contact: [...] }. */
-	contacts?: unknown;
-	latitude?: unknown;
-	longitude?: unknown;
-	locationName?: unknown;
-	locationAddress?: unknown;
-	bodyText?: unknown;
-	/** The Buttons collection: { button: [...] }. */
-	buttons?: unknown;
-	/** Contacts as JSON (an array in the API's shape), instead of the collection. */
-	contactsJson?: unknown;
-	/** Buttons as JSON instead of the collection: [{ id, title }] or the API's reply shape. */
-	buttonsJson?: unknown;
-	externalId?: unknown;
-	callbacks?: unknown;
-}
-
-/** The reply buttons as { id, title }: from the collection, or the JSON (either shape). */
-function buttonEntries(parameters: MessageParameters): Array<Record<string, unknown>> {
-	if (parameters.buttonsJson === undefined)
-		return entries(parameters.buttons, 'interactive.action.buttons', 'button');
-	return parseObjectList(parameters.buttonsJson, 'interactive.action.buttons').map(
-		(button, index) => {
-			const entry = record(button, `interactive.action.buttons.${index}`);
-			return entry.reply !== undefined
-				? record(entry.reply, `interactive.action.buttons.${index}.reply`)
-				: entry;
-		},
-	);
-}
-
-/** Send Message parameters to the body of POST /chatapp/messages (its schema checks it after). */
-export function messageBody(parameters: MessageParameters): Record<string, unknown> {
-	const { type } = parameters;
-	const body: Record<string, unknown> = {
-		from: senderDigits(parameters.from, 'from'),
-		to: toE164(parameters.to, 'to'),
-		type,
-	};
-	const externalId = readText(parameters.externalId, 'externalId');
-	if (externalId) body.externalId = externalId;
-	const callbacks = callbacksValue(parameters.callbacks, 'callbacks');
-	if (callbacks) body.callbacks = callbacks;
-	if (type === 'text') body.body = rawText(parameters.text, 'text');
-	if (type === 'image' || type === 'audio' || type === 'video' || type === 'document')
-		body.body = httpUrl(parameters.mediaUrl, 'mediaUrl');
-	if (type === 'contacts') {
-		// As JSON the contacts are the API's own shape, checked by the message schema as they are.
-		body.contacts =
-			parameters.contactsJson !== undefined
-				? parseObjectList(parameters.contactsJson, 'contacts')
-				: entries(parameters.contacts, 'contacts', 'contact').map((contact, index) =>
-						contactFromParameters(contact, `contacts.${index}`),
-					);
-	}
-	if (type === 'location') {
-		body.location = compact({
-			latitude: present(parameters.latitude)
-				? number(parameters.latitude, 'location.latitude')
-				: undefined,
-			longitude: present(parameters.longitude)
-				? number(parameters.longitude, 'location.longitude')
-				: undefined,
-			name: readText(parameters.locationName, 'location.name'),
-			address: readText(parameters.locationAddress, 'location.address'),
-		});
-	}
-	if (type === 'interactive') {
-		body.interactive = {
-			type: 'button',
-			body: { text: readText(parameters.bodyText, 'interactive.body.text') },
-			action: {
-				buttons: buttonEntries(parameters).map((button, index) => ({
-					type: 'reply',
-					reply: {
-						id: readText(button.id, `interactive.action.buttons.${index}.reply.id`),
-						title: readText(button.title, `interactive.action.buttons.${index}.reply.title`),
-					},
-				})),
-			},
-		};
-	}
-	return body;
 }

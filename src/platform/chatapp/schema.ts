@@ -1,14 +1,7 @@
-/** Zod schemas of the chat-app requests: messages, senders, template scopes. */
+/** Zod schemas of the chat-app requests but the message's (message.ts): senders, template scopes. */
 import { z } from 'zod';
 
-import { E164, E164_DIGITS, E164_RULE, e164DigitsProblem, quoted } from '../../base';
-import {
-	contactSchema,
-	interactiveSchema,
-	locationSchema,
-	optionalText,
-	text,
-} from './message-parts';
+import { contactSchema, optionalText, text } from './message-parts';
 
 /** Message types of POST /chatapp/messages (spec §4; `text` is the type of a plain body). */
 export const MESSAGE_TYPES = [
@@ -58,75 +51,4 @@ export const templateScopeSchema = z
 		path: ['scope'],
 	});
 
-/** A phone number by addresses.ts's rule: E.164 with its + (`to`) or its digits alone (`from`). */
-const phone = (withPlus: boolean) =>
-	z.string().superRefine((value, ctx) => {
-		if ((withPlus ? E164 : E164_DIGITS).test(value)) return;
-		const digits = withPlus && value.startsWith('+') ? value.slice(1) : value;
-		const problem =
-			withPlus && !value.startsWith('+')
-				? `${quoted(value, JSON.stringify)} is not an E.164 number: + then the country code`
-				: e164DigitsProblem(digits, value);
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: problem ?? `${quoted(value, JSON.stringify)} is not a phone number: ${E164_RULE}`,
-		});
-	});
-
-const envelope = {
-	from: phone(false),
-	to: phone(true),
-	externalId: z
-		.string()
-		.regex(/^[A-Za-z0-9]{1,64}$/, 'the external ID holds letters and digits only (at most 64)')
-		.optional(),
-	callbacks: z.string().optional(),
-};
-
-const mediaMessage = <T extends MediaType>(type: T) =>
-	z.object({
-		...envelope,
-		type: z.literal(type),
-		body: z
-			.string()
-			.url('the media URL is not a URL')
-			.refine(
-				(url) => /^https?:\/\//i.test(url),
-				'the media URL must start with http:// or https://',
-			),
-	});
-
-/**
- * Most characters of a text message (the chat-app provider's limit), counted as JavaScript counts
- * a string (UTF-16 units: most characters 1, an emoji 2), after the ends are trimmed.
- */
-export const TEXT_MAX = 4096;
-
-export const messageSchema = z.discriminatedUnion('type', [
-	z.object({
-		...envelope,
-		type: z.literal('text'),
-		body: text('the message text').pipe(
-			z
-				.string()
-				.max(
-					TEXT_MAX,
-					`a text message has at most ${TEXT_MAX} characters (an emoji counts 2; spaces at the ends are not counted)`,
-				),
-		),
-	}),
-	mediaMessage('image'),
-	mediaMessage('audio'),
-	mediaMessage('video'),
-	mediaMessage('document'),
-	z.object({
-		...envelope,
-		type: z.literal('contacts'),
-		contacts: z.array(contactSchema).min(1, 'a contacts message needs at least one contact'),
-	}),
-	z.object({ ...envelope, type: z.literal('location'), location: locationSchema }),
-	z.object({ ...envelope, type: z.literal('interactive'), interactive: interactiveSchema }),
-]);
-
-export type Message = z.infer<typeof messageSchema>;
 export type Contact = z.infer<typeof contactSchema>;

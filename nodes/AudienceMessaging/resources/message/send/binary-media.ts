@@ -10,7 +10,7 @@ import type { MediaType, MessageType } from '../../../../../src/platform';
 import { inputBinary } from '../../../runner/binary';
 import { MEDIA_TYPES } from './fields';
 import { LINK_MINUTES } from './fields/media';
-import type { Reader } from './message';
+import type { Reader } from '../../../runner/parameters';
 
 const FIELD = 'binaryPropertyName';
 

@@ -1,17 +1,19 @@
 /**
- * Message › Send's last two stages, after run.ts has read and checked every item into one record
+ * Message › Send's last two stages, after every item was read and checked into its record
  * (Outgoing): hold (what was sent before, what is outside its window, what is over the daily
  * quota comes out as it is) and send one (when its turn comes: the last check, claim, post,
  * settle).
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { apiRequest, optionalObjectResponse } from '../../../../../src/http';
+import { apiRequest, optionalObjectResponse, overQuotaNotSent } from '../../../../../src/http';
 import { callbackToken } from '../../../../../src/platform';
+import type { Message } from '../../../../../src/platform';
 import type { RateGate } from '../../../../../src/pace';
-import { readCallbackSecret } from './message';
+import { readCallbackSecret } from './outgoing';
 import type { Outgoing } from './outgoing';
-import { openGate, overQuota } from './rate-and-quota';
+import { openGate } from './rate-and-quota';
 import type { readPace } from './rate-and-quota';
 import { RunQuietHours, isQuietHold } from './quiet-hours';
 import type { RunHistory } from './run-history';
@@ -128,4 +130,47 @@ export class SendRun {
 		await this.history?.close();
 		if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();
 	}
+}
+
+/**
+ * Before the first send: the items beyond the first `dailyQuota` unique recipients, in item order
+ * (a counted recipient's later messages still go). At Refuse the Run, throws instead.
+ */
+function overQuota(
+	context: IExecuteFunctions,
+	pace: Pace,
+	dailyQuota: number,
+	messages: Array<{ itemIndex: number; value: { message: Message } }>,
+): Map<number, Error> {
+	const counted = new Set<string>();
+	const beyond = new Set<string>();
+	const held = new Map<number, Error>();
+	for (const { itemIndex, value } of messages) {
+		const { to } = value.message;
+		if (counted.has(to)) continue;
+		if (counted.size < dailyQuota && !beyond.has(to)) {
+			counted.add(to);
+			continue;
+		}
+		beyond.add(to);
+		held.set(
+			itemIndex,
+			overQuotaNotSent(context.getNode(), {
+				itemIndex,
+				to,
+				senderId: pace.senderId!,
+				dailyQuota,
+			}),
+		);
+	}
+	if (held.size && pace.overQuota === 'refuse') {
+		throw new NodeOperationError(
+			context.getNode(),
+			`This run would message ${counted.size + beyond.size} unique recipients, more than sender ${pace.senderId}'s daily quota of ${dailyQuota}`,
+			{
+				description: `Nothing was sent. The platform counts unique recipients per day (UTC), earlier runs included, and refuses the ones beyond the quota. Send to fewer recipients, or set Options › Over the Daily Quota to Send to the First Recipients to send to the first ${dailyQuota} and report the others as not sent.`,
+			},
+		);
+	}
+	return held;
 }

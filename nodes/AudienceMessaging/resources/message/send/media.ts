@@ -1,7 +1,7 @@
 /** Check Media Before Sending: a HEAD request to the media URL, with no credential. */
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../../../src/http';
+import { outsideRequest } from '../../../../../src/http';
 import { InputError } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType } from '../../../../../src/platform';
@@ -15,7 +15,7 @@ export async function checkMedia(
 ): Promise<void> {
 	// No credential (outside.ts); redirects followed, as media CDNs answer with them. An
 	// unreachable URL is the item's field error, not an API error.
-	const response = await apiRequest(context, {
+	const response = await outsideRequest(context, {
 		method: 'HEAD',
 		url,
 		timeoutMs,

@@ -1,17 +1,14 @@
-/** Message › Send's pace: per second or a sender's rate limit, and the sender's daily quota. */
+/** Message › Send's pace: per second or a sender's rate limit, read with the sender's daily quota. */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	apiRequest,
 	baseUrlOf,
 	configureRun,
 	identifiedObjectResponse,
-	overQuotaNotSent,
 } from '../../../../../src/http';
 import { InputError, number, oneOf, pathSegment, text } from '../../../../../src/base';
 import type { FieldLabels } from '../../../../../src/base';
-import type { Message } from '../../../../../src/platform';
 import { senderPace } from '../../../../../src/pace';
 import type { RateGate } from '../../../../../src/pace';
 import { wholeOptionOf } from '../../../runner/descriptions';
@@ -117,47 +114,4 @@ export async function openGate(
 	}
 	const quota = Number(data.dailyQuota);
 	return { gate, ...(Number.isInteger(quota) && quota > 0 ? { dailyQuota: quota } : {}) };
-}
-
-/**
- * Before the first send: the items beyond the first `dailyQuota` unique recipients, in item order
- * (a counted recipient's later messages still go). At Refuse the Run, throws instead.
- */
-export function overQuota(
-	context: IExecuteFunctions,
-	pace: Pace,
-	dailyQuota: number,
-	messages: Array<{ itemIndex: number; value: { message: Message } }>,
-): Map<number, Error> {
-	const counted = new Set<string>();
-	const beyond = new Set<string>();
-	const held = new Map<number, Error>();
-	for (const { itemIndex, value } of messages) {
-		const { to } = value.message;
-		if (counted.has(to)) continue;
-		if (counted.size < dailyQuota && !beyond.has(to)) {
-			counted.add(to);
-			continue;
-		}
-		beyond.add(to);
-		held.set(
-			itemIndex,
-			overQuotaNotSent(context.getNode(), {
-				itemIndex,
-				to,
-				senderId: pace.senderId!,
-				dailyQuota,
-			}),
-		);
-	}
-	if (held.size && pace.overQuota === 'refuse') {
-		throw new NodeOperationError(
-			context.getNode(),
-			`This run would message ${counted.size + beyond.size} unique recipients, more than sender ${pace.senderId}'s daily quota of ${dailyQuota}`,
-			{
-				description: `Nothing was sent. The platform counts unique recipients per day (UTC), earlier runs included, and refuses the ones beyond the quota. Send to fewer recipients, or set Options › Over the Daily Quota to Send to the First Recipients to send to the first ${dailyQuota} and report the others as not sent.`,
-			},
-		);
-	}
-	return held;
 }

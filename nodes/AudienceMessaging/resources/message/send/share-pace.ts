@@ -9,8 +9,8 @@ import {
 	SENDER_SHARERS,
 	TurnsUnavailable,
 } from '../../../../../src/pace';
-import { apiRequest } from '../../../../../src/http';
-import { triggerUse } from './message';
+import { outsideRequest } from '../../../../../src/http';
+import { triggerUse } from './outgoing';
 import type { RateGate, TurnRequest } from '../../../../../src/pace';
 
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
@@ -75,8 +75,9 @@ export function shareTurns(
 	url.search = '';
 	const token = paceToken(settings.secret);
 	const ask = async (request: TurnRequest, timeoutMs: number): Promise<unknown> => {
-		// No API credential (outside.ts), no redirect followed, the token kept out of failures.
-		const response = await apiRequest(context, {
+		// outsideRequest, not apiRequest: this ask runs inside the run's RateGate, which apiRequest
+		// waits on. No API credential, no redirect followed, the token kept out of failures.
+		const response = await outsideRequest(context, {
 			method: 'POST',
 			url: url.toString(),
 			// A new connection per ask: a balancer spreading connections (not requests) over

@@ -3,11 +3,10 @@ import {
 	callbacksValue,
 	contactFromParameters,
 	mediaContentTypeFits,
-	messageBody,
 	senderDigits,
 } from '../../../../../src/platform/chatapp/mapping';
-import type { MessageParameters } from '../../../../../src/platform/chatapp/mapping';
-import { messageSchema } from '../../../../../src/platform/chatapp/schema';
+import { messageBody, messageSchema } from '../../../../../src/platform/chatapp/message';
+import type { MessageParameters } from '../../../../../src/platform/chatapp/message';
 import { retryAfterMs } from '../../../../../src/http/retry';
 
 const base = { from: '+1 555-010-0100', to: '+33 6 12 34 56 78' };
