@@ -11,7 +11,13 @@ interface SentHistoryOptions {
 	row: string;
 	/** Preview Without Sending: look keys up and leave the store as it was. */
 	preview?: boolean;
-	/** Messages claimed in the first write, ahead of sending (at least 1; then ClaimWindows). */
+	/**
+	 * Messages claimed in the first write, ahead of their sending (at least 1). The next windows
+	 * (ClaimWindows) hold what the run sends in a few seconds at the pace measured since the last one
+	 * (or in WRITE_SHARE times the last write, when the store is that slow), from claimAhead to
+	 * MAX_CLAIM_AHEAD: one write per window, not per message, keeps a fast run from waiting on the
+	 * store.
+	 */
 	claimAhead: number;
 	/** The clock (ms), for tests. */
 	now?: () => number;
@@ -24,10 +30,22 @@ interface SentHistoryOptions {
 const CONFIRM_WITHIN_MS = 500;
 
 /**
- * Which keys an earlier execution sent, and which this run claims, sends and releases, as up to
- * three values per key: claim `c:`, attempt `a:` (just before sending) and confirmation `s:` (once
- * accepted, with the other two again, restoring what another process dropped). See
- * docs/architecture.md, Remembering what was sent.
+ * One run's use of a node's sent history (a HistoryStore, through a HistoryRow): which of its
+ * message keys an earlier execution sent, and, as the run sends, which it claimed, sent and
+ * released. A key holds up to three values:
+ * - its claim `c:`, written when a run is first given the key (lookUp), and written anew when a
+ *   later run is given a key never attempted, so that it is as young as the message's other values
+ *   will be (n8n forgets the oldest values first);
+ * - its attempt `a:`, written just before its message is sent, for a window of keys at once
+ *   (claim): a run killed mid-send leaves the key attempted but not confirmed, never new;
+ * - its confirmation `s:`, written once the platform accepted it, with the next window's attempts
+ *   or after CONFIRM_WITHIN_MS (settle), its claim and attempt again beside it (a value another
+ *   process's write dropped comes back).
+ * A message the platform refused, or one the run did not send, loses its attempt (close): the next
+ * run sends it. A message whose answer was lost keeps its attempt without confirmation, as does
+ * every message in flight when n8n stopped: the next run finds it `unconfirmed` (`claimed` while
+ * another execution of this process holds it: ProcessClaims). See docs/architecture.md,
+ * Remembering what was sent.
  */
 export class SentHistory {
 	readonly row: HistoryRow;
@@ -109,7 +127,12 @@ export class SentHistory {
 		this.resent = new Set(resent);
 	}
 
-	/** Claims the key, a window per write, ahead: false if another run claimed it since lookUp. */
+	/**
+	 * Claims the key before its message is sent: resolves true when the run may send it, false when
+	 * another run claimed it since lookUp (two runs at once) or another execution of this process
+	 * holds it. Claims the next keys of the plan in the same write, and the window after it once half
+	 * of this one is started, so a send rarely waits for a write.
+	 */
 	async claim(key: string): Promise<boolean> {
 		if (this.options.preview) return true;
 		const position = this.position.get(key);
@@ -175,7 +198,11 @@ export class SentHistory {
 		);
 	}
 
-	/** Confirms what was sent, releases what surely was not; call once every send has settled. */
+	/**
+	 * Ends the run's use of the history: confirms what was sent, releases the claims of messages
+	 * refused, not sent, or never started (the run stopped), and writes Forget's mark anew. Call it
+	 * once every send has settled.
+	 */
 	async close(): Promise<void> {
 		if (this.options.preview) return;
 		try {

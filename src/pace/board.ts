@@ -9,7 +9,7 @@ import { RATE_HEADROOM, SENDER_SHARERS } from './pace';
 /** The pace token's request header (never the URL: proxies and access logs keep URLs). */
 export const PACE_TOKEN_HEADER = 'x-pace-token';
 
-/** Farthest ahead a board gives a turn: ten runs asking a second's worth fit (see turnGrant). */
+/** Farthest ahead a board gives a turn; a run given one later paces alone (turnGrant). */
 export const SCHEDULE_AHEAD_MS = 10_000;
 
 /** The last path segment of the trigger's pace webhook (its callbacks come to `callbacks`). */
@@ -156,8 +156,17 @@ interface SenderTurns {
 }
 
 /**
- * Every sender's turns in one process at RATE_HEADROOM of its rate, in the order asked (so shared
- * evenly), within SCHEDULE_AHEAD_MS; split among the boards named lately (docs/rate-limits.md).
+ * The turns of every sender, in the process that receives the trigger's webhooks, for the runs
+ * sharing their pace across workers: each sender's next free turn, spaced at RATE_HEADROOM of its
+ * rate as one process's shared pacer spaces its own runs, so together the runs keep under the limit
+ * whatever window the platform counts it in. Turns go out in the order the asks come, so runs
+ * asking in turn share the rate evenly.
+ *
+ * Boards coordinate through the runs: a run names the other boards that gave it turns lately, and a
+ * board gives its share, the rate divided by the boards named for that sender within PEER_TTL_MS
+ * (itself included): behind a load balancer that spreads the asks, two webhook processes each give
+ * half the rate, together the whole. A board no run names any more (a process stopped, or one its
+ * runs no longer reach) lapses after PEER_TTL_MS, and the others take its share back.
  */
 export class TurnBoard {
 	private readonly senders = new Map<string, SenderTurns>();

@@ -80,8 +80,13 @@ export class RateGate {
 	}
 
 	/**
-	 * Time lost to rate limits while a request waits: a 429's pause in full, pacing below the due
-	 * rate in part (at half: half); not the set pace, nor slots other runs of a shared pacer took.
+	 * The wall-clock time the run has lost to rate limits: every moment a request of the run waits
+	 * during a 429's pause counts in full, and every moment one waits for a slot while the run is
+	 * paced below its due rate counts in part (at half that rate: half; an unpaced run slowed down:
+	 * in full). Waiting at the configured pace (or at a rate the platform was seen to allow) is not
+	 * lost, nor is waiting for slots other runs sharing the pacer took, nor time when no request
+	 * waits; a shared turn costs only past the run's due share (TurnBudget). A platform that answers
+	 * 429 forever makes the run lose time as fast as the clock runs, so the budget ends the run.
 	 */
 	lostMs(now = this.clock.now()): number {
 		this.account(now);
@@ -118,8 +123,10 @@ export class RateGate {
 	}
 
 	/**
-	 * Waits for this request's slot, after any pause and a spacing after the last; the ticket goes
-	 * to backOff() on a 429. Undefined, at once, if the budget is or would be spent: do not send.
+	 * Waits for this request's slot: after any back-off pause, and one spacing after the slot
+	 * before (and, sharing turns, for its turn too). The ticket it returns goes to backOff() if the
+	 * request is refused. Undefined, at once, when the run's wait budget is spent or would be before
+	 * the slot comes: the request must not be sent, as waiting longer would break the user's bound.
 	 */
 	async acquire(): Promise<number | undefined> {
 		this.account(this.clock.now());
@@ -175,6 +182,7 @@ export class RateGate {
 		this.account(now);
 		// Told first: if this refusal makes the run pace alone, its own pacer takes it.
 		this.turns?.refused();
+		// A pause longer than what is left of the budget is not waited: the run stops sending.
 		if (
 			this.spent ||
 			this.lost + Math.max(this.pacer.pausedUntil, now + pauseMs) - now > this.waitBudgetMs
@@ -193,8 +201,9 @@ export class RateGate {
 	}
 
 	/**
-	 * How much longer than the run a refused request waits (never resent before `resendAt`): the
-	 * run may start others sooner (shared turns, or the platform's next second: Pacer.backOff).
+	 * How much longer than the run a refused request waits, after backOff(): it is never sent again
+	 * before `resendAt` (the refusal's time plus its pause), though the run may start others sooner
+	 * (taking shared turns; or when the platform's full second ends first, Pacer.backOff).
 	 */
 	ownWaitMs(resendAt: number): number {
 		return Math.max(
@@ -204,8 +213,10 @@ export class RateGate {
 	}
 
 	/**
-	 * Whether a 429 pauses only the refused request: in shared turns it is a request late on a busy
-	 * machine, not a run above its share, and pausing the run would leave its turns unused.
+	 * Whether a 429 pauses only the refused request, which the caller then waits out itself: so
+	 * while the run takes shared turns. The board paces the runs of every process together, so a
+	 * refusal there is a request that came late on a busy machine, not a run above its share, and a
+	 * pause of the whole run would leave its turns unused.
 	 */
 	get pausesRequestOnly(): boolean {
 		return this.turns?.shared === true;

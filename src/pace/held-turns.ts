@@ -8,7 +8,13 @@ interface Turn {
 	boards: number;
 }
 
-/** A board hears of others late, so turns it gave before are too close: thinned to its share. */
+/**
+ * The turns a run holds, in time order (turns from several boards interleave). A board hands out
+ * its share of the sender's rate (board.ts), and learns of the other boards only as runs name them:
+ * turns it gave before it knew of them are too close together. A run that hears of more boards than
+ * a turn it holds was given for thins those turns out to the new share, each board's apart, so that
+ * turns given while the boards were learning of each other hold the limit as soon as any run knows.
+ */
 export class HeldTurns {
 	private readonly turns: Turn[] = [];
 	private head = 0;

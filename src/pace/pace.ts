@@ -1,6 +1,10 @@
 /** A pace (requests per second), the headroom kept under it, and a sender's shared pace. */
 
-/** Runs go at this share of their rate: network jitter at exactly the limit overfills windows. */
+/**
+ * Runs are paced at this share of the rate they are given: a request's way to the platform varies
+ * by a few milliseconds, and at exactly the platform's rate that puts one request too many into one
+ * of its windows now and then, each refusal slowing the run.
+ */
 export const RATE_HEADROOM = 0.95;
 /**
  * How late a request may go after its shared turn. Running at RATE_HEADROOM leaves about 53 ms of
@@ -17,8 +21,9 @@ export interface Pace {
 }
 
 /**
- * A sender's limit is shared by every run sending from it: a run paced at it backs off to no less
- * than 1 / SENDER_SHARERS of its pace, lest one that briefly lost the race crawl on after the rest.
+ * A sender's limit is the platform's, shared by every run sending from it: a run paced at it backs
+ * off to no less than 1 / SENDER_SHARERS of it. Below that, a run that lost the race to another run
+ * for a few seconds crawled on at a request every few seconds after the other had finished.
  */
 export const SENDER_SHARERS = 8;
 

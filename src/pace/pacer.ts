@@ -28,14 +28,36 @@ export const SHARED_HOLD_MS = 5000;
 const MEASURE_MS = 2000;
 
 /**
- * One pace for all of a run's requests (or this process's runs from one sender: sharedPacer):
- * starts evenly spaced at RATE_HEADROOM of the rate, so no platform second holds more in any
- * window. A 429 pauses the run and sets the rate from what went through; it later probes for more
- * (the limit may be higher, or others done): docs/benchmarks.md, How Message › Send paces a run.
+ * One pace for all the requests of a run (or, for a sender's rate, of every run of this n8n process
+ * sending from that sender: see sharedPacer), however many are in flight: starts evenly spaced, at
+ * RATE_HEADROOM of the rate given, so that no second of the platform holds more than the rate
+ * whether it counts per second of its clock (a fixed window), over any second (a sliding window) or
+ * with a token bucket. Slots missed while the process was busy (a store call, a garbage collection)
+ * are caught up no faster than that (freeAt).
+ *
+ * A 429 pauses every request of the run (not only the refused one; in shared turns the gate pauses
+ * the refused one alone: RateGate.pausesRequestOnly) for the time the platform asked, and sets the
+ * rate from what the platform let through: the run's requests answered per second over the last
+ * MEASURE_MS before the refusal (over the time since the last pause, when that is shorter) are what
+ * the platform's window holds, or the run's share of it when other runs send from the same sender;
+ * the run holds RATE_HEADROOM of that. Waiting at that rate is not lost time (RateGate.lostMs).
+ * With nothing through, the rate halves (to at most FIRST_BACKOFF_RATE). The rate never falls below
+ * the pace's floor (for a sender's rate, 1 / SENDER_SHARERS of it) nor MIN_RATE.
+ *
+ * After a refusal the run holds its rate for PROBE_AFTER_MS to half as long again (SHARED_HOLD_MS
+ * when it holds less than SHARED_BELOW of its pace: it likely shares the limit with runs that will
+ * end), then probes for more, faster the longer nothing is refused, up to the rate given: the
+ * platform's limit may be higher than measured, or the other runs done. A probe refused sends the
+ * run back to the rate it held, and the next probe comes twice as late (up to MAX_HOLD_MS). Runs of
+ * one process sharing a Pacer are one run to the platform; runs with pacers of their own (other
+ * workers) learn their shares only from refusals, unless Share Pace Across Workers gives them turns
+ * from the trigger's board (shared-turns.ts). More in docs/benchmarks.md, How Message › Send paces
+ * a run.
  */
 export class Pacer {
 	private target: number;
 	private readonly floor: number;
+	/** Requests per second now; 0: unpaced. */
 	private rate: number;
 	nextStart = 0;
 	pausedUntil = 0;
@@ -102,8 +124,11 @@ export class Pacer {
 	}
 
 	/**
-	 * Earliest start: a second's worth of starts (the rate, rounded up) spans as many spacings
-	 * however late they came, two half a spacing apart at least (a stall's pairs trip a window).
+	 * The earliest a request may start, from `now` on: the starts of a second's worth of slots (the
+	 * rate rounded up, at least one) span that many spacings, however late their slots came, and two
+	 * starts are half a spacing apart at least (else a stall of the process gives two starts in one
+	 * millisecond, that pair again every second, and a 429 under a sliding window). A back-off
+	 * forgets the starts: the count begins anew at the pause's end.
 	 */
 	freeAt(now: number): number {
 		if (!this.rate) return now;
@@ -135,9 +160,13 @@ export class Pacer {
 	}
 
 	/**
-	 * A 429: nobody starts before `pauseMs` from now; the rate is set once per event (refusals of
-	 * requests in flight at the first, `ticket` older than the last back-off, extend the pause). A
-	 * limit two refusals' platform seconds agree on is held, waiting only for the next second.
+	 * The platform refused a request (429): nobody starts before `pauseMs` from now, and the rate is
+	 * set from what went through, once per refusal of a request that started after the last
+	 * back-off: the refusals of requests already in flight at the first one (`ticket` from
+	 * acquire(), older than the last back-off) are the same event, and extend the pause only. When
+	 * two refusals found the same number of answers dated in their platform second (`answer`,
+	 * PlatformSeconds), that is the limit: the run holds RATE_HEADROOM of it and waits only for the
+	 * platform's next second (the refused request itself still waits `pauseMs`, RateGate.ownWaitMs).
 	 */
 	backOff(pauseMs: number, ticket?: number, answer?: PlatformAnswer): void {
 		const now = this.clock.now();

@@ -1,8 +1,16 @@
 /**
- * What answers' `Date` headers, which any HTTP server sends, tell of a limit per platform second.
+ * What the answers' `Date` headers tell a run about a limit the platform counts per second of its
+ * own clock (a fixed window; the platform's spec shows neither the window nor a header but `Date`,
+ * which an HTTP server with a clock sends on every answer).
  *
- * The accepted answers dated like a 429 are the limit once two 429s in other seconds agree: what
- * went through may be twice it, and other windows seldom agree twice (docs/benchmarks.md).
+ * One refusal leaves such a limit unknown within a factor of two: a run that started late in one of
+ * the platform's seconds gets part of its first burst through in that second and the whole limit in
+ * the next, so what went through before the refusal is anywhere from the limit to twice it (see
+ * docs/benchmarks.md). The answers' `Date` names the second each was counted in: the accepted
+ * answers dated like the 429 are the limit, if the platform counts per second of its clock. A
+ * sliding window or a token bucket can give the same count once by chance, so the count is taken
+ * only when a second refusal, in another second, counts the same: then the run holds that limit
+ * (RATE_HEADROOM of it) and, the platform's second being full, waits only until the next one.
  */
 
 /** A platform answer: when its request started (run's clock), and the second its `Date` names. */
@@ -95,8 +103,9 @@ export class PlatformSeconds {
 	}
 
 	/**
-	 * The answer was dated between `sentAt` and `answeredAt`, so the platform's clock minus the
-	 * run's was in (second·1000 − answeredAt, second·1000 + 1000 − sentAt).
+	 * The answer was dated while its request was at the platform, after it started (`sentAt`) and
+	 * before the answer came (`answeredAt`): the platform's clock minus the run's was then in
+	 * (second·1000 − answeredAt, second·1000 + 1000 − sentAt).
 	 */
 	private bound({ sentAt, second }: PlatformAnswer, answeredAt: number): void {
 		if (second === undefined) return;

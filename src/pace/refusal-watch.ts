@@ -1,10 +1,19 @@
 /** RefusalWatch: the 429s in shared turns that make a run pace alone. */
 
-/** Pace alone after this many 429s in turns, over REFUSED_SHARE of them (a busy board: fewer). */
+/**
+ * Refusals (429) while taking turns that show the turns do not hold the sender's limit: at least
+ * this many, and more than REFUSED_SHARE of the turns taken (one board on a busy machine lets a
+ * late request through now and then, far fewer): the run then paces alone.
+ */
 export const REFUSALS_TO_PACE_ALONE = 3;
 const REFUSED_SHARE = 0.02;
 
-/** Counts the refusals of requests sent in turns, but not while boards hear of each other. */
+/**
+ * Watches the platform's refusals of requests sent in shared turns (shared-turns.ts): too many, and
+ * the turns do not hold the sender's limit (another board that does not share, or runs not sharing
+ * the pace). Refusals while the boards are hearing of each other (settle()) are not counted, as the
+ * boards' first turns may be too close together then, and the count starts again after them.
+ */
 export class RefusalWatch {
 	private taken = 0;
 	private refusals = 0;

@@ -4,7 +4,13 @@ import type { Pace } from './pace';
 
 const sharedPacers = new Map<string, { pacer: Pacer; runs: number }>();
 
-/** The pacer of this process's runs by one sender (`key`): they share its limit. Release at end. */
+/**
+ * The pacer every run of this n8n process pacing by the same sender's rate shares (`key`: the
+ * platform's address and the sender), for as long as one of them runs: the sender's limit is one
+ * for all of them, and one pacer spaces their requests together (regular mode runs every execution
+ * in one process; in queue mode, those on one worker). Runs that pace separately learn their shares
+ * only from refusals. Call `release` when the run ends.
+ */
 export function sharedPacer(key: string, pace: Pace): { pacer: Pacer; release: () => void } {
 	const id = `${key}\u0000${pace.perSecond}\u0000${pace.floor ?? ''}`;
 	let entry = sharedPacers.get(id);

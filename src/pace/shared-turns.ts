@@ -31,10 +31,12 @@ export type SharingFailed = (
 
 /**
  * The run asks ahead of need (see take), so requests rarely wait for the board; each turn is timed
- * by the board's clock, or from the answer's arrival where the clocks disagree: never early.
- * It paces alone (its own pacer) for the rest, `onFail` told why once, when the board cannot be
- * asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), its turns cannot hold the limit (a
- * board not sharing the rate; turns past SCHEDULE_AHEAD_MS), or the platform refuses them.
+ * by the board's clock, or from the answer's arrival where the clocks disagree: never early. A turn
+ * that went by unused is dropped rather than taken late, which would put two requests closer than
+ * the spacing; waiting for turns costs the wait budget only beyond the run's due share
+ * (TurnBudget). It paces alone (its own pacer) for the rest, `onFail` told why once, when the board
+ * cannot be asked (a wrong answer, or none after ASK_AGAIN_AFTER_MS), its turns cannot hold the
+ * limit (a board not sharing the rate; turns past SCHEDULE_AHEAD_MS), or the platform refuses them.
  */
 export class SharedTurns {
 	private readonly turns: HeldTurns;
@@ -154,7 +156,7 @@ export class SharedTurns {
 		}
 	}
 
-	/** A 429 of a request sent in a turn: too many (RefusalWatch), and the run paces alone. */
+	/** A 429 in a turn: too many (RefusalWatch) show the turns miss the limit: pace alone. */
 	refused(): void {
 		const why = this.failed ? undefined : this.refusals.refused(this.clock.now());
 		if (why) this.fail(why);

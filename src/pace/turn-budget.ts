@@ -12,10 +12,14 @@ export interface RunBudget {
 export const NO_BUDGET: RunBudget = { leftMs: () => Infinity, lose: () => undefined };
 
 /**
- * A run is due turns at `floorPerSecond` at least (a lone run's floor, SENDER_SHARERS): turns that
- * fast cost nothing, so sharing with seven other runs is free. A later turn costs the time past
- * due, each moment once however many wait. Turns sooner than due earn at most SCHEDULE_AHEAD_MS
- * of credit: a run served well waits free for one turn at the board's bound, not for ten.
+ * The share of a run's wait budget its waits for shared turns cost. A run is due its turns at
+ * `floorPerSecond` at least (the floor a run pacing alone never backs off below: 1 / SENDER_SHARERS
+ * of the sender's rate), as a run pacing alone is due the rate it measured: waiting for turns at
+ * that rate or faster costs nothing, so sharing the rate with up to seven other runs is free. A
+ * turn that comes later than due (a run among many, a board asked slowly, one that failed) costs
+ * the time past due, in full, each moment counted once however many requests wait. Turns that came
+ * sooner than due earn no more than SCHEDULE_AHEAD_MS of credit: a run served well waits for a turn
+ * the board put at its bound at no cost, not for ten of them.
  */
 export class TurnBudget {
 	private readonly dueEveryMs: number;
@@ -29,8 +33,10 @@ export class TurnBudget {
 	}
 
 	/**
-	 * A request waiting since `since` gets its turn at `at` (or none, the board failing then): the
-	 * cost, counted and returned; undefined, counting nothing, if over what is left (stop sending).
+	 * A request that began waiting at `since` gets its turn at `at` (or, `at` being when the board
+	 * failed, none): the cost is counted and returned, unless it is more than what is left of the
+	 * budget, which is then left as it is (undefined: the request must not wait, the run stops
+	 * sending).
 	 */
 	charge(since: number, at: number, budget: RunBudget): number | undefined {
 		const due = Math.max(this.due, since) + this.dueEveryMs;

@@ -93,7 +93,13 @@ const ASK_MIN_TIMEOUT_MS = 1000;
  */
 const ASK_AGAIN_AFTER_MS = [1000, 4000];
 
-/** The grant (turnGrant) and when it was asked, or why none; retried per ASK_AGAIN_AFTER_MS. */
+/**
+ * The board's grant, checked (turnGrant), and when its ask was sent; or why the board gave none. A
+ * transient failure (a busy or restarting process) is asked again after each of ASK_AGAIN_AFTER_MS
+ * while `leftMs()` (what is left of the run's wait budget) allows, since a run that gives sharing
+ * up paces alone for the rest of its messages; each ask waits as ASK_TIMEOUT_MS says, less as the
+ * budget runs out. `request` makes each ask's request when it is sent, so what it tells is current.
+ */
 export async function askGrant(
 	ask: AskTurns,
 	request: (sent: number) => TurnRequest,

@@ -7,6 +7,10 @@ type StructuredInput = 'define' | 'json';
 /** How this run's contacts and buttons are given (the choices take no expression: one per run). */
 export type StructuredInputs = { contacts: StructuredInput; buttons: StructuredInput };
 
+/**
+ * The message schema's paths (the body the API takes) that are not the fields' own: errors name the
+ * field the value came from, the JSON field when contacts or buttons come as JSON.
+ */
 export function messageAliases(input: StructuredInputs): FieldAliases {
 	return {
 		body: 'text',

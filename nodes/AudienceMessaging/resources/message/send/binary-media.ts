@@ -14,7 +14,11 @@ import type { Reader } from '../../../runner/parameters';
 
 const FIELD = 'binaryPropertyName';
 
-/** `sign()`: a fresh link, valid Link Valid For from then on; `content`: the bytes' hash. */
+/**
+ * An item's file, checked for its message type and published by n8n: `sign()` gives a new signed
+ * link to it (valid for the run's Link Valid For from then on), `content` what identifies the
+ * file's bytes in a message key (its hash: a link changes each run, the bytes do not).
+ */
 export interface PublishedMedia {
 	sign: () => { url: string; token: string };
 	content: () => Promise<string>;
@@ -53,7 +57,12 @@ function checkType(type: MediaType, binary: IBinaryData, name: string): void {
 	);
 }
 
-/** Checked before any request; published through n8n's signed links (createBinarySignedUrl). */
+/**
+ * Checks the item's binary file for a media message of `type` before any request (present, its MIME
+ * type, at most MEDIA_MAX_BYTES, kept where n8n can publish it) and returns how to publish it
+ * through n8n's signed links (`createBinarySignedUrl`, n8n's REST URL). An AI agent's tool has no
+ * Source field (fields/media.ts): it sends a URL.
+ */
 async function binaryMedia(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -100,7 +109,10 @@ function once<T>(kept: Map<string, Promise<T>>, key: string, make: () => Promise
 	return value;
 }
 
-/** A run's files, each stored and hashed once, however many items share it (one upload). */
+/**
+ * A run's files, each stored where its link lasts and hashed at most once, however many items share
+ * it (one upload sent to many people).
+ */
 export class RunFiles {
 	private readonly stored = new Map<string, Promise<IBinaryData>>();
 	private readonly hashes = new Map<string, Promise<string>>();
@@ -108,9 +120,12 @@ export class RunFiles {
 	constructor(private readonly context: IExecuteFunctions) {}
 
 	/**
-	 * The file where its link keeps finding it. A trigger's upload is stored before the execution
-	 * has an ID and moved when it ends (its link would then answer 404): it is copied into the
-	 * execution's storage. A file held in the item goes to n8n's store (no ID in memory mode).
+	 * The file as it stays where its link finds it:
+	 * - a trigger's file (a webhook's or a form's upload) is stored before its execution has an ID,
+	 *   and n8n moves it when the execution ends: a link to it would then answer 404. It is copied
+	 *   into the execution's own storage, which lasts as long as the execution's data;
+	 * - a file held in the item (a Code node's, or any in n8n's memory mode) is given to n8n's
+	 *   store, which keeps it outside memory unless n8n runs in memory mode (then it has no ID).
 	 */
 	async lasting(binary: IBinaryData): Promise<IBinaryData> {
 		if (binary.id && !TEMP_FILE.test(binary.id)) return binary;

@@ -20,7 +20,12 @@ import type { RunHistory } from './run-history';
 
 type Pace = ReturnType<typeof readPace>;
 
-/** The gate opens at the first message or to read the quota; the trigger's secret is read once. */
+/**
+ * One run of Message › Send while it sends: its pace (the gate, opened at the first message or to
+ * read the sender's quota, so a run that sends nothing asks nothing), its history of messages sent
+ * before, its quiet hours, the trigger's secret (read once, when a message calls the trigger back),
+ * and how many messages it will send (Share Pace asks for no more turns than that).
+ */
 export class SendRun {
 	private gate: Promise<{ gate: RateGate; dailyQuota?: number }> | undefined;
 	private callbackSecret: Promise<string> | undefined;
@@ -51,8 +56,10 @@ export class SendRun {
 	readonly quiet = new RunQuietHours();
 
 	/**
-	 * Holds back messages sent before, then those outside their quiet hours (in neither quota nor
-	 * pace nor the history), then those over the quota.
+	 * Before the first message: holds back the messages sent before, then those outside their quiet
+	 * hours (they count towards neither the quota nor the pace, and stay out of the history), then,
+	 * with a sender, those beyond its daily quota (the sender is read once, for its rate too).
+	 * Returns what each held item comes out as.
 	 */
 	async beforeSend(
 		prepared: Array<{ itemIndex: number; value: Outgoing }>,
@@ -114,7 +121,8 @@ export class SendRun {
 			action: `send a ${message.type} message from ${message.from} to ${message.to}`,
 			reconcile: `look for External ID ${message.externalId} in the platform's message reports or in the message's status callbacks`,
 			expect: optionalObjectResponse,
-			// Kept out of a preview and of errors that echo the body.
+			// The trigger's token and a file link's token stay out of a preview and of errors that
+			// echo the body.
 			secrets: [
 				...(this.callbackSecret ? [callbackToken(await this.callbackSecret)] : []),
 				...(link ? [link.token] : []),
@@ -125,7 +133,11 @@ export class SendRun {
 		return data;
 	}
 
-	/** Confirms what was sent, releases the rest (even after an error), returns a shared pacer. */
+	/**
+	 * What was sent is confirmed, what was not is released (even when the run stops on an error), and
+	 * a pacer shared with other runs of the sender is given back (see sharedPacer): else it would be
+	 * kept for the life of the process.
+	 */
 	async close(): Promise<void> {
 		await this.history?.close();
 		if (this.gate) (await this.gate.catch(() => undefined))?.gate.release();
@@ -133,8 +145,10 @@ export class SendRun {
 }
 
 /**
- * Before the first send: the items beyond the first `dailyQuota` unique recipients, in item order
- * (a counted recipient's later messages still go). At Refuse the Run, throws instead.
+ * The messages a run may not send because of the sender's daily quota of unique recipients, known
+ * before the first is sent: the recipients beyond the first `dailyQuota` of the run (in item order;
+ * more messages to a recipient already counted still go, as the platform counts each recipient once
+ * a day). With Over the Daily Quota at Refuse the Run, the run stops here instead, nothing sent.
  */
 function overQuota(
 	context: IExecuteFunctions,

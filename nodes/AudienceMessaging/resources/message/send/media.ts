@@ -6,15 +6,18 @@ import { InputError } from '../../../../../src/base';
 import { MEDIA, MEDIA_MAX_BYTES, mediaContentTypeFits } from '../../../../../src/platform';
 import type { MediaType } from '../../../../../src/platform';
 
-/** Refuses early a content type or size the platform would refuse anyway. */
+/**
+ * HEAD of the media URL: refuses, before any message is sent, a content type or size that the
+ * platform would refuse anyway. No credential is sent to it (the URL is not the platform's).
+ */
 export async function checkMedia(
 	context: IExecuteFunctions,
 	type: MediaType,
 	url: string,
 	timeoutMs: number,
 ): Promise<void> {
-	// No credential (outside.ts); redirects followed, as media CDNs answer with them. An
-	// unreachable URL is the item's field error, not an API error.
+	// No credential (outside.ts); redirects followed, as a media URL's CDN answers with them. A
+	// failure to reach the URL is the item's field error (named by the caller), not an API error.
 	const response = await outsideRequest(context, {
 		method: 'HEAD',
 		url,

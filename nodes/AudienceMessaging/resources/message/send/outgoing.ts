@@ -46,7 +46,11 @@ export interface Outgoing {
 /** Parameters given for every item instead of the node's (Send and Wait for Response's text). */
 export type GivenParameters = { messageType?: 'text'; text?: string };
 
-/** Reads and checks one item's message (with Check Media, asks its URL); sends nothing. */
+/**
+ * Reads and checks one item's message (its type's fields, the External ID, the trigger's callback,
+ * its Quiet Hours plan, the message key, its file), and with Check Media Before Sending asks its
+ * media URL. No message is sent: every item is checked before the first one goes.
+ */
 export function messagePreparer(
 	context: IExecuteFunctions,
 	run: { secret: () => Promise<string>; quiet: RunQuietHours; history?: object },
@@ -59,6 +63,7 @@ export function messagePreparer(
 		Object.hasOwn(given, name)
 			? given[name as keyof typeof given]
 			: node(name, itemIndex, fallback);
+	// Files stored where their links last, and hashed, once each (binary-media.ts).
 	const files = new RunFiles(context);
 	return async (itemIndex) => {
 		const options = record(read('options', itemIndex, {}), 'options');
@@ -91,7 +96,10 @@ export function triggerUse(value: unknown): 'events' | 'pace' | undefined {
 	return boolean(value, 'sendToTrigger') ? 'events' : undefined;
 }
 
-/** The trigger URL with the credential's token, a secret of the request (see SendRun.send). */
+/**
+ * The trigger's URL with the token of the Callbacks credential, when the item sends its events to a
+ * trigger. Its token is one of the request's secrets (see SendRun.post): a preview shows `***`.
+ */
 export async function triggerCallback(
 	get: Reader,
 	itemIndex: number,
@@ -103,8 +111,10 @@ export async function triggerCallback(
 }
 
 /**
- * External ID when none is given: workflow, execution and item, alphanumeric as the spec says, the
- * same for the same item, so a message of unknown outcome can be found in reports and callbacks.
+ * The External ID a message gets when the user gives none: the workflow, the execution and the
+ * item, letters and digits only (the spec's "alphanumeric id"), so that a message whose outcome is
+ * unknown can be found in the platform's reports and callbacks. The same item of the same execution
+ * always gets the same one.
  */
 export function defaultExternalId(context: IExecuteFunctions, itemIndex: number): string {
 	const alnum = (value: unknown) => String(value ?? '').replace(/[^A-Za-z0-9]/g, '');
@@ -151,6 +161,7 @@ export function messageParameters(
 	};
 }
 
+/** The Callbacks credential's secret, read once per run (SendRun.secret). */
 export async function readCallbackSecret(context: IExecuteFunctions): Promise<string> {
 	const secret = String((await context.getCredentials(CALLBACK_CREDENTIAL_TYPE)).secret ?? '');
 	if (!CALLBACK_SECRET_PATTERN.test(secret))
@@ -163,7 +174,10 @@ export async function readCallbackSecret(context: IExecuteFunctions): Promise<st
 
 const MESSAGE_KEY_MAX = 1000;
 
-/** Message Key, else recipient and content (a file by its bytes: its link changes each run). */
+/**
+ * The item's Message Key (Options), or the recipient and the message's content when empty (a file's
+ * bytes, read only then, stand for a link to it that changes each run).
+ */
 export async function messageKeyOf(
 	options: Record<string, unknown>,
 	message: Message,

@@ -27,10 +27,14 @@ export interface Pace {
 	senderId?: string;
 	/** Share Pace Across Workers: the trigger's Production URL, whose board gives the turns. */
 	sharePace?: URL;
-	/** Over the Daily Quota (a quota is known with senderId only). */
+	/**
+	 * What a run does when its unique recipients exceed the sender's daily quota (Over the Daily
+	 * Quota; the quota is known with senderId only).
+	 */
 	overQuota: (typeof OVER_QUOTA)[number];
 }
 
+/** Over the Daily Quota set, Sender ID for Rate Limit not: said above the output. */
 const NO_QUOTA_WITHOUT_SENDER =
 	"Over the Daily Quota did nothing: the run knows a sender's daily quota only from Sender ID for Rate Limit, which is empty. Set it to the sender's ID (Sender › Create outputs it).";
 
@@ -63,6 +67,7 @@ export function readPace(
 				: oneOf(options.overQuota, 'overQuota', OVER_QUOTA);
 		const sender = senderId ? pathSegment(senderId, 'rateLimitSenderId', 'a sender ID') : undefined;
 		const sharePace = sharedPaceTrigger(context, options, sender);
+		// The quota is the sender's: without it the option has nothing to hold the run to.
 		if (options.overQuota !== undefined && !sender)
 			context.addExecutionHints?.({
 				type: 'warning',

@@ -34,7 +34,10 @@ interface Entry {
 export class RunHistory {
 	readonly history: SentHistory;
 	private readonly resent = new Set<string>();
-	/** Wait budget spent: the rest will not go, so no claims (an undone claim costs a search). */
+	/**
+	 * The run's wait budget for rate limits is spent: its other messages will not go, so they are not
+	 * claimed (a claim taken back costs n8n a search of the history per message).
+	 */
 	private budgetSpent = false;
 
 	constructor(
@@ -48,7 +51,11 @@ export class RunHistory {
 		});
 	}
 
-	/** Sets aside what earlier runs sent (or may have) and repeated keys; returns the rest. */
+	/**
+	 * Sets aside the messages not to send (an earlier run sent them, or may have; another execution
+	 * of this process holds them now; an earlier item of this run has the same key): each gets its
+	 * output (an item, or an `unknown` error item). Returns the messages to send.
+	 */
 	async skip(
 		messages: Entry[],
 		describe: (outgoing: Outgoing) => IDataObject,
@@ -104,7 +111,10 @@ export class RunHistory {
 		);
 	}
 
-	/** Ends its use of the history (SentHistory.close); a failing store warns, not throws. */
+	/**
+	 * Ends the run's use of the history (see SentHistory.close). A store that fails here does not
+	 * hide what the run sent: a warning above the output says what the next run will find.
+	 */
 	async close(): Promise<void> {
 		try {
 			await this.history.close();

@@ -30,6 +30,8 @@ export async function sendMessages(
 	input: SendInput = { given: {} },
 ): Promise<INodeExecutionData[][]> {
 	const { timeoutMs } = await baseUrlOf(this, 'messaging');
+	// Contacts and buttons come from the editor's fields or as JSON, the same way for every item
+	// (the choice takes no expression).
 	const inputOf = (name: string) =>
 		this.getNodeParameter(name, 0, 'define') === 'json' ? 'json' : 'define';
 	const inputs: StructuredInputs = {
@@ -39,6 +41,7 @@ export async function sendMessages(
 	const labels = fieldLabels(sendMessageFields, messageAliases(inputs));
 	const options = runOptions(this, labels);
 	const pace = readPace(this, labels, options);
+	// Skip Messages Sent Before: the node's history in n8n's store, checked before any request.
 	const sentBefore = readSentBefore(this, labels, options);
 	const history =
 		sentBefore &&

@@ -18,8 +18,10 @@ const flag = (options: Record<string, unknown>, name: string) =>
 	options[name] === undefined ? false : boolean(options[name], name);
 
 /**
- * The first item's settings (undefined when off); refused before any request where n8n cannot keep
- * the history: no deduplication helpers, or an unsaved workflow (the history is its node's).
+ * The run's Skip Messages Sent Before settings (the first item's Options), or undefined when the
+ * option is off. Refused before any request where n8n cannot keep the history, rather than send
+ * without it: an n8n without its deduplication helpers, or a workflow never saved (the history
+ * belongs to a saved workflow's node).
  */
 export function readSentBefore(
 	context: IExecuteFunctions,

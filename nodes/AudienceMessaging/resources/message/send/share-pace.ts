@@ -16,7 +16,11 @@ import type { RateGate, TurnRequest } from '../../../../../src/pace';
 /** The last path segment of the trigger's Production URL (its callbacks' webhook). */
 const CALLBACKS_SEGMENT = 'callbacks';
 
-/** The trigger's URL, checked before any request: its last segment swapped is the pace webhook. */
+/**
+ * Share Pace Across Workers, read from the first item with the run's other pace options: the
+ * trigger's Production URL, checked (before any request of the run) to need only its last segment
+ * changed to reach the trigger's pace webhook. Undefined when the option is off.
+ */
 export function sharedPaceTrigger(
 	context: IExecuteFunctions,
 	options: Record<string, unknown>,
@@ -56,8 +60,11 @@ function shareOf(runs: number | undefined): string {
 const TRANSIENT = (status: number) => status >= 500 || status === 408 || status === 429;
 
 /**
- * Turns from the trigger's board, the pace token in a header (proxies and access logs keep URLs).
- * When that fails, the run paces itself alone and a hint (token-free) says why.
+ * Gives the run's gate turns from the trigger's board (SharedTurns), asked for with the pace token
+ * in a header (never in the URL, which proxies and access logs keep), no redirect followed, a
+ * timeout of its own (askGrant's, shorter when the run's wait budget is nearly spent). When the
+ * board cannot be asked, or its turns do not hold the sender's limit, the run paces itself alone
+ * and the node's output says why (an execution hint): the token never appears in it.
  */
 export function shareTurns(
 	context: IExecuteFunctions,
