@@ -1,6 +1,7 @@
 /** Confirming repeats found by hash: the candidate rows' values read again and compared. */
 import type { ByteSource } from '../base/bytes';
 import { readCsvRows } from './rows';
+import { grown } from './row';
 import type { CsvLayout } from './row';
 
 /** A CSV that can be read again: the file, or what opens it (a binary-store stream) per read. */
@@ -46,11 +47,7 @@ export class RepeatCandidates {
 
 	/** A row whose value's hash `firstIndex` held first (each row once). */
 	add(index: number, firstIndex: number): void {
-		if (this.count + 2 > this.rows.length) {
-			const grown = new Uint32Array(this.rows.length * 2);
-			grown.set(this.rows);
-			this.rows = grown;
-		}
+		if (this.count + 2 > this.rows.length) this.rows = grown(this.rows);
 		this.rows[this.count++] = index;
 		this.rows[this.count++] = firstIndex;
 	}

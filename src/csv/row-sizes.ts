@@ -1,15 +1,13 @@
 /** Each row's size in bytes (the header is row −1), 4 bytes a row. */
+import { grown } from './row';
+
 export class RowSizes {
 	private sizes = new Uint32Array(1 << 16);
 	private count = 0;
 	private sum = 0;
 
 	add(size: number): void {
-		if (this.count === this.sizes.length) {
-			const grown = new Uint32Array(this.sizes.length * 2);
-			grown.set(this.sizes);
-			this.sizes = grown;
-		}
+		if (this.count === this.sizes.length) this.sizes = grown(this.sizes);
 		this.sizes[this.count++] = size;
 		this.sum += size;
 	}

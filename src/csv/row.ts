@@ -136,7 +136,7 @@ export class CsvRow {
 }
 
 /** A typed array of twice the length, with the same values first. */
-function grown<T extends Int32Array | Uint8Array>(array: T): T {
+export function grown<T extends Int32Array | Uint32Array | Uint8Array>(array: T): T {
 	const larger = new (array.constructor as new (length: number) => T)(array.length * 2);
 	larger.set(array);
 	return larger;
