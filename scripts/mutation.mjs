@@ -341,8 +341,8 @@ export const MUTANTS = [
 	],
 	[
 		'src/history/row.ts',
-		'return await inTurn(this.row, task);',
-		'return await task();',
+		'const run = (turns.get(this.row) ?? Promise.resolve()).then(task);',
+		'const run = task();',
 		"overlapping executions of a node call n8n's store at once: one's write drops the other's records",
 	],
 	[

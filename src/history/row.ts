@@ -28,20 +28,6 @@ const recentCalls = new Map<string, number[]>();
 
 const turns = new Map<string, Promise<unknown>>();
 
-/** Runs the task after the row's earlier ones here: n8n rewrites the whole row with no lock. */
-export async function inTurn<T>(row: string, task: () => Promise<T>): Promise<T> {
-	const run = (turns.get(row) ?? Promise.resolve()).then(task);
-	const ended = run.then(
-		() => undefined,
-		() => undefined,
-	);
-	turns.set(row, ended);
-	void ended.then(() => {
-		if (turns.get(row) === ended) turns.delete(row);
-	});
-	return await run;
-}
-
 const chunks = <T>(values: T[], size: number): T[][] =>
 	Array.from({ length: Math.ceil(values.length / size) }, (_, index) =>
 		values.slice(index * size, (index + 1) * size),
@@ -80,8 +66,18 @@ export class HistoryRow {
 		}
 	}
 
+	/** Runs the task after the row's earlier ones here: n8n rewrites the whole row with no lock. */
 	private async turn<T>(task: () => Promise<T>): Promise<T> {
-		return await inTurn(this.row, task);
+		const run = (turns.get(this.row) ?? Promise.resolve()).then(task);
+		const ended = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		turns.set(this.row, ended);
+		void ended.then(() => {
+			if (turns.get(this.row) === ended) turns.delete(this.row);
+		});
+		return await run;
 	}
 
 	/** Records values, returning those held before; again (CHECKS at most) until none dropped. */

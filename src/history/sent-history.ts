@@ -161,13 +161,7 @@ export class SentHistory {
 		}
 		if (window.length === 0) return;
 		this.nextToClaim = Math.max(this.nextToClaim, index);
-		const confirms = this.takeConfirms();
-		const written = this.row.record(
-			[...confirms.flatMap(sentValuesOf), ...window.map(attemptOf)],
-			true,
-		);
-		// A failed write loses no confirmation: it goes with the next one.
-		this.inBackground(written, () => this.toConfirm.push(...confirms));
+		const written = this.writeConfirms(window.map(attemptOf));
 		for (const key of window)
 			this.claims.set(
 				key,
@@ -178,6 +172,15 @@ export class SentHistory {
 	private takeConfirms(): string[] {
 		this.waitingSince = undefined;
 		return this.toConfirm.splice(0);
+	}
+
+	/** Writes the waiting confirmations, and `values`, in the background: what the row held. */
+	private writeConfirms(values: string[]): Promise<Set<string>> {
+		const confirms = this.takeConfirms();
+		const written = this.row.record([...confirms.flatMap(sentValuesOf), ...values], true);
+		// A failed write loses no confirmation: it goes with the next one.
+		this.inBackground(written, () => this.toConfirm.push(...confirms));
+		return written;
 	}
 
 	/** What became of a claimed key's message (see Settlement). */
@@ -192,10 +195,7 @@ export class SentHistory {
 		// Written with the next claims, or once the oldest waited CONFIRM_WITHIN_MS (more if slow).
 		if (now - this.waitingSince < Math.max(CONFIRM_WITHIN_MS, WRITE_SHARE * this.row.lastWriteMs))
 			return;
-		const confirms = this.takeConfirms();
-		this.inBackground(this.row.record(confirms.flatMap(sentValuesOf), true), () =>
-			this.toConfirm.push(...confirms),
-		);
+		void this.writeConfirms([]);
 	}
 
 	/**
