@@ -13,7 +13,7 @@ import { RequestPreview, previewBody, previewUrl, sentInPreview } from './previe
 import { backoffMs } from './retry';
 import { runState } from './run';
 import { platformSecond } from '../pace/platform-seconds';
-import { BASE_URL_LABEL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
+import { BASE_URL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
 import type { ApiBase, RequestContext } from './endpoints';
 
 export interface ApiRequest<T = unknown> {
@@ -68,7 +68,7 @@ export async function apiRequest<T = unknown>(
 		target: `${baseURL}${request.path}`,
 		timeoutMs,
 		secrets,
-		urlField: BASE_URL_LABEL[request.base],
+		urlField: BASE_URL[request.base].label,
 		idempotent: IDEMPOTENT.includes(request.method) && !isStreamedBody(request.body),
 		write: isWrite(request.method),
 		run,

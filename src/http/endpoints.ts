@@ -8,17 +8,13 @@ export const CREDENTIAL_TYPE = 'audienceMessagingApi';
 
 /** The spec's three independent base URLs and the credential field holding each. */
 export type ApiBase = 'lists' | 'wallet' | 'messaging';
-const BASE_URL_FIELD: Record<ApiBase, 'listsBaseUrl' | 'walletBaseUrl' | 'baseUrl'> = {
-	lists: 'listsBaseUrl',
-	wallet: 'walletBaseUrl',
-	messaging: 'baseUrl',
-};
+type BaseUrlField = 'listsBaseUrl' | 'walletBaseUrl' | 'baseUrl';
 
-/** The credential field of each base, as the credential panel labels it. */
-export const BASE_URL_LABEL: Record<ApiBase, string> = {
-	lists: 'Lists Base URL',
-	wallet: 'Wallet Base URL',
-	messaging: 'Messaging Base URL',
+/** Per base: its credential field, and that field's label in the credential panel. */
+export const BASE_URL: Record<ApiBase, { field: BaseUrlField; label: string }> = {
+	lists: { field: 'listsBaseUrl', label: 'Lists Base URL' },
+	wallet: { field: 'walletBaseUrl', label: 'Wallet Base URL' },
+	messaging: { field: 'baseUrl', label: 'Messaging Base URL' },
 };
 
 /** Seconds a request may go without an answer, when the credential does not say. */
@@ -56,7 +52,7 @@ export async function baseUrlOf(
 	const seconds = Number(data.timeout);
 	return {
 		apiKey: String(data.apiKey ?? ''),
-		baseURL: String(data[BASE_URL_FIELD[base]] ?? '').replace(/\/+$/, ''),
+		baseURL: String(data[BASE_URL[base].field] ?? '').replace(/\/+$/, ''),
 		timeoutMs: (Number.isFinite(seconds) && seconds > 0 ? seconds : DEFAULT_TIMEOUT_SECONDS) * 1000,
 		credentials,
 	};

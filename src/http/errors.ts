@@ -3,6 +3,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { INode, JsonObject } from 'n8n-workflow';
 
 import { platformMessage } from '../platform/error-message';
+import { noAnswer } from './failures';
 import { redacted } from '../base/secrets';
 
 const STATUS_HINTS: Record<number, string> = {
@@ -58,14 +59,11 @@ export function transportError(
 		sent?: boolean;
 	} = {},
 ): NodeApiError {
-	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
-	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
-	const timedOut =
-		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+	const { code, message, timedOut } = noAnswer(error);
 	const raw =
 		timedOut && options.timeoutMs
 			? `no answer within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
-			: String(err.message ?? code);
+			: String(message ?? code);
 	const reason = redacted(raw, options.secrets ?? []);
 	// No code such as ECONNREFUSED in the message: NodeApiError would make it generic.
 	return new NodeApiError(

@@ -40,3 +40,12 @@ export function errorCode(error: unknown): string {
 	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };
 	return String(err.code ?? err.cause?.code ?? '');
 }
+
+/** A request that got no answer: its code (REQUEST_FAILED if none), message, whether it timed out. */
+export function noAnswer(error: unknown): { code: string; message?: string; timedOut: boolean } {
+	const err = (error ?? {}) as { code?: string; message?: string; cause?: { code?: string } };
+	const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
+	const timedOut =
+		code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+	return { code, message: err.message, timedOut };
+}

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { platformMessage } from '../platform/error-message';
 import { redacted } from '../base/secrets';
+import { noAnswer } from './failures';
 
 /** `unknown`: it may have been applied; `accepted`: 2xx, answer unreadable; `notSent`: not sent. */
 export const OUTCOMES = ['unknown', 'accepted', 'notSent'] as const;
@@ -49,19 +50,12 @@ export function maybeApplied(
 				? `the platform answered HTTP 500, an error while handling it${quoted}`
 				: `a gateway in front of the platform answered HTTP ${statusCode}${quoted} instead of the platform`;
 	} else {
-		const err = (options.error ?? {}) as {
-			code?: string;
-			message?: string;
-			cause?: { code?: string };
-		};
-		const code = err.code ?? err.cause?.code ?? 'REQUEST_FAILED';
-		const timedOut =
-			code === 'ECONNABORTED' || code === 'ETIMEDOUT' || /timeout/i.test(String(err.message));
+		const { code, message, timedOut } = noAnswer(options.error);
 		cause =
 			timedOut && options.timeoutMs
 				? `no answer came within ${options.timeoutMs / 1000} s (the credential's Request Timeout)`
 				: 'the connection was closed before the answer arrived';
-		detail = ` (${redacted(String(err.message ?? code), secrets)}; ${code})`;
+		detail = ` (${redacted(String(message ?? code), secrets)}; ${code})`;
 	}
 	const check = options.reconcile ?? 'check on the platform whether it was applied';
 	return withOutcome(

@@ -35,13 +35,21 @@ export async function fetchPages(
 	const maxPages = options.maxPages ?? MAX_PAGES;
 	const collected: JsonRecord[] = [];
 	let previous: string | undefined;
+	const stopped = (page: number, problem: string) =>
+		new NodeApiError(
+			context.getNode(),
+			{ message: problem },
+			{
+				message: `Paging stopped while trying to ${request.action}: ${problem}`,
+				description: `Nothing was output for this item, so no partial result is taken for a complete one (stopped at page ${page}). Use a Limit, or check the platform's paging.`,
+				itemIndex: request.itemIndex,
+			},
+		);
 	for (let page = 1; collected.length < limit; page++) {
 		if (page > maxPages) {
-			throw pagingError(
-				context,
-				request,
-				`the platform still had more after ${maxPages} pages (${collected.length} results); Return All stops there`,
+			throw stopped(
 				page,
+				`the platform still had more after ${maxPages} pages (${collected.length} results); Return All stops there`,
 			);
 		}
 		const { data } = await apiRequest(context, {
@@ -54,11 +62,9 @@ export async function fetchPages(
 		if (items.length === 0) break;
 		const signature = JSON.stringify(items);
 		if (signature === previous) {
-			throw pagingError(
-				context,
-				request,
-				`page ${page} repeats page ${page - 1}: the platform seems to ignore the "page" parameter`,
+			throw stopped(
 				page,
+				`page ${page} repeats page ${page - 1}: the platform seems to ignore the "page" parameter`,
 			);
 		}
 		previous = signature;
@@ -70,21 +76,4 @@ export async function fetchPages(
 		if (!more) break;
 	}
 	return collected;
-}
-
-function pagingError(
-	context: IExecuteFunctions,
-	request: Omit<ApiRequest, 'expect'>,
-	problem: string,
-	page: number,
-): NodeApiError {
-	return new NodeApiError(
-		context.getNode(),
-		{ message: problem },
-		{
-			message: `Paging stopped while trying to ${request.action}: ${problem}`,
-			description: `Nothing was output for this item, so no partial result is taken for a complete one (stopped at page ${page}). Use a Limit, or check the platform's paging.`,
-			itemIndex: request.itemIndex,
-		},
-	);
 }

@@ -19,22 +19,19 @@ const describe = (value: unknown): string => {
 	return `a ${typeof value}`;
 };
 
+/** The answer does not fit: its issue is `message` (what a transform gives then). */
+function refused(ctx: z.RefinementCtx, message: string): never {
+	ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+	return z.NEVER;
+}
+
 /** A single object: `data` when present, otherwise the body itself without `meta`. */
 export const objectResponse = z.unknown().transform((body, ctx): JsonRecord => {
-	if (!isRecord(body)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `a JSON object was expected, the answer was ${describe(body)}`,
-		});
-		return z.NEVER;
-	}
+	if (!isRecord(body))
+		return refused(ctx, `a JSON object was expected, the answer was ${describe(body)}`);
 	if ('data' in body) {
 		if (isRecord(body.data)) return body.data;
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `"data" should be an object, it was ${describe(body.data)}`,
-		});
-		return z.NEVER;
+		return refused(ctx, `"data" should be an object, it was ${describe(body.data)}`);
 	}
 	const rest = { ...body };
 	delete rest.meta;
@@ -46,15 +43,13 @@ export const optionalObjectResponse = z.unknown().transform((body, ctx): JsonRec
 	if (body === undefined || body === null || body === '') return {};
 	const parsed = objectResponse.safeParse(body);
 	if (parsed.success) return parsed.data;
-	ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.error.issues[0].message });
-	return z.NEVER;
+	return refused(ctx, parsed.error.issues[0].message);
 });
 
 /** An object that must carry an identifier (a created or read list, a blacklist entry). */
 export const identifiedObjectResponse = objectResponse.superRefine((data, ctx) => {
-	if (typeof data.id !== 'number' && (typeof data.id !== 'string' || !data.id.trim())) {
-		ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'the object has no "id"' });
-	}
+	if (typeof data.id !== 'number' && (typeof data.id !== 'string' || !data.id.trim()))
+		refused(ctx, 'the object has no "id"');
 });
 
 export interface Page {
@@ -72,21 +67,14 @@ export const collectionResponse = z.unknown().transform((body, ctx): Page => {
 			: Array.isArray(body.data)
 				? body.data
 				: undefined;
-	if (!Array.isArray(items)) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `a collection ("items": [...]) was expected, the answer was ${isRecord(body) ? 'an object without "items"' : describe(body)}`,
-		});
-		return z.NEVER;
-	}
+	if (!Array.isArray(items))
+		return refused(
+			ctx,
+			`a collection ("items": [...]) was expected, the answer was ${isRecord(body) ? 'an object without "items"' : describe(body)}`,
+		);
 	const bad = items.findIndex((item) => !isRecord(item));
-	if (bad >= 0) {
-		ctx.addIssue({
-			code: z.ZodIssueCode.custom,
-			message: `entry ${bad} of the collection is ${describe(items[bad])}, not an object`,
-		});
-		return z.NEVER;
-	}
+	if (bad >= 0)
+		return refused(ctx, `entry ${bad} of the collection is ${describe(items[bad])}, not an object`);
 	const raw = isRecord(body) && isRecord(body.pagination) ? body.pagination : undefined;
 	const page = Number(raw?.page);
 	const pages = Number(raw?.pages);
