@@ -54,22 +54,7 @@ const LETTER = /\p{L}/u;
 
 /** A written phone number ("+33 6 12 34 56 78", "0033 612-345-678") as E.164; needs + or 00. */
 export function toE164(value: unknown, field: string): string {
-	const text = readText(value, field);
-	if (!text) throw new InputError(field, 'a phone number is required');
-	const ascii = asciiPhoneText(text);
-	if (LETTER.test(ascii))
-		throw new InputError(field, `${quoted(text)} is not a phone number: it contains letters`);
-	let compact = ascii.replace(SEPARATORS, '');
-	if (compact.startsWith('00')) compact = `+${compact.slice(2)}`;
-	if (!compact.startsWith('+')) {
-		throw new InputError(
-			field,
-			`${quoted(text)} has no country code: write it in international form, e.g. +33612345678`,
-		);
-	}
-	const problem = e164DigitsProblem(compact.slice(1), text);
-	if (problem) throw new InputError(field, problem);
-	return compact;
+	return `+${phoneDigits(value, field, 'a phone number is required', true)}`;
 }
 
 /** A `from` number: E.164 digits without +; always international, so + (or 00) is optional. */
@@ -78,12 +63,29 @@ export function toE164Digits(
 	field: string,
 	required = 'a phone number is required',
 ): string {
+	return phoneDigits(value, field, required, false);
+}
+
+/** A phone number's digits after + or 00 (`international`: one is needed); `required`: if empty. */
+function phoneDigits(
+	value: unknown,
+	field: string,
+	required: string,
+	international: boolean,
+): string {
 	const text = readText(value, field);
 	if (!text) throw new InputError(field, required);
 	const ascii = asciiPhoneText(text);
 	if (LETTER.test(ascii))
 		throw new InputError(field, `${quoted(text)} is not a phone number: it contains letters`);
-	const digits = ascii.replace(SEPARATORS, '').replace(/^(\+|00)/, '');
+	const compact = ascii.replace(SEPARATORS, '');
+	const digits = compact.replace(/^(\+|00)/, '');
+	if (international && digits === compact) {
+		throw new InputError(
+			field,
+			`${quoted(text)} has no country code: write it in international form, e.g. +33612345678`,
+		);
+	}
 	const problem = e164DigitsProblem(digits, text);
 	if (problem) throw new InputError(field, problem);
 	return digits;

@@ -1,4 +1,5 @@
 /** The one input-coercion layer: a wrong type is an InputError on its field, never a TypeError. */
+import { z } from 'zod';
 import type { ZodTypeAny, output } from 'zod';
 
 import { InputError, quoted } from './input-errors';
@@ -121,6 +122,21 @@ export function pathSegment(value: unknown, field: string, what: string): string
 	if (result === '.' || result === '..') throw new InputError(field, `"${result}" is not ${what}`);
 	return result;
 }
+
+/** pathSegment's rule as a zod schema (text or a number); `what` names the ID a refusal quotes. */
+export const pathSegmentSchema = (typeError: string, required: string, what: string) =>
+	z
+		.union([z.string(), z.number()], { errorMap: () => ({ message: typeError }) })
+		.transform((value) => String(value).trim())
+		.pipe(
+			z
+				.string()
+				.min(1, required)
+				.refine(
+					(value) => value !== '.' && value !== '..',
+					(value) => ({ message: `${quoted(value)} is not ${what}` }),
+				),
+		);
 
 /** A URL of http or https only (media to download, webhooks to call). */
 export function httpUrl(value: unknown, field: string): string {

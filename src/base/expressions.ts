@@ -6,6 +6,7 @@
  * 1.120–2.41: `$json` is the item's own `json`; Tournament returns a lone `{{ }}` as it is).
  * Anything less sure is `MISS`: the caller asks n8n (nodes/AudienceMessaging/runner/parameters.ts).
  */
+import { isPlainRecord } from './json';
 
 type JsonPath = ReadonlyArray<string | number>;
 
@@ -50,13 +51,8 @@ const UNSAFE_KEYS = new Set([
  */
 const STEP =
 	/\.([A-Za-z_$][\w$]*)|\[[ \t]*(?:"([^"\\{}()\u2028\u2029]*)"|'([^'\\{}()\u2028\u2029]*)'|(0|[1-9]\d{0,8}))[ \t]*\]/y;
-const hasControlCharacter = (key: string) => {
-	for (let i = 0; i < key.length; i++) {
-		const code = key.charCodeAt(i);
-		if (code < 0x20 || code === 0x7f) return true;
-	}
-	return false;
-};
+const hasControlCharacter = (key: string) =>
+	[...key].some((character) => character < ' ' || character === '\u007f');
 const OPEN = /^=\{\{[ \t\r\n]*\$json/;
 const CLOSE = /[ \t\r\n]*\}\}$/y;
 
@@ -89,12 +85,6 @@ export function parseJsonReference(raw: unknown): JsonPath | undefined {
 	return path;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-	if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
-	const prototype = Object.getPrototypeOf(value) as unknown;
-	return prototype === Object.prototype || prototype === null;
-};
-
 const ARRAY_INDEX = /^(?:0|[1-9]\d{0,8})$/;
 
 /** The string, finite number or boolean at `path` (own properties, array items only), else MISS. */
@@ -105,7 +95,7 @@ export function plainValueAt(json: unknown, path: JsonPath): unknown {
 			const index = typeof key === 'number' ? key : ARRAY_INDEX.test(key) ? Number(key) : -1;
 			if (index < 0 || index >= value.length || !Object.hasOwn(value, index)) return MISS;
 			value = value[index];
-		} else if (isPlainObject(value)) {
+		} else if (isPlainRecord(value)) {
 			const name = String(key);
 			if (!Object.hasOwn(value, name)) return MISS;
 			value = value[name];
@@ -128,32 +118,16 @@ export function compileParameter(raw: unknown): Resolver | undefined {
 		return path && ((json) => plainValueAt(json, path));
 	}
 	if (raw === null || typeof raw !== 'object') return () => raw;
-	if (Array.isArray(raw)) {
-		const parts: Resolver[] = [];
-		for (const entry of raw as unknown[]) {
-			const part = compileParameter(entry);
-			if (!part) return undefined;
-			parts.push(part);
-		}
-		return (json) => {
-			const result: unknown[] = [];
-			for (const part of parts) {
-				const value = part(json);
-				if (value === MISS) return MISS;
-				result.push(value);
-			}
-			return result;
-		};
-	}
-	const parts: Array<[string, Resolver]> = [];
-	for (const [key, entry] of Object.entries(raw)) {
+	const list = Array.isArray(raw);
+	const parts: Array<[string | number, Resolver]> = [];
+	for (const [key, entry] of list ? (raw as unknown[]).entries() : Object.entries(raw)) {
 		const part = compileParameter(entry);
 		if (!part) return undefined;
 		parts.push([key, part]);
 	}
 	return (json) => {
-		// As n8n builds it: a plain object, each key assigned in turn.
-		const result: Record<string, unknown> = {};
+		// As n8n builds it: a list or a plain object, each item or key assigned in turn.
+		const result = (list ? [] : {}) as Record<string | number, unknown>;
 		for (const [key, part] of parts) {
 			const value = part(json);
 			if (value === MISS) return MISS;

@@ -7,6 +7,12 @@ import { InputError } from './input-errors';
 export const isRecord = (value: unknown): value is IDataObject =>
 	!!value && typeof value === 'object' && !Array.isArray(value);
 
+const PLAIN_PROTOTYPES = new Set([Object.prototype, null]);
+
+/** A record as `{}` or JSON.parse makes one: its prototype Object's, or none. */
+export const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
+	isRecord(value) && PLAIN_PROTOTYPES.has(Object.getPrototypeOf(value) as object | null);
+
 /** JSON with every object's keys sorted and undefined members left out: same content, same text. */
 export function canonicalJson(value: unknown): string {
 	if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

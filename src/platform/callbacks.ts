@@ -8,7 +8,7 @@ import type {
 import { InputError, quoted } from '../base/input-errors';
 import { RequestRejection } from '../base/rejection';
 import { derivedToken } from '../base/secrets';
-import { nestsDeeper, tryParseJson } from '../base/json';
+import { isRecord, nestsDeeper, tryParseJson } from '../base/json';
 
 /** Status values of chat-app message events (platform docs; DELIVERED and READ unconfirmed). */
 export const CALLBACK_STATUSES = [
@@ -99,10 +99,7 @@ export function parseCallbackBody(raw: Buffer | undefined): Array<Record<string,
 	if (nestsDeeper(parsed, CALLBACK_MAX_DEPTH))
 		throw new RequestRejection(400, `Callback body nested over ${CALLBACK_MAX_DEPTH} levels deep`);
 	const events = Array.isArray(parsed) ? parsed : [parsed];
-	if (
-		events.length === 0 ||
-		events.some((event) => !event || typeof event !== 'object' || Array.isArray(event))
-	) {
+	if (events.length === 0 || events.some((event) => !isRecord(event))) {
 		throw new RequestRejection(
 			400,
 			'A callback body must be a JSON object (or an array of objects)',

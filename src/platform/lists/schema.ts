@@ -1,7 +1,7 @@
 /** Zod schemas of the lists service: IDs, subscriber rows, list creation, bulk answers. */
 import { z } from 'zod';
 
-import { quoted, trimEmail } from '../../base';
+import { pathSegmentSchema, trimEmail } from '../../base';
 
 const listIdMessage = 'a list ID is a whole number, for example 42';
 export const listIdSchema = z
@@ -9,20 +9,11 @@ export const listIdSchema = z
 	.transform((value) => String(value).trim())
 	.pipe(z.string().regex(/^\d+$/, listIdMessage));
 
-export const subscriberIdSchema = z
-	.union([z.number(), z.string()], {
-		errorMap: () => ({ message: 'a subscriber ID is text, for example 5f1c2a' }),
-	})
-	.transform((value) => String(value).trim())
-	.pipe(
-		z
-			.string()
-			.min(1, 'a subscriber ID is required')
-			.refine(
-				(value) => value !== '.' && value !== '..',
-				(value) => ({ message: `${quoted(value)} is not a subscriber ID` }),
-			),
-	);
+export const subscriberIdSchema = pathSegmentSchema(
+	'a subscriber ID is text, for example 5f1c2a',
+	'a subscriber ID is required',
+	'a subscriber ID',
+);
 
 const columnValueSchema = z.union([z.string(), z.number(), z.boolean(), z.null()], {
 	errorMap: () => ({ message: 'a column value must be text, a number, true/false or null' }),

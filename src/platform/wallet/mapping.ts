@@ -31,6 +31,12 @@ export function templateSelect(fields: string[]): string | undefined {
 	return fields.length ? fields.join(',') : undefined;
 }
 
+/** A pass field's place: the one picked, or the custom one typed when Custom is picked. */
+function fieldPlace(field: Record<string, unknown>, path: string): string {
+	const place = text(field.place, `${path}.place`);
+	return place === 'custom' ? text(field.customPlace, `${path}.place`) : place;
+}
+
 /** An input item's parameters to a pass of the batch body; fields are per pass (`fixed: false`). */
 export function passFromParameters(recipientId: unknown, fields: unknown): Record<string, unknown> {
 	return {
@@ -38,10 +44,7 @@ export function passFromParameters(recipientId: unknown, fields: unknown): Recor
 		uniqueValues: {
 			fields: entries({ field: fields }, 'uniqueValues.fields', 'field').map((field, index) => {
 				const path = `uniqueValues.fields.${index}`;
-				const place =
-					text(field.place, `${path}.place`) === 'custom'
-						? text(field.customPlace, `${path}.place`)
-						: text(field.place, `${path}.place`);
+				const place = fieldPlace(field, path);
 				const label = rawText(field.label, `${path}.label`);
 				return {
 					place,
@@ -65,10 +68,7 @@ interface PassFieldSource {
 export function passFieldSources(fields: unknown): PassFieldSource[] {
 	return entries({ field: fields }, 'uniqueValues.fields', 'field').map((field, index) => {
 		const path = `uniqueValues.fields.${index}`;
-		const place =
-			text(field.place, `${path}.place`) === 'custom'
-				? text(field.customPlace, `${path}.place`)
-				: text(field.place, `${path}.place`);
+		const place = fieldPlace(field, path);
 		if (!place)
 			throw new InputError(`${path}.place`, 'every field needs a place, for example BACK');
 		const label = rawText(field.label, `${path}.label`);

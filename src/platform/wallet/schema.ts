@@ -1,24 +1,15 @@
 /** Zod schemas and plain checks of the wallet service: template serials, passes, batches. */
-import { isRecord, quoted } from '../../base';
+import { isPlainRecord, isRecord, pathSegmentSchema } from '../../base';
 import { z } from 'zod';
 
 /** A pass field's place; the spec names only BACK (the back side), and says there are four. */
 export const PASS_PLACE_BACK = 'BACK';
 
-export const templateSerialSchema = z
-	.union([z.string(), z.number()], {
-		errorMap: () => ({ message: 'a wallet template serial is text, for example tpl-gold-member' }),
-	})
-	.transform((value) => String(value).trim())
-	.pipe(
-		z
-			.string()
-			.min(1, 'a wallet template serial is required')
-			.refine(
-				(value) => value !== '.' && value !== '..',
-				(value) => ({ message: `${quoted(value)} is not a template serial` }),
-			),
-	);
+export const templateSerialSchema = pathSegmentSchema(
+	'a wallet template serial is text, for example tpl-gold-member',
+	'a wallet template serial is required',
+	'a template serial',
+);
 
 const passFieldSchema = z.object({
 	place: z
@@ -96,9 +87,6 @@ export function readPassBatchResult(
 	};
 }
 
-const isPlainRecord = (value: unknown): value is Record<string, unknown> =>
-	isRecord(value) &&
-	[Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 const filled = (value: unknown): value is string =>
 	typeof value === 'string' && value.trim().length > 0;
 
