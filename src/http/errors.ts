@@ -92,12 +92,8 @@ export function redirectError(
 	itemIndex?: number,
 ): NodeApiError {
 	const location = String(response.headers.location ?? '(no Location header)');
-	let resolved = location;
-	try {
-		resolved = new URL(location, target).toString();
-	} catch {
-		// keep the header as given
-	}
+	// A Location that does not resolve is kept as the header gives it.
+	const resolved = URL.canParse(location, target) ? new URL(location, target).toString() : location;
 	return new NodeApiError(
 		node,
 		{ message: `redirect to ${resolved}` },

@@ -55,15 +55,12 @@ export function previewUrl(
 	secrets: string[],
 ): string {
 	let url = `${baseURL}${path}`;
-	try {
-		const parsed = new URL(url);
-		if (parsed.username || parsed.password) {
-			parsed.username = '';
-			parsed.password = '';
-			url = parsed.toString();
-		}
-	} catch {
-		// Not an absolute URL: the live request would fail too; shown as it is.
+	// Not an absolute URL: the live request would fail too; shown as it is.
+	const parsed = URL.canParse(url) ? new URL(url) : undefined;
+	if (parsed && (parsed.username || parsed.password)) {
+		parsed.username = '';
+		parsed.password = '';
+		url = parsed.toString();
 	}
 	const pairs: string[] = [];
 	for (const [name, value] of Object.entries(qs ?? {})) {
