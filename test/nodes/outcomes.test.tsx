@@ -260,8 +260,15 @@ describe('a message the platform sent, whose answer was lost', () => {
 
 describe('a platform that rate limits forever: the run ends within its wait budget, every item reported once', () => {
 	const BUDGET_S = 10;
+	/**
+	 * The budget counts the time spent waiting; each try also costs CPU (a batch's body built and
+	 * sent, every item output at the end), which a busy machine stretches: a clean clone with three
+	 * other test runs on its two cores took 11.4 s for Add Many. The bound is the budget and half
+	 * again; a run that waited past its budget would also send more tries (Add Many counts them).
+	 */
+	const BOUND_MS = BUDGET_S * 1500;
 
-	it(`Add Many of 10,000 rows (20 batches): ends within ${BUDGET_S} s + 10 %, every row not sent, one item each`, async () => {
+	it(`Add Many of 10,000 rows (20 batches): ends within ${BUDGET_S} s (and a busy machine's margin), every row not sent, one item each`, async () => {
 		const list = ctx.sandbox.seedList({ name: 'L', rows: [] });
 		ctx.sandbox.addFault({
 			kind: 'rateLimit',
@@ -280,7 +287,7 @@ describe('a platform that rate limits forever: the run ends within its wait budg
 		);
 		const firstRequest = ctx.sandbox.requests[0].receivedAt;
 		const elapsed = Date.now() - firstRequest;
-		expect(elapsed).toBeLessThanOrEqual(BUDGET_S * 1100);
+		expect(elapsed).toBeLessThanOrEqual(BOUND_MS);
 		expect(elapsed).toBeGreaterThanOrEqual((BUDGET_S - 2) * 1000);
 		expect(output).toHaveLength(10_000);
 		expect(
@@ -301,7 +308,7 @@ describe('a platform that rate limits forever: the run ends within its wait budg
 		expect(Date.now() - started).toBeLessThan(60_000);
 	}, 120_000);
 
-	it(`Message › Send of 1,000 messages: ends within ${BUDGET_S} s + 10 %, every message reported once`, async () => {
+	it(`Message › Send of 1,000 messages: ends within ${BUDGET_S} s (and a busy machine's margin), every message reported once`, async () => {
 		openConversation(ctx.sandbox);
 		ctx.sandbox.addFault({
 			kind: 'rateLimit',
@@ -319,7 +326,7 @@ describe('a platform that rate limits forever: the run ends within its wait budg
 			),
 		);
 		const elapsed = Date.now() - ctx.sandbox.requests[0].receivedAt;
-		expect(elapsed).toBeLessThanOrEqual(BUDGET_S * 1100);
+		expect(elapsed).toBeLessThanOrEqual(BOUND_MS);
 		expect(output).toHaveLength(1000);
 		expect(
 			output.every((item, index) => (item.pairedItem as { item: number }).item === index),
