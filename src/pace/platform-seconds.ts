@@ -12,6 +12,7 @@
  * only when a second refusal, in another second, counts the same: then the run holds that limit
  * (RATE_HEADROOM of it) and, the platform's second being full, waits only until the next one.
  */
+import { RecentMoments } from './recent-moments';
 
 /** A platform answer: when its request started (run's clock), and the second its `Date` names. */
 export interface PlatformAnswer {
@@ -45,10 +46,8 @@ export class PlatformSeconds {
 	/** The platform's clock minus the run's, in ms: known to lie in (lo, hi]. */
 	private lo = -Infinity;
 	private hi = Infinity;
-	/** The platform seconds of the last accepted answers: a ring of KEPT ending before `head`. */
-	private readonly seconds = new Array<number>(KEPT);
-	private head = 0;
-	private kept = 0;
+	/** The platform seconds of the last KEPT accepted answers. */
+	private readonly seconds = new RecentMoments(KEPT);
 	/** The count of the last refusal's second, when no other recent second held more. */
 	private candidate: number | undefined;
 	/** The limit per platform second two refusals agreed on. */
@@ -58,9 +57,7 @@ export class PlatformSeconds {
 	accepted(answer: PlatformAnswer, answeredAt: number): void {
 		if (answer.second === undefined) return;
 		this.bound(answer, answeredAt);
-		this.seconds[this.head] = answer.second;
-		this.head = (this.head + 1) % KEPT;
-		this.kept = Math.min(KEPT, this.kept + 1);
+		this.seconds.add(answer.second);
 	}
 
 	/**
@@ -124,8 +121,9 @@ export class PlatformSeconds {
 	/** The accepted answers dated `second`, or undefined when a second just before held more. */
 	private countIn(second: number): number | undefined {
 		const counts = new Map<number, number>();
-		for (let i = 1; i <= this.kept; i++) {
-			const at = this.seconds[(this.head - i + KEPT) % KEPT];
+		// The latest first; -Infinity past the ones kept ends the walk.
+		for (let i = 1; ; i++) {
+			const at = this.seconds.latest(i);
 			if (at < second - 3) break;
 			if (at <= second) counts.set(at, (counts.get(at) ?? 0) + 1);
 		}

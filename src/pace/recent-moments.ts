@@ -10,15 +10,20 @@ const KEPT = 4096;
  * that grows with the run.
  */
 export class RecentMoments {
-	/** A ring of up to KEPT moments, the latest just before `head`. */
-	private readonly moments: number[] = new Array<number>(KEPT);
+	/** A ring of up to `size` moments, the latest just before `head`. */
+	private readonly moments: number[];
 	private head = 0;
 	private kept = 0;
 
+	/** `size`: how many it keeps (KEPT unless told; PlatformSeconds keeps fewer). */
+	constructor(private readonly size = KEPT) {
+		this.moments = new Array<number>(size);
+	}
+
 	add(at: number): void {
 		this.moments[this.head] = at;
-		this.head = (this.head + 1) % KEPT;
-		this.kept = Math.min(KEPT, this.kept + 1);
+		this.head = (this.head + 1) % this.size;
+		this.kept = Math.min(this.size, this.kept + 1);
 	}
 
 	clear(): void {
@@ -27,7 +32,9 @@ export class RecentMoments {
 
 	/** The `k`-th latest moment (1: the latest), or -Infinity when fewer were kept. */
 	latest(k: number): number {
-		return k >= 1 && k <= this.kept ? this.moments[(this.head - k + KEPT) % KEPT] : -Infinity;
+		return k >= 1 && k <= this.kept
+			? this.moments[(this.head - k + this.size) % this.size]
+			: -Infinity;
 	}
 
 	/** How many happened in the `ms` before `now`. */
