@@ -281,8 +281,8 @@ export const MUTANTS = [
 	],
 	[
 		'nodes/AudienceMessaging/runner/csv-upload.ts',
-		"if (policy.onProblems === 'refuse')\n\t\t\tthrow problemsError(",
-		"if (policy.onProblems === 'refuse' && false) throw problemsError(",
+		"policy.onProblems === 'refuse'\n\t\t\t\t? 'Fix the file,",
+		"policy.onProblems === 'refuse' && false\n\t\t\t\t? 'Fix the file,",
 		'a CSV file with problems is uploaded although the option says Refuse the File',
 	],
 	[

@@ -3,9 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { chunk } from '../../../src/base';
 import { isRequestPreview } from '../../../src/http';
-import type { FieldLabels } from '../../../src/base';
-import { configureRunOptions, prepareAll } from './execute';
-import type { Prepared } from './execute';
+import { prepareRun } from './execute';
+import type { Prepared, RunPlan } from './execute';
 import { continuesOnFail } from './item-errors';
 import { batchPreviewItems, errorItem, failedSendItem } from './items';
 import { inPool } from './pool';
@@ -15,14 +14,8 @@ interface BatchEntry<V> {
 	value: V;
 }
 
-interface BatchPlan<V> {
-	/** The run's Options when the operation read them already (runOptions): not read again. */
-	options?: Record<string, unknown>;
-	labels: FieldLabels;
-	/** Reads and checks one item; `group` is the request target (list, template). No request. */
-	prepare: (
-		itemIndex: number,
-	) => Promise<{ group: string; value: V }> | { group: string; value: V };
+/** Each item's `group` (prepare) is the request target (list, template). */
+interface BatchPlan<V> extends RunPlan<{ group: string; value: V }> {
 	/** Checks across the prepared items (duplicates), still before any request: errors by item. */
 	crossCheck?: (entries: Array<BatchEntry<V> & { group: string }>) => Map<number, Error>;
 	batchSize: number;
@@ -30,8 +23,6 @@ interface BatchPlan<V> {
 	send: (group: string, batch: Array<BatchEntry<V>>) => Promise<Map<number, IDataObject | Error>>;
 	/** Batches sent at the same time (default 1). */
 	concurrency?: number;
-	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the wait budget). */
-	rateLimitWaitOption?: boolean;
 	/** What identifies an item whose outcome is unknown, accepted, not sent or previewed. */
 	describe?: (group: string, value: V) => IDataObject;
 	/** Where the body holds the items in order: this property, or the body itself (default). */
@@ -40,84 +31,86 @@ interface BatchPlan<V> {
 
 type PreparedItems<V> = Array<Prepared<{ group: string; value: V }>>;
 
-/** Cross-check errors by item; without Continue On Fail the first stops the run, nothing sent. */
-function crossCheckErrors<V>(
+/**
+ * Cross-check errors set on their items, as failed ones; without Continue On Fail the first stops
+ * the run, nothing sent.
+ */
+function crossCheck<V>(
 	plan: BatchPlan<V>,
 	prepared: PreparedItems<V>,
 	continueOnFail: boolean,
-): Map<number, Error> {
-	if (!plan.crossCheck) return new Map();
-	const entries: Array<BatchEntry<V> & { group: string }> = [];
-	prepared.forEach((entry, itemIndex) => {
-		if (entry.ok) entries.push({ itemIndex, group: entry.value.group, value: entry.value.value });
-	});
-	const errors = plan.crossCheck(entries);
+): void {
+	if (!plan.crossCheck) return;
+	const errors = plan.crossCheck(
+		prepared.flatMap((entry, itemIndex) => (entry.ok ? [{ itemIndex, ...entry.value }] : [])),
+	);
 	if (errors.size && !continueOnFail) {
 		let first = Infinity;
 		for (const itemIndex of errors.keys()) first = Math.min(first, itemIndex);
 		throw errors.get(first);
 	}
-	return errors;
+	for (const [itemIndex, error] of errors) prepared[itemIndex] = { ok: false, error };
 }
 
-/** The items that passed every check, by group in input order; the others get their error item. */
-function groupedEntries<V>(
+/**
+ * The batches of the items that passed every check, by group in input order; the others get their
+ * error item in `output`.
+ */
+function batchesOf<V>(
 	prepared: PreparedItems<V>,
-	crossErrors: Map<number, Error>,
-	fail: (itemIndex: number, error: Error) => void,
-): Map<string, Array<BatchEntry<V>>> {
+	batchSize: number,
+	output: INodeExecutionData[],
+): Array<{ group: string; batch: Array<BatchEntry<V>> }> {
 	const groups = new Map<string, Array<BatchEntry<V>>>();
 	for (let itemIndex = 0; itemIndex < prepared.length; itemIndex++) {
 		const entry = prepared[itemIndex];
 		if (!entry.ok) {
-			fail(itemIndex, entry.error);
-			continue;
-		}
-		const crossError = crossErrors.get(itemIndex);
-		if (crossError) {
-			fail(itemIndex, crossError);
+			output[itemIndex] = errorItem(entry.error, itemIndex);
 			continue;
 		}
 		let members = groups.get(entry.value.group);
 		if (!members) groups.set(entry.value.group, (members = []));
 		members.push({ itemIndex, value: entry.value.value });
 	}
-	return groups;
+	return [...groups].flatMap(([group, entries]) =>
+		chunk(entries, batchSize).map((batch) => ({ group, batch })),
+	);
 }
 
-/** One batch's send, with where its items' outcomes go. */
-interface BatchJob<V> {
+/** Where the batches' items' outcomes go. */
+interface BatchRun<V> {
 	plan: BatchPlan<V>;
-	group: string;
-	batch: Array<BatchEntry<V>>;
-	number: number;
 	continueOnFail: boolean;
 	output: INodeExecutionData[];
 	/** Single items refused without Continue On Fail: thrown once every batch was sent. */
 	refusals: Array<{ itemIndex: number; error: Error }>;
 }
 
-/** Puts each item's outcome in the output; a failure without Continue On Fail stops new batches. */
-async function sendBatch<V>(job: BatchJob<V>, stopRun: (error: unknown) => void): Promise<void> {
-	const { plan, group, batch, output, continueOnFail } = job;
+/**
+ * Puts each item's outcome of batch `number` (from 1) in the output; a failure without Continue
+ * On Fail stops new batches.
+ */
+async function sendBatch<V>(
+	{ plan, continueOnFail, output, refusals }: BatchRun<V>,
+	{ group, batch }: { group: string; batch: Array<BatchEntry<V>> },
+	number: number,
+	stopRun: (error: unknown) => void,
+): Promise<void> {
 	let results: Map<number, IDataObject | Error>;
 	try {
 		results = await plan.send(group, batch);
 	} catch (error) {
+		const describe = (value: V) => plan.describe?.(group, value) ?? {};
 		if (isRequestPreview(error)) {
-			const describe = (value: V) => plan.describe?.(group, value) ?? {};
-			batchPreviewItems(error, batch, job.number, plan.rowsAt, describe).forEach(
+			batchPreviewItems(error, batch, number, plan.rowsAt, describe).forEach(
 				(item, position) => (output[batch[position].itemIndex] = item),
 			);
 			return;
 		}
 		// Maybe applied, accepted unreadably, or not sent: each item of the batch says which.
 		for (const entry of batch) {
-			const item = failedSendItem(
-				error as Error,
-				entry.itemIndex,
-				continueOnFail,
-				plan.describe && (() => plan.describe!(group, entry.value)),
+			const item = failedSendItem(error as Error, entry.itemIndex, continueOnFail, () =>
+				describe(entry.value),
 			);
 			if (!item) {
 				stopRun(error);
@@ -131,7 +124,7 @@ async function sendBatch<V>(job: BatchJob<V>, stopRun: (error: unknown) => void)
 		const result = results.get(itemIndex);
 		if (result instanceof Error) {
 			if (continueOnFail) output[itemIndex] = errorItem(result, itemIndex);
-			else job.refusals.push({ itemIndex, error: result });
+			else refusals.push({ itemIndex, error: result });
 		} else {
 			output[itemIndex] = { json: result ?? {}, pairedItem: { item: itemIndex } };
 		}
@@ -148,31 +141,16 @@ export async function runInBatches<V>(
 	plan: BatchPlan<V>,
 ): Promise<INodeExecutionData[][]> {
 	const continueOnFail = continuesOnFail(context);
-	configureRunOptions(context, plan.labels, plan.rateLimitWaitOption ?? false, plan.options);
-	const prepared = await prepareAll(context, plan.labels, plan.prepare);
+	const prepared = await prepareRun(context, plan);
 	const output: INodeExecutionData[] = new Array(prepared.length);
-	const fail = (itemIndex: number, error: Error) => {
-		output[itemIndex] = errorItem(error, itemIndex);
-	};
-	const crossErrors = crossCheckErrors(plan, prepared, continueOnFail);
-	const groups = groupedEntries(prepared, crossErrors, fail);
-	const refusals: BatchJob<V>['refusals'] = [];
-	const batches = [...groups].flatMap(([group, groupEntries]) =>
-		chunk(groupEntries, plan.batchSize).map((batch) => ({ group, batch })),
-	);
-	const jobs: Array<BatchJob<V>> = batches.map(({ group, batch }, index) => ({
-		plan,
-		group,
-		batch,
-		number: index + 1,
-		continueOnFail,
-		output,
-		refusals,
-	}));
-	const run = await inPool(jobs.length, plan.concurrency, (job, stopRun) =>
-		sendBatch(jobs[job], stopRun),
+	crossCheck(plan, prepared, continueOnFail);
+	const batches = batchesOf(prepared, plan.batchSize, output);
+	const batchRun: BatchRun<V> = { plan, continueOnFail, output, refusals: [] };
+	const run = await inPool(batches.length, plan.concurrency, (job, stopRun) =>
+		sendBatch(batchRun, batches[job], job + 1, stopRun),
 	);
 	if ('failure' in run) throw run.failure;
+	const { refusals } = batchRun;
 	if (refusals.length)
 		throw refusals.reduce((first, refusal) =>
 			refusal.itemIndex < first.itemIndex ? refusal : first,

@@ -85,24 +85,15 @@ export async function validatedCsvFile(
 	let leaveOut = false;
 	if (report.problemCount) {
 		const readable = report.rowsCanBeLeftOut;
-		if (policy.onProblems === 'refuse')
-			throw problemsError(
-				file.fileName,
-				check,
-				'Fix the file, or set Options › When the CSV Has Problems to Leave Out the Bad Rows or Upload Anyway.',
-			);
-		if (policy.onProblems === 'leaveOut' && !readable)
-			throw problemsError(
-				file.fileName,
-				check,
-				'These problems are not in rows that can be left out (the header, or a place the reading cannot pass): fix the file.',
-			);
-		if (otherDelimiter && !readable)
-			throw problemsError(
-				file.fileName,
-				check,
-				'A file that cannot be read to its end cannot be converted to commas: fix the file.',
-			);
+		const advice =
+			policy.onProblems === 'refuse'
+				? 'Fix the file, or set Options › When the CSV Has Problems to Leave Out the Bad Rows or Upload Anyway.'
+				: policy.onProblems === 'leaveOut' && !readable
+					? 'These problems are not in rows that can be left out (the header, or a place the reading cannot pass): fix the file.'
+					: otherDelimiter && !readable
+						? 'A file that cannot be read to its end cannot be converted to commas: fix the file.'
+						: undefined;
+		if (advice) throw problemsError(file.fileName, check, advice);
 		leaveOut = policy.onProblems === 'leaveOut';
 	}
 	const rewritten = (leaveOut && check.badRows.size > 0) || otherDelimiter;

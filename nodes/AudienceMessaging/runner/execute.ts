@@ -1,4 +1,4 @@
-/** The run's set-up (its Options, prepareAll) and the per-item runner, runPerItem. */
+/** The run's set-up (its Options, prepareRun) and the per-item runner, runPerItem. */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { configureRun, isRequestPreview } from '../../../src/http';
@@ -19,37 +19,42 @@ export function runOptions(
 	);
 }
 
-/** Sets the run's wait budget and preview from its Options, before any request; true: a preview. */
-export function configureRunOptions(
-	context: IExecuteFunctions,
-	labels: FieldLabels,
-	hasWaitOption: boolean,
-	options: Record<string, unknown> = runOptions(context, labels),
-): boolean {
-	const preview = validated(context, 0, labels, () => previewOf(options));
-	const budgetMs = hasWaitOption
-		? validated(context, 0, labels, () => rateLimitWaitOf(options))
-		: undefined;
-	configureRun(context, {
-		preview,
-		...(hasWaitOption ? { waitBudgetMs: budgetMs, waitOption: RATE_LIMIT_WAIT_NAME } : {}),
-	});
-	return preview;
-}
-
 export type Prepared<P> = { ok: true; value: P } | { ok: false; error: Error };
 
+/** What sets up a run and reads its items (prepareRun). */
+export interface RunPlan<P> {
+	/** The run's Options when the operation read them already (runOptions): not read again. */
+	options?: Record<string, unknown>;
+	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
+	labels: FieldLabels;
+	/** The items to run, the first ones (default: every input item). */
+	itemCount?: number;
+	/** Reads and checks one item; throws InputError/ZodError for bad input. No request here. */
+	prepare: (itemIndex: number) => P | Promise<P>;
+	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the wait budget). */
+	rateLimitWaitOption?: boolean;
+}
+
 /**
- * Phase one of every operation: each item read and checked before any request. Without Continue
- * On Fail the first bad item stops the node, nothing sent; with it, bad items are set aside.
+ * Phase one of every operation: the run's wait budget and preview set from its Options, then each
+ * item read and checked, all before any request. Without Continue On Fail the first bad item stops
+ * the node, nothing sent; with it, bad items are set aside.
  */
-export async function prepareAll<P>(
+export async function prepareRun<P>(
 	context: IExecuteFunctions,
-	labels: FieldLabels,
-	prepare: (itemIndex: number) => P | Promise<P>,
-	itemCount = context.getInputData().length,
+	plan: RunPlan<P>,
 ): Promise<Array<Prepared<P>>> {
+	const { labels, options = runOptions(context, labels), prepare } = plan;
+	const preview = validated(context, 0, labels, () => previewOf(options));
+	const waitBudget = plan.rateLimitWaitOption
+		? {
+				waitBudgetMs: validated(context, 0, labels, () => rateLimitWaitOf(options)),
+				waitOption: RATE_LIMIT_WAIT_NAME,
+			}
+		: {};
+	configureRun(context, { preview, ...waitBudget });
 	const continueOnFail = continuesOnFail(context);
+	const itemCount = plan.itemCount ?? context.getInputData().length;
 	const prepared: Array<Prepared<P>> = new Array(itemCount);
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
@@ -69,21 +74,11 @@ function isPromise<P>(value: P | Promise<P>): value is Promise<P> {
 	return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-interface ItemOperation<P> {
-	/** The run's Options when the operation read them already (runOptions): not read again. */
-	options?: Record<string, unknown>;
-	/** Labels of the fields, keyed by the dotted paths used in InputError and zod issues. */
-	labels: FieldLabels;
-	/** The items to run, the first ones (default: every input item). */
-	itemCount?: number;
-	/** Reads and checks one item; throws InputError/ZodError for bad input. No request here. */
-	prepare: (itemIndex: number) => P | Promise<P>;
+interface ItemOperation<P> extends RunPlan<P> {
 	/** Sends one prepared item; returns its output item(s), each paired to the input item. */
 	send: (prepared: P, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 	/** Items sent at the same time (default 1: one after the other). Output order never changes. */
 	concurrency?: number;
-	/** Whether the operation's Options hold "Max Wait When Rate Limited" (the wait budget). */
-	rateLimitWaitOption?: boolean;
 	/** What identifies an item whose outcome is unknown, accepted or not sent (recipient, ID). */
 	describe?: (prepared: P) => IDataObject;
 	/**
@@ -105,18 +100,7 @@ export async function runPerItem<P>(
 	context: IExecuteFunctions,
 	operation: ItemOperation<P>,
 ): Promise<INodeExecutionData[][]> {
-	configureRunOptions(
-		context,
-		operation.labels,
-		operation.rateLimitWaitOption ?? false,
-		operation.options,
-	);
-	const prepared = await prepareAll(
-		context,
-		operation.labels,
-		operation.prepare,
-		operation.itemCount,
-	);
+	const prepared = await prepareRun(context, operation);
 	const held = operation.beforeSend
 		? await operation.beforeSend(
 				prepared.flatMap((entry, itemIndex) =>
@@ -132,11 +116,12 @@ export async function runPerItem<P>(
 			results[itemIndex] = [errorItem(entry.error, itemIndex)];
 			return;
 		}
+		const describe = () => operation.describe?.(entry.value) ?? {};
 		const notSent = held?.get(itemIndex);
 		if (notSent) {
 			results[itemIndex] = [
 				notSent instanceof Error
-					? errorItem(notSent, itemIndex, operation.describe?.(entry.value))
+					? errorItem(notSent, itemIndex, describe())
 					: { json: notSent, pairedItem: { item: itemIndex } },
 			];
 			return;
@@ -149,17 +134,10 @@ export async function runPerItem<P>(
 			}));
 		} catch (error) {
 			if (isRequestPreview(error)) {
-				results[itemIndex] = [
-					previewItem(error.request, itemIndex, operation.describe?.(entry.value)),
-				];
+				results[itemIndex] = [previewItem(error.request, itemIndex, describe())];
 				return;
 			}
-			const item = failedSendItem(
-				error as Error,
-				itemIndex,
-				continueOnFail,
-				operation.describe && (() => operation.describe!(entry.value)),
-			);
+			const item = failedSendItem(error as Error, itemIndex, continueOnFail, describe);
 			if (item) results[itemIndex] = [item];
 			else fail(error);
 		}

@@ -27,12 +27,20 @@ export function errorItem(
 	};
 }
 
-/** A write accepted, its answer unreadable: not a failure, so `accepted` and a warning, always. */
-function acceptedItem(
+/**
+ * A thrown send's item: Continue On Fail's error item, undefined: stop. A write accepted, its
+ * answer unreadable, is not a failure: always an item, `accepted` with a warning.
+ */
+export function failedSendItem(
 	error: Error,
 	itemIndex: number,
-	context: IDataObject = {},
-): INodeExecutionData {
+	continueOnFail: boolean,
+	describe: () => IDataObject,
+): INodeExecutionData | undefined {
+	const outcome = outcomeOf(error);
+	const context = outcome ? describe() : {};
+	if (outcome !== 'accepted')
+		return continueOnFail ? errorItem(error, itemIndex, context) : undefined;
 	const description = (error as { description?: string }).description;
 	return {
 		json: {
@@ -42,19 +50,6 @@ function acceptedItem(
 		},
 		pairedItem: { item: itemIndex },
 	};
-}
-
-/** A thrown send's item: `accepted` always, else Continue On Fail's error item; undefined: stop. */
-export function failedSendItem(
-	error: Error,
-	itemIndex: number,
-	continueOnFail: boolean,
-	describe?: () => IDataObject,
-): INodeExecutionData | undefined {
-	const outcome = outcomeOf(error);
-	const context = outcome ? (describe?.() ?? {}) : {};
-	if (outcome === 'accepted') return acceptedItem(error, itemIndex, context);
-	return continueOnFail ? errorItem(error, itemIndex, context) : undefined;
 }
 
 /** A write a preview did not send: what identifies it, `status: preview`, the request unsent. */

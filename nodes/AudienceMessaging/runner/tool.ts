@@ -64,23 +64,15 @@ export function toolArgumentError(
 	const keys = found ? fromAiKeys(node.parameters[found.parameter]) : [];
 	const expected = found && expectedFormat(found.field);
 	const because = problem.replace(/\.$/, '');
-	const error = keys.length
-		? new NodeOperationError(
-				node,
+	const [message, description] = keys.length
+		? [
 				`Invalid argument ${keys.map((key) => `"${key}"`).join(' or ')}: ${because}${expected ? `. Expected: ${expected}` : ''}.`,
-				{
-					itemIndex,
-					description: 'Nothing was sent. Call the tool again with a corrected value.',
-				},
-			)
-		: new NodeOperationError(
-				node,
+				'Nothing was sent. Call the tool again with a corrected value.',
+			]
+		: [
 				`The tool's setting "${fieldName(path, labels)}" is invalid: ${because}.`,
-				{
-					itemIndex,
-					description:
-						"Nothing was sent. The setting is part of the workflow, not an argument: the workflow's owner must fix it.",
-				},
-			);
+				"Nothing was sent. The setting is part of the workflow, not an argument: the workflow's owner must fix it.",
+			];
+	const error = new NodeOperationError(node, message, { itemIndex, description });
 	return Object.assign(error, { forAgent: true });
 }

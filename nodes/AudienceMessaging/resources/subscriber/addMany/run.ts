@@ -20,7 +20,6 @@ import {
 } from '../../../../../src/base';
 import type { SubscriberRow } from '../../../../../src/platform';
 import type { FieldLabels } from '../../../../../src/base';
-import type { StreamedBody } from '../../../../../src/http';
 import { readListId, wholeOptionOf } from '../../../runner/descriptions';
 import { runInBatches } from '../../../runner/batches';
 import { runOptions, runPerItem } from '../../../runner/execute';
@@ -64,21 +63,10 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 			return { listId, rows };
 		},
 		send: async (prepared, itemIndex) => {
-			let body: IDataObject[] | Buffer | StreamedBody;
-			let headers: Record<string, string> = {};
-			let preview: IDataObject | undefined;
-			if ('file' in prepared && prepared.file) {
-				({ body, headers, preview } = csvUpload(prepared.file));
-			} else {
-				body = prepared.rows as IDataObject[];
-			}
-			const { result, warning } = await postBulk(this, prepared.listId, {
-				body,
-				headers,
-				...(preview ? { preview } : {}),
-				itemIndex,
-			});
-			const csv = 'file' in prepared && prepared.file ? csvOutcome(prepared.file) : {};
+			const { file } = prepared;
+			const upload = file ? csvUpload(file) : { body: prepared.rows as IDataObject[] };
+			const { result, warning } = await postBulk(this, prepared.listId, { ...upload, itemIndex });
+			const csv = file ? csvOutcome(file) : {};
 			return {
 				listId: prepared.listId,
 				...result,

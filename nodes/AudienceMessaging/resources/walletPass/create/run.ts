@@ -31,13 +31,10 @@ import {
 	itemFieldAliases,
 } from './fields';
 
-type PreparePass = (itemIndex: number) => { group: string; value: Pass };
+type PreparePass = (itemIndex: number) => Pass;
 
 /** "Define Below": each item's parameters, checked as the pass schema does. */
-function passFromDefinedValues(
-	context: IExecuteFunctions,
-	serialOf: (itemIndex: number) => string,
-): PreparePass {
+function passFromDefinedValues(context: IExecuteFunctions): PreparePass {
 	const recipientOf = rawPerItem(context, 'recipientId', '');
 	const fieldsOf = perItem(
 		context,
@@ -45,17 +42,11 @@ function passFromDefinedValues(
 		(value) => record(value, 'uniqueValues.fields').field,
 		{},
 	);
-	return (itemIndex) => ({
-		group: serialOf(itemIndex),
-		value: parsePass(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex))),
-	});
+	return (itemIndex) => parsePass(passFromParameters(recipientOf(itemIndex), fieldsOf(itemIndex)));
 }
 
 /** "From Input Item Fields": names read once, each pass checked as read: no expression per item. */
-function passFromItemFields(
-	context: IExecuteFunctions,
-	serialOf: (itemIndex: number) => string,
-): PreparePass {
+function passFromItemFields(context: IExecuteFunctions): PreparePass {
 	const items = context.getInputData();
 	const recipientFieldOf = perItem(
 		context,
@@ -74,10 +65,8 @@ function passFromItemFields(
 		(value) => passFieldSources(record(value, 'uniqueValues.fields').field),
 		{},
 	);
-	return (itemIndex) => ({
-		group: serialOf(itemIndex),
-		value: passFromItem(items[itemIndex].json, recipientFieldOf(itemIndex), sourcesOf(itemIndex)),
-	});
+	return (itemIndex) =>
+		passFromItem(items[itemIndex].json, recipientFieldOf(itemIndex), sourcesOf(itemIndex));
 }
 
 /** Per template, each recipient once: a later item naming a recipient again is refused. */
@@ -162,15 +151,11 @@ async function sendPassBatch(
 export async function createWalletPasses(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const labels = fieldLabels(createWalletPassFields, definedAliases);
 	const options = runOptions(this, labels);
-	const batchSize = validated(this, 0, labels, () =>
-		wholeOptionOf(options, 'batchSize', DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE),
-	);
-	const concurrency = validated(this, 0, labels, () =>
-		wholeOptionOf(options, 'parallelRequests', 1, MAX_PARALLEL_BATCHES),
-	);
-	const passData = validated(this, 0, labels, () =>
-		oneOf(this.getNodeParameter('passData', 0, 'define'), 'passData', PASS_DATA),
-	);
+	const { batchSize, concurrency, passData } = validated(this, 0, labels, () => ({
+		batchSize: wholeOptionOf(options, 'batchSize', DEFAULT_PASS_BATCH_SIZE, MAX_PASS_BATCH_SIZE),
+		concurrency: wholeOptionOf(options, 'parallelRequests', 1, MAX_PARALLEL_BATCHES),
+		passData: oneOf(this.getNodeParameter('passData', 0, 'define'), 'passData', PASS_DATA),
+	}));
 	const serialOf = perItem(
 		this,
 		'templateSerial',
@@ -178,8 +163,10 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 		undefined,
 		{ extractValue: true },
 	);
-	const itemLabels =
-		passData === 'itemFields' ? fieldLabels(createWalletPassFields, itemFieldAliases) : labels;
+	const [itemLabels, passOf] =
+		passData === 'itemFields'
+			? [fieldLabels(createWalletPassFields, itemFieldAliases), passFromItemFields(this)]
+			: [labels, passFromDefinedValues(this)];
 	return await runInBatches<Pass>(this, {
 		labels: itemLabels,
 		options,
@@ -188,10 +175,7 @@ export async function createWalletPasses(this: IExecuteFunctions): Promise<INode
 		rateLimitWaitOption: true,
 		describe: (serial, pass) => ({ recipientId: pass.recipientId, templateSerial: serial }),
 		rowsAt: 'items',
-		prepare:
-			passData === 'itemFields'
-				? passFromItemFields(this, serialOf)
-				: passFromDefinedValues(this, serialOf),
+		prepare: (itemIndex) => ({ group: serialOf(itemIndex), value: passOf(itemIndex) }),
 		crossCheck: (entries) => repeatedRecipients(this, labels, entries),
 		send: async (serial, batch) => await sendPassBatch(this, serial, batch),
 	});
