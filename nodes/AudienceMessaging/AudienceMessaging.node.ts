@@ -4,8 +4,6 @@ import type {
 	INodeExecutionData,
 	INodeType,
 	INodeTypeDescription,
-	IWebhookFunctions,
-	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
@@ -17,8 +15,8 @@ import { answerWebhook } from './resources/message/sendAndWait/webhook';
 import type { Executor } from './runner/operation';
 
 /** Executors, not n8n's routing (it sends item 0 before reading item 1): see runner/execute.ts. */
-const EXECUTORS: Record<string, Record<string, Executor>> = Object.fromEntries(
-	RESOURCES.map(({ option, executors }) => [option.value, executors]),
+const EXECUTORS = new Map<string, Map<string, Executor>>(
+	RESOURCES.map(({ option, executors }) => [option.value, new Map(Object.entries(executors))]),
 );
 
 export class AudienceMessaging implements INodeType {
@@ -82,17 +80,12 @@ export class AudienceMessaging implements INodeType {
 		credentialTest: { audienceMessagingCallbackTest },
 	};
 
-	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-		return await answerWebhook.call(this);
-	}
+	webhook = answerWebhook;
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const resource = String(this.getNodeParameter('resource', 0));
 		const operation = String(this.getNodeParameter('operation', 0));
-		const executor =
-			Object.hasOwn(EXECUTORS, resource) && Object.hasOwn(EXECUTORS[resource], operation)
-				? EXECUTORS[resource][operation]
-				: undefined;
+		const executor = EXECUTORS.get(resource)?.get(operation);
 		if (!executor)
 			throw new NodeOperationError(
 				this.getNode(),

@@ -101,13 +101,9 @@ export async function runPerItem<P>(
 	operation: ItemOperation<P>,
 ): Promise<INodeExecutionData[][]> {
 	const prepared = await prepareRun(context, operation);
-	const held = operation.beforeSend
-		? await operation.beforeSend(
-				prepared.flatMap((entry, itemIndex) =>
-					entry.ok ? [{ itemIndex, value: entry.value }] : [],
-				),
-			)
-		: undefined;
+	const held = await operation.beforeSend?.(
+		prepared.flatMap((entry, itemIndex) => (entry.ok ? [{ itemIndex, value: entry.value }] : [])),
+	);
 	const continueOnFail = continuesOnFail(context);
 	const results: INodeExecutionData[][] = new Array(prepared.length);
 	const run = await inPool(prepared.length, operation.concurrency, async (itemIndex, fail) => {

@@ -30,28 +30,20 @@ export function asFieldError(
 	error: unknown,
 ): Error {
 	const node = context.getNode();
-	if (runsAsTool(node)) {
-		// A model called the tool: the error names its argument (see toolArgumentError).
-		if (error instanceof ZodError)
-			return toolArgumentError(
-				node,
-				itemIndex,
-				labels,
-				error.issues[0].path.map(String),
-				error.issues[0].message,
-			);
-		if (error instanceof InputError)
-			return toolArgumentError(node, itemIndex, labels, error.field.split('.'), error.message);
+	// A model called the tool: the error names its argument (see toolArgumentError).
+	const asTool = runsAsTool(node);
+	if (error instanceof ZodError) {
+		const [issue] = error.issues;
+		return asTool
+			? toolArgumentError(node, itemIndex, labels, issue.path.map(String), issue.message)
+			: schemaError(node, itemIndex, error, labels);
 	}
-	if (error instanceof ZodError) return schemaError(node, itemIndex, error, labels);
-	if (error instanceof InputError)
-		return fieldError(
-			node,
-			itemIndex,
-			fieldName(error.field.split('.'), labels),
-			error.message,
-			error.details,
-		);
+	if (error instanceof InputError) {
+		const path = error.field.split('.');
+		return asTool
+			? toolArgumentError(node, itemIndex, labels, path, error.message)
+			: fieldError(node, itemIndex, fieldName(path, labels), error.message, error.details);
+	}
 	if (error instanceof NodeOperationError || error instanceof NodeApiError) return error;
 	return new NodeOperationError(
 		node,

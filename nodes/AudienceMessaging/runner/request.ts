@@ -110,6 +110,8 @@ export function requestOperation<V extends object>(
 					action: fillTemplate(request.action, values),
 					...(request.reconcile ? { reconcile: fillTemplate(request.reconcile, values) } : {}),
 					...(request.acceptStatus ? { acceptStatus: request.acceptStatus } : {}),
+					// A paged request's pages are a collection (fetchPages' own expect).
+					...(request.expect ? { expect: request.expect } : {}),
 				};
 				if (descriptor.pages) {
 					const { returnAll, limit } = values as { returnAll?: boolean; limit?: number };
@@ -120,10 +122,7 @@ export function requestOperation<V extends object>(
 					});
 					return descriptor.output ? descriptor.output(items, values, 200) : items;
 				}
-				const response = await apiRequest(this, {
-					...built,
-					...(request.expect ? { expect: request.expect } : {}),
-				});
+				const response = await apiRequest(this, built);
 				return descriptor.output
 					? descriptor.output(response.data, values, response.statusCode)
 					: (response.data as IDataObject);
