@@ -41,8 +41,8 @@ export const MUTANTS = [
 	],
 	[
 		'src/http/attempt.ts',
-		'throw apiError(node, response, {\n\t\t\titemIndex: request.itemIndex,\n\t\t\taction: request.action,\n\t\t\tsecrets,\n\t\t\turlField: attempt.urlField,\n\t\t});',
-		'throw apiError(node, response, { itemIndex: request.itemIndex, action: request.action, secrets: [], urlField: attempt.urlField });',
+		'throw apiError(node, response, { ...request, secrets, urlField: attempt.urlField });',
+		'throw apiError(node, response, { ...request, secrets: [], urlField: attempt.urlField });',
 		'the API key is no longer taken out of an error that echoes it',
 	],
 	[

@@ -1,44 +1,18 @@
 /** apiRequest: the one request helper every request of the package goes through. */
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-workflow';
+import type { IHttpRequestOptions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import type { ZodType, ZodTypeDef } from 'zod';
 
-import { notSent, readAnswer, resendsAfter, transportFailure, waitOutRateLimit } from './attempt';
-import type { ApiResponse, Attempt, RawResponse } from './attempt';
+import { notSent, readAnswer, transportFailure, waitOutRateLimit } from './attempt';
+import type { ApiRequest, ApiResponse, Attempt, RawResponse } from './attempt';
 import { redacted } from '../base/secrets';
-import { IDEMPOTENT, IDEMPOTENT_RETRIES, isWrite } from './failures';
+import { IDEMPOTENT, IDEMPOTENT_RETRIES, isWrite, resendsAfter } from './failures';
 import { isStreamedBody } from './multipart';
-import type { StreamedBody } from './multipart';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs } from './retry';
 import { runState } from './run';
 import { platformSecond } from '../pace/platform-seconds';
 import { BASE_URL, CREDENTIAL_TYPE, baseUrlOf } from './endpoints';
-import type { ApiBase, RequestContext } from './endpoints';
-
-export interface ApiRequest<T = unknown> {
-	base: ApiBase;
-	method: IHttpRequestMethods;
-	path: string;
-	qs?: IDataObject;
-	body?: IDataObject | IDataObject[] | Buffer | StreamedBody;
-	headers?: Record<string, string>;
-	itemIndex?: number;
-	/** What the request does, in words, for error messages ("import the CSV into list 42"). */
-	action: string;
-	/** The shape a 2xx body must have; a body that does not fit is an error, never an item. */
-	expect?: ZodType<T, ZodTypeDef, unknown>;
-	/** Non-2xx statuses the caller reads itself instead of an error (Blacklist Check's 404). */
-	acceptStatus?: (statusCode: number, body: unknown) => boolean;
-	/** How to check whether a write whose answer was lost was applied (said in maybeApplied). */
-	reconcile?: string;
-	/** What a preview shows instead of a file body (its name, size, rows and check report). */
-	preview?: IDataObject;
-	/** Values besides the key kept out of previews and errors (a callback URL's token). */
-	secrets?: string[];
-	/** Called before each try goes out, after its wait (a 429's too): throwing, it is not sent. */
-	beforeEachTry?: () => void;
-}
+import type { RequestContext } from './endpoints';
 
 /**
  * n8n's httpRequestWithAuthentication (Bearer header, n8n's proxy settings) with the package's
@@ -92,7 +66,7 @@ export async function apiRequest<T = unknown>(
 				{ credentialsDecrypted: credentials },
 			)) as RawResponse;
 		} catch (error) {
-			if (!resendsAfter(attempt, error, retries)) throw transportFailure(attempt, error);
+			if (!resendsAfter(attempt.idempotent, retries, error)) throw transportFailure(attempt, error);
 			await sleep(backoffMs(++retries));
 			continue;
 		}

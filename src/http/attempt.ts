@@ -1,35 +1,45 @@
-/** One try of a platform request: what every try shares, and how its answer is read. */
-import type { IHttpRequestMethods, INode } from 'n8n-workflow';
+/** A platform request (ApiRequest), and one try of it: what every try shares, how it is read. */
+import type { IDataObject, IHttpRequestMethods, INode } from 'n8n-workflow';
 import type { ZodType, ZodTypeDef } from 'zod';
 
 import type { RateGate } from '../pace/gate';
 import { redacted } from '../base/secrets';
+import type { ApiBase } from './endpoints';
 import { apiError, redirectError, transportError, unexpectedAnswer } from './errors';
-import {
-	MAYBE_APPLIED_STATUSES,
-	IDEMPOTENT_RETRIES,
-	NEVER_SENT_CODES,
-	RETRIABLE_CODES,
-	errorCode,
-} from './failures';
+import { MAYBE_APPLIED_STATUSES, NEVER_SENT_CODES, errorCode } from './failures';
+import type { StreamedBody } from './multipart';
 import { acceptedUnreadable, maybeApplied, notSentError } from './outcomes';
+import type { RequestFacts } from './outcomes';
 import { rateLimitPauseMs } from './retry';
 import type { RunState } from './run';
 
-/** What apiRequest needs of a request to read its answers (a part of ApiRequest). */
-interface AttemptRequest<T> {
+/**
+ * What apiRequest sends (api-request.ts), and how it reads the answers; what its errors name of it
+ * (item, action, how to reconcile) is RequestFacts (outcomes.ts).
+ */
+export interface ApiRequest<T = unknown> extends RequestFacts {
+	base: ApiBase;
 	method: IHttpRequestMethods;
-	itemIndex?: number;
-	action: string;
+	path: string;
+	qs?: IDataObject;
+	body?: IDataObject | IDataObject[] | Buffer | StreamedBody;
+	headers?: Record<string, string>;
+	/** The shape a 2xx body must have; a body that does not fit is an error, never an item. */
 	expect?: ZodType<T, ZodTypeDef, unknown>;
+	/** Non-2xx statuses the caller reads itself instead of an error (Blacklist Check's 404). */
 	acceptStatus?: (statusCode: number, body: unknown) => boolean;
-	reconcile?: string;
+	/** What a preview shows instead of a file body (its name, size, rows and check report). */
+	preview?: IDataObject;
+	/** Values besides the key kept out of previews and errors (a callback URL's token). */
+	secrets?: string[];
+	/** Called before each try goes out, after its wait (a 429's too): throwing, it is not sent. */
+	beforeEachTry?: () => void;
 }
 
 /** The facts every try of one request shares: what it is, where it goes, what stays secret. */
 export interface Attempt<T> {
 	node: INode;
-	request: AttemptRequest<T>;
+	request: ApiRequest<T>;
 	target: string;
 	timeoutMs: number;
 	/** The key and the request's other secrets: kept out of every message. */
@@ -65,8 +75,7 @@ interface AnswerTiming {
 export function notSent<T>(attempt: Attempt<T>, response: RawResponse | undefined): Error {
 	const { gate, waitOption } = attempt.run;
 	return notSentError(attempt.node, {
-		itemIndex: attempt.request.itemIndex,
-		action: attempt.request.action,
+		...attempt.request,
 		waitedMs: () => gate.lostMs(),
 		budgetMs: gate.waitBudgetMs,
 		option: waitOption,
@@ -75,27 +84,14 @@ export function notSent<T>(attempt: Attempt<T>, response: RawResponse | undefine
 	});
 }
 
-/** Whether a request that got no answer is sent again (an idempotent one, a passing failure). */
-export function resendsAfter<T>(attempt: Attempt<T>, error: unknown, retries: number): boolean {
-	return (
-		attempt.idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(errorCode(error))
-	);
-}
-
 /** No answer: maybeApplied for a write that may have arrived, else transportError. */
 export function transportFailure<T>(attempt: Attempt<T>, error: unknown): Error {
-	const code = errorCode(error);
 	const { node, request, target, timeoutMs, secrets, urlField } = attempt;
-	const where = { itemIndex: request.itemIndex, timeoutMs, secrets, urlField };
-	if (attempt.write && !NEVER_SENT_CODES.has(code))
-		return maybeApplied(node, {
-			...where,
-			action: request.action,
-			reconcile: request.reconcile,
-			error,
-			target,
-		});
-	return transportError(node, error, target, { ...where, sent: !NEVER_SENT_CODES.has(code) });
+	const sent = !NEVER_SENT_CODES.has(errorCode(error));
+	// The request's own secrets give way to the attempt's, which hold the key too.
+	const where = { ...request, timeoutMs, secrets, urlField };
+	if (attempt.write && sent) return maybeApplied(node, { ...where, error, target });
+	return transportError(node, error, target, { ...where, sent });
 }
 
 /**
@@ -129,24 +125,10 @@ export function readAnswer<T>(
 	const { statusCode } = response;
 	if (statusCode >= 300 && statusCode < 400)
 		throw redirectError(node, response, attempt.target, request.itemIndex);
-	if (attempt.write && MAYBE_APPLIED_STATUSES.includes(statusCode)) {
-		throw maybeApplied(node, {
-			itemIndex: request.itemIndex,
-			action: request.action,
-			reconcile: request.reconcile,
-			response,
-			secrets,
-			target: attempt.target,
-		});
-	}
-	if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body)) {
-		throw apiError(node, response, {
-			itemIndex: request.itemIndex,
-			action: request.action,
-			secrets,
-			urlField: attempt.urlField,
-		});
-	}
+	if (attempt.write && MAYBE_APPLIED_STATUSES.includes(statusCode))
+		throw maybeApplied(node, { ...request, response, secrets, target: attempt.target });
+	if (statusCode >= 400 && !request.acceptStatus?.(statusCode, response.body))
+		throw apiError(node, response, { ...request, secrets, urlField: attempt.urlField });
 	if (statusCode < 300) attempt.run.gate.succeeded(answer);
 	// An answer echoing the key or a token never becomes an item; its own words stay ("Bearer of").
 	const body = redacted(response.body, secrets, false);
@@ -154,13 +136,6 @@ export function readAnswer<T>(
 	const parsed = request.expect.safeParse(body);
 	if (parsed.success) return { ...response, body, data: parsed.data };
 	const problem = parsed.error.issues[0]?.message;
-	if (attempt.write)
-		throw acceptedUnreadable(node, {
-			statusCode,
-			action: request.action,
-			problem,
-			reconcile: request.reconcile,
-			itemIndex: request.itemIndex,
-		});
+	if (attempt.write) throw acceptedUnreadable(node, { ...request, statusCode, problem });
 	throw unexpectedAnswer(node, statusCode, request.action, problem, request.itemIndex);
 }

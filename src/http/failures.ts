@@ -36,6 +36,11 @@ export function isWrite(method: IHttpRequestMethods): boolean {
 	return method === 'POST' || method === 'PUT' || method === 'PATCH';
 }
 
+/** Whether a request that got no answer is sent again (an idempotent one, a passing failure). */
+export function resendsAfter(idempotent: boolean, retries: number, error: unknown): boolean {
+	return idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(errorCode(error));
+}
+
 export function errorCode(error: unknown): string {
 	const err = (error ?? {}) as { code?: string; cause?: { code?: string } };
 	return String(err.code ?? err.cause?.code ?? '');

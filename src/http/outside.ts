@@ -3,7 +3,7 @@ import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions } from 'n8n-
 import { sleep } from 'n8n-workflow';
 
 import { redacted } from '../base/secrets';
-import { IDEMPOTENT, IDEMPOTENT_RETRIES, RETRIABLE_CODES, errorCode } from './failures';
+import { IDEMPOTENT, IDEMPOTENT_RETRIES, errorCode, resendsAfter } from './failures';
 import { RequestPreview, previewBody, previewUrl, sentInPreview } from './preview';
 import { backoffMs } from './retry';
 import { runState } from './run';
@@ -70,7 +70,7 @@ export async function outsideRequest(
 			(error: unknown) => ({ error, code: errorCode(error) }),
 		);
 		if ('error' in response) {
-			if (idempotent && retries < IDEMPOTENT_RETRIES && RETRIABLE_CODES.includes(response.code)) {
+			if (resendsAfter(idempotent, retries, response.error)) {
 				await sleep(backoffMs(++retries));
 				continue;
 			}

@@ -5,7 +5,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { collectionResponse } from './responses';
 import type { JsonRecord } from './responses';
 import { apiRequest } from './api-request';
-import type { ApiRequest } from './api-request';
+import type { ApiRequest } from './attempt';
 
 /** Return All fails after this many pages, so pages that never end cannot make a run endless. */
 export const MAX_PAGES = 1000;

@@ -59,14 +59,8 @@ export interface Page {
 
 /** A collection: `items`, `data` or a bare array of objects, and an optional `pagination`. */
 export const collectionResponse = z.unknown().transform((body, ctx): Page => {
-	let items: unknown;
-	if (Array.isArray(body)) items = body;
-	else if (isRecord(body))
-		items = Array.isArray(body.items)
-			? body.items
-			: Array.isArray(body.data)
-				? body.data
-				: undefined;
+	const listed = isRecord(body) ? [body.items, body.data].find(Array.isArray) : undefined;
+	const items = Array.isArray(body) ? body : listed;
 	if (!Array.isArray(items))
 		return refused(
 			ctx,
