@@ -123,14 +123,10 @@ export class AudienceMessagingTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject() as WebhookRequest;
 		const response = this.getResponseObject();
-		const refuse = (
-			status: number,
-			message: string,
-			headers: Record<string, string> = {},
-		): IWebhookResponseData => {
+		const refuse = (status: number, message: string): IWebhookResponseData => {
 			// A refused body may be left unread (401, 413): the connection is closed, not drained.
 			const close = status === 401 || status === 413 ? { Connection: 'close' } : {};
-			response.writeHead(status, { 'Content-Type': 'application/json', ...close, ...headers });
+			response.writeHead(status, { 'Content-Type': 'application/json', ...close });
 			response.end(JSON.stringify({ error: message }));
 			return { noWebhookResponse: true };
 		};
@@ -180,10 +176,9 @@ export class AudienceMessagingTrigger implements INodeType {
 			started: items.length,
 			...(repeated && { repeated }),
 		};
-		if (items.length === 0) return { webhookResponse: answer };
 		return {
 			webhookResponse: answer,
-			workflowData: [items.map((json) => ({ json: json as IDataObject }))],
+			...(items.length && { workflowData: [items.map((json) => ({ json: json as IDataObject }))] }),
 		};
 	}
 }
