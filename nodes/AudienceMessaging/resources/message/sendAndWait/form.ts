@@ -1,5 +1,5 @@
 /** Send and Wait's custom form: its fields checked before sending, and its answers checked. */
-import { InputError, quoted, tryParseJson } from '../../../../../src/base';
+import { InputError, isRecord, quoted, tryParseJson } from '../../../../../src/base';
 
 const FORM_FIELD_TYPES = [
 	'date',
@@ -55,11 +55,9 @@ export function formFields(raw: unknown, fromJson: boolean): FormField[] {
 	if (list.length === 0) throw new InputError(field, 'the form needs at least one field');
 	if (list.length > MAX_FIELDS) throw new InputError(field, `at most ${MAX_FIELDS} fields`);
 	const labels = new Set<string>();
-	return list.map((entry: unknown, index) => {
+	return list.map((value: unknown, index) => {
 		const at = `${field}.${index}`;
-		if (!entry || typeof entry !== 'object' || Array.isArray(entry))
-			throw new InputError(at, 'each field is an object with a fieldLabel');
-		const value = entry as Record<string, unknown>;
+		if (!isRecord(value)) throw new InputError(at, 'each field is an object with a fieldLabel');
 		const label = typeof value.fieldLabel === 'string' ? value.fieldLabel.trim() : '';
 		if (!label) throw new InputError(`${at}.fieldLabel`, 'each field needs a label');
 		if (labels.has(label))
@@ -117,10 +115,8 @@ export function formAnswer(
 				return { problem: `"${field.label}": pick each choice once.` };
 			answer[field.label] = field.multiselect ? given : (given[0] ?? '');
 		} else if (field.type === 'number') {
-			if (given.length && !NUMBER.test(given[0]))
-				return { problem: `"${field.label}" must be a number.` };
 			const number = given.length ? Number(given[0]) : null;
-			if (number !== null && !Number.isFinite(number))
+			if (number !== null && !(NUMBER.test(given[0]) && Number.isFinite(number)))
 				return { problem: `"${field.label}" must be a number.` };
 			answer[field.label] = number;
 		} else if (field.type === 'email' && given.length && !EMAIL.test(given[0])) {
