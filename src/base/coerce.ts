@@ -138,6 +138,13 @@ export const pathSegmentSchema = (typeError: string, required: string, what: str
 				),
 		);
 
+/** Whether text written YYYY-MM-DD (a browser's date field, a birthday) is a day of the calendar. */
+export function isCalendarDay(value: string): boolean {
+	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+	const date = new Date(`${value}T00:00:00Z`);
+	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
 /** A URL of http or https only (media to download, webhooks to call). */
 export function httpUrl(value: unknown, field: string): string {
 	const result = requiredText(value, field, 'a URL');

@@ -266,12 +266,12 @@ describe('the product files stay small enough to read', () => {
 	 * The product's code lines: lines holding code, not comments or blank lines (codeLines). A cap
 	 * on code, not on explanations (issue 77): a comment that says why costs nothing here. It
 	 * replaced a cap on every line (14,940 at the end), which was met by cutting comments. 12,300 is
-	 * the code of issue 79's end, 12,310 with issue 77's first steps (the send apart from its claim,
-	 * Quiet Hours' fields in a file of their own); issue 77 (Message › Send as one record, fewer
-	 * nouns in pacing) brings it to 11,990 or lower. A feature that needs more raises it here, in
-	 * the same change, with its reason.
+	 * the code of issue 79's end, 12,310 with issue 77's first steps; issue 77 brought it to 11,990
+	 * by sharing what was written twice (the runners' set-up, the request's facts, the errors' and
+	 * the answers' checks, a phone number's digits, the calendar day), with the explanations cut
+	 * before back in. A feature that needs more raises it here, in the same change, with its reason.
 	 */
-	const MAX_PRODUCT_CODE_LINES = 12_310;
+	const MAX_PRODUCT_CODE_LINES = 11_990;
 
 	it(`the product is at most ${MAX_PRODUCT_CODE_LINES} lines of code`, () => {
 		const total = product.reduce((sum, file) => sum + codeLines(readFileSync(file, 'utf8')), 0);

@@ -3,11 +3,12 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { assertCsvSize, checkCsv, csvHeader, rewrittenCsv } from '../../../src/csv';
-import { InputError, quoted } from '../../../src/base';
+import { InputError, quoted, requiredText } from '../../../src/base';
 import type { ByteSource } from '../../../src/base';
 import { multipartFileBody } from '../../../src/http';
 import type { CsvCheck, CsvProblem } from '../../../src/csv';
 import { binaryFile } from './binary';
+import type { Reader } from './parameters';
 import type { BinaryFile } from './binary';
 import { runsAsTool } from './tool';
 import type { CsvPolicy } from './csv-options';
@@ -39,6 +40,12 @@ function problemsError(fileName: string, check: CsvCheck, advice: string): Input
 		`the CSV file "${fileName}" has ${count}, the first on ${line(problems[0])}`,
 		`${listed}${more}\nNothing was uploaded. ${advice}`,
 	);
+}
+
+/** The item's Input Binary Field: the name of the binary property that holds its CSV file. */
+export function csvFieldName(read: Reader, itemIndex: number): string {
+	const name = read('binaryPropertyName', itemIndex, 'data');
+	return requiredText(name, 'binaryPropertyName', 'the binary field name');
 }
 
 /**

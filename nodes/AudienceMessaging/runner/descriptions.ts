@@ -135,7 +135,7 @@ export function readSimplify(context: IExecuteFunctions, itemIndex: number): boo
 export const RATE_LIMIT_WAIT_NAME = 'Max Wait When Rate Limited (Seconds)';
 const MAX_RATE_LIMIT_WAIT_SECONDS = 86_400;
 
-/** The wait budget for rate limits, read by configureRunOptions; unset: DEFAULT_WAIT_BUDGET_MS. */
+/** The wait budget for rate limits, read by prepareRun; unset: DEFAULT_WAIT_BUDGET_MS. */
 export function rateLimitWaitOption(): INodeProperties {
 	return {
 		displayName: RATE_LIMIT_WAIT_NAME,

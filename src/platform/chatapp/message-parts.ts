@@ -1,6 +1,8 @@
 /** Zod schemas of a chat-app message's parts: contacts, a location, reply buttons. */
 import { z } from 'zod';
 
+import { isCalendarDay } from '../../base/coerce';
+
 /** The chat-app provider's published limits for reply buttons. */
 export const REPLY_BUTTONS_MAX = 3;
 export const REPLY_TITLE_MAX = 20;
@@ -31,12 +33,7 @@ export const contactSchema = z.object({
 	birthday: z
 		.string()
 		.regex(/^\d{4}-\d{2}-\d{2}$/, 'a birthday is written YYYY-MM-DD')
-		.refine(
-			(value) =>
-				!Number.isNaN(Date.parse(`${value}T00:00:00Z`)) &&
-				new Date(`${value}T00:00:00Z`).toISOString().startsWith(value),
-			'the birthday is not a real date',
-		)
+		.refine(isCalendarDay, 'the birthday is not a real date')
 		.optional(),
 	emails: z
 		.array(z.object({ email: z.string().trim().email('not an e-mail address'), type: subItemType }))

@@ -7,7 +7,7 @@ import type {
 } from 'n8n-workflow';
 
 import { apiRequest, identifiedObjectResponse } from '../../../../src/http';
-import { record, requiredText, text } from '../../../../src/base';
+import { record, text } from '../../../../src/base';
 import {
 	csvImportOptions,
 	csvImportQuery,
@@ -22,7 +22,7 @@ import {
 	simplifyField,
 } from '../../runner/descriptions';
 import { csvCheckOptions, csvPolicyOf } from '../../runner/csv-options';
-import { csvOutcome, csvUpload, validatedCsvFile } from '../../runner/csv-upload';
+import { csvFieldName, csvOutcome, csvUpload, validatedCsvFile } from '../../runner/csv-upload';
 import type { CsvFile } from '../../runner/csv-upload';
 import { runPerItem } from '../../runner/execute';
 import { fieldLabels } from '../../runner/labels';
@@ -106,11 +106,7 @@ async function createListFromCsv(this: IExecuteFunctions): Promise<INodeExecutio
 		rateLimitWaitOption: true,
 		describe: ({ query }) => ({ name: query.name }),
 		prepare: async (itemIndex) => {
-			const propertyName = requiredText(
-				read('binaryPropertyName', itemIndex, 'data'),
-				'binaryPropertyName',
-				'the binary field name',
-			);
+			const propertyName = csvFieldName(read, itemIndex);
 			const name = text(read('name', itemIndex, ''), 'name');
 			const raw = record(read('options', itemIndex, {}), 'options');
 			const options = csvImportOptions(raw);

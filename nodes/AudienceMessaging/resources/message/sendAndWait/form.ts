@@ -1,5 +1,5 @@
 /** Send and Wait's custom form: its fields checked before sending, and its answers checked. */
-import { InputError, isRecord, quoted, tryParseJson } from '../../../../../src/base';
+import { InputError, isCalendarDay, isRecord, quoted, tryParseJson } from '../../../../../src/base';
 
 const FORM_FIELD_TYPES = [
 	'date',
@@ -33,13 +33,6 @@ const RESERVED_LABELS = ['__proto__', 'constructor', 'prototype', 'respondedAt']
 
 const EMAIL = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const NUMBER = /^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
-
-/** Whether a date as a browser's date field posts it (YYYY-MM-DD) is a day of the calendar. */
-function isDate(value: string): boolean {
-	if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
-	const date = new Date(`${value}T00:00:00Z`);
-	return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
-}
 
 /** The form's fields, from the editor or as n8n's JSON, checked before the message is sent. */
 export function formFields(raw: unknown, fromJson: boolean): FormField[] {
@@ -121,7 +114,7 @@ export function formAnswer(
 			answer[field.label] = number;
 		} else if (field.type === 'email' && given.length && !EMAIL.test(given[0])) {
 			return { problem: `"${field.label}" must be an email address.` };
-		} else if (field.type === 'date' && given.length && !isDate(given[0])) {
+		} else if (field.type === 'date' && given.length && !isCalendarDay(given[0])) {
 			return { problem: `"${field.label}" must be a date (YYYY-MM-DD).` };
 		} else answer[field.label] = given[0] ?? '';
 	}

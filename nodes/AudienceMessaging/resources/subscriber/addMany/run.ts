@@ -14,7 +14,6 @@ import {
 	parsed,
 	parseObjectList,
 	record,
-	requiredText,
 	text,
 	textList,
 } from '../../../../../src/base';
@@ -25,7 +24,7 @@ import { runInBatches } from '../../../runner/batches';
 import { runOptions, runPerItem } from '../../../runner/execute';
 import { validated } from '../../../runner/item-errors';
 import { csvPolicyOf } from '../../../runner/csv-options';
-import { csvOutcome, csvUpload, validatedCsvFile } from '../../../runner/csv-upload';
+import { csvFieldName, csvOutcome, csvUpload, validatedCsvFile } from '../../../runner/csv-upload';
 import { fieldLabels } from '../../../runner/labels';
 import { parameterReader, perItem } from '../../../runner/parameters';
 import { addManySubscribersFields, DEFAULT_BATCH_SIZE, MAX_BATCH_SIZE } from './fields';
@@ -46,11 +45,7 @@ export async function addManySubscribers(this: IExecuteFunctions): Promise<INode
 		prepare: async (itemIndex) => {
 			const listId = readListId(this, itemIndex);
 			if (source === 'csv') {
-				const propertyName = requiredText(
-					read('binaryPropertyName', itemIndex, 'data'),
-					'binaryPropertyName',
-					'the binary field name',
-				);
+				const propertyName = csvFieldName(read, itemIndex);
 				const policy = csvPolicyOf(record(read('options', itemIndex, {}), 'options'), {
 					autoColumns: true,
 				});
